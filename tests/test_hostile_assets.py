@@ -1401,3 +1401,25 @@ def test_bold_words_whose_face_has_a_wider_space_end_at_their_boxs_edge(tmp_path
         ends.append(tm[4] + stringWidth(text.strip(), fonts.name("Body", True), size)) if text.strip() else None))
     assert len(ends) == len(fitted.lines) > 1
     assert all(abs(end - (10.0 + width)) < 0.05 for end in ends), ends
+
+
+def test_fonts_yaml_is_parsed_from_the_bytes_it_was_known_by(tmp_path, monkeypatch):
+    """fonts.yaml was read once to digest it (what the fonts loaded are kept by) and again, by its path, to parse
+    it: a file changed between the two reads (an editor saving it, a game replaced while the preview ran) had its
+    new text kept under the old bytes' digest, and a later load of the old bytes was served the new fonts."""
+    from pnp.draw import fonts
+    from pnp.project import find
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: SourceSansPro-Regular.ttf}\n"})
+    shutil.copy(REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf", root / "fonts")
+    spec = root / "fonts" / "fonts.yaml"
+    real_read = fonts.read_project_file
+
+    def read_then_changed(path, *args, **kwargs):  # the file saved anew just after its bytes were read
+        raw = real_read(path, *args, **kwargs)
+        if path.name == "fonts.yaml":
+            spec.write_text("families:\n  Other: {regular: SourceSansPro-Regular.ttf}\n")
+        return raw
+
+    monkeypatch.setattr(fonts, "read_project_file", read_then_changed)
+    assert list(fonts.load_fonts(find(root)).families) == ["Body"]
