@@ -231,27 +231,35 @@ class Project:
         return real
 
     def written_folder(self, real: Path) -> Path | None:
-        """The record pnp writes beside what it made (WRITTEN_RECORDS) found in a folder holding the resolved
-        path `real`, or in `real` itself, outside the folders pnp reads (PROTECTED) and output/: `--out dist`
-        inside the project is an output folder as output/ is, in this process or any later one (a rulebook
-        template linked to dist/<game>/manifest.json printed the previous build's). None elsewhere. Only the
-        folders between the project's folder and `real` are looked at, a few names each."""
+        """The record pnp writes beside what it made (WRITTEN_RECORDS) found in a game's folder of an output
+        holding the resolved path `real` (or `real` itself), outside the folders pnp reads (PROTECTED) and output/:
+        `--out dist` inside the project is an output folder as output/ is, in this process or any later one (a
+        rulebook template linked to dist/<game>/manifest.json printed the previous build's). None elsewhere. Only
+        the folders between the project's folder and `real` are looked at, a few names each."""
         try:
             parts = real.relative_to(self.root).parts
         except ValueError:
             return None
         if len(parts) < 2 or parts[0] in PROTECTED:  # (pnp writes no record into the project's folder itself)
             return None
-        if real.name in WRITTEN_RECORDS or real.name.startswith(WRITTEN_RECORD_PREFIX):
+        if (real.name in WRITTEN_RECORDS or real.name.startswith(WRITTEN_RECORD_PREFIX)) and \
+                self._a_games_output(real.parent):
             return real
         folder = self.root
         for part in parts[:-1]:
             folder = folder / part
             for name in WRITTEN_RECORDS:
                 with contextlib.suppress(OSError, ValueError):
-                    if stat.S_ISREG(os.lstat(folder / name).st_mode):
+                    if stat.S_ISREG(os.lstat(folder / name).st_mode) and self._a_games_output(folder):
                         return folder / name
         return None
+
+    def _a_games_output(self, folder: Path) -> bool:
+        """Whether `folder` may be where pnp wrote a game's output: it, or the folder holding it, is named as a game
+        of the project (<out>/<game>/, an export's <out>/<game>/<format>/), so that a folder of the project holding
+        a manifest.json of another program's (a web page's) is none."""
+        return any(name and (self.cards / name / "game.yaml").is_file() for name in (folder.name, folder.parent.name))
+
 
 
 # files in one of a game's folders (cards/<game>/, layouts/<game>/, the shared layouts, the fonts): every build
