@@ -824,3 +824,37 @@ def test_a_jpeg_of_two_exif_segments_is_refused_at_its_element_and_one_of_one_tu
     assert raised.value.mark == Mark("card.yaml", 3)
     assert raised.value.message.startswith("image 'two.jpg' cannot be used: a JPEG of more than one EXIF segment")
     assert checked_image(Project(tmp_path), tmp_path / "one.jpg", Mark("card.yaml", 3), "one.jpg")[1] == (100, 200)
+
+
+def test_a_pngs_colour_chunks_after_its_palette_are_read_as_viewers_read_them(tmp_path):
+    """libpng (viewers) ignores a colour profile (iCCP), gamma (gAMA) or primaries (cHRM) chunk after the palette
+    (PLTE) as out of place, where Pillow reads it: a palette picture of a Display P3 profile after its PLTE, shown
+    as sRGB, printed converted from P3 (exit 0), and a picture of gamma 1.0 there, shown as it is, was refused.
+    The profile is refused (Pillow would apply it), the gamma read as viewers do: not at all."""
+    import struct
+    import zlib
+
+    from pnp.errors import DataError
+    from pnp.model.images import checked_image
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    def before_data(png: bytes, chunks: bytes) -> bytes:
+        at = png.index(b"IDAT") - 4
+        return png[:at] + chunks + png[at:]
+
+    palette, truecolour = io.BytesIO(), io.BytesIO()
+    Image.new("RGB", (60, 30), (200, 40, 40)).convert("P").save(palette, "PNG")
+    Image.new("RGB", (60, 30), (128, 128, 128)).save(truecolour, "PNG")
+    p3 = chunk(b"iCCP", b"p3\0\0" + zlib.compress(_profile_of_colorants(DISPLAY_P3)))
+    (tmp_path / "profile.png").write_bytes(before_data(palette.getvalue(), p3))
+    (tmp_path / "gamma.png").write_bytes(before_data(truecolour.getvalue(), chunk(b"PLTE", b"\0\0\0")
+                                                     + chunk(b"gAMA", struct.pack(">I", 100_000))))
+    with pytest.raises(DataError) as raised:
+        checked_image(Project(tmp_path), tmp_path / "profile.png", Mark("card.yaml", 3), "profile.png")
+    assert raised.value.message.startswith("image 'profile.png' cannot be used: a PNG whose colour profile chunk "
+                                           "(iCCP) comes after its palette (PLTE)"), raised.value.message
+    checked_image(Project(tmp_path), tmp_path / "gamma.png", Mark("card.yaml", 3), "gamma.png")

@@ -538,7 +538,7 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
     lengths, without reading them, up to the limits."""
     if data[:8] != _PNG_SIGNATURE:
         return None
-    others, pictures, text, at = 0, 0, 0, 8
+    others, pictures, text, at, palette = 0, 0, 0, 8, False
     header: list[bytes] = []  # the chunks before its picture data that _png_header_problem reads (their start)
     while at + 8 <= len(data) and data[at + 4:at + 8] != b"IEND":
         kind, length = data[at + 4:at + 8], int.from_bytes(data[at:at + 4], "big")
@@ -546,12 +546,14 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
             pictures += 1
         else:
             others += 1
-        if not pictures and kind in _PNG_HEADER_CHUNKS:  # (33: one byte past a right cHRM)
-            header.append(kind + data[at + 8:at + 8 + min(length, 33)])
+        if not pictures and kind in _PNG_HEADER_CHUNKS and not (palette and kind in _BEFORE_PALETTE):
+            header.append(kind + data[at + 8:at + 8 + min(length, 33)])  # (33: one byte past a right cHRM)
+        palette = palette or kind == b"PLTE"
         if others > MAX_PNG_CHUNKS or pictures > MAX_PNG_DATA_CHUNKS:
             return (f"a PNG of more than {MAX_PNG_CHUNKS} chunks besides its picture data, or its picture in more "
                     f"than {MAX_PNG_DATA_CHUNKS:,} chunks")
-        if problem := _png_chunk_problem(kind, data[at + 8:at + 8 + min(length, _PNG_KEYWORD_BYTES + 2)], at == 8):
+        if problem := _png_chunk_problem(kind, data[at + 8:at + 8 + min(length, _PNG_KEYWORD_BYTES + 2)], at == 8,
+                                         palette):
             return problem
         if kind in _PNG_TEXT_CHUNKS or kind == b"iCCP":
             read, problem = _png_text_problem(kind, data[at + 8:at + 8 + length], text)
@@ -584,13 +586,16 @@ def _png_text_problem(kind: bytes, payload: bytes, text: int) -> tuple[int, str 
 _PNG_KEYWORD_BYTES = 79
 
 
-def _png_chunk_problem(kind: bytes, start: bytes, first: bool) -> str | None:
-    """Why a PNG's chunk (its kind and its payload's first bytes, `first` for its first chunk) is read otherwise
-    by libpng than by Pillow, or None."""
+def _png_chunk_problem(kind: bytes, start: bytes, first: bool, after_palette: bool = False) -> str | None:
+    """Why a PNG's chunk (its kind and its payload's first bytes, `first` for its first chunk, `after_palette`
+    for one after a PLTE chunk) is read otherwise by libpng than by Pillow, or None."""
     if first and kind != b"IHDR":
         return ("a PNG whose first chunk is not its header (IHDR): viewers show no picture of it; save it again")
     if kind != b"iCCP":
         return None
+    if after_palette:
+        return ("a PNG whose colour profile chunk (iCCP) comes after its palette (PLTE), where viewers ignore it and "
+                "Pillow reads it: save it again, with an sRGB profile or none")
     keyword = start.find(b"\0")
     if not 1 <= keyword <= _PNG_KEYWORD_BYTES or start[keyword + 1:keyword + 2] != b"\0":
         return ("a PNG whose colour profile chunk (iCCP) is malformed (its name is not 1 to 79 bytes, or its "
@@ -632,6 +637,10 @@ def _png_gamma_is_srgb(chunk: bytes) -> bool:
 # The chunks libpng reads before the picture data alone (one after it is ignored), as Pillow reads them when it opens
 # the file: the colour space, gamma and primaries, and the EXIF of its orientation
 _PNG_HEADER_CHUNKS = _PNG_COLOUR_CHUNKS | _PNG_GAMMA_CHUNKS | {b"eXIf"}
+# ...of which the colour space, gamma and primaries only before the palette (PLTE), as the PNG standard orders them:
+# libpng ignores one after it, as out of place, where Pillow reads it (a palette picture of a Display P3 profile
+# after its PLTE, which viewers show as sRGB, printed converted from P3, exit 0; one of gamma 1.0 there was refused)
+_BEFORE_PALETTE = _PNG_COLOUR_CHUNKS | _PNG_GAMMA_CHUNKS
 
 
 def _png_header_problem(chunks: list[bytes]) -> str | None:
