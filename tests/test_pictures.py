@@ -858,3 +858,49 @@ def test_a_pngs_colour_chunks_after_its_palette_are_read_as_viewers_read_them(tm
     assert raised.value.message.startswith("image 'profile.png' cannot be used: a PNG whose colour profile chunk "
                                            "(iCCP) comes after its palette (PLTE)"), raised.value.message
     checked_image(Project(tmp_path), tmp_path / "gamma.png", Mark("card.yaml", 3), "gamma.png")
+
+
+def test_a_pngs_transparency_that_viewers_ignore_is_refused(tmp_path):
+    """libpng (viewers) reads a PNG's transparency (tRNS) from one chunk of its colour type's length, a palette's
+    after the palette (PLTE) and no longer than it, and ignores any other, where Pillow reads each (the last of
+    two): such a picture, shown opaque, printed with a colour of it made transparent (exit 0). A transparency as
+    Pillow saves it prints."""
+    import struct
+    import zlib
+
+    from pnp.errors import DataError
+    from pnp.model.images import checked_image
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    def saved(mode: str, **options) -> bytes:
+        picture, out = Image.new(mode, (60, 30), 5), io.BytesIO()
+        if mode == "P":
+            picture.putpalette([200, 40, 40, 0, 0, 255])
+        picture.save(out, "PNG", **options)
+        return out.getvalue()
+
+    def before(png: bytes, kind: bytes, chunks: bytes) -> bytes:
+        at = png.index(kind) - 4
+        return png[:at] + chunks + png[at:]
+
+    palette = saved("P")
+    pictures = {"before-palette.png": before(palette, b"PLTE", chunk(b"tRNS", b"\0")),
+                "past-palette.png": before(palette, b"IDAT", chunk(b"tRNS", b"\0" * 3)),
+                "two.png": before(palette, b"IDAT", chunk(b"tRNS", b"\xff") + chunk(b"tRNS", b"\0")),
+                "grey.png": before(saved("L"), b"IDAT", chunk(b"tRNS", struct.pack(">HH", 5, 0))),
+                "rgb.png": before(saved("RGB"), b"IDAT", chunk(b"tRNS", struct.pack(">HHHH", 5, 0, 0, 0))),
+                "saved.png": saved("P", transparency=0), "saved-rgb.png": saved("RGB", transparency=(5, 0, 0))}
+    for name, data in pictures.items():
+        (tmp_path / name).write_bytes(data)
+        if name.startswith("saved"):
+            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+            continue
+        with pytest.raises(DataError) as raised:
+            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+        said = "of more than one transparency chunk" if name == "two.png" else "whose transparency chunk (tRNS) is " \
+            "out of place or of the wrong length"
+        assert raised.value.message.startswith(f"image '{name}' cannot be used: a PNG {said}"), raised.value.message

@@ -538,8 +538,10 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
     lengths, without reading them, up to the limits."""
     if data[:8] != _PNG_SIGNATURE:
         return None
-    others, pictures, text, at, palette = 0, 0, 0, 8, False
+    others, pictures, text, at, palette, colours = 0, 0, 0, 8, False, 0
     header: list[bytes] = []  # the chunks before its picture data that _png_header_problem reads (their start)
+    transparencies: list[tuple[int, int | None]] = []  # each tRNS before the picture data: (its length, the
+    # palette's colours before it, None before a PLTE)
     while at + 8 <= len(data) and data[at + 4:at + 8] != b"IEND":
         kind, length = data[at + 4:at + 8], int.from_bytes(data[at:at + 4], "big")
         if kind == b"IDAT":
@@ -548,7 +550,10 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
             others += 1
         if not pictures and kind in _PNG_HEADER_CHUNKS and not (palette and kind in _BEFORE_PALETTE):
             header.append(kind + data[at + 8:at + 8 + min(length, 33)])  # (33: one byte past a right cHRM)
-        palette = palette or kind == b"PLTE"
+        if kind == b"tRNS" and not pictures:
+            transparencies.append((length, colours if palette else None))
+        if kind == b"PLTE" and not palette:
+            palette, colours = True, length // 3
         if others > MAX_PNG_CHUNKS or pictures > MAX_PNG_DATA_CHUNKS:
             return (f"a PNG of more than {MAX_PNG_CHUNKS} chunks besides its picture data, or its picture in more "
                     f"than {MAX_PNG_DATA_CHUNKS:,} chunks")
@@ -561,7 +566,30 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
                 return problem
             text += read
         at += 12 + length
-    return _png_header_problem(header)
+    return _png_transparency_problem(data[25:26], transparencies) or _png_header_problem(header)
+
+
+# libpng (viewers) reads a PNG's transparency (tRNS) only from one chunk of the length its colour type gives (2
+# bytes for greys, 6 for RGB, 1 to the palette's count after the palette): it ignores another, as Pillow reads
+# any (the last of two): a palette picture of a tRNS before its PLTE, or longer than the palette, or a grey picture
+# of a 4-byte tRNS, shown opaque, printed with its colour made transparent (exit 0)
+_TRANSPARENCY_BYTES = {b"\x00": 2, b"\x02": 6}  # by colour type: grey, RGB; a palette's (3) is its own
+
+
+def _png_transparency_problem(colour_type: bytes, transparencies: list[tuple[int, int | None]]) -> str | None:
+    """Why a PNG's tRNS chunks before its picture data (each its length and the palette's count of colours before
+    it, or None) are read otherwise by libpng than by Pillow, or None."""
+    if not transparencies:
+        return None
+    length, colours = transparencies[0]
+    if len(transparencies) > 1:
+        return ("a PNG of more than one transparency chunk (tRNS): viewers read the first, Pillow the last; save it "
+                "again")
+    wanted = _TRANSPARENCY_BYTES.get(colour_type)
+    if (colour_type == b"\x03" and (colours is None or not 1 <= length <= colours)) or wanted not in (None, length):
+        return ("a PNG whose transparency chunk (tRNS) is out of place or of the wrong length for its colours: "
+                "viewers ignore it and show the picture opaque, Pillow reads it; save it again")
+    return None
 
 
 def _png_text_problem(kind: bytes, payload: bytes, text: int) -> tuple[int, str | None]:
