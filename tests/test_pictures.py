@@ -904,3 +904,35 @@ def test_a_pngs_transparency_that_viewers_ignore_is_refused(tmp_path):
         said = "of more than one transparency chunk" if name == "two.png" else "whose transparency chunk (tRNS) is " \
             "out of place or of the wrong length"
         assert raised.value.message.startswith(f"image '{name}' cannot be used: a PNG {said}"), raised.value.message
+
+
+def test_a_palette_png_viewers_show_no_picture_of_is_refused(tmp_path):
+    """libpng (viewers) stops at a PNG of two palettes (PLTE), or of palette colours with no palette before its
+    picture data, and shows no picture; Pillow read the last palette, or none (black), and the card printed it
+    (exit 0)."""
+    import struct
+    import zlib
+
+    from pnp.errors import DataError
+    from pnp.model.images import checked_image
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    picture, out = Image.new("P", (60, 30), 1), io.BytesIO()
+    picture.putpalette([200, 40, 40, 0, 0, 255])
+    picture.save(out, "PNG")
+    png = out.getvalue()
+    at, data = png.index(b"PLTE") - 4, png.index(b"IDAT") - 4
+    palette = png[at:data]
+    pictures = {"two.png": png[:data] + chunk(b"PLTE", bytes(6)) + png[data:],
+                "none.png": png[:at] + png[data:],
+                "late.png": png[:at] + png[data:-12] + palette + png[-12:]}
+    for name, data_of in pictures.items():
+        (tmp_path / name).write_bytes(data_of)
+        with pytest.raises(DataError) as raised:
+            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+        said = "of more than one palette (PLTE)" if name == "two.png" else "of palette colours with no palette (PLTE)"
+        assert raised.value.message.startswith(f"image '{name}' cannot be used: a PNG {said}"), raised.value.message

@@ -552,8 +552,13 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
             header.append(kind + data[at + 8:at + 8 + min(length, 33)])  # (33: one byte past a right cHRM)
         if kind == b"tRNS" and not pictures:
             transparencies.append((length, colours if palette else None))
-        if kind == b"PLTE" and not palette:
+        if kind == b"PLTE" and not pictures:
+            if palette:  # (libpng stops at a second: "duplicate")
+                return "a PNG of more than one palette (PLTE): viewers show no picture of it; save it again"
             palette, colours = True, length // 3
+        if kind == b"IDAT" and not palette and data[25:26] == _PALETTE_COLOURS:
+            return ("a PNG of palette colours with no palette (PLTE) before its picture data: viewers show no picture "
+                    "of it; save it again")
         if others > MAX_PNG_CHUNKS or pictures > MAX_PNG_DATA_CHUNKS:
             return (f"a PNG of more than {MAX_PNG_CHUNKS} chunks besides its picture data, or its picture in more "
                     f"than {MAX_PNG_DATA_CHUNKS:,} chunks")
@@ -574,6 +579,7 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
 # any (the last of two): a palette picture of a tRNS before its PLTE, or longer than the palette, or a grey picture
 # of a 4-byte tRNS, shown opaque, printed with its colour made transparent (exit 0)
 _TRANSPARENCY_BYTES = {b"\x00": 2, b"\x02": 6}  # by colour type: grey, RGB; a palette's (3) is its own
+_PALETTE_COLOURS = b"\x03"  # the colour type of a picture of palette colours, which libpng needs a PLTE for
 
 
 def _png_transparency_problem(colour_type: bytes, transparencies: list[tuple[int, int | None]]) -> str | None:
@@ -586,7 +592,7 @@ def _png_transparency_problem(colour_type: bytes, transparencies: list[tuple[int
         return ("a PNG of more than one transparency chunk (tRNS): viewers read the first, Pillow the last; save it "
                 "again")
     wanted = _TRANSPARENCY_BYTES.get(colour_type)
-    if (colour_type == b"\x03" and (colours is None or not 1 <= length <= colours)) or wanted not in (None, length):
+    if (colour_type == _PALETTE_COLOURS and (colours is None or not 1 <= length <= colours)) or wanted not in (None, length):
         return ("a PNG whose transparency chunk (tRNS) is out of place or of the wrong length for its colours: "
                 "viewers ignore it and show the picture opaque, Pillow reads it; save it again")
     return None
