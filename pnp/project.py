@@ -219,16 +219,19 @@ class Project:
             # a game someone sent, unpacked into your project, could link to your .env and print it on its cards
             raise DataError(f"{what} '{shown}' leads to a hidden file or folder ('{self.rel(real)}'): pnp reads "
                             "no hidden file of the project as part of a game", mark or Mark(self.rel(path)))
-        if not built and real.is_relative_to(self.output):
-            raise DataError(f"{what} '{shown}' lies in the project's output folder ('{self.rel(real)}'), which pnp "
-                            "writes: a game reads its files from its own folders, never an earlier build's; copy "
-                            "it into the game's folder", mark or Mark(self.rel(path)))
-        if not built and (written := self.written_folder(real)) is not None:
-            raise DataError(f"{what} '{shown}' lies in a folder pnp wrote ('{self.rel(real)}': "
-                            f"{self.rel(written)} is pnp's record of what it made there), as --out writes one: a game "
-                            "reads its files from its own folders, never an earlier build's; copy it into the game's "
-                            "folder", mark or Mark(self.rel(path)))
+        if not built and (why := self._written_by_pnp(real)) is not None:
+            raise DataError(f"{what} '{shown}' lies in {why}: a game reads its files from its own folders, never an "
+                            "earlier build's; copy it into the game's folder", mark or Mark(self.rel(path)))
         return real
+
+    def _written_by_pnp(self, real: Path) -> str | None:
+        """Where the resolved path `real` lies in a folder pnp writes, said for inside()'s refusal; None elsewhere."""
+        if real.is_relative_to(self.output):
+            return f"the project's output folder ('{self.rel(real)}'), which pnp writes"
+        if (written := self.written_folder(real)) is not None:
+            return (f"a folder pnp wrote ('{self.rel(real)}': {self.rel(written)} is pnp's record of what it made "
+                    "there), as --out writes one")
+        return None
 
     def written_folder(self, real: Path) -> Path | None:
         """The record pnp writes beside what it made (WRITTEN_RECORDS) found in a game's folder of an output

@@ -126,6 +126,14 @@ class IconProblem(ValueError):
         self.line = line or 1
 
 
+def _referring_as_browsers(root: Any) -> None:
+    """Give each element of the parsed icon `root` that has both an href and an xlink:href the one browsers follow
+    (_href) as its xlink:href, the one svglib reads first."""
+    for node in root.iter():
+        if node.get("href") is not None and node.get(_XLINK_HREF) is not None:
+            node.set(_XLINK_HREF, _href(node))
+
+
 def _paint_as_browsers(root: Any) -> None:
     """Set the parsed icon `root` (lxml) so that svglib paints what a browser does. Its style sheets and style
     attributes are cascaded into each element's attributes as CSS does (property names in any case, !important
@@ -137,9 +145,7 @@ def _paint_as_browsers(root: Any) -> None:
     of 10% or -1 as 1."""
     from svglib.svglib import CSSMatcher, NodeTracker, Svg2RlgAttributeConverter, node_name
 
-    for node in root.iter():  # (svglib reads xlink:href before href: each is given what browsers follow)
-        if node.get("href") is not None and node.get(_XLINK_HREF) is not None:
-            node.set(_XLINK_HREF, _href(node))
+    _referring_as_browsers(root)
     _leave_out_what_browsers_do_not_draw(root)
     _sized_as_browsers(root)
     converter = Svg2RlgAttributeConverter()

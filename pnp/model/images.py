@@ -534,36 +534,26 @@ _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 def png_problem(data: bytes | mmap.mmap) -> str | None:
     """Why a PNG's structure is too costly to read (too many chunks), or gives its colours otherwise than
-    Pillow reads them (_png_chunk_problem, _png_header_problem), or None; None too for what is no PNG. Counted from the chunks'
-    lengths, without reading them, up to the limits."""
+    Pillow reads them (_png_chunk_problem, _PngHeader), or None; None too for what is no PNG. Counted from the
+    chunks' lengths, without reading them, up to the limits."""
     if data[:8] != _PNG_SIGNATURE:
         return None
-    others, pictures, text, at, palette, colours = 0, 0, 0, 8, False, 0
-    header: list[bytes] = []  # the chunks before its picture data that _png_header_problem reads (their start)
-    transparencies: list[tuple[int, int | None]] = []  # each tRNS before the picture data: (its length, the
-    # palette's colours before it, None before a PLTE)
+    others, pictures, text, at = 0, 0, 0, 8
+    header = _PngHeader(data[25:26])
     while at + 8 <= len(data) and data[at + 4:at + 8] != b"IEND":
         kind, length = data[at + 4:at + 8], int.from_bytes(data[at:at + 4], "big")
         if kind == b"IDAT":
             pictures += 1
         else:
             others += 1
-        if not pictures and kind in _PNG_HEADER_CHUNKS and not (palette and kind in _BEFORE_PALETTE):
-            header.append(kind + data[at + 8:at + 8 + min(length, 33)])  # (33: one byte past a right cHRM)
-        if kind == b"tRNS" and not pictures:
-            transparencies.append((length, colours if palette else None))
-        if kind == b"PLTE" and not pictures:
-            if palette:  # (libpng stops at a second: "duplicate")
-                return "a PNG of more than one palette (PLTE): viewers show no picture of it; save it again"
-            palette, colours = True, length // 3
-        if kind == b"IDAT" and not palette and data[25:26] == _PALETTE_COLOURS:
-            return ("a PNG of palette colours with no palette (PLTE) before its picture data: viewers show no picture "
-                    "of it; save it again")
+        if not pictures or kind == b"IDAT" and pictures == 1:
+            if problem := header.read(kind, length, data[at + 8:at + 8 + min(length, 33)]):
+                return problem
         if others > MAX_PNG_CHUNKS or pictures > MAX_PNG_DATA_CHUNKS:
             return (f"a PNG of more than {MAX_PNG_CHUNKS} chunks besides its picture data, or its picture in more "
                     f"than {MAX_PNG_DATA_CHUNKS:,} chunks")
         if problem := _png_chunk_problem(kind, data[at + 8:at + 8 + min(length, _PNG_KEYWORD_BYTES + 2)], at == 8,
-                                         palette):
+                                         header.palette is not None):
             return problem
         if kind in _PNG_TEXT_CHUNKS or kind == b"iCCP":
             read, problem = _png_text_problem(kind, data[at + 8:at + 8 + length], text)
@@ -571,7 +561,38 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
                 return problem
             text += read
         at += 12 + length
-    return _png_transparency_problem(data[25:26], transparencies) or _png_header_problem(header)
+    return header.problem()
+
+
+class _PngHeader:
+    """A PNG's chunks up to its first picture data (IDAT), as libpng reads them: its palette (PLTE), its
+    transparencies (tRNS), and the _PNG_HEADER_CHUNKS whose colour space, gamma, primaries and EXIF it reads."""
+
+    def __init__(self, colour_type: bytes) -> None:
+        self.colour_type = colour_type  # (IHDR's: _PALETTE_COLOURS, or a key of _TRANSPARENCY_BYTES)
+        self.palette: int | None = None  # the count of the palette's colours, once it has one
+        self.chunks: list[bytes] = []  # the _PNG_HEADER_CHUNKS libpng reads (their kind and their payload's start)
+        self.transparencies: list[tuple[int, int | None]] = []  # each tRNS: its length, the palette's count then
+
+    def read(self, kind: bytes, length: int, start: bytes) -> str | None:
+        """Take the chunk (its kind, its length, its payload's first 33 bytes: one past a right cHRM); why libpng
+        shows no picture of the PNG at it, or None."""
+        if kind in _PNG_HEADER_CHUNKS and not (self.palette is not None and kind in _BEFORE_PALETTE):
+            self.chunks.append(kind + start)
+        elif kind == b"tRNS":
+            self.transparencies.append((length, self.palette))
+        elif kind == b"PLTE":
+            if self.palette is not None:  # (libpng stops at a second: "duplicate")
+                return "a PNG of more than one palette (PLTE): viewers show no picture of it; save it again"
+            self.palette = length // 3
+        elif kind == b"IDAT" and self.palette is None and self.colour_type == _PALETTE_COLOURS:
+            return ("a PNG of palette colours with no palette (PLTE) before its picture data: viewers show no picture "
+                    "of it; save it again")
+        return None
+
+    def problem(self) -> str | None:
+        """Why what was read makes the PNG print otherwise than viewers show it, or None."""
+        return _png_transparency_problem(self.colour_type, self.transparencies) or _png_header_problem(self.chunks)
 
 
 # libpng (viewers) reads a PNG's transparency (tRNS) only from one chunk of the length its colour type gives (2
