@@ -219,11 +219,50 @@ class Project:
             # a game someone sent, unpacked into your project, could link to your .env and print it on its cards
             raise DataError(f"{what} '{shown}' leads to a hidden file or folder ('{self.rel(real)}'): pnp reads "
                             "no hidden file of the project as part of a game", mark or Mark(self.rel(path)))
-        if not built and real.is_relative_to(self.output):
-            raise DataError(f"{what} '{shown}' lies in the project's output folder ('{self.rel(real)}'), which pnp "
-                            "writes: a game reads its files from its own folders, never an earlier build's; copy "
-                            "it into the game's folder", mark or Mark(self.rel(path)))
+        if not built and (why := self._written_by_pnp(real)) is not None:
+            raise DataError(f"{what} '{shown}' lies in {why}: a game reads its files from its own folders, never an "
+                            "earlier build's; copy it into the game's folder", mark or Mark(self.rel(path)))
         return real
+
+    def _written_by_pnp(self, real: Path) -> str | None:
+        """Where the resolved path `real` lies in a folder pnp writes, said for inside()'s refusal; None elsewhere."""
+        if real.is_relative_to(self.output):
+            return f"the project's output folder ('{self.rel(real)}'), which pnp writes"
+        if (written := self.written_folder(real)) is not None:
+            return (f"a folder pnp wrote ('{self.rel(real)}': {self.rel(written)} is pnp's record of what it made "
+                    "there), as --out writes one")
+        return None
+
+    def written_folder(self, real: Path) -> Path | None:
+        """The record pnp writes beside what it made (WRITTEN_RECORDS) found in a game's folder of an output
+        holding the resolved path `real` (or `real` itself), outside the folders pnp reads (PROTECTED) and output/:
+        `--out dist` inside the project is an output folder as output/ is, in this process or any later one (a
+        rulebook template linked to dist/<game>/manifest.json printed the previous build's). None elsewhere. Only
+        the folders between the project's folder and `real` are looked at, a few names each."""
+        try:
+            parts = real.relative_to(self.root).parts
+        except ValueError:
+            return None
+        if len(parts) < 2 or parts[0] in PROTECTED:  # (pnp writes no record into the project's folder itself)
+            return None
+        if (real.name in WRITTEN_RECORDS or real.name.startswith(WRITTEN_RECORD_PREFIX)) and \
+                self._a_games_output(real.parent):
+            return real
+        folder = self.root
+        for part in parts[:-1]:
+            folder = folder / part
+            for name in WRITTEN_RECORDS:
+                with contextlib.suppress(OSError, ValueError):
+                    if stat.S_ISREG(os.lstat(folder / name).st_mode) and self._a_games_output(folder):
+                        return folder / name
+        return None
+
+    def _a_games_output(self, folder: Path) -> bool:
+        """Whether `folder` may be where pnp wrote a game's output: it, or the folder holding it, is named as a game
+        of the project (<out>/<game>/, an export's <out>/<game>/<format>/), so that a folder of the project holding
+        a manifest.json of another program's (a web page's) is none."""
+        return any(name and (self.cards / name / "game.yaml").is_file() for name in (folder.name, folder.parent.name))
+
 
 
 # files in one of a game's folders (cards/<game>/, layouts/<game>/, the shared layouts, the fonts): every build
@@ -301,6 +340,11 @@ def count_folder_file(count: int, folder: str) -> int:
 
 # names a game's folders cannot take, since pnp reads the folder of that name otherwise: why, for the message
 SIMULATION_FILE = "simulation.json"  # what `pnp simulate` writes into output/<game>/, which a rulebook may print
+# what pnp writes beside what it made, in each game's folder of an output (output/<game>/, --out DIR/<game>/): a
+# kit's manifest (manifest.json; manifest-<options>.json as a file's own name), an export's, a simulation's results.
+# A folder holding one is pnp's output, whose files no game reads (Project.written_folder)
+WRITTEN_RECORDS = ("manifest.json", "export.json", SIMULATION_FILE)
+WRITTEN_RECORD_PREFIX = "manifest-"
 WINDOWS_DEVICE_NAMES = ("con", "prn", "aux", "nul", *(f"{port}{n}" for port in ("com", "lpt") for n in range(10)))
 RESERVED_GAME_NAMES = {"shared": "layouts/shared holds the layouts and icons every game of the project shares",
                        # a folder of such a name cannot be made or checked out on Windows (it is a device there)

@@ -1405,3 +1405,50 @@ def test_bold_words_whose_face_has_a_wider_space_end_at_their_boxs_edge(tmp_path
         ends.append(tm[4] + stringWidth(text.strip(), fonts.name("Body", True), size)) if text.strip() else None))
     assert len(ends) == len(fitted.lines) > 1
     assert all(abs(end - (10.0 + width)) < 0.05 for end in ends), ends
+
+
+def test_fonts_yaml_is_parsed_from_the_bytes_it_was_known_by(tmp_path, monkeypatch):
+    """fonts.yaml was read once to digest it (what the fonts loaded are kept by) and again, by its path, to parse
+    it: a file changed between the two reads (an editor saving it, a game replaced while the preview ran) had its
+    new text kept under the old bytes' digest, and a later load of the old bytes was served the new fonts."""
+    from pnp.draw import fonts
+    from pnp.project import find
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: SourceSansPro-Regular.ttf}\n"})
+    shutil.copy(REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf", root / "fonts")
+    spec = root / "fonts" / "fonts.yaml"
+    real_read = fonts.read_project_file
+
+    def read_then_changed(path, *args, **kwargs):  # the file saved anew just after its bytes were read
+        raw = real_read(path, *args, **kwargs)
+        if path.name == "fonts.yaml":
+            spec.write_text("families:\n  Other: {regular: SourceSansPro-Regular.ttf}\n")
+        return raw
+
+    monkeypatch.setattr(fonts, "read_project_file", read_then_changed)
+    assert list(fonts.load_fonts(find(root)).families) == ["Body"]
+
+
+def test_an_icons_reference_is_the_href_browsers_follow_where_it_has_xlink_href_too(tmp_path, own_disk_cache):
+    """Browsers follow an element's href over its xlink:href (SVG 2), svglib the other way round: a <use> of
+    xlink:href="#dot" and href="#square" printed a dot where browsers draw a square (exit 0). The href browsers
+    follow is the one drawn, and the one checked: an <image> whose href leads outside the icon is refused, whatever
+    its xlink:href holds."""
+    from reportlab.graphics.shapes import Group, Rect
+
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">'
+           '<defs><rect id="dot" width="1" height="1"/><rect id="square" width="10" height="10"/></defs>'
+           '<use xlink:href="#dot" href="#square"/></svg>').encode()
+    (tmp_path / "icon.svg").write_bytes(svg)
+    assert icons.unreadable(tmp_path / "icon.svg") is None
+
+    def rects(node):
+        return [r for child in node.contents for r in rects(child)] if isinstance(node, Group) else \
+            [node] if isinstance(node, Rect) else []
+
+    [rect] = rects(icons._drawing(svg, hashlib.sha256(svg).digest()))
+    assert (rect.width, rect.height) == (10, 10)
+    outside = svg.replace(b'<use xlink:href="#dot" href="#square"/>',
+                          b'<image xlink:href="#dot" href="file:///etc/hostname" width="9" height="9"/>')
+    (tmp_path / "outside.svg").write_bytes(outside)
+    assert "file:///etc/hostname" in str(icons.unreadable(tmp_path / "outside.svg"))

@@ -824,3 +824,115 @@ def test_a_jpeg_of_two_exif_segments_is_refused_at_its_element_and_one_of_one_tu
     assert raised.value.mark == Mark("card.yaml", 3)
     assert raised.value.message.startswith("image 'two.jpg' cannot be used: a JPEG of more than one EXIF segment")
     assert checked_image(Project(tmp_path), tmp_path / "one.jpg", Mark("card.yaml", 3), "one.jpg")[1] == (100, 200)
+
+
+def test_a_pngs_colour_chunks_after_its_palette_are_read_as_viewers_read_them(tmp_path):
+    """libpng (viewers) ignores a colour profile (iCCP), gamma (gAMA) or primaries (cHRM) chunk after the palette
+    (PLTE) as out of place, where Pillow reads it: a palette picture of a Display P3 profile after its PLTE, shown
+    as sRGB, printed converted from P3 (exit 0), and a picture of gamma 1.0 there, shown as it is, was refused.
+    The profile is refused (Pillow would apply it), the gamma read as viewers do: not at all."""
+    import struct
+    import zlib
+
+    from pnp.errors import DataError
+    from pnp.model.images import checked_image
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    def before_data(png: bytes, chunks: bytes) -> bytes:
+        at = png.index(b"IDAT") - 4
+        return png[:at] + chunks + png[at:]
+
+    palette, truecolour = io.BytesIO(), io.BytesIO()
+    Image.new("RGB", (60, 30), (200, 40, 40)).convert("P").save(palette, "PNG")
+    Image.new("RGB", (60, 30), (128, 128, 128)).save(truecolour, "PNG")
+    p3 = chunk(b"iCCP", b"p3\0\0" + zlib.compress(_profile_of_colorants(DISPLAY_P3)))
+    (tmp_path / "profile.png").write_bytes(before_data(palette.getvalue(), p3))
+    (tmp_path / "gamma.png").write_bytes(before_data(truecolour.getvalue(), chunk(b"PLTE", b"\0\0\0")
+                                                     + chunk(b"gAMA", struct.pack(">I", 100_000))))
+    with pytest.raises(DataError) as raised:
+        checked_image(Project(tmp_path), tmp_path / "profile.png", Mark("card.yaml", 3), "profile.png")
+    assert raised.value.message.startswith("image 'profile.png' cannot be used: a PNG whose colour profile chunk "
+                                           "(iCCP) comes after its palette (PLTE)"), raised.value.message
+    checked_image(Project(tmp_path), tmp_path / "gamma.png", Mark("card.yaml", 3), "gamma.png")
+
+
+def test_a_pngs_transparency_that_viewers_ignore_is_refused(tmp_path):
+    """libpng (viewers) reads a PNG's transparency (tRNS) from one chunk of its colour type's length, a palette's
+    after the palette (PLTE) and no longer than it, and ignores any other, where Pillow reads each (the last of
+    two): such a picture, shown opaque, printed with a colour of it made transparent (exit 0). A transparency as
+    Pillow saves it prints."""
+    import struct
+    import zlib
+
+    from pnp.errors import DataError
+    from pnp.model.images import checked_image
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    def saved(mode: str, **options) -> bytes:
+        picture, out = Image.new(mode, (60, 30), 5), io.BytesIO()
+        if mode == "P":
+            picture.putpalette([200, 40, 40, 0, 0, 255])
+        picture.save(out, "PNG", **options)
+        return out.getvalue()
+
+    def before(png: bytes, kind: bytes, chunks: bytes) -> bytes:
+        at = png.index(kind) - 4
+        return png[:at] + chunks + png[at:]
+
+    palette = saved("P")
+    pictures = {"before-palette.png": before(palette, b"PLTE", chunk(b"tRNS", b"\0")),
+                "past-palette.png": before(palette, b"IDAT", chunk(b"tRNS", b"\0" * 3)),
+                "two.png": before(palette, b"IDAT", chunk(b"tRNS", b"\xff") + chunk(b"tRNS", b"\0")),
+                "grey.png": before(saved("L"), b"IDAT", chunk(b"tRNS", struct.pack(">HH", 5, 0))),
+                "rgb.png": before(saved("RGB"), b"IDAT", chunk(b"tRNS", struct.pack(">HHHH", 5, 0, 0, 0))),
+                "saved.png": saved("P", transparency=0), "saved-rgb.png": saved("RGB", transparency=(5, 0, 0))}
+    for name, data in pictures.items():
+        (tmp_path / name).write_bytes(data)
+        if name.startswith("saved"):
+            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+            continue
+        with pytest.raises(DataError) as raised:
+            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+        said = "of more than one transparency chunk" if name == "two.png" else "whose transparency chunk (tRNS) is " \
+            "out of place or of the wrong length"
+        assert raised.value.message.startswith(f"image '{name}' cannot be used: a PNG {said}"), raised.value.message
+
+
+def test_a_palette_png_viewers_show_no_picture_of_is_refused(tmp_path):
+    """libpng (viewers) stops at a PNG of two palettes (PLTE), or of palette colours with no palette before its
+    picture data, and shows no picture; Pillow read the last palette, or none (black), and the card printed it
+    (exit 0)."""
+    import struct
+    import zlib
+
+    from pnp.errors import DataError
+    from pnp.model.images import checked_image
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    picture, out = Image.new("P", (60, 30), 1), io.BytesIO()
+    picture.putpalette([200, 40, 40, 0, 0, 255])
+    picture.save(out, "PNG")
+    png = out.getvalue()
+    at, data = png.index(b"PLTE") - 4, png.index(b"IDAT") - 4
+    palette = png[at:data]
+    pictures = {"two.png": png[:data] + chunk(b"PLTE", bytes(6)) + png[data:],
+                "none.png": png[:at] + png[data:],
+                "late.png": png[:at] + png[data:-12] + palette + png[-12:]}
+    for name, data_of in pictures.items():
+        (tmp_path / name).write_bytes(data_of)
+        with pytest.raises(DataError) as raised:
+            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+        said = "of more than one palette (PLTE)" if name == "two.png" else "of palette colours with no palette (PLTE)"
+        assert raised.value.message.startswith(f"image '{name}' cannot be used: a PNG {said}"), raised.value.message

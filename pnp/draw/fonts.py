@@ -22,7 +22,7 @@ from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
 from ..errors import DataError, LoadError
 from ..options import blank
-from ..model.load import MAX_FILE_BYTES, Record, load_file
+from ..model.load import MAX_FILE_BYTES, Record, load_bytes
 from ..project import BUILTIN_FONTS, file_status, open_project_file, present, read_project_file, spelt_otherwise
 from ..report import Mark, shown as quoted
 from ..project import Project
@@ -378,7 +378,7 @@ def load_fonts(project: Project) -> "FontSet":
     if cached and cached[0] == digest and all(_status(file) == status for file, status in cached[2]):
         return cached[1]
     try:
-        spec = load_file(path, shown)
+        spec = load_bytes(raw, shown)  # (the bytes digested: a second read could be of another file)
     except LoadError as e:
         raise DataError(e.message, e.mark) from None
     families = spec.get("families") if isinstance(spec, Record) else None

@@ -62,6 +62,14 @@ _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 MAX_ICON_SIZE = 100_000.0  # width and height, in points (1.4 m)
 MIN_ICON_SIZE = 1e-6  # ...and at least this: fitting a smaller one to its box scales it past any number a PDF holds
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+
+
+def _href(node: Any) -> str:
+    """What an element refers to, as browsers read it: its `href` where it has one (SVG 2's, which browsers take
+    over xlink:href when an element has both), else its xlink:href. svglib reads xlink:href first: a <use> of
+    xlink:href="#red" href="#blue" printed red where browsers draw blue (_paint_as_browsers gives svglib this)."""
+    found = node.get("href")
+    return (node.get(_XLINK_HREF) or "") if found is None else found
 _URL = re.compile(r"""url\(\s*['"]?([^'")]*)""", re.IGNORECASE)  # what a paint's url(...) refers to
 # elements whose effect svglib leaves out without a word (it draws a masked, filtered or pattern-filled shape
 # as if plain, and no marker or foreign content at all): an icon holding one would print otherwise than it is seen
@@ -118,6 +126,14 @@ class IconProblem(ValueError):
         self.line = line or 1
 
 
+def _referring_as_browsers(root: Any) -> None:
+    """Give each element of the parsed icon `root` that has both an href and an xlink:href the one browsers follow
+    (_href) as its xlink:href, the one svglib reads first."""
+    for node in root.iter():
+        if node.get("href") is not None and node.get(_XLINK_HREF) is not None:
+            node.set(_XLINK_HREF, _href(node))
+
+
 def _paint_as_browsers(root: Any) -> None:
     """Set the parsed icon `root` (lxml) so that svglib paints what a browser does. Its style sheets and style
     attributes are cascaded into each element's attributes as CSS does (property names in any case, !important
@@ -129,6 +145,7 @@ def _paint_as_browsers(root: Any) -> None:
     of 10% or -1 as 1."""
     from svglib.svglib import CSSMatcher, NodeTracker, Svg2RlgAttributeConverter, node_name
 
+    _referring_as_browsers(root)
     _leave_out_what_browsers_do_not_draw(root)
     _sized_as_browsers(root)
     converter = Svg2RlgAttributeConverter()
@@ -723,11 +740,11 @@ def _picture_fitted(element: Any) -> None:
     from PIL import Image
 
     box = [element.get(name, "0" if name in "xy" else "").strip().removesuffix("px") for name in ("x", "y", "width", "height")]
-    embedded = _EMBEDDED.match((element.get(_XLINK_HREF) or element.get("href") or "").strip())
+    embedded = _EMBEDDED.match(_href(element).strip())
     if embedded is None or not all(_NUMBER.fullmatch(n) for n in box):
         return
     x, y, width, height = (float(n) for n in box)
-    with Image.open(io.BytesIO(base64.decodebytes(element.get(_XLINK_HREF, element.get("href", ""))
+    with Image.open(io.BytesIO(base64.decodebytes(_href(element)
                                                   .strip()[embedded.end() + 1:].encode("ascii")))) as picture:
         pixels_wide, pixels_high = picture.size
     align, _, fit = element.get("preserveAspectRatio", "xMidYMid meet").strip().partition(" ")
@@ -1101,7 +1118,7 @@ def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
     where = node.sourceline or 1
     if (target := _url_outside(node)) is not None:
         return _outside(target, where)
-    href = (node.get(_XLINK_HREF) or node.get("href") or "").strip()
+    href = _href(node).strip()
     if not href or href.startswith("#"):
         return None
     embedded = _EMBEDDED.match(href)
@@ -1296,7 +1313,7 @@ def _element_count(root: Any, weights: dict[Any, int]) -> int:
             return MAX_ICON_ELEMENTS + 1
         counts[node] = 1
         total = 1 + len(node.attrib) + weights.get(node, 0)  # svglib's work grows with the square of attributes
-        href = node.get(_XLINK_HREF) or node.get("href") or ""
+        href = _href(node)
         targets = [by_id[href[1:]]] if href.startswith("#") and href[1:] in by_id else []
         for child in [*node.iterchildren(etree.Element), *targets]:
             total += count(child, depth + 1)

@@ -534,24 +534,26 @@ _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 def png_problem(data: bytes | mmap.mmap) -> str | None:
     """Why a PNG's structure is too costly to read (too many chunks), or gives its colours otherwise than
-    Pillow reads them (_png_chunk_problem, _png_header_problem), or None; None too for what is no PNG. Counted from the chunks'
-    lengths, without reading them, up to the limits."""
+    Pillow reads them (_png_chunk_problem, _PngHeader), or None; None too for what is no PNG. Counted from the
+    chunks' lengths, without reading them, up to the limits."""
     if data[:8] != _PNG_SIGNATURE:
         return None
     others, pictures, text, at = 0, 0, 0, 8
-    header: list[bytes] = []  # the chunks before its picture data that _png_header_problem reads (their start)
+    header = _PngHeader(data[25:26])
     while at + 8 <= len(data) and data[at + 4:at + 8] != b"IEND":
         kind, length = data[at + 4:at + 8], int.from_bytes(data[at:at + 4], "big")
         if kind == b"IDAT":
             pictures += 1
         else:
             others += 1
-        if not pictures and kind in _PNG_HEADER_CHUNKS:  # (33: one byte past a right cHRM)
-            header.append(kind + data[at + 8:at + 8 + min(length, 33)])
+        if not pictures or kind == b"IDAT" and pictures == 1:
+            if problem := header.read(kind, length, data[at + 8:at + 8 + min(length, 33)]):
+                return problem
         if others > MAX_PNG_CHUNKS or pictures > MAX_PNG_DATA_CHUNKS:
             return (f"a PNG of more than {MAX_PNG_CHUNKS} chunks besides its picture data, or its picture in more "
                     f"than {MAX_PNG_DATA_CHUNKS:,} chunks")
-        if problem := _png_chunk_problem(kind, data[at + 8:at + 8 + min(length, _PNG_KEYWORD_BYTES + 2)], at == 8):
+        if problem := _png_chunk_problem(kind, data[at + 8:at + 8 + min(length, _PNG_KEYWORD_BYTES + 2)], at == 8,
+                                         header.palette is not None):
             return problem
         if kind in _PNG_TEXT_CHUNKS or kind == b"iCCP":
             read, problem = _png_text_problem(kind, data[at + 8:at + 8 + length], text)
@@ -559,7 +561,62 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
                 return problem
             text += read
         at += 12 + length
-    return _png_header_problem(header)
+    return header.problem()
+
+
+class _PngHeader:
+    """A PNG's chunks up to its first picture data (IDAT), as libpng reads them: its palette (PLTE), its
+    transparencies (tRNS), and the _PNG_HEADER_CHUNKS whose colour space, gamma, primaries and EXIF it reads."""
+
+    def __init__(self, colour_type: bytes) -> None:
+        self.colour_type = colour_type  # (IHDR's: _PALETTE_COLOURS, or a key of _TRANSPARENCY_BYTES)
+        self.palette: int | None = None  # the count of the palette's colours, once it has one
+        self.chunks: list[bytes] = []  # the _PNG_HEADER_CHUNKS libpng reads (their kind and their payload's start)
+        self.transparencies: list[tuple[int, int | None]] = []  # each tRNS: its length, the palette's count then
+
+    def read(self, kind: bytes, length: int, start: bytes) -> str | None:
+        """Take the chunk (its kind, its length, its payload's first 33 bytes: one past a right cHRM); why libpng
+        shows no picture of the PNG at it, or None."""
+        if kind in _PNG_HEADER_CHUNKS and not (self.palette is not None and kind in _BEFORE_PALETTE):
+            self.chunks.append(kind + start)
+        elif kind == b"tRNS":
+            self.transparencies.append((length, self.palette))
+        elif kind == b"PLTE":
+            if self.palette is not None:  # (libpng stops at a second: "duplicate")
+                return "a PNG of more than one palette (PLTE): viewers show no picture of it; save it again"
+            self.palette = length // 3
+        elif kind == b"IDAT" and self.palette is None and self.colour_type == _PALETTE_COLOURS:
+            return ("a PNG of palette colours with no palette (PLTE) before its picture data: viewers show no picture "
+                    "of it; save it again")
+        return None
+
+    def problem(self) -> str | None:
+        """Why what was read makes the PNG print otherwise than viewers show it, or None."""
+        return _png_transparency_problem(self.colour_type, self.transparencies) or _png_header_problem(self.chunks)
+
+
+# libpng (viewers) reads a PNG's transparency (tRNS) only from one chunk of the length its colour type gives (2
+# bytes for greys, 6 for RGB, 1 to the palette's count after the palette): it ignores another, as Pillow reads
+# any (the last of two): a palette picture of a tRNS before its PLTE, or longer than the palette, or a grey picture
+# of a 4-byte tRNS, shown opaque, printed with its colour made transparent (exit 0)
+_TRANSPARENCY_BYTES = {b"\x00": 2, b"\x02": 6}  # by colour type: grey, RGB; a palette's (3) is its own
+_PALETTE_COLOURS = b"\x03"  # the colour type of a picture of palette colours, which libpng needs a PLTE for
+
+
+def _png_transparency_problem(colour_type: bytes, transparencies: list[tuple[int, int | None]]) -> str | None:
+    """Why a PNG's tRNS chunks before its picture data (each its length and the palette's count of colours before
+    it, or None) are read otherwise by libpng than by Pillow, or None."""
+    if not transparencies:
+        return None
+    length, colours = transparencies[0]
+    if len(transparencies) > 1:
+        return ("a PNG of more than one transparency chunk (tRNS): viewers read the first, Pillow the last; save it "
+                "again")
+    wanted = _TRANSPARENCY_BYTES.get(colour_type)
+    if (colour_type == _PALETTE_COLOURS and (colours is None or not 1 <= length <= colours)) or wanted not in (None, length):
+        return ("a PNG whose transparency chunk (tRNS) is out of place or of the wrong length for its colours: "
+                "viewers ignore it and show the picture opaque, Pillow reads it; save it again")
+    return None
 
 
 def _png_text_problem(kind: bytes, payload: bytes, text: int) -> tuple[int, str | None]:
@@ -584,13 +641,16 @@ def _png_text_problem(kind: bytes, payload: bytes, text: int) -> tuple[int, str 
 _PNG_KEYWORD_BYTES = 79
 
 
-def _png_chunk_problem(kind: bytes, start: bytes, first: bool) -> str | None:
-    """Why a PNG's chunk (its kind and its payload's first bytes, `first` for its first chunk) is read otherwise
-    by libpng than by Pillow, or None."""
+def _png_chunk_problem(kind: bytes, start: bytes, first: bool, after_palette: bool = False) -> str | None:
+    """Why a PNG's chunk (its kind and its payload's first bytes, `first` for its first chunk, `after_palette`
+    for one after a PLTE chunk) is read otherwise by libpng than by Pillow, or None."""
     if first and kind != b"IHDR":
         return ("a PNG whose first chunk is not its header (IHDR): viewers show no picture of it; save it again")
     if kind != b"iCCP":
         return None
+    if after_palette:
+        return ("a PNG whose colour profile chunk (iCCP) comes after its palette (PLTE), where viewers ignore it and "
+                "Pillow reads it: save it again, with an sRGB profile or none")
     keyword = start.find(b"\0")
     if not 1 <= keyword <= _PNG_KEYWORD_BYTES or start[keyword + 1:keyword + 2] != b"\0":
         return ("a PNG whose colour profile chunk (iCCP) is malformed (its name is not 1 to 79 bytes, or its "
@@ -632,6 +692,10 @@ def _png_gamma_is_srgb(chunk: bytes) -> bool:
 # The chunks libpng reads before the picture data alone (one after it is ignored), as Pillow reads them when it opens
 # the file: the colour space, gamma and primaries, and the EXIF of its orientation
 _PNG_HEADER_CHUNKS = _PNG_COLOUR_CHUNKS | _PNG_GAMMA_CHUNKS | {b"eXIf"}
+# ...of which the colour space, gamma and primaries only before the palette (PLTE), as the PNG standard orders them:
+# libpng ignores one after it, as out of place, where Pillow reads it (a palette picture of a Display P3 profile
+# after its PLTE, which viewers show as sRGB, printed converted from P3, exit 0; one of gamma 1.0 there was refused)
+_BEFORE_PALETTE = _PNG_COLOUR_CHUNKS | _PNG_GAMMA_CHUNKS
 
 
 def _png_header_problem(chunks: list[bytes]) -> str | None:

@@ -692,11 +692,17 @@ def check_file(path: Path, shown_as: str) -> None:
 def load_file(path: Path, shown_as: str) -> Any:
     """Load a YAML file; raises LoadError (a missing or unreadable file included)."""
     try:
-        text = utf8_text(read_project_file(path, MAX_FILE_BYTES, Mark(shown_as)), shown_as)
+        raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown_as))
     except OSError as e:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown_as)) from None
+    return load_bytes(raw, shown_as)
+
+
+def load_bytes(raw: bytes, shown_as: str) -> Any:
+    """A YAML file's bytes, already read (`raw`), parsed: a caller that digests a file parses the bytes it
+    digested, never a second read of a file changed in between; raises LoadError as load_file does."""
     try:
-        return load_text(text, shown_as)
+        return load_text(utf8_text(raw, shown_as), shown_as)
     except Exception as e:
         blame(e, Mark(shown_as))
         raise
