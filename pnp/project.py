@@ -10,6 +10,8 @@ import os
 import secrets
 import sys
 import stat
+import threading
+import time
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -843,6 +845,34 @@ def usable_cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
         return max(1, os.cpu_count() or 1)
+
+
+# held while a worker puts output in place (finishing): a worker whose pnp ended finishes that first, then ends
+_FINISHING = threading.Lock()
+PARENT_LOOKED_AT_EVERY = 0.2  # seconds
+
+
+def end_with_parent() -> None:
+    """End this worker process once the pnp that started it has ended (its parent is another): a worker does
+    not end with it, and `pnp build -j 2` stopped by `kill`, `timeout` or an editor's stop button left its
+    workers drawing the games, putting the kits in place afterwards and printing tracebacks when their results
+    found no reader. Called first in every worker; a worker putting output in place (finishing) ends after it."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_LOOKED_AT_EVERY)
+        with _FINISHING:
+            os._exit(1)
+
+    threading.Thread(target=watch, name="pnp-ends-with-its-parent", daemon=True).start()
+
+
+@contextlib.contextmanager
+def finishing() -> Iterator[None]:
+    """Hold off end_with_parent while files are put in place: a commit begun is finished, never left half done."""
+    with _FINISHING:
+        yield
 
 
 def worker_context(method: str | None = None) -> multiprocessing.context.BaseContext:

@@ -742,3 +742,14 @@ def test_a_game_of_no_component_is_warned_of_and_nothing_is_built_or_exported(tm
         assert f"cards/mini/game.yaml:{line}:1: warning: the game has no components" in result.output, result.output
     assert not (root / "output").exists()
     assert run(root, "report").exit_code == 0
+
+
+def test_a_token_the_check_passes_by_a_hair_is_packed_and_built(tmp_path):
+    """A token 0.00000001 mm wider than the room on the paper passed validate (the check allows rounding's
+    1e-6 pt) and stopped the build as a bug in pnp: the packer refused any excess. Both ask units.fits."""
+    base = (DATA / "base/cards/mini/game.yaml").read_text()
+    game = base.replace("components:\n", "components:\n  - {id: chits, name: Chits, kind: tokens, layout: chit}\n")
+    root = make_project(tmp_path / "p", {"cards/mini/game.yaml": game,
+                                         "layouts/mini/chit.yaml": "size: [192.00000001mm, 50mm]\nelements: []\n"})
+    folder = build(root)
+    assert read(folder / "mini-tokens-a4.pdf").pages

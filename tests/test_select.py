@@ -149,10 +149,17 @@ def test_the_next_build_of_the_kit_removes_the_proofs_beside_it_unless_edited(tm
     assert letter.exit_code == 0, letter.output
     kept_pdf, kept_manifest = proofs[1]
     kept_pdf.write_bytes(kept_pdf.read_bytes() + b"%the user's note\n")
+    # a proof's manifest this user's pnp did not write (a received folder's, forged: it was read, its PDF hashed,
+    # however large, however many hard links to one file) is never read: its proof is kept
+    received = [proofs[0][0].with_name("mini-selection-deadbeef-a4.pdf"),
+                proofs[0][1].with_name("manifest-selection-deadbeef.json")]
+    for made, copy in zip(proofs[0], received):
+        shutil.copyfile(made, copy)
     game = root / "cards/mini/game.yaml"
     game.write_text(game.read_text(encoding="utf-8").replace("title: ", "title: New ", 1), encoding="utf-8")
     assert run(root, "build", "mini").exit_code == 0
     folder = root / "output/mini"
     assert not proofs[0][0].exists() and not proofs[0][1].exists()
     assert kept_pdf.exists() and kept_manifest.exists()
+    assert all(copy.exists() for copy in received)
     assert len(list(folder.glob("mini-selection-*-letter.pdf"))) == 1  # another build's options: its own

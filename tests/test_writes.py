@@ -412,3 +412,43 @@ def test_a_gutterfold_build_shares_the_boards_at_full_size_never_a_copy(tmp_path
     assert "mini-boards-fullsize.pdf" in kit(folder, "manifest-gutterfold.json")
     assert (full.read_bytes(), full.stat().st_ino, full.stat().st_mtime_ns) == before
     assert "mini: up to date" in run(root, "build").output
+
+
+def _running(pid: int) -> bool:
+    """Whether the process `pid` is there and not a zombie (an orphan's reaper may be slow to reap it)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists() or not hasattr(os, "fork"), reason="needs fork and /proc")
+def test_a_worker_ends_once_the_pnp_that_started_it_has_ended():
+    """`pnp build -j 2` ended by `kill` or `timeout` (the main process alone) left its workers drawing the games:
+    they put the kits in place after pnp had ended and printed tracebacks when their results found no reader.
+    Every worker (build, export, simulate) calls end_with_parent first: here a worker whose pnp ends at once."""
+    from pnp.project import PARENT_LOOKED_AT_EVERY, end_with_parent
+
+    read_end, write_end = os.pipe()
+    pnp = os.fork()
+    if pnp == 0:  # the pnp: starts a worker, says its pid, and ends
+        worker = os.fork()
+        if worker == 0:
+            end_with_parent()
+            time.sleep(60)
+            os._exit(0)
+        os.write(write_end, f"{worker}".encode())
+        os._exit(0)
+    os.close(write_end)
+    os.waitpid(pnp, 0)
+    worker = int(os.read(read_end, 32))
+    os.close(read_end)
+    for _ in range(int(3 / PARENT_LOOKED_AT_EVERY)):
+        if not _running(worker):
+            break
+        time.sleep(PARENT_LOOKED_AT_EVERY)
+    alive = _running(worker)
+    if alive:
+        os.kill(worker, 9)
+    assert not alive

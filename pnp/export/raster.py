@@ -168,7 +168,11 @@ def _work(args: tuple[str, list[Shot]]) -> int:
 
 
 def _load_libraries() -> None:
-    """A worker's first act: load what rendering and encoding need while the first faces are still drawn."""
+    """A worker's first act: end with the pnp that started it (project.end_with_parent), and load what rendering
+    and encoding need while the first faces are still drawn."""
+    from ..project import end_with_parent
+
+    end_with_parent()
     import numpy  # noqa: F401
     import pypdfium2  # noqa: F401
 

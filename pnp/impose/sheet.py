@@ -4,7 +4,7 @@ import functools
 import math
 from dataclasses import dataclass, replace
 
-from ..units import MM
+from ..units import MM, fits
 
 MARGIN = 7 * MM       # the least paper left around the cut block for printer grip and crop marks
 MARK_GAP = 1.5 * MM   # crop marks start this far from the cut block so they never touch the art
@@ -287,7 +287,7 @@ def shelves(paper: tuple[float, float], sizes: list[tuple[float, float]], gap: f
     page: list[Placed] = []
     x, y, shelf_h = left, top, 0.0
     for i, (w, h) in enumerate(sizes):
-        if w > right - left or h > top - bottom:
+        if not fits((w, h), (right - left, top - bottom)):  # (as the check tells it: paper_too_small)
             raise ValueError(f"a {w / MM:.0f} x {h / MM:.0f} mm item does not fit on the paper")
         if x + w > right + 0.01:  # next shelf
             x, y, shelf_h = left, y - shelf_h - gap, 0.0

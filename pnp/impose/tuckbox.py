@@ -10,7 +10,7 @@ folded in under the lid and the bottom."""
 import math
 from dataclasses import dataclass
 
-from ..units import MM
+from ..units import MM, fits
 
 Point = tuple[float, float]
 Rect = tuple[float, float, float, float]  # (x, y, w, h)
@@ -115,7 +115,7 @@ def placement(net_size: tuple[float, float], paper: tuple[float, float], margin:
     w, h = net_size
     for page in (paper, (paper[1], paper[0])):
         room_w, room_h = page[0] - 2 * margin, page[1] - margin - footer
-        if w <= room_w + 0.01 and h <= room_h + 0.01:
+        if fits((w, h), (room_w, room_h)):
             return page, ((page[0] - w) / 2, footer + (room_h - h) / 2)
     return None
 

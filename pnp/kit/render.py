@@ -14,11 +14,11 @@ from .. import __version__
 from ..draw.canvas import Canvas, new_canvas as deterministic_canvas
 from ..errors import UsageError, blame
 from ..products import KINDS
-from ..project import ErrorHoldingFile, commit_files, opened_pdf, temporary_beside
+from ..project import ErrorHoldingFile, commit_files, finishing, opened_pdf, temporary_beside
 from ..template import budget
 from .faces import FACE_FIELDS, manifest_faces
 from .inputs import manifest_name, read_manifest, sha256
-from .manifest import Manifest, seal
+from .manifest import Manifest, seal, sealed
 
 if TYPE_CHECKING:
     from ..units import PrintOptions
@@ -216,23 +216,26 @@ def commit(result: GameBuild) -> list[Path]:
     with open(tmp, "w", encoding="utf-8") as f:
         manifest(result).write(f)
     result.files[name] = tmp
-    try:
-        commit_files({path: folder / final for final, path in result.files.items()
-                      if not _already_there(path, folder / final)})
-    finally:
-        result.discard()  # whatever was not renamed
-    seal(folder / name)
-    _remove_outgrown(folder, before, set(result.files), kit_names(result.game.id, result.studio.options))
-    _remove_proofs(folder, result.game.id, result.studio.options)
+    with finishing():  # (a worker whose pnp ended ends after this, not half way: project.end_with_parent)
+        try:
+            commit_files({path: folder / final for final, path in result.files.items()
+                          if not _already_there(path, folder / final)})
+        finally:
+            result.discard()  # whatever was not renamed
+        seal(folder / name)
+        _remove_outgrown(folder, before, set(result.files), kit_names(result.game.id, result.studio.options))
+        _remove_proofs(folder, result.game.id, result.studio.options)
     return [folder / final for final in result.files]
 
 
 def _remove_proofs(folder: Path, game_id: str, options: "PrintOptions") -> None:
     """Remove the proofs of selections (select.write_selected) made beside the previous kit of these options:
     drawn from what the game was then, they piled up in the folder, one per selection ever typed, and an old
-    one passed for the game as it is; the new kit holds every item. Only a proof as pnp left it (its sha256,
-    as its manifest records it) goes, with its manifest: one edited since, or a user's file, is kept. The PDF is
-    the one named by the manifest's key, never a name the manifest gives (a received one named the kit's)."""
+    one passed for the game as it is; the new kit holds every item. Only a proof as pnp left it (its size and
+    sha256, as its manifest records them) goes, with its manifest, and only one this user's pnp made (its
+    manifest sealed): one edited since, a user's file, or a received folder's is kept, and never read (forged
+    manifests beside 40 hard links to one 300 MB file made a build hash 12 GB, 71 s). The PDF is the one named by
+    the manifest's key, never a name the manifest gives (a received one named the kit's)."""
     named = re.compile(r"manifest-selection-([0-9a-f]{8})" + re.escape(options.suffix) + r"\.json")
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         found = sorted(e.name for e in entries if named.fullmatch(e.name) and e.is_file(follow_symlinks=False))
@@ -240,7 +243,11 @@ def _remove_proofs(folder: Path, game_id: str, options: "PrintOptions") -> None:
         key = name.split("-")[2][:8]
         pdf = folder / f"{game_id}-selection-{key}-{options.paper}{options.variant}.pdf"
         with contextlib.suppress(UsageError, OSError, KeyError):
-            if sha256(pdf, follow=False) == read_manifest(folder / name, name)["sha256"]:
+            if not sealed(folder / name):
+                continue
+            record = read_manifest(folder / name, name)
+            if (pdf.stat(follow_symlinks=False).st_size == record["bytes"]
+                    and sha256(pdf, follow=False) == record["sha256"]):
                 pdf.unlink()
                 (folder / name).unlink()
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, cast
 
 from ..errors import PnpError, cannot_write, unforeseen
-from ..project import output_lock, tidy, usable_cores, worker_context
+from ..project import end_with_parent, output_lock, tidy, usable_cores, worker_context
 from ..report import Diagnostic, Report
 from .inputs import manifest_name, record, snapshot
 from .manifest import up_to_date, warning_records
@@ -260,6 +260,7 @@ def _start_worker(events: "Queue[tuple[str, str, Any]]", gate: MemoryGate,
     from ..template import watch_memory
 
     global _EVENTS, _GATE, _BUILDERS
+    end_with_parent()
     _EVENTS, _GATE, _BUILDERS = events, gate, builders
     watch_memory(gate.grow)  # the game's check and drawing wait for room as they grow
 

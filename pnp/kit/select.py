@@ -16,7 +16,7 @@ from ..errors import UsageError, cannot_write
 from ..project import output_lock, write_file
 from ..report import Report
 from .inputs import manifest_name, sha256
-from .manifest import record_bytes
+from .manifest import record_bytes, seal
 
 if TYPE_CHECKING:
     from ..model.components import Component
@@ -139,9 +139,10 @@ def write_selected(studio: "Studio", selection: Selection, folder: str | Path) -
     with output_lock(folder):  # the PDF and its manifest from one selection, never two mixed
         pages = write_selection(studio, {cid: set(items) for cid, items in keys.items()}, pdf, "selection")
         record = {"game": studio.game.id, **options.record(), "selection": selection.record(), "file": pdf.name,
-                  "sha256": sha256(pdf, follow=False), "pages": pages, "items": keys}
-        write_file(folder / manifest_name(options, f"selection-{selection.key()}"),
-                   record_bytes(record))
+                  "sha256": sha256(pdf, follow=False), "bytes": pdf.stat().st_size, "pages": pages, "items": keys}
+        written = folder / manifest_name(options, f"selection-{selection.key()}")
+        write_file(written, record_bytes(record))
+        seal(written)  # (only a proof this user's pnp made is removed by the next kit: render._remove_proofs)
     return pdf, pages, sum(len(v) for v in keys.values())
 
 

@@ -15,7 +15,7 @@ from ..model.components import ITEM_FIELDS
 from ..model.load import MarkedList, Record, shown
 from ..template import ExprError, evaluate
 from ..impose.sheet import MARGIN, NET_FOOTER_ROOM
-from ..units import MM, paper_too_small, room_on, to_mm
+from ..units import MM, fits, paper_too_small, room_on, to_mm
 from .base import LAYOUT_KEY, Kind, Printable, distinct
 from ..layout.layouts import Layout
 from ..model.components import Component
@@ -120,7 +120,7 @@ def _check_face_room(net: str, faces: list[nets.Face], edge: float, layout: Layo
     narrowest of them): each face is drawn centred on its face of the net and cut to it, so what lay outside
     was lost without a word (a 40 mm layout's text on a d6 of 5 mm edges printed nothing)."""
     room_w, room_h = (min(side) * edge for side in zip(*(nets.bounds([face]) for face in faces)))
-    if layout.width > room_w + 1e-6 or layout.height > room_h + 1e-6:
+    if not fits((layout.width, layout.height), (room_w, room_h)):
         report.error(f"a face layout of {shown_number(layout.width / MM)} x {shown_number(layout.height / MM)} "
                      f"mm is larger than a face of this {net} with {shown_number(edge / MM)} mm edges holds "
                      f"({shown_number(room_w / MM)} x {shown_number(room_h / MM)} mm): each face is cut to its shape, "
@@ -150,7 +150,7 @@ def _origin(net: list[nets.Face], edge: float, paper: tuple[float, float]) -> ne
     6 mm: a d6 of 65 mm edges printed its tabs past the paper's edges, exit 0.)"""
     left, bottom, right, top = nets.printed_extent(net)
     (room_w, room_h), w, h = _room(paper), (right - left) * edge, (top - bottom) * edge
-    if w > room_w + 0.01 or h > room_h + 0.01:
+    if not fits((w, h), (room_w, room_h)):
         return None
     return MARGIN + (room_w - w) / 2 - left * edge, NET_FOOTER_ROOM + (room_h - h) / 2 - bottom * edge
 

@@ -26,7 +26,7 @@ from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, MAX_WORKERS, RULES_FILE
                   code_mark, hook_line, loaded_rules, raised, rules_class, said, source_of)
 from ..errors import DataError
 from ..model.game import Game
-from ..project import Project, usable_cores, worker_context
+from ..project import Project, end_with_parent, usable_cores, worker_context
 from ..report import Mark
 from ..template import handler_after_alarm
 from .stats import MAX_FAILURES_KEPT, Tally
@@ -430,6 +430,7 @@ _WORKER: dict[str, Any] = {}  # a worker process's "rules" (GameRules) and "opti
 
 def _start_worker(source: tuple[str, str, str], game_data: GameData, options: Options, workers: int) -> None:
     path, shown, game_id = source
+    end_with_parent()  # (the games of a run whose pnp ended are played for no one)
     _end_when_done()
     stop_hard_past_timeouts()
     _cap_memory(RULES_MEMORY // workers)  # the run's workers share the rules' memory: each took all of it
