@@ -1,6 +1,5 @@
 """Lengths: "63mm", "0.5in", "10pt" or a bare number (millimetres) -> points. The only unit parser."""
 
-import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -195,14 +194,6 @@ class PrintOptions:
         """What a file name that does not say the paper (manifest.json, <game>-boards-fullsize.pdf) says: every
         option that is not the home kit's, the paper too (manifest-letter.json)."""
         return "".join(f"-{part}" for part in self.named_parts())
-
-    def on_own_pages(self) -> "PrintOptions":
-        """The options as a page of a face's own size sees them (a board at full size, for a print shop): the
-        paper, the imposition and the duplex offset only place items on sheets, so builds that differ only in
-        those draw such a file alike, and share it (each wrote it under its own name, byte for byte the same)."""
-        home = PrintOptions()
-        return dataclasses.replace(self, paper=home.paper, imposition=home.imposition,
-                                   duplex_offset=home.duplex_offset)
 
     def record(self) -> dict[str, Any]:
         """The options as the manifest states them (millimetres)."""

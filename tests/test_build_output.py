@@ -710,9 +710,8 @@ def test_a_kind_the_game_no_longer_has_leaves_no_pdf_beside_the_new_kit(project)
     assert not (folder / "mini-boards-a4.pdf").exists() and not (folder / "mini-boards-fullsize.pdf").exists()
     listed = {f["path"] for f in json.loads((folder / "manifest.json").read_text())["files"]}
     assert {p.name for p in folder.glob("mini-*a4.pdf")} <= listed
-    # the letter kit's own files (another build's) and the user's are kept (the boards at full size, which the
-    # two kits share, went with the game's boards: the letter kit is built again, without them, next time)
-    assert (folder / "mini-boards-letter.pdf").is_file()
+    # the letter kit's files (another build's) and the user's are kept
+    assert (folder / "mini-boards-letter.pdf").is_file() and (folder / "mini-boards-fullsize-letter.pdf").is_file()
     assert (folder / "notes.pdf").read_bytes() == b"the user's own\n"
 
 

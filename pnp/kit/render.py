@@ -85,15 +85,12 @@ def kind_file_name(game_id: str, kind: "Kind", options: "PrintOptions") -> str:
 
 
 def extra_file_name(game_id: str, part: str, options: "PrintOptions") -> str:
-    """A file of pages of their own size (see PrintOptions.on_own_pages): named by the options that reach them,
-    so that builds that differ only in how sheets are laid out write it once, not a copy each."""
-    return f"{game_id}-{part}{options.on_own_pages().suffix}.pdf"
+    return f"{game_id}-{part}{options.suffix}.pdf"  # no paper in the name: the suffix says it
 
 
 def kit_names(game_id: str, options: "PrintOptions") -> set[str]:
     """Every name a kit of `game_id` built with `options` can write, whatever components the game has: names
-    no build with other options (nor a proof, a reprint or a report) ever writes (see PrintOptions.named_parts),
-    but the files of pages of their own size, shared by the builds that draw them alike (extra_file_name)."""
+    no build with other options (nor a proof, a reprint or a report) ever writes (see PrintOptions.named_parts)."""
     names = {all_in_one_name(game_id, options), manifest_name(options)}
     for kind in KINDS.values():
         names.add(kind_file_name(game_id, kind, options))
@@ -218,8 +215,7 @@ def commit(result: GameBuild) -> list[Path]:
     result.files[name] = tmp
     with finishing():  # (a worker whose pnp ended ends after this, not half way: project.end_with_parent)
         try:
-            commit_files({path: folder / final for final, path in result.files.items()
-                          if not _already_there(path, folder / final)})
+            commit_files({path: folder / final for final, path in result.files.items()})
         finally:
             result.discard()  # whatever was not renamed
         seal(folder / name)
@@ -250,16 +246,6 @@ def _remove_proofs(folder: Path, game_id: str, options: "PrintOptions") -> None:
                     and sha256(pdf, follow=False) == record["sha256"]):
                 pdf.unlink()
                 (folder / name).unlink()
-
-
-def _already_there(written: Path, final: Path) -> bool:
-    """Whether `final` is a regular file with the bytes just `written`: left as it is (another build's, when
-    builds of other options share a file: see extra_file_name), never replaced by a copy of itself."""
-    try:
-        return (final.stat(follow_symlinks=False).st_size == written.stat().st_size
-                and sha256(final, follow=False) == sha256(written))
-    except OSError:
-        return False
 
 
 def _listed(path: Path) -> dict[str, str]:
