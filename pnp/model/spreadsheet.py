@@ -12,6 +12,7 @@ import datetime
 import decimal
 import functools
 import io
+import itertools
 import math
 import operator
 import re
@@ -1480,14 +1481,17 @@ def _number_of(value: object, field: Field | None, mark: Mark) -> object:
 
 def _shows_itself(value: int | float, code: str) -> bool:
     """Whether the number format `code` shows the number `value` as itself, its digits alone, in any language:
-    General or Text, or a format of digits (_digits_shown) showing every decimal the number has (3.5 as 3.50,
-    1234 as 1,234 or 1.234: the same number), as Excel rounds (15 digits, half away from zero)."""
+    General or Text (in any section, as General shows it: _general_shows), or a format of digits (_digits_shown)
+    showing every decimal the number has (3.5 as 3.50, 1234 as 1,234 or 1.234: the same number), as Excel rounds
+    (15 digits, half away from zero)."""
     if _shown_as_it_is(code):
         return True
     digits = _digits_shown(code, (value > 0) - (value < 0))
     if digits is None or not abs(value) < _LARGEST_SHOWN:
         return False
     places, zero_shown = digits
+    if places is None:
+        return _general_shows(value)
     exact = decimal.Decimal(repr(value))
     rounded = _EXCEL_DIGITS.plus(exact).quantize(decimal.Decimal(1).scaleb(-places), rounding=decimal.ROUND_HALF_UP,
                                                  context=_WHOLE_DIGITS)
@@ -1497,17 +1501,33 @@ def _shows_itself(value: int | float, code: str) -> bool:
 _DIGIT_PLACES = ("0", "#", "?")
 _LOCALE_TAG = re.compile(r"\[\$-[0-9A-Fa-f]+\]")  # ([$-409]: the language a format is read in, showing nothing)
 _COLOUR = re.compile(r"\[(?:black|blue|cyan|green|magenta|red|white|yellow|color[0-9]{1,2})\]", re.IGNORECASE)
+_MINUS = ("-", "\\-", '"-"')  # a minus as a number format writes it: as it is, escaped or quoted
 
 
 @functools.lru_cache(maxsize=256)
-def _digits_shown(code: str, sign: int) -> tuple[int, bool] | None:
+def _digits_shown(code: str, sign: int) -> tuple[int | None, bool] | None:
     """(How many decimals, whether a 0 is shown) of the number format `code` for a number of this `sign` (1, -1
     or 0) when its section for it (_number_section) shows the number as its digits alone: digit places (0 # ?),
     a decimal point, thousands separators between them, and what shows no character but space (a colour, a width
-    of a space, a fill of spaces, a language tag); None for any other (a percent, a fraction, an exponent, a
-    date, text, a scaling comma after the digits)."""
+    of a space, a fill of spaces, a language tag); a whole number's fraction of ? places after a space (# ?/?
+    shows 3 as "3" and spaces: no decimal, no 0); (None, True) for a section that is General (General;-General);
+    None for any other (a percent, another fraction, an exponent, a date, text, a scaling comma after the
+    digits)."""
     section = _number_section(code, sign)
-    if section is None or not all(p in _DIGIT_PLACES or p in ".," or _shows_no_character(p) for p in section):
+    if section is None:
+        return None
+    if "".join(p for p in section if not _shows_no_character(p)).lower() == "general":
+        return None, True
+    whole = _whole_of_fraction(section)
+    if whole is not None:
+        digits = _digits_shown_by(whole)
+        return (0, False) if digits is not None and digits[0] == 0 else None
+    return _digits_shown_by(section)
+
+
+def _digits_shown_by(section: list[str]) -> tuple[int, bool] | None:
+    """_digits_shown's (decimals, whether a 0 is shown) of a section of digit places, or None."""
+    if not all(p in _DIGIT_PLACES or p in ".," or _shows_no_character(p) for p in section):
         return None
     places = [p for p in section if p in _DIGIT_PLACES or p in ".,"]
     point = places.index(".") if "." in places else len(places)
@@ -1517,17 +1537,53 @@ def _digits_shown(code: str, sign: int) -> tuple[int, bool] | None:
     return len(places[point + 1:]), "0" in places
 
 
+_FRACTION = re.compile(r"( )(\?+)/(\?+)")  # a fraction of ? places, after the whole number's digits and a space
+
+
+def _whole_of_fraction(section: list[str]) -> list[str] | None:
+    """The parts of a section before its fraction (# ?/? shows a whole number as its digits, then spaces where the
+    fraction would be), when it shows a whole number's digits and a fraction of ? places alone after a space; else
+    None (?/? shows 3 as 3/1)."""
+    if "/" not in section:
+        return None
+    shown = [p for p in section if not p.startswith(("[", "_", "*"))]  # (a colour, a space's width, a fill)
+    end = len(shown) - shown[::-1].index("/")
+    while end < len(shown) and shown[end] == "?":
+        end += 1
+    found = _FRACTION.search("".join(p if len(p) == 1 else "\x00" for p in shown[:end]))
+    if found is None or found.end() != end or not shown[:found.start()] or shown[end:] \
+            or any(p in ("/", "?") for p in shown[:found.start()]):
+        return None
+    return shown[:found.start()]
+
+
 def _number_section(code: str, sign: int) -> list[str] | None:
     """The parts of the section of the number format `code` that shows a number of this `sign` (1, -1 or 0): the
-    first, or the third for zero; None for a format of conditions ([>100]), which chooses its sections otherwise,
-    or a negative number's own section, which writes its sign or none (0;0 shows -5 as 5)."""
+    first, or the third for zero, or a negative number's own section without the minus it writes before the
+    digits (_unsigned); None for a format of conditions ([>100]), which chooses its sections otherwise, or a
+    negative number's own section writing no minus there (0;0 shows -5 as 5, 0;(0) as (5))."""
     sections = _format_sections(code)
     numbers = sections[:3] if len(sections) >= 4 or "@" not in sections[-1] else sections[:-1]
     if not numbers or any(p.startswith("[") and p[1:2] in "<>=" for section in numbers for p in section):
         return None
     if sign < 0 and len(numbers) > 1:
-        return None
+        return _unsigned(numbers[1])
     return numbers[2] if sign == 0 and len(numbers) > 2 else numbers[0]
+
+
+def _unsigned(section: list[str]) -> list[str] | None:
+    """A negative number's own section without the minus it writes first, before the digits (-0, [Red]-#,##0,
+    Excel's accounting -* #,##0, -General): the rest shows the number's digits as a positive number's section
+    does; None where it writes none there (0 or (0) show -5 as 5 or (5); 0- as 5-)."""
+    for at, part in enumerate(section):
+        if part in _MINUS:
+            between = itertools.takewhile(lambda p: p not in _DIGIT_PLACES and p.lower() != "g", section[at + 1:])
+            if all(p == "* " or p.startswith("[") for p in between):  # (a fill: the minus at the cell's edge)
+                return section[:at] + section[at + 1:]
+            return None
+        if not _shows_no_character(part):
+            return None
+    return None
 
 
 def _shows_no_character(part: str) -> bool:
