@@ -1590,11 +1590,13 @@ def test_blank_csv_rows_past_the_limit_are_passed_over_and_a_value_after_them_re
     path.write_text("\n".join([*rows, *blank]), encoding="utf-8", newline="")
     assert run(proj, *back).exit_code == 0
     assert len(yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8"))) == len(rows) - 1
-    for last in ("x", ' ""'):  # (a space before a quote is text: csv reads ' ""')
-        path.write_text("\n".join([*rows, *blank, last]), encoding="utf-8", newline="")
+    # the value's own line is named (the line after the 20th row, a blank one, was), wherever a quote makes it
+    for after in (["x"], [' ""'], [' ""', *blank], [',""', ' ""', *blank, "x"]):  # (a space before a quote is text)
+        path.write_text("\n".join([*rows, *blank, *after]), encoding="utf-8", newline="")
         result = run(proj, *back)
+        line = len(rows) + len(blank) + 1 + after.index(next(cell for cell in after if cell.strip(',"')))
         assert result.exit_code == 1 and result.output.strip().endswith(
-            f"cards/{GAME}/tokens.csv:21:1: sheet has more than 20 rows"), result.output
+            f"cards/{GAME}/tokens.csv:{line}:1: sheet has more than 20 rows"), result.output
 
 
 def _round_trips_and_validates(root, fmt):

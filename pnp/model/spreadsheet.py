@@ -112,7 +112,7 @@ def _csv_rows(path: Path, shown: str) -> Rows:
     if (game_left := spend_sheet_text(len(text))) is not None and game_left < 0:  # (one file read by many tables)
         raise LoadError(f"the game's spreadsheets' text cells hold more than {MAX_GAME_SHEET_TEXT // 2**20} MB of text "
                         "together (each time one is read): keep long texts in YAML, each once", Mark(shown, 1, 1))
-    text = _check_row_widths(text, delimiter, shown, before)
+    text, beyond = _check_row_widths(text, delimiter, shown, before)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     rows: Rows = []
     line, room = before + 1, _Room()
@@ -128,6 +128,8 @@ def _csv_rows(path: Path, shown: str) -> Rows:
                             "read holds (keep a text this long in a YAML table)", Mark(shown, line, column)) from None
         raise LoadError(f"malformed CSV: {e}", Mark(shown, line if column else before + reader.line_num or line,
                                                     column or 1)) from None
+    if beyond is not None:  # (after the rows before it, as a workbook's row past the limit is refused)
+        raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(shown, beyond, 1))
     return rows
 
 
@@ -200,7 +202,7 @@ def _row_of_cells(delimiter: str) -> re.Pattern[str]:
     return re.compile(rf"{cell}(?:{re.escape(delimiter)}{cell}){{0,{MAX_COLUMNS - 1}}}+")
 
 
-def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> str:
+def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> tuple[str, int | None]:
     """The CSV text with the blank cells past MAX_COLUMNS of its rows left out, as a workbook's blank cells
     there are (a spreadsheet program writes a row's empty cells up to the end of the sheet's used range: a row
     of 1,500 cells, empty past the 1,000th, was refused where nothing is); LoadError at the first of its first
@@ -209,15 +211,19 @@ def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> str
     length was checked. A row that csv.reader refuses (a stray quote) ends the count: it is refused there,
     before any later row is read. Past the first MAX_ROWS rows, a rest of blank rows is left out too, as a
     workbook's are (_SheetRead.read): a table of six rows followed by 150,000 empty lines, or lines of commas, was
-    refused as a sheet of more than MAX_ROWS rows, at a row where nothing is; one holding a value is refused
-    there (_check_row_size). `before`: the lines of the file before the text."""
+    refused as a sheet of more than MAX_ROWS rows, at a row where nothing is. Where a row holding a value follows,
+    the text is cut at the end of the first MAX_ROWS rows and the line of that row given beside it, for the
+    refusal (it was refused at the line after the MAX_ROWS-th, a blank one, where a workbook names the value's own
+    row). `before`: the lines of the file before the text."""
     pattern, blanks, pos, end = _row_of_cells(delimiter), _blank_cells(delimiter), 0, len(text)
     kept: list[str] = []  # the text up to `copied`, without the blank cells past MAX_COLUMNS
     copied = 0
     for row in range(MAX_ROWS + 1):
-        if row == MAX_ROWS and _blank_rest(text[pos:], delimiter):
-            end = pos
-            break
+        if row == MAX_ROWS:
+            if (held := _first_held(text[pos:], delimiter)) is None:
+                end = pos
+                break
+            return "".join(kept) + text[copied:pos], before + 1 + len(_LINE_END.findall(text, 0, pos + held))
         found = pattern.match(text, pos)
         if found is None or found.end() == end:
             break
@@ -232,7 +238,7 @@ def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> str
         if (ended := _LINE_END.match(text, pos)) is None:
             break
         pos = ended.end()
-    return "".join(kept) + text[copied:end] if kept or end < len(text) else text
+    return ("".join(kept) + text[copied:end] if kept or end < len(text) else text), None
 
 
 @functools.cache
@@ -242,16 +248,32 @@ def _blank_cells(delimiter: str) -> re.Pattern[str]:
 
 
 def _blank_rest(rest: str, delimiter: str) -> bool:
-    """Whether the `rest` of a CSV text, from a row's start, is rows that hold nothing: delimiters, line ends, and
-    cells of spaces (read as blank: _blank) or quoted empty (""), each whole (a space beside it, or a third
-    quote, makes a text or a malformed cell). Told by string operations run in C: a regular expression
-    matching it cell by cell took 6 s over 19 million commas before an 'x'."""
-    if not _blank_characters(delimiter).fullmatch(rest):
-        return False
-    if '"' not in rest:
-        return True
-    spaced = () if delimiter == " " else (' ""', '"" ')
-    return not any(part in rest for part in ('"""', *spaced)) and '"' not in rest.replace('""', "")
+    """Whether the `rest` of a CSV text, from a row's start, is rows that hold nothing (_first_held)."""
+    return _first_held(rest, delimiter) is None
+
+
+# A quote alone, neither of a pair ("") nor of a longer run of them
+_LONE_QUOTE = re.compile(r'(?<!")"(?!")')
+
+
+def _first_held(rest: str, delimiter: str) -> int | None:
+    """Where the first row holding something begins in the `rest` of a CSV text, from a row's start; None where
+    it is rows that hold nothing: delimiters, line ends, and cells of spaces (read as blank: _blank) or quoted
+    empty (""), each whole (a space beside it, a third quote, or a quote alone makes a text or a malformed
+    cell). The first row holding any of these, each found by one search run in C: a regular expression matching
+    the rows cell by cell took 6 s over 19 million commas before an 'x'."""
+    blank = _blank_characters(delimiter).match(rest)  # (it matches no character too: never None)
+    found = [blank.end()] if blank and blank.end() < len(rest) else []
+    if '"' in rest:
+        spaced = () if delimiter == " " else (' ""', '"" ')
+        found += [at for part in ('"""', *spaced) if (at := rest.find(part)) >= 0]
+        found += [alone.start()] if (alone := _LONE_QUOTE.search(rest)) else []
+    return _row_start(rest, min(found)) if found else None
+
+
+def _row_start(text: str, at: int) -> int:
+    """Where the line of the CSV `text` holding the character at `at` begins (after the line end before it)."""
+    return max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
 
 
 @functools.cache
