@@ -1515,8 +1515,12 @@ def _shows_itself(value: int | float, code: str) -> bool:
     if places is None:
         return _general_shows(value)
     exact = decimal.Decimal(repr(value))
-    rounded = _EXCEL_DIGITS.plus(exact).quantize(decimal.Decimal(1).scaleb(-places), rounding=decimal.ROUND_HALF_UP,
-                                                 context=_WHOLE_DIGITS)
+    # (rounded to the places only where it has more decimals: 1234.5 quantized to 50 places, as "0.000..." of 50
+    # zeros shows it, had more digits than a context holds, a traceback; so rounded, it has at most 16)
+    shown = _EXCEL_DIGITS.plus(exact)
+    decimals = -int(shown.as_tuple().exponent)  # (a finite number's: checked above)
+    rounded = shown if decimals <= places else shown.quantize(
+        decimal.Decimal(1).scaleb(-places), rounding=decimal.ROUND_HALF_UP, context=_WHOLE_DIGITS)
     return rounded == exact and (zero_shown or value != 0)  # (# shows 0 as nothing)
 
 
