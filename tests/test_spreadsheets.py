@@ -2436,3 +2436,22 @@ def test_a_number_field_reads_a_number_a_format_of_sections_or_fractions_shows_a
         assert result.exit_code == 1 and (f"cards/mini/cards.xlsx[cards]:3:4: this number cell ({value}) is "
                                           f"formatted as '{code}', so the sheet shows it as another number"
                                           ) in result.output, result.output
+
+
+def test_a_number_formatted_in_a_language_of_its_own_digits_is_refused_at_its_cell(tmp_path):
+    """A language tag whose top byte names a numeral system ([$-D000000]: Thai digits, as the built-in formats
+    left to the language show) was taken for one changing no character: the sheet showed ๕ where a text field
+    printed 5, exit 0; a number field read 5 where the built-in Thai format is refused. A tag naming a language
+    alone ([$-409]) still reads."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    path = root / "cards" / "mini" / "cards.xlsx"
+    back = ["convert", str(path), "--to", "yaml", "--out", str(root / "back.yaml"), "--force"]
+    for column, code, read in ((2, "[$-409]General", True), (4, "[$-409]0.00", True), (2, "[$-D000000]General", False),
+                               (4, "[$-D000000]0", False), (4, "[$-F800]0", False)):
+        book = mini_cards_workbook()
+        book.active.cell(row=3, column=column, value=5).number_format = code  # the name (text) or the power
+        book.save(path)
+        result = run(root, *back)
+        assert (result.exit_code == 0) == read, (code, result.output)
+        assert read or f"cards/mini/cards.xlsx[cards]:3:{column}: this number cell (5) is formatted as '{code}'" \
+            in result.output, result.output

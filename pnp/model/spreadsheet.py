@@ -1525,7 +1525,8 @@ def _shows_itself(value: int | float, code: str) -> bool:
 
 
 _DIGIT_PLACES = ("0", "#", "?")
-_LOCALE_TAG = re.compile(r"\[\$-[0-9A-Fa-f]+\]")  # ([$-409]: the language a format is read in, showing nothing)
+_LOCALE_TAG = re.compile(r"\[\$-([0-9A-Fa-f]{1,8})\]")  # ([$-409]: the language a format is read in)
+_SYSTEM_DATE_TIME = (0xF800, 0xF400)  # (the language tags showing a cell as the system's long date or time)
 _COLOUR = re.compile(r"\[(?:black|blue|cyan|green|magenta|red|white|yellow|color[0-9]{1,2})\]", re.IGNORECASE)
 _MINUS = ("-", "\\-", '"-"')  # a minus as a number format writes it: as it is, escaped or quoted
 
@@ -1616,8 +1617,17 @@ def _shows_no_character(part: str) -> bool:
     """Whether a number format's part (_FORMAT_PART) shows no character but a space: a colour ([Red],
     [Color10]), a language tag, a space's width (_x), a fill of spaces, a space quoted, escaped or as it is."""
     if part.startswith("["):
-        return bool(_COLOUR.fullmatch(part) or _LOCALE_TAG.fullmatch(part))
+        return bool(_COLOUR.fullmatch(part)) or _language_alone(part)
     return part.startswith("_") or part in ("* ", " ", "\\ ", '" "')
+
+
+def _language_alone(part: str) -> bool:
+    """Whether a number format's part is a language tag ([$-409]) that changes no character a number shows: a
+    language's number alone (at most FFFF), neither one naming digits or a calendar of its own above it
+    ([$-D000000]0 shows 5 as the Thai digit ๕, as the built-in formats of _LANGUAGE_FORMATS do: a text field
+    printed 5, exit 0) nor the system's long date or time, shown in place of the format ([$-F800])."""
+    found = _LOCALE_TAG.fullmatch(part)
+    return found is not None and int(found[1], 16) <= 0xFFFF and int(found[1], 16) not in _SYSTEM_DATE_TIME
 
 
 # The characters a number format shows as they are, unquoted (Excel's list, but for /, a fraction's)
