@@ -113,6 +113,15 @@ def _csv_rows(path: Path, shown: str) -> Rows:
         raise LoadError(f"the game's spreadsheets' text cells hold more than {MAX_GAME_SHEET_TEXT // 2**20} MB of text "
                         "together (each time one is read): keep long texts in YAML, each once", Mark(shown, 1, 1))
     text, beyond = _check_row_widths(text, delimiter, shown, before)
+    rows = _split_rows(text, delimiter, shown, before)
+    if beyond is not None:  # (after the rows before it, as a workbook's row past the limit is refused)
+        raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(shown, beyond, 1))
+    return rows
+
+
+def _split_rows(text: str, delimiter: str, shown: str, before: int) -> Rows:
+    """(line, [cell text]) per row of the CSV `text` (_csv_rows'), split by csv.reader; LoadError at the cell it
+    refuses. `before`: the lines of the file before the text."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     rows: Rows = []
     line, room = before + 1, _Room()
@@ -128,8 +137,6 @@ def _csv_rows(path: Path, shown: str) -> Rows:
                             "read holds (keep a text this long in a YAML table)", Mark(shown, line, column)) from None
         raise LoadError(f"malformed CSV: {e}", Mark(shown, line if column else before + reader.line_num or line,
                                                     column or 1)) from None
-    if beyond is not None:  # (after the rows before it, as a workbook's row past the limit is refused)
-        raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(shown, beyond, 1))
     return rows
 
 
