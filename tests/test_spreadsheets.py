@@ -2455,3 +2455,24 @@ def test_a_number_formatted_in_a_language_of_its_own_digits_is_refused_at_its_ce
         assert (result.exit_code == 0) == read, (code, result.output)
         assert read or f"cards/mini/cards.xlsx[cards]:3:{column}: this number cell (5) is formatted as '{code}'" \
             in result.output, result.output
+
+
+def test_a_number_a_section_of_general_shows_as_its_text_is_read_in_a_text_field(tmp_path):
+    """A number cell under General;-General (or [Blue]General;[Red]-General) shows its text as General does, -5 as
+    -5: a text field refused it as shown otherwise. General;General shows -5 as 5: still refused."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    path = root / "cards" / "mini" / "cards.xlsx"
+    back = ["convert", str(path), "--to", "yaml", "--out", str(root / "back.yaml"), "--force"]
+    book = mini_cards_workbook()
+    book.active.cell(row=3, column=2, value=-5).number_format = "General;-General"  # the name, a text field
+    book.active.cell(row=4, column=2, value=2.5).number_format = "[Blue]General;[Red]-General"
+    book.save(path)
+    result = run(root, *back)
+    assert result.exit_code == 0, result.output
+    assert [card["name"] for card in yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8"))][1:3] == [
+        "-5", "2.5"]
+    book.active.cell(row=3, column=2).number_format = "General;General"
+    book.save(path)
+    result = run(root, *back)
+    assert result.exit_code == 1 and "cards/mini/cards.xlsx[cards]:3:2: this number cell (-5) is formatted as " \
+        "'General;General'" in result.output, result.output

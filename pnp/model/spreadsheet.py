@@ -1497,6 +1497,9 @@ def _number_of(value: object, field: Field | None, mark: Mark) -> object:
     if isinstance(field, (Str, Enum)):
         if (text := _shown_number(value.value, value.format)) is not None:
             return text
+        if _digits_shown(value.format, (value.value > 0) - (value.value < 0)) == (None, True) \
+                and _general_shows(value.value):  # (its section General, or -General: shown as its text is)
+            return value.value
         raise LoadError(f"this number cell ({value}) is formatted as {shown(value.format)}, so the sheet shows it "
                         f"otherwise than its {'text' if isinstance(field, Str) else 'enum'} field would print it: "
                         "format the cell as text and type the text", mark)
