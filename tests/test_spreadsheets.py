@@ -1590,11 +1590,13 @@ def test_blank_csv_rows_past_the_limit_are_passed_over_and_a_value_after_them_re
     path.write_text("\n".join([*rows, *blank]), encoding="utf-8", newline="")
     assert run(proj, *back).exit_code == 0
     assert len(yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8"))) == len(rows) - 1
-    for last in ("x", ' ""'):  # (a space before a quote is text: csv reads ' ""')
-        path.write_text("\n".join([*rows, *blank, last]), encoding="utf-8", newline="")
+    # the value's own line is named (the line after the 20th row, a blank one, was), wherever a quote makes it
+    for after in (["x"], [' ""'], [' ""', *blank], [',""', ' ""', *blank, "x"]):  # (a space before a quote is text)
+        path.write_text("\n".join([*rows, *blank, *after]), encoding="utf-8", newline="")
         result = run(proj, *back)
+        line = len(rows) + len(blank) + 1 + after.index(next(cell for cell in after if cell.strip(',"')))
         assert result.exit_code == 1 and result.output.strip().endswith(
-            f"cards/{GAME}/tokens.csv:21:1: sheet has more than 20 rows"), result.output
+            f"cards/{GAME}/tokens.csv:{line}:1: sheet has more than 20 rows"), result.output
 
 
 def _round_trips_and_validates(root, fmt):
@@ -2425,3 +2427,74 @@ def test_a_number_cell_is_quoted_as_pnp_prints_the_number(tmp_path):
     result = run(root, "validate", "mini")
     said = [line for line in result.stderr.splitlines() if "cards.xlsx[cards]:2:4:" in line]
     assert len(said) == 2 and all(line.endswith(" 0.3") for line in said), result.output
+
+
+def test_a_number_field_reads_a_number_a_format_of_sections_or_fractions_shows_as_itself(tmp_path):
+    """A negative number under a format writing its own minus (0;-0, #,##0;-#,##0, Excel's accounting style), a
+    whole number under a fraction of ? places (# ?/? shows 3 as 3), and General in a format of several sections
+    were refused as shown otherwise, where the sheet shows the number pnp reads; a number of 11 digits under 30
+    decimal places was a traceback (rounded in a context of 40 digits). Still refused where it shows another: (2)
+    for -2, 3/1 for 3, 5 for -5 (General;General)."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    path = root / "cards" / "mini" / "cards.xlsx"
+    back = ["convert", str(path), "--to", "yaml", "--out", str(root / "back.yaml"), "--force"]
+    shown_as_itself = [("0;-0", -2), ("#,##0;-#,##0", -2000), ("# ?/?", 3), ("General;-General", -5),
+                       ("[Red]0.0;[Blue]-0.0", -2.5), ('_-* #,##0_-;-* #,##0_-;_-* "-"_-;_-@_-', -5),
+                       ("# ??/??", 12), ('0;"-"0', -4), ("0." + "0" * 30, 12345678901)]  # (30 places: Excel's most)
+    for first in (0, 4, 8):
+        book = mini_cards_workbook()
+        for row, (code, value) in enumerate(shown_as_itself[first:first + 4], start=2):
+            book.active.cell(row=row, column=4, value=value).number_format = code  # power, an int field
+        book.save(path)
+        result = run(root, *back)
+        assert result.exit_code == 0, result.output
+        read = [card["power"] for card in yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8"))]
+        assert read[:len(shown_as_itself[first:first + 4])] == [value for _, value in shown_as_itself[first:first + 4]]
+    for code, value in (("#,##0;(#,##0)", -2), ("?/?", 3), ("General;General", -5), ("0;0-", -2)):
+        book = mini_cards_workbook()
+        book.active.cell(row=3, column=4, value=value).number_format = code
+        book.save(path)
+        result = run(root, *back)
+        assert result.exit_code == 1 and (f"cards/mini/cards.xlsx[cards]:3:4: this number cell ({value}) is "
+                                          f"formatted as '{code}', so the sheet shows it as another number"
+                                          ) in result.output, result.output
+
+
+def test_a_number_formatted_in_a_language_of_its_own_digits_is_refused_at_its_cell(tmp_path):
+    """A language tag whose top byte names a numeral system ([$-D000000]: Thai digits, as the built-in formats
+    left to the language show) was taken for one changing no character: the sheet showed ๕ where a text field
+    printed 5, exit 0; a number field read 5 where the built-in Thai format is refused. A tag naming a language
+    alone ([$-409]) still reads."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    path = root / "cards" / "mini" / "cards.xlsx"
+    back = ["convert", str(path), "--to", "yaml", "--out", str(root / "back.yaml"), "--force"]
+    for column, code, read in ((2, "[$-409]General", True), (4, "[$-409]0.00", True), (2, "[$-D000000]General", False),
+                               (4, "[$-D000000]0", False), (4, "[$-F800]0", False)):
+        book = mini_cards_workbook()
+        book.active.cell(row=3, column=column, value=5).number_format = code  # the name (text) or the power
+        book.save(path)
+        result = run(root, *back)
+        assert (result.exit_code == 0) == read, (code, result.output)
+        assert read or f"cards/mini/cards.xlsx[cards]:3:{column}: this number cell (5) is formatted as '{code}'" \
+            in result.output, result.output
+
+
+def test_a_number_a_section_of_general_shows_as_its_text_is_read_in_a_text_field(tmp_path):
+    """A number cell under General;-General (or [Blue]General;[Red]-General) shows its text as General does, -5 as
+    -5: a text field refused it as shown otherwise. General;General shows -5 as 5: still refused."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    path = root / "cards" / "mini" / "cards.xlsx"
+    back = ["convert", str(path), "--to", "yaml", "--out", str(root / "back.yaml"), "--force"]
+    book = mini_cards_workbook()
+    book.active.cell(row=3, column=2, value=-5).number_format = "General;-General"  # the name, a text field
+    book.active.cell(row=4, column=2, value=2.5).number_format = "[Blue]General;[Red]-General"
+    book.save(path)
+    result = run(root, *back)
+    assert result.exit_code == 0, result.output
+    assert [card["name"] for card in yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8"))][1:3] == [
+        "-5", "2.5"]
+    book.active.cell(row=3, column=2).number_format = "General;General"
+    book.save(path)
+    result = run(root, *back)
+    assert result.exit_code == 1 and "cards/mini/cards.xlsx[cards]:3:2: this number cell (-5) is formatted as " \
+        "'General;General'" in result.output, result.output

@@ -12,6 +12,7 @@ import datetime
 import decimal
 import functools
 import io
+import itertools
 import math
 import operator
 import re
@@ -112,7 +113,16 @@ def _csv_rows(path: Path, shown: str) -> Rows:
     if (game_left := spend_sheet_text(len(text))) is not None and game_left < 0:  # (one file read by many tables)
         raise LoadError(f"the game's spreadsheets' text cells hold more than {MAX_GAME_SHEET_TEXT // 2**20} MB of text "
                         "together (each time one is read): keep long texts in YAML, each once", Mark(shown, 1, 1))
-    text = _check_row_widths(text, delimiter, shown, before)
+    text, beyond = _check_row_widths(text, delimiter, shown, before)
+    rows = _split_rows(text, delimiter, shown, before)
+    if beyond is not None:  # (after the rows before it, as a workbook's row past the limit is refused)
+        raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(shown, beyond, 1))
+    return rows
+
+
+def _split_rows(text: str, delimiter: str, shown: str, before: int) -> Rows:
+    """(line, [cell text]) per row of the CSV `text` (_csv_rows'), split by csv.reader; LoadError at the cell it
+    refuses. `before`: the lines of the file before the text."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     rows: Rows = []
     line, room = before + 1, _Room()
@@ -200,7 +210,7 @@ def _row_of_cells(delimiter: str) -> re.Pattern[str]:
     return re.compile(rf"{cell}(?:{re.escape(delimiter)}{cell}){{0,{MAX_COLUMNS - 1}}}+")
 
 
-def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> str:
+def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> tuple[str, int | None]:
     """The CSV text with the blank cells past MAX_COLUMNS of its rows left out, as a workbook's blank cells
     there are (a spreadsheet program writes a row's empty cells up to the end of the sheet's used range: a row
     of 1,500 cells, empty past the 1,000th, was refused where nothing is); LoadError at the first of its first
@@ -209,15 +219,19 @@ def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> str
     length was checked. A row that csv.reader refuses (a stray quote) ends the count: it is refused there,
     before any later row is read. Past the first MAX_ROWS rows, a rest of blank rows is left out too, as a
     workbook's are (_SheetRead.read): a table of six rows followed by 150,000 empty lines, or lines of commas, was
-    refused as a sheet of more than MAX_ROWS rows, at a row where nothing is; one holding a value is refused
-    there (_check_row_size). `before`: the lines of the file before the text."""
+    refused as a sheet of more than MAX_ROWS rows, at a row where nothing is. Where a row holding a value follows,
+    the text is cut at the end of the first MAX_ROWS rows and the line of that row given beside it, for the
+    refusal (it was refused at the line after the MAX_ROWS-th, a blank one, where a workbook names the value's own
+    row). `before`: the lines of the file before the text."""
     pattern, blanks, pos, end = _row_of_cells(delimiter), _blank_cells(delimiter), 0, len(text)
     kept: list[str] = []  # the text up to `copied`, without the blank cells past MAX_COLUMNS
     copied = 0
     for row in range(MAX_ROWS + 1):
-        if row == MAX_ROWS and _blank_rest(text[pos:], delimiter):
-            end = pos
-            break
+        if row == MAX_ROWS:
+            if (held := _first_held(text[pos:], delimiter)) is None:
+                end = pos
+                break
+            return "".join(kept) + text[copied:pos], before + 1 + len(_LINE_END.findall(text, 0, pos + held))
         found = pattern.match(text, pos)
         if found is None or found.end() == end:
             break
@@ -232,7 +246,7 @@ def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> str
         if (ended := _LINE_END.match(text, pos)) is None:
             break
         pos = ended.end()
-    return "".join(kept) + text[copied:end] if kept or end < len(text) else text
+    return ("".join(kept) + text[copied:end] if kept or end < len(text) else text), None
 
 
 @functools.cache
@@ -242,16 +256,32 @@ def _blank_cells(delimiter: str) -> re.Pattern[str]:
 
 
 def _blank_rest(rest: str, delimiter: str) -> bool:
-    """Whether the `rest` of a CSV text, from a row's start, is rows that hold nothing: delimiters, line ends, and
-    cells of spaces (read as blank: _blank) or quoted empty (""), each whole (a space beside it, or a third
-    quote, makes a text or a malformed cell). Told by string operations run in C: a regular expression
-    matching it cell by cell took 6 s over 19 million commas before an 'x'."""
-    if not _blank_characters(delimiter).fullmatch(rest):
-        return False
-    if '"' not in rest:
-        return True
-    spaced = () if delimiter == " " else (' ""', '"" ')
-    return not any(part in rest for part in ('"""', *spaced)) and '"' not in rest.replace('""', "")
+    """Whether the `rest` of a CSV text, from a row's start, is rows that hold nothing (_first_held)."""
+    return _first_held(rest, delimiter) is None
+
+
+# A quote alone, neither of a pair ("") nor of a longer run of them
+_LONE_QUOTE = re.compile(r'(?<!")"(?!")')
+
+
+def _first_held(rest: str, delimiter: str) -> int | None:
+    """Where the first row holding something begins in the `rest` of a CSV text, from a row's start; None where
+    it is rows that hold nothing: delimiters, line ends, and cells of spaces (read as blank: _blank) or quoted
+    empty (""), each whole (a space beside it, a third quote, or a quote alone makes a text or a malformed
+    cell). The first row holding any of these, each found by one search run in C: a regular expression matching
+    the rows cell by cell took 6 s over 19 million commas before an 'x'."""
+    blank = _blank_characters(delimiter).match(rest)  # (it matches no character too: never None)
+    found = [blank.end()] if blank and blank.end() < len(rest) else []
+    if '"' in rest:
+        spaced = () if delimiter == " " else (' ""', '"" ')
+        found += [at for part in ('"""', *spaced) if (at := rest.find(part)) >= 0]
+        found += [alone.start()] if (alone := _LONE_QUOTE.search(rest)) else []
+    return _row_start(rest, min(found)) if found else None
+
+
+def _row_start(text: str, at: int) -> int:
+    """Where the line of the CSV `text` holding the character at `at` begins (after the line end before it)."""
+    return max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
 
 
 @functools.cache
@@ -1478,6 +1508,9 @@ def _number_of(value: object, field: Field | None, mark: Mark) -> object:
     if isinstance(field, (Str, Enum)):
         if (text := _shown_number(value.value, value.format)) is not None:
             return text
+        if _digits_shown(value.format, (value.value > 0) - (value.value < 0)) == (None, True) \
+                and _general_shows(value.value):  # (its section General, or -General: shown as its text is)
+            return value.value
         raise LoadError(f"this number cell ({value}) is formatted as {shown(value.format)}, so the sheet shows it "
                         f"otherwise than its {'text' if isinstance(field, Str) else 'enum'} field would print it: "
                         "format the cell as text and type the text", mark)
@@ -1492,34 +1525,58 @@ def _number_of(value: object, field: Field | None, mark: Mark) -> object:
 
 def _shows_itself(value: int | float, code: str) -> bool:
     """Whether the number format `code` shows the number `value` as itself, its digits alone, in any language:
-    General or Text, or a format of digits (_digits_shown) showing every decimal the number has (3.5 as 3.50,
-    1234 as 1,234 or 1.234: the same number), as Excel rounds (15 digits, half away from zero)."""
+    General or Text (in any section, as General shows it: _general_shows), or a format of digits (_digits_shown)
+    showing every decimal the number has (3.5 as 3.50, 1234 as 1,234 or 1.234: the same number), as Excel rounds
+    (15 digits, half away from zero)."""
     if _shown_as_it_is(code):
         return True
     digits = _digits_shown(code, (value > 0) - (value < 0))
     if digits is None or not abs(value) < _LARGEST_SHOWN:
         return False
     places, zero_shown = digits
+    if places is None:
+        return _general_shows(value)
     exact = decimal.Decimal(repr(value))
-    rounded = _EXCEL_DIGITS.plus(exact).quantize(decimal.Decimal(1).scaleb(-places), rounding=decimal.ROUND_HALF_UP,
-                                                 context=_WHOLE_DIGITS)
+    # (rounded to the places only where it has more decimals: 1234.5 quantized to 50 places, as "0.000..." of 50
+    # zeros shows it, had more digits than a context holds, a traceback; so rounded, it has at most 16)
+    shown = _EXCEL_DIGITS.plus(exact)
+    decimals = -int(shown.as_tuple().exponent)  # (a finite number's: checked above)
+    rounded = shown if decimals <= places else shown.quantize(
+        decimal.Decimal(1).scaleb(-places), rounding=decimal.ROUND_HALF_UP, context=_WHOLE_DIGITS)
     return rounded == exact and (zero_shown or value != 0)  # (# shows 0 as nothing)
 
 
 _DIGIT_PLACES = ("0", "#", "?")
-_LOCALE_TAG = re.compile(r"\[\$-[0-9A-Fa-f]+\]")  # ([$-409]: the language a format is read in, showing nothing)
+_LOCALE_TAG = re.compile(r"\[\$-([0-9A-Fa-f]{1,8})\]")  # ([$-409]: the language a format is read in)
+_SYSTEM_DATE_TIME = (0xF800, 0xF400)  # (the language tags showing a cell as the system's long date or time)
 _COLOUR = re.compile(r"\[(?:black|blue|cyan|green|magenta|red|white|yellow|color[0-9]{1,2})\]", re.IGNORECASE)
+_MINUS = ("-", "\\-", '"-"')  # a minus as a number format writes it: as it is, escaped or quoted
 
 
 @functools.lru_cache(maxsize=256)
-def _digits_shown(code: str, sign: int) -> tuple[int, bool] | None:
+def _digits_shown(code: str, sign: int) -> tuple[int | None, bool] | None:
     """(How many decimals, whether a 0 is shown) of the number format `code` for a number of this `sign` (1, -1
     or 0) when its section for it (_number_section) shows the number as its digits alone: digit places (0 # ?),
     a decimal point, thousands separators between them, and what shows no character but space (a colour, a width
-    of a space, a fill of spaces, a language tag); None for any other (a percent, a fraction, an exponent, a
-    date, text, a scaling comma after the digits)."""
+    of a space, a fill of spaces, a language tag); a whole number's fraction of ? places after a space (# ?/?
+    shows 3 as "3" and spaces: no decimal, no 0); (None, True) for a section that is General (General;-General);
+    None for any other (a percent, another fraction, an exponent, a date, text, a scaling comma after the
+    digits)."""
     section = _number_section(code, sign)
-    if section is None or not all(p in _DIGIT_PLACES or p in ".," or _shows_no_character(p) for p in section):
+    if section is None:
+        return None
+    if "".join(p for p in section if not _shows_no_character(p)).lower() == "general":
+        return None, True
+    whole = _whole_of_fraction(section)
+    if whole is not None:
+        digits = _digits_shown_by(whole)
+        return (0, False) if digits is not None and digits[0] == 0 else None
+    return _digits_shown_by(section)
+
+
+def _digits_shown_by(section: list[str]) -> tuple[int, bool] | None:
+    """_digits_shown's (decimals, whether a 0 is shown) of a section of digit places, or None."""
+    if not all(p in _DIGIT_PLACES or p in ".," or _shows_no_character(p) for p in section):
         return None
     places = [p for p in section if p in _DIGIT_PLACES or p in ".,"]
     point = places.index(".") if "." in places else len(places)
@@ -1529,25 +1586,70 @@ def _digits_shown(code: str, sign: int) -> tuple[int, bool] | None:
     return len(places[point + 1:]), "0" in places
 
 
+_FRACTION = re.compile(r"( )(\?+)/(\?+)")  # a fraction of ? places, after the whole number's digits and a space
+
+
+def _whole_of_fraction(section: list[str]) -> list[str] | None:
+    """The parts of a section before its fraction (# ?/? shows a whole number as its digits, then spaces where the
+    fraction would be), when it shows a whole number's digits and a fraction of ? places alone after a space; else
+    None (?/? shows 3 as 3/1)."""
+    if "/" not in section:
+        return None
+    shown = [p for p in section if not p.startswith(("[", "_", "*"))]  # (a colour, a space's width, a fill)
+    end = len(shown) - shown[::-1].index("/")
+    while end < len(shown) and shown[end] == "?":
+        end += 1
+    found = _FRACTION.search("".join(p if len(p) == 1 else "\x00" for p in shown[:end]))
+    if found is None or found.end() != end or not shown[:found.start()] or shown[end:] \
+            or any(p in ("/", "?") for p in shown[:found.start()]):
+        return None
+    return shown[:found.start()]
+
+
 def _number_section(code: str, sign: int) -> list[str] | None:
     """The parts of the section of the number format `code` that shows a number of this `sign` (1, -1 or 0): the
-    first, or the third for zero; None for a format of conditions ([>100]), which chooses its sections otherwise,
-    or a negative number's own section, which writes its sign or none (0;0 shows -5 as 5)."""
+    first, or the third for zero, or a negative number's own section without the minus it writes before the
+    digits (_unsigned); None for a format of conditions ([>100]), which chooses its sections otherwise, or a
+    negative number's own section writing no minus there (0;0 shows -5 as 5, 0;(0) as (5))."""
     sections = _format_sections(code)
     numbers = sections[:3] if len(sections) >= 4 or "@" not in sections[-1] else sections[:-1]
     if not numbers or any(p.startswith("[") and p[1:2] in "<>=" for section in numbers for p in section):
         return None
     if sign < 0 and len(numbers) > 1:
-        return None
+        return _unsigned(numbers[1])
     return numbers[2] if sign == 0 and len(numbers) > 2 else numbers[0]
+
+
+def _unsigned(section: list[str]) -> list[str] | None:
+    """A negative number's own section without the minus it writes first, before the digits (-0, [Red]-#,##0,
+    Excel's accounting -* #,##0, -General): the rest shows the number's digits as a positive number's section
+    does; None where it writes none there (0 or (0) show -5 as 5 or (5); 0- as 5-)."""
+    for at, part in enumerate(section):
+        if part in _MINUS:
+            between = itertools.takewhile(lambda p: p not in _DIGIT_PLACES and p.lower() != "g", section[at + 1:])
+            if all(p == "* " or p.startswith("[") for p in between):  # (a fill: the minus at the cell's edge)
+                return section[:at] + section[at + 1:]
+            return None
+        if not _shows_no_character(part):
+            return None
+    return None
 
 
 def _shows_no_character(part: str) -> bool:
     """Whether a number format's part (_FORMAT_PART) shows no character but a space: a colour ([Red],
     [Color10]), a language tag, a space's width (_x), a fill of spaces, a space quoted, escaped or as it is."""
     if part.startswith("["):
-        return bool(_COLOUR.fullmatch(part) or _LOCALE_TAG.fullmatch(part))
+        return bool(_COLOUR.fullmatch(part)) or _language_alone(part)
     return part.startswith("_") or part in ("* ", " ", "\\ ", '" "')
+
+
+def _language_alone(part: str) -> bool:
+    """Whether a number format's part is a language tag ([$-409]) that changes no character a number shows: a
+    language's number alone (at most FFFF), neither one naming digits or a calendar of its own above it
+    ([$-D000000]0 shows 5 as the Thai digit ๕, as the built-in formats of _LANGUAGE_FORMATS do: a text field
+    printed 5, exit 0) nor the system's long date or time, shown in place of the format ([$-F800])."""
+    found = _LOCALE_TAG.fullmatch(part)
+    return found is not None and int(found[1], 16) <= 0xFFFF and int(found[1], 16) not in _SYSTEM_DATE_TIME
 
 
 # The characters a number format shows as they are, unquoted (Excel's list, but for /, a fraction's)
