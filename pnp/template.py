@@ -802,7 +802,8 @@ class _HalfAwayFields(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> Any:
         spec = _SPEC.fullmatch(format_spec)
         if spec is not None and spec[1] is None and not spec[2]:  # ('{}', '{:>6}', '{:,}' write a float as
-            value = _number_rounded(value)  # repr does: as a template prints it, then)
+            value = _numbers_rounded(value)  # repr does: as a template prints it, then; and a list's floats too:
+            # '{}'.format([1 / 3]) wrote [0.3333333333333333])
         return super().format_field(_spec_rounded(value, format_spec), format_spec)
 
     def convert_field(self, value: Any, conversion: str | None) -> Any:
@@ -857,7 +858,7 @@ def _power(left: Any, right: Any) -> Any:
         raise refused
     result = left ** right
     if isinstance(result, complex):  # (-8) ** 0.5 printed '(1.7e-16+2.8j)'
-        raise ValueError(f"{_describe_value(left)} to the power {shown(right, 30)} has no real value")
+        raise ValueError(f"{_describe_value(left)} to the power {shown(_number_rounded(right), 30)} has no real value")
     return _check_result(result) if whole else result
 
 
@@ -1372,7 +1373,8 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
             with _counted_calls(), _in_format_range() if formats else contextlib.nullcontext():
                 result = function(*args, **kwargs)  # (a filter's own loop in Python, urlize's, is template work too)
         except TypeError:
-            _refuse_arguments(name, signature, args[unlisted:], kwargs, skip - unlisted)
+            _refuse_arguments(f"the filter {name}", f"x | {name}", signature, args[unlisted:], kwargs,
+                              skip - unlisted + 1)
             raise
         if isinstance(result, Iterator):
             return _Lazy(result)
@@ -1384,34 +1386,55 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
     return guarded
 
 
-def _refuse_arguments(name: str, signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any],
-                      passed: int) -> None:
-    """ValueError saying how a filter is written, when it was not given the values it takes: Python's own
-    message named the function behind it and counted the filtered value and Jinja's context among the values
-    (`x | lookup` said "_lookup_ids() missing 1 required positional argument", `| wordcount(2)` "takes 1
-    positional argument but 2 were given"). `passed`: the arguments Jinja gives before the value."""
+def _refuse_arguments(what: str, written: str, signature: inspect.Signature, args: tuple[Any, ...],
+                      kwargs: dict[str, Any], taken: int) -> None:
+    """ValueError saying how a filter, a test or a function is written (`written`: `x | lookup`, `x is
+    divisibleby`, `round`), when it was not given the values it takes: Python's own message named the function
+    behind it and counted the filtered value and Jinja's context among the values (`x | lookup` said
+    "_lookup_ids() missing 1 required positional argument", `| wordcount(2)` "takes 1 positional argument but 2
+    were given", `joiner(1, 2)` "_Joiner.__init__() takes from 1 to 2 positional arguments"). `taken`: the
+    arguments Jinja gives before those written in brackets (its context, the value filtered or tested)."""
     try:
         signature.bind(*args, **kwargs)
     except TypeError:
         pass
     else:
-        return  # (the arguments fit: the filter failed inside, and says so itself)
-    written = []
-    for parameter in list(signature.parameters.values())[passed + 1:]:
+        return  # (the arguments fit: it failed inside, and says so itself)
+    listed = []
+    for parameter in list(signature.parameters.values())[taken:]:
         if parameter.kind is parameter.VAR_POSITIONAL:
-            written.append("...")
+            listed.append("...")
         elif parameter.kind is parameter.VAR_KEYWORD:
-            written.append("name=value...")
+            listed.append("name=value...")
         elif parameter.default is parameter.empty:
-            written.append(parameter.name)
+            listed.append(parameter.name)
         elif type(parameter.default) in _SHORT_TEXTS:
-            written.append(f"{parameter.name}={parameter.default!r}")
+            listed.append(f"{parameter.name}={parameter.default!r}")
         else:  # (a default only Python can write, `object()`, printed its address)
-            written.append(f"{parameter.name}=...")
-    usage = f"x | {name}({', '.join(written)})" if written else f"x | {name}"
-    given = max(len(args) - passed - 1, 0)
+            listed.append(f"{parameter.name}=...")
+    usage = f"{written}({', '.join(listed)})" if listed or not written.startswith("x ") else written
+    given = max(len(args) - taken, 0)
     values = f"{given} value{'s' if given != 1 else ''}" + "".join(f" and {key}=" for key in kwargs)
-    raise ValueError(f"the filter {name} is written `{usage}`, and was given {values}")
+    raise ValueError(f"{what} is written `{usage}`, and was given {values}")
+
+
+def _said_as_written(what: str, written: str, function: Callable[..., Any], value: bool) -> Callable[..., Any]:
+    """A test (`value`: it is given the value tested first) or a global function, its wrong values said as how it
+    is written (_refuse_arguments) rather than in Python's words, which named pnp's function behind it."""
+    signature = inspect.signature(function)
+    taken = (1 if hasattr(function, "jinja_pass_arg") else 0) + (1 if value else 0)
+
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except TypeError:
+            _refuse_arguments(what, written, signature, args, kwargs, taken)
+            raise
+
+    for attr in ("jinja_pass_arg", "__name__", "__doc__"):
+        if hasattr(function, attr):
+            setattr(checked, attr, getattr(function, attr))
+    return checked
 
 
 def _stripped_size(text: str, chars: object = None) -> int:
@@ -1490,20 +1513,43 @@ class _Undefined(StrictUndefined):
     def _undefined_message(self) -> str:
         if self._undefined_hint:
             return self._undefined_hint
-        name, obj = self._undefined_name, self._undefined_obj
+        name: object = self._undefined_name
+        obj = self._undefined_obj
         if obj is missing:
             return f"'{name}' is not defined"
         if isinstance(obj, Mapping):
-            keys = [str(k) for k in obj]
+            # a float worked out as a template prints it, as is each key listed: each written in full where
+            # printed so they would read alike (`{0.1 + 0.2: 1}[0.3]`)
+            keys = [str(_number_rounded(k)) for k in obj]
+            if str(_number_rounded(name)) in keys:
+                keys = [str(k) for k in obj]
+            else:
+                name = _number_rounded(name)
             hint = did_you_mean(name, keys)
             shown = ", ".join(sorted(keys)[:12]) + (", ..." if len(keys) > 12 else "")
-            return f"no field '{name}'{hint}; the fields here are: {shown or 'none'}"
+            kind = _keys_named(obj)
+            missed = f"no item with the id '{name}'" if kind == "id" else f"no {kind} '{name}'"
+            return f"{missed}{hint}; the {kind}s here are: {shown or 'none'}"
         if obj is None:
             return f"no field '{name}': the value is none here (is there no item for this template?)"
+        name = _number_rounded(name)
         if isinstance(name, int) and isinstance(obj, (list, tuple, range, str)):  # (`data.cards[10]` said "a list
             # has no attribute '10'")
             return _past_the_end(obj, name)
         return f"{_describe_value(obj)} has no attribute '{name}'"
+
+
+def _keys_named(mapping: Mapping[Any, Any]) -> str:
+    """What a mapping's keys name, as a message says them: what the mapping says (`keys_named`: the game's
+    tables, `data` and `ref`, say "table"), "id" for a mapping of items by their ids (`ref.cards`: its keys are
+    no fields), else "field"."""
+    named = getattr(type(mapping), "keys_named", None)
+    if isinstance(named, str):
+        return named
+    first = next(iter(mapping.items()), None)
+    if first is not None and _is_mapping(first[1]) and "id" in first[1] and first[1]["id"] == first[0]:
+        return "id"
+    return "field"
 
 
 def _past_the_end(sequence: list[Any] | tuple[Any, ...] | range | str, index: int) -> str:
@@ -1521,7 +1567,7 @@ def _describe_value(value: object) -> str:
     if value is None:
         return "nothing (none)"
     if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        return f"{type_name(value)} ({shown(value, 30)})"
+        return f"{type_name(value)} ({shown(_number_rounded(value), 30)})"  # (a float as printed, not 0.30000000000000004)
     return "a list" if isinstance(value, tuple) else type_name(value)
 
 
@@ -1931,10 +1977,13 @@ def _number_test(name: str, test: Callable[..., Any]) -> Callable[..., bool]:
     said 'not all arguments converted during string formatting'."""
     def checked(value: Any, *args: Any) -> bool:
         for one in (value, *args):
+            if isinstance(one, Undefined):  # (a field an item lacks, `selectattr('nosuch', 'odd')`: said as it is,
+                one._fail_with_undefined_error()  # not as "takes numbers, not a value")
             if isinstance(one, bool) or not isinstance(one, (int, float)):
                 raise LimitError(f"`is {name}` takes numbers, not {_describe_value(one)}")
         return bool(test(value, *args))
 
+    checked.__wrapped__ = test  # type: ignore[attr-defined]  # (its signature is the test's)
     return checked
 
 
@@ -1994,7 +2043,7 @@ def _lookup_ids(keys: Iterable[Any], mapping: Mapping[Any, Any]) -> list[Any]:
     found = []
     for key in keys:
         if key not in mapping:
-            raise ValueError(f"lookup: no id {_short(repr(key))} among the {len(mapping):,} it looks in"
+            raise ValueError(f"lookup: no id {_short(repr(_number_rounded(key)))} among the {len(mapping):,} it looks in"
                              f"{did_you_mean(str(key), [str(k) for k in mapping])}")
         found.append(mapping[key])
     return found
@@ -2080,6 +2129,12 @@ class _Joiner(Joiner):
 
 
 ENV.globals.update(namespace=_Namespace, cycler=_Cycler, joiner=_Joiner)
+# tests and pnp's own functions given values they do not take say how they are written (as filters do)
+ENV.tests = {name: _said_as_written(f"the test {name}", f"x is {name}", cast(Callable[..., Any], test), True)
+             for name, test in ENV.tests.items()}
+for _name in ("round", "sum", "range", "namespace", "cycler", "joiner"):
+    ENV.globals[_name] = _said_as_written(f"the function {_name}", _name, cast(Callable[..., Any], ENV.globals[_name]),
+                                          False)
 
 
 def _no_random(*args: Any, **kwargs: Any) -> NoReturn:
@@ -2686,31 +2741,48 @@ def _is_item(node: nodes.Node, item: frozenset[str]) -> bool:
     return isinstance(node, nodes.Name) and node.name in item and node.ctx == "load"
 
 
-def macro_enum_mistakes(source: str, given: Iterable[MacroArgument], enums: Mapping[str, Sequence[object]],
+ItemEnums = Callable[[frozenset[str]], Mapping[str, Sequence[object]]]  # the item's tables -> its fields of enums
+
+
+def macro_enum_mistakes(source: str, given: Mapping[MacroArgument, frozenset[str]], item_enums: ItemEnums,
                         tables: TableEnums | None = None) -> list[tuple[str, int]]:
     """enum_mistakes of macros.j2's macros, each parameter that is given the item (macro_items) read as the
     item: `{% macro badge(c) %}{% if c.kind == 'Beast' %}` called as `macros.badge(card)`, and so a macro
     that macro gives its parameter to (`{{ tag(c) }}`); one given an item of a table (`ref.cards.lion`) against
-    `tables(name)`. (message, line in macros.j2), each once."""
+    `tables(name)`. `given`: each argument with the tables whose items it is (the layouts' that give it); a
+    parameter given the items of several tables is judged against item_enums of all of them (a macro shared by
+    a deck of beasts and one of events compares a kind with both tables' values). (message, line in macros.j2),
+    each once."""
     macros = _macros_of(source)
     found: dict[tuple[str, int], None] = {}
-    pending, seen = list(given), set()
-    while pending:
-        given_now = pending.pop()
-        param = _param_given(macros, given_now)
-        if param is None or given_now in seen:
-            continue
-        seen.add(given_now)
-        macro, whose, names = macros[given_now[0]], given_now[2], frozenset({param})
-        # the macros of the file it gives the parameter to, by their name (a call of another name is not one)
-        pending += [(callee, at, whose) for call in macro.find_all(nodes.Call)
-                    if isinstance(call.node, nodes.Name) and call.node.name in macros
-                    for callee, at, of in _given(call, names) if of is None]
-        field_enums = enums if whose is None else tables(_table_name(whose)) if tables is not None else {}
+    for given_now, reached_tables in _reached(macros, given).items():
+        macro, whose, names = macros[given_now[0]], given_now[2], frozenset({str(_param_given(macros, given_now))})
+        field_enums = item_enums(frozenset(reached_tables)) if whose is None else \
+            tables(_table_name(whose)) if tables is not None else {}
         for _, field, text, line in (*_tests_compared(macro, names), *_operators_compared(macro, names)):
             for message, _ in _mistakes_of(field, text, field_enums, f"'{field}' of {whose}" if whose else ""):
                 found[(message, line)] = None
     return list(found)
+
+
+def _reached(macros: Mapping[str, nodes.Macro],
+             given: Mapping[MacroArgument, frozenset[str]]) -> dict[MacroArgument, set[str]]:
+    """Each macro parameter given the item or an item of a table (macro_enum_mistakes), directly or by a macro
+    that gives its own parameter to it, with the tables whose items it is given."""
+    reached: dict[MacroArgument, set[str]] = {}
+    pending: list[tuple[MacroArgument, frozenset[str]]] = list(given.items())
+    while pending:
+        given_now, item_tables = pending.pop()
+        param = _param_given(macros, given_now)
+        known = reached.get(given_now)
+        if param is None or known is not None and item_tables <= known:
+            continue
+        reached.setdefault(given_now, set()).update(item_tables)
+        # the macros of the file it gives the parameter to, by their name (a call of another name is not one)
+        pending += [((callee, at, given_now[2]), item_tables) for call in macros[given_now[0]].find_all(nodes.Call)
+                    if isinstance(call.node, nodes.Name) and call.node.name in macros
+                    for callee, at, of in _given(call, frozenset({param})) if of is None]
+    return reached
 
 
 def _param_given(macros: Mapping[str, nodes.Macro], given: MacroArgument) -> str | None:
