@@ -2707,15 +2707,18 @@ def _read_as_written(whose: str | None, named: frozenset[str]) -> bool:
 
 
 def _aliases(tree: nodes.Node, item: frozenset[str]) -> frozenset[str]:
-    """The names a template sets to the item and to nothing else (`{% set c = card %}`)."""
+    """The names a template (or a macro) sets to the item and to nothing else (`{% set c = card %}`, `{% with c =
+    card %}`)."""
     stored: dict[str, int] = {}
     for name in tree.find_all(nodes.Name):
         if name.ctx in ("store", "param"):
             stored[name.name] = stored.get(name.name, 0) + 1
+    pairs = [(assign.target, assign.node) for assign in tree.find_all(nodes.Assign)]
+    pairs += [pair for with_ in tree.find_all(nodes.With) for pair in zip(with_.targets, with_.values)]
     set_to_item: dict[str, int] = {}
-    for assign in tree.find_all(nodes.Assign):
-        if isinstance(assign.target, nodes.Name) and _is_item(assign.node, item):
-            set_to_item[assign.target.name] = set_to_item.get(assign.target.name, 0) + 1
+    for target, value in pairs:
+        if isinstance(target, nodes.Name) and _is_item(value, item):
+            set_to_item[target.name] = set_to_item.get(target.name, 0) + 1
     return frozenset(name for name, count in set_to_item.items() if stored.get(name) == count)
 
 
@@ -2756,7 +2759,8 @@ def macro_enum_mistakes(source: str, given: Mapping[MacroArgument, frozenset[str
     macros = _macros_of(source)
     found: dict[tuple[str, int], None] = {}
     for given_now, reached_tables in _reached(macros, given).items():
-        macro, whose, names = macros[given_now[0]], given_now[2], frozenset({str(_param_given(macros, given_now))})
+        macro, whose, param = macros[given_now[0]], given_now[2], frozenset({str(_param_given(macros, given_now))})
+        names = param | _aliases(macro, param)  # (and a name the macro sets to it)
         field_enums = item_enums(frozenset(reached_tables)) if whose is None else \
             tables(_table_name(whose)) if tables is not None else {}
         for _, field, text, line in (*_tests_compared(macro, names), *_operators_compared(macro, names)):
