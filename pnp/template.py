@@ -68,7 +68,14 @@ _CALLS_PER_STEP = 16  # function calls of a library's work (see `metered`) that 
 # Internal class names that would otherwise leak into messages from Python's own errors.
 _FRIENDLY = {"Record": "mapping", "Tracked": "mapping", "MarkedList": "list", "_Guarded": "list",
              "dict object": "mapping",
-             "list object": "list", "str object": "text", "_Lazy": "a filter's result (`| list` makes it a list)"}
+             "list object": "list", "str object": "text", "_Lazy": "a filter's result (`| list` makes it a list)",
+             # what namespace(), cycler() and joiner() make, and a mapping's views (`| tojson` of them said "Object
+             # of type _Namespace", "dict_items", and printing a cycler "<pnp.template._Cycler object>")
+             "pnp.template._Namespace": "namespace", "pnp.template._Cycler": "cycler", "pnp.template._Joiner": "joiner",
+             "_Namespace": "namespace", "_Cycler": "cycler", "_Joiner": "joiner",
+             "dict_items": "a mapping's items() (`| list` makes a list)",
+             "dict_keys": "a mapping's keys() (`| list` makes a list)",
+             "dict_values": "a mapping's values() (`| list` makes a list)"}
 
 
 class _Budget(threading.local):
@@ -569,7 +576,7 @@ def _refuse_unprintable(value: object) -> None:
             shown = f"<{type(value).__name__}"
         elif " at 0x" not in shown:
             return
-    raise LimitError(f"{_short(shown.split(' at 0x')[0], 60)}> is a function or an object, not a value, and "
+    raise LimitError(f"{_short(_friendly(shown.split(' at 0x')[0]), 60)}> is a function or an object, not a value, and "
                      "cannot be printed (is a '()' missing after a name?)")
 
 

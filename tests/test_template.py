@@ -1079,3 +1079,17 @@ def test_a_number_test_of_a_field_an_item_lacks_says_the_field():
     with pytest.raises(ExprError) as e:
         template.render("{{ cards | selectattr('powr', 'odd') | list }}", {"cards": [{"power": 1}]})
     assert e.value.message == "no field 'powr' (did you mean 'power'?); the fields here are: power"
+
+
+@pytest.mark.parametrize("source, named", [
+    ("{{ cycler(1) }}", "<cycler object>"), ("{{ joiner() }}", "<joiner>"),
+    ("{{ namespace(a=1) | tojson }}", "namespace"), ("{{ {'a': 1}.items() | tojson }}", "items()"),
+])
+def test_what_namespace_cycler_joiner_and_views_make_is_named_as_a_template_writes_it(source, named):
+    """A message named pnp's classes ("<pnp.template._Cycler object>", "Object of type _Namespace") and Python's
+    (dict_items)."""
+    with pytest.raises(ExprError) as e:
+        template.render(source, {})
+    assert named in e.value.message
+    assert not any(internal in e.value.message for internal in ("pnp.template", "_Cycler", "_Joiner", "_Namespace",
+                                                                "dict_"))
