@@ -1982,13 +1982,16 @@ def _number_test(name: str, test: Callable[..., Any]) -> Callable[..., bool]:
     """Jinja's tests that take a value modulo a number (`odd`, `even`, `divisibleby`), given numbers only: on a
     text Python's `%` formats instead, so `'%0999999999d' is odd` built a text of a gigabyte, and `'x' is odd`
     said 'not all arguments converted during string formatting'."""
-    def checked(value: Any, *args: Any) -> bool:
-        for one in (value, *args):
+    signature = inspect.signature(test)
+
+    def checked(value: Any, *args: Any, **kwargs: Any) -> bool:  # (`is divisibleby(num=3)` as Jinja's takes it)
+        signature.bind(value, *args, **kwargs)  # (values it does not take: said as such, _said_as_written)
+        for one in (value, *args, *kwargs.values()):
             if isinstance(one, Undefined):  # (a field an item lacks, `selectattr('nosuch', 'odd')`: said as it is,
                 one._fail_with_undefined_error()  # not as "takes numbers, not a value")
             if isinstance(one, bool) or not isinstance(one, (int, float)):
                 raise LimitError(f"`is {name}` takes numbers, not {_describe_value(one)}")
-        return bool(test(value, *args))
+        return bool(test(value, *args, **kwargs))
 
     checked.__wrapped__ = test  # type: ignore[attr-defined]  # (its signature is the test's)
     return checked

@@ -1093,3 +1093,13 @@ def test_what_namespace_cycler_joiner_and_views_make_is_named_as_a_template_writ
     assert named in e.value.message
     assert not any(internal in e.value.message for internal in ("pnp.template", "_Cycler", "_Joiner", "_Namespace",
                                                                 "dict_"))
+
+
+def test_a_number_test_takes_its_number_by_name_as_jinja_does():
+    """`is divisibleby(num=2)` is Jinja's own way of writing it; it said "_number_test.<locals>.checked() got an
+    unexpected keyword argument 'num'"."""
+    assert template.render("{{ 4 is divisibleby(num=2) }} {{ [4, 3] | select('divisibleby', num=2) | list }}", {}) == \
+        "True [4]"
+    with pytest.raises(ExprError) as e:
+        template.render("{{ 1 is odd(x='a') }}", {})
+    assert e.value.message == "the test odd is written `x is odd`, and was given 0 values and x="
