@@ -968,6 +968,12 @@ def _numbers_rounded(value: object, plain: bool = False) -> object:
     return done[id(value)]
 
 
+def as_printed(value: object) -> object:
+    """A value worked out by a template with its floats as a template prints them (a message quoting it says 0.3,
+    not 0.30000000000000004)."""
+    return _numbers_rounded(value)
+
+
 def _parts(node: object, kind: type | None) -> list[object]:
     """The items of a list or tuple, or a mapping's keys and values in turn (_numbers_rounded)."""
     if kind is dict:
