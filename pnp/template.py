@@ -2921,7 +2921,10 @@ def _table_item(node: nodes.Node | None) -> str | None:
         return _named_table(node.node, "ref") or (_named_table(node.node, "data") if not isinstance(
             node.arg, nodes.Slice) else None)
     if isinstance(node, nodes.Filter) and node.name in ("first", "last") and not (node.args or node.kwargs):
-        return _data_table(node.node)
+        whole = node.node  # (`ref.cards.values() | list | first`: the list of it is the table too)
+        if isinstance(whole, nodes.Filter) and whole.name == "list" and not (whole.args or whole.kwargs):
+            whole = whole.node
+        return _data_table(whole)
     return None
 
 
