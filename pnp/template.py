@@ -1545,6 +1545,10 @@ class _Undefined(StrictUndefined):
             return f"{missed}{hint}; the {kind}s here are: {shown or 'none'}"
         if obj is None:
             return f"no field '{name}': the value is none here (is there no item for this template?)"
+        if isinstance(obj, TemplateModule):  # (macros.j2's: `macros.badg(card)` said "a value has no attribute")
+            names = sorted(n for n in vars(obj) if not n.startswith("_"))
+            shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
+            return f"macros.j2 has no macro '{name}'{did_you_mean(name, names)}; it has: {shown or 'none'}"
         name = _number_rounded(name)
         if isinstance(name, int) and isinstance(obj, (list, tuple, range, str)):  # (`data.cards[10]` said "a list
             # has no attribute '10'")

@@ -1103,3 +1103,11 @@ def test_a_number_test_takes_its_number_by_name_as_jinja_does():
     with pytest.raises(ExprError) as e:
         template.render("{{ 1 is odd(x='a') }}", {})
     assert e.value.message == "the test odd is written `x is odd`, and was given 0 values and x="
+
+
+def test_a_macro_macros_j2_lacks_is_said_with_those_it_has():
+    """`macros.badg(card)` said "a value has no attribute 'badg'"."""
+    macros = template.module("{% macro badge(c) %}{{ c }}{% endmacro %}{% set third = 1 %}", {})
+    with pytest.raises(ExprError) as e:
+        template.render("{{ macros.badg(1) }}", {"macros": macros})
+    assert e.value.message == "macros.j2 has no macro 'badg' (did you mean 'badge'?); it has: badge, third"
