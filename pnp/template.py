@@ -1198,6 +1198,7 @@ class _Lazy:
         return f"<generator object at 0x{id(self):x}>"
 
 
+
 def _bounded_range(*args: int) -> range:
     numbers = range(*args)
     if len(numbers) > MAX_ITEMS:
@@ -1531,29 +1532,36 @@ class _Undefined(StrictUndefined):
         if obj is missing:
             return f"'{name}' is not defined"
         if isinstance(obj, Mapping):
-            # a float worked out as a template prints it, as is each key listed: each written in full where
-            # printed so they would read alike (`{0.1 + 0.2: 1}[0.3]`)
-            keys = [str(_number_rounded(k)) for k in obj]
-            if str(_number_rounded(name)) in keys:
-                keys = [str(k) for k in obj]
-            else:
-                name = _number_rounded(name)
-            hint = did_you_mean(name, keys)
-            shown = ", ".join(sorted(keys)[:12]) + (", ..." if len(keys) > 12 else "")
-            kind = _keys_named(obj)
-            missed = f"no item with the id '{name}'" if kind == "id" else f"no {kind} '{name}'"
-            return f"{missed}{hint}; the {kind}s here are: {shown or 'none'}"
+            return _missing_key(name, obj)
         if obj is None:
             return f"no field '{name}': the value is none here (is there no item for this template?)"
         if isinstance(obj, TemplateModule):  # (macros.j2's: `macros.badg(card)` said "a value has no attribute")
             names = sorted(n for n in vars(obj) if not n.startswith("_"))
-            shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
-            return f"macros.j2 has no macro '{name}'{did_you_mean(name, names)}; it has: {shown or 'none'}"
+            return f"macros.j2 has no macro '{name}'{did_you_mean(name, names)}; it has: {_listed(names) or 'none'}"
         name = _number_rounded(name)
         if isinstance(name, int) and isinstance(obj, (list, tuple, range, str)):  # (`data.cards[10]` said "a list
             # has no attribute '10'")
             return _past_the_end(obj, name)
         return f"{_describe_value(obj)} has no attribute '{name}'"
+
+
+def _missing_key(name: object, mapping: Mapping[Any, Any]) -> str:
+    """Why `mapping.name` found nothing, with the fields (or ids, or tables: _keys_named) it has. A float worked
+    out prints as a template prints it, as does each key listed; each is written in full where printed so they
+    would read alike (`{0.1 + 0.2: 1}[0.3]`)."""
+    keys = [str(_number_rounded(k)) for k in mapping]
+    if str(_number_rounded(name)) in keys:
+        keys = [str(k) for k in mapping]
+    else:
+        name = _number_rounded(name)
+    kind = _keys_named(mapping)
+    missed = f"no item with the id '{name}'" if kind == "id" else f"no {kind} '{name}'"
+    return f"{missed}{did_you_mean(name, keys)}; the {kind}s here are: {_listed(sorted(keys)) or 'none'}"
+
+
+def _listed(names: list[str]) -> str:
+    """The first dozen names, as a message lists them."""
+    return ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
 
 
 def _keys_named(mapping: Mapping[Any, Any]) -> str:
@@ -1674,6 +1682,32 @@ def _bounded_tree(tree: _Node) -> _Node:
                 if isinstance(child, nodes.Node):
                     stack.append((child, depth + 1))
     return tree
+
+
+# the operands a template takes as true or false (`{% if %}`, `x if c else y`, not, and, or), by the node's field
+_TRUTH_TESTED: dict[type, tuple[str, ...]] = {nodes.If: ("test",), nodes.CondExpr: ("test",), nodes.Not: ("node",), nodes.And: ("left", "right"),
+                                              nodes.Or: ("left", "right")}
+
+
+def _truth_tested(tree: _Node) -> _Node:
+    """Each value a template takes as true or false routed through _truth: a filter's lazy result is true
+    however many items it gives (`{% if data.cards | selectattr('kind', 'eq', 'dragon') %}` was true with no
+    dragon, and printed what it guarded, exit 0). Jinja's own filters test such a result's truth (select does),
+    so it is refused where the template tests it, not where it is made. (After _bounded_tree: as deep.)"""
+    for node in [tree, *tree.find_all(tuple(_TRUTH_TESTED))]:
+        for field in _TRUTH_TESTED.get(type(node), ()):
+            value = getattr(node, field)
+            if isinstance(value, nodes.Expr) and not (isinstance(value, nodes.Filter) and value.name == "_pnp_truth"):
+                setattr(node, field, nodes.Filter(value, "_pnp_truth", [], [], None, None, lineno=value.lineno))
+    return tree
+
+
+def _truth(value: _T) -> _T:
+    """A value a template takes as true or false (_truth_tested), refused when it is a filter's lazy result."""
+    if type(value) is _Lazy:
+        raise LimitError("a filter's result (map, select, reject...) is true even when it gives no item: test "
+                         "`x | list` (an empty list is false) or `x | first is defined`")
+    return value
 
 
 def _refuse_autoescape(node: nodes.Node) -> None:
@@ -1914,7 +1948,7 @@ class _Env(ImmutableSandboxedEnvironment):
     def _generate(self, source: nodes.Template, name: str | None, filename: str | None,
                   defer_init: bool = False) -> str:
         """Python code for a tree, once it is known to be small and shallow enough, with its guards in."""
-        tree = _bounded_tree(source)
+        tree = _truth_tested(_bounded_tree(source))
         if filename == TRACED_FILE:
             _traced_tree(tree)
         try:
@@ -2090,7 +2124,7 @@ OWN_FILTERS: dict[str, Callable[..., Any]] = {
     "percent": _percent, "count": _count, "count_by": _count_by, "lookup": _lookup_ids, "split": _split,
     "as_typed": as_typed}
 ENV.filters.update({name: _guard_filter(name, function) for name, function in OWN_FILTERS.items()},
-                   _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result)
+                   _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result, _pnp_truth=_truth)
 ENV.globals.update(max=max, min=min, abs=abs, round=_round, sorted=sorted, len=len, sum=_sum,
                    range=_bounded_range)
 ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text

@@ -1111,3 +1111,13 @@ def test_a_macro_macros_j2_lacks_is_said_with_those_it_has():
     with pytest.raises(ExprError) as e:
         template.render("{{ macros.badg(1) }}", {"macros": macros})
     assert e.value.message == "macros.j2 has no macro 'badg' (did you mean 'badge'?); it has: badge, third"
+
+
+@pytest.mark.parametrize("source", ["{% if [1, 2] | select('gt', 5) %}yes{% endif %}",
+                                    "{{ 'yes' if [] | map('upper') else 'no' }}"])
+def test_a_lazy_filter_result_is_not_taken_as_true(source):
+    """A filter's lazy result is true however many items it gives: `{% if data.cards | selectattr(...) %}` printed
+    what it guarded with no item picked, exit 0."""
+    with pytest.raises(ExprError, match="is true even when it gives no item"):
+        template.render(source, {})
+    assert template.render("{{ 'yes' if [1, 2] | select('gt', 5) | list else 'no' }}", {}) == "no"
