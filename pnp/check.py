@@ -33,7 +33,7 @@ from .products.rulebook import credit_problems
 from .project import present
 from .options import shown_number
 from .report import Mark, Report, Suggestions, shortened
-from .template import budget, macro_enum_mistakes
+from .template import MacroArgument, budget, macro_enum_mistakes
 from .units import MM, PrintOptions, every_paper, on_other_paper, paper_points, to_mm
 
 if TYPE_CHECKING:
@@ -189,7 +189,9 @@ class Checks:
         # each naming 5 unknown icons compared each with every icon's name)
         self.suggest = Suggestions()
         self.macros_said: set[tuple[str, int]] = set()  # a macro's enum mistakes said (message, line)
-        self.enums_compared: set[tuple[str, str | None]] = set()  # (layout, table) whose comparisons were checked
+        # layout -> (itself, the tables whose items it prints: None for none), its enum comparisons judged once
+        # the printables checked have said them all (judge_enum_comparisons)
+        self.enums_compared: dict[str, tuple["Layout", set[str | None]]] = {}
 
     @contextlib.contextmanager
     def collecting(self) -> Iterator[list[Collected]]:
@@ -332,6 +334,7 @@ class Checks:
             self.item_now = p.item if on_item else None
             self.printable(p)
         self.item = self.marked = self.item_now = None
+        self.judge_enum_comparisons()
 
     def component(self, component: "Component") -> tuple[tuple[tuple[str, Mark | None], ...], dict[str, Any]]:
         """(what its kind's own check says, what it added to the studio) of one component: a result the
@@ -420,28 +423,59 @@ class Checks:
             self.clean.add(shared)
 
     def enum_comparisons(self, table: str | None, layout: "Layout") -> None:
-        """A text the layout's templates compare a field of enum values with that is none of its values (a
-        typo: `card.kind == 'Beast'` where the values are beast, bird; `data.cards | selectattr('kind', 'eq',
-        'Beast')`), refused once per layout and `table` of the item printed (None: none)."""
-        if (layout.name, table) in self.enums_compared:
+        """Note that the layout prints an item of `table` (None: none), and so do the layouts it `use`s for it:
+        its comparisons of the item's fields are judged against every such table's (judge_enum_comparisons)."""
+        layout_tables = self.enums_compared.setdefault(layout.name, (layout, set()))[1]
+        if table in layout_tables:
             return
-        self.enums_compared.add((layout.name, table))
-        for message, mark in enum_mistakes(layout.elements, self.table_enums(table) if table else {}, ITEM_NAMES,
-                                           self.table_enums):
-            self.error(message, mark)
-        source = self.game.macros_source
-        if source:  # (a macro given the item, `macros.badge(card)`: its parameter is the item)
-            macros = Mark(self.game.project.rel(self.game.layout_folder / "macros.j2"))
-            for message, line in macro_enum_mistakes(source, macros_given_item(layout.elements, ITEM_NAMES),
-                                                     self.table_enums(table) if table else {}, self.table_enums):
-                if (message, line) not in self.macros_said:  # (said once, whichever layouts call it)
-                    self.macros_said.add((message, line))
-                    self.error(f"macros: {message}", Mark(macros.file, line, 1))
+        layout_tables.add(table)
         # (`item: card`: the same item; `item: ref.cards['rex']`: an item of that table)
         for name, used in used_for_item(layout.elements, ITEM_NAMES):
             if used is not None or table is not None:
                 with contextlib.suppress(LayoutError):  # (a layout that cannot be read is said where it is used)
                     self.enum_comparisons(used or table, self.studio.layouts.get(name))
+
+    def judge_enum_comparisons(self) -> None:
+        """A text the layouts' templates compare a field of enum values with that is none of its values (a
+        typo: `card.kind == 'Beast'` where the values are beast, bird; `data.cards | selectattr('kind', 'eq',
+        'Beast')`), refused once per layout. A layout (or a macro) printed for the items of several tables is
+        judged against all their values: a layout shared by a deck of beasts and a deck of events may compare a
+        kind with 'event' (refused as none of the beasts' kinds, a valid game did not validate)."""
+        for p in self.studio.printables():  # (the preview checks a few printables first: their layouts are
+            # judged against the tables of all they print)
+            table = p.component.spec.get("items") if p.item is not None else None
+            if p.layout in self.enums_compared and isinstance(table, str):
+                self.enum_comparisons(table, self.enums_compared[p.layout][0])
+        given: dict[MacroArgument, set[str]] = {}
+        for layout, layout_tables in self.enums_compared.values():
+            item_tables = frozenset(t for t in layout_tables if t is not None)
+            for message, mark in enum_mistakes(layout.elements, self.item_enums(item_tables), ITEM_NAMES,
+                                               self.table_enums):
+                self.error(message, mark)
+            for argument in macros_given_item(layout.elements, ITEM_NAMES):
+                given.setdefault(argument, set()).update(item_tables)
+        self.enums_compared.clear()
+        source = self.game.macros_source
+        if source:  # (a macro given the item, `macros.badge(card)`: its parameter is the item)
+            macros = Mark(self.game.project.rel(self.game.layout_folder / "macros.j2"))
+            for message, line in macro_enum_mistakes(source, {a: frozenset(t) for a, t in given.items()},
+                                                     self.item_enums, self.table_enums):
+                if (message, line) not in self.macros_said:  # (said once, whichever layouts call it)
+                    self.macros_said.add((message, line))
+                    self.error(f"macros: {message}", Mark(macros.file, line, 1))
+
+    def item_enums(self, tables: frozenset[str]) -> dict[str, list[object]]:
+        """The fields of enum values of an item that may be of any of `tables`, with the values of them all: a
+        field that is not one of enum values in each of them is not looked at (a text may be meant for the
+        items of one whose field is free text)."""
+        each = [self.table_enums(table) for table in sorted(tables)]
+        if not each:
+            return {}
+        merged: dict[str, list[object]] = {}
+        for field in each[0]:
+            if all(field in enums for enums in each):
+                merged[field] = list(dict.fromkeys(v for enums in each for v in enums[field]))
+        return merged
 
     def table_enums(self, table: str) -> dict[str, list[object]]:
         """The fields of a table's items that hold enum values, with those values (a table that loaded)."""

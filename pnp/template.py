@@ -68,7 +68,14 @@ _CALLS_PER_STEP = 16  # function calls of a library's work (see `metered`) that 
 # Internal class names that would otherwise leak into messages from Python's own errors.
 _FRIENDLY = {"Record": "mapping", "Tracked": "mapping", "MarkedList": "list", "_Guarded": "list",
              "dict object": "mapping",
-             "list object": "list", "str object": "text", "_Lazy": "a filter's result (`| list` makes it a list)"}
+             "list object": "list", "str object": "text", "_Lazy": "a filter's result (`| list` makes it a list)",
+             # what namespace(), cycler() and joiner() make, and a mapping's views (`| tojson` of them said "Object
+             # of type _Namespace", "dict_items", and printing a cycler "<pnp.template._Cycler object>")
+             "pnp.template._Namespace": "namespace", "pnp.template._Cycler": "cycler", "pnp.template._Joiner": "joiner",
+             "_Namespace": "namespace", "_Cycler": "cycler", "_Joiner": "joiner",
+             "dict_items": "a mapping's items() (`| list` makes a list)",
+             "dict_keys": "a mapping's keys() (`| list` makes a list)",
+             "dict_values": "a mapping's values() (`| list` makes a list)"}
 
 
 class _Budget(threading.local):
@@ -569,7 +576,7 @@ def _refuse_unprintable(value: object) -> None:
             shown = f"<{type(value).__name__}"
         elif " at 0x" not in shown:
             return
-    raise LimitError(f"{_short(shown.split(' at 0x')[0], 60)}> is a function or an object, not a value, and "
+    raise LimitError(f"{_short(_friendly(shown.split(' at 0x')[0]), 60)}> is a function or an object, not a value, and "
                      "cannot be printed (is a '()' missing after a name?)")
 
 
@@ -802,7 +809,8 @@ class _HalfAwayFields(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> Any:
         spec = _SPEC.fullmatch(format_spec)
         if spec is not None and spec[1] is None and not spec[2]:  # ('{}', '{:>6}', '{:,}' write a float as
-            value = _number_rounded(value)  # repr does: as a template prints it, then)
+            value = _numbers_rounded(value)  # repr does: as a template prints it, then; and a list's floats too:
+            # '{}'.format([1 / 3]) wrote [0.3333333333333333])
         return super().format_field(_spec_rounded(value, format_spec), format_spec)
 
     def convert_field(self, value: Any, conversion: str | None) -> Any:
@@ -857,7 +865,7 @@ def _power(left: Any, right: Any) -> Any:
         raise refused
     result = left ** right
     if isinstance(result, complex):  # (-8) ** 0.5 printed '(1.7e-16+2.8j)'
-        raise ValueError(f"{_describe_value(left)} to the power {shown(right, 30)} has no real value")
+        raise ValueError(f"{_describe_value(left)} to the power {shown(_number_rounded(right), 30)} has no real value")
     return _check_result(result) if whole else result
 
 
@@ -963,6 +971,12 @@ def _numbers_rounded(value: object, plain: bool = False) -> object:
             same = all(new is old for new, old in zip(rounded, children)) and not (plain and type(node) is not kind)
             done[id(node)] = node if same else _made(kind, rounded)
     return done[id(value)]
+
+
+def as_printed(value: object) -> object:
+    """A value worked out by a template with its floats as a template prints them (a message quoting it says 0.3,
+    not 0.30000000000000004)."""
+    return _numbers_rounded(value)
 
 
 def _parts(node: object, kind: type | None) -> list[object]:
@@ -1189,6 +1203,7 @@ class _Lazy:
         return f"<generator object at 0x{id(self):x}>"
 
 
+
 def _bounded_range(*args: int) -> range:
     numbers = range(*args)
     if len(numbers) > MAX_ITEMS:
@@ -1377,7 +1392,8 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
             with _counted_calls(), _in_format_range() if formats else contextlib.nullcontext():
                 result = function(*args, **kwargs)  # (a filter's own loop in Python, urlize's, is template work too)
         except TypeError:
-            _refuse_arguments(name, signature, args[unlisted:], kwargs, skip - unlisted)
+            _refuse_arguments(f"the filter {name}", f"x | {name}", signature, args[unlisted:], kwargs,
+                              skip - unlisted + 1)
             raise
         if isinstance(result, Iterator):
             return _Lazy(result)
@@ -1389,34 +1405,55 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
     return guarded
 
 
-def _refuse_arguments(name: str, signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any],
-                      passed: int) -> None:
-    """ValueError saying how a filter is written, when it was not given the values it takes: Python's own
-    message named the function behind it and counted the filtered value and Jinja's context among the values
-    (`x | lookup` said "_lookup_ids() missing 1 required positional argument", `| wordcount(2)` "takes 1
-    positional argument but 2 were given"). `passed`: the arguments Jinja gives before the value."""
+def _refuse_arguments(what: str, written: str, signature: inspect.Signature, args: tuple[Any, ...],
+                      kwargs: dict[str, Any], taken: int) -> None:
+    """ValueError saying how a filter, a test or a function is written (`written`: `x | lookup`, `x is
+    divisibleby`, `round`), when it was not given the values it takes: Python's own message named the function
+    behind it and counted the filtered value and Jinja's context among the values (`x | lookup` said
+    "_lookup_ids() missing 1 required positional argument", `| wordcount(2)` "takes 1 positional argument but 2
+    were given", `joiner(1, 2)` "_Joiner.__init__() takes from 1 to 2 positional arguments"). `taken`: the
+    arguments Jinja gives before those written in brackets (its context, the value filtered or tested)."""
     try:
         signature.bind(*args, **kwargs)
     except TypeError:
         pass
     else:
-        return  # (the arguments fit: the filter failed inside, and says so itself)
-    written = []
-    for parameter in list(signature.parameters.values())[passed + 1:]:
+        return  # (the arguments fit: it failed inside, and says so itself)
+    listed = []
+    for parameter in list(signature.parameters.values())[taken:]:
         if parameter.kind is parameter.VAR_POSITIONAL:
-            written.append("...")
+            listed.append("...")
         elif parameter.kind is parameter.VAR_KEYWORD:
-            written.append("name=value...")
+            listed.append("name=value...")
         elif parameter.default is parameter.empty:
-            written.append(parameter.name)
+            listed.append(parameter.name)
         elif type(parameter.default) in _SHORT_TEXTS:
-            written.append(f"{parameter.name}={parameter.default!r}")
+            listed.append(f"{parameter.name}={parameter.default!r}")
         else:  # (a default only Python can write, `object()`, printed its address)
-            written.append(f"{parameter.name}=...")
-    usage = f"x | {name}({', '.join(written)})" if written else f"x | {name}"
-    given = max(len(args) - passed - 1, 0)
+            listed.append(f"{parameter.name}=...")
+    usage = f"{written}({', '.join(listed)})" if listed or not written.startswith("x ") else written
+    given = max(len(args) - taken, 0)
     values = f"{given} value{'s' if given != 1 else ''}" + "".join(f" and {key}=" for key in kwargs)
-    raise ValueError(f"the filter {name} is written `{usage}`, and was given {values}")
+    raise ValueError(f"{what} is written `{usage}`, and was given {values}")
+
+
+def _said_as_written(what: str, written: str, function: Callable[..., Any], value: bool) -> Callable[..., Any]:
+    """A test (`value`: it is given the value tested first) or a global function, its wrong values said as how it
+    is written (_refuse_arguments) rather than in Python's words, which named pnp's function behind it."""
+    signature = inspect.signature(function)
+    taken = (1 if hasattr(function, "jinja_pass_arg") else 0) + (1 if value else 0)
+
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except TypeError:
+            _refuse_arguments(what, written, signature, args, kwargs, taken)
+            raise
+
+    for attr in ("jinja_pass_arg", "__name__", "__doc__"):
+        if hasattr(function, attr):
+            setattr(checked, attr, getattr(function, attr))
+    return checked
 
 
 def _stripped_size(text: str, chars: object = None) -> int:
@@ -1495,20 +1532,54 @@ class _Undefined(StrictUndefined):
     def _undefined_message(self) -> str:
         if self._undefined_hint:
             return self._undefined_hint
-        name, obj = self._undefined_name, self._undefined_obj
+        name: object = self._undefined_name
+        obj = self._undefined_obj
         if obj is missing:
             return f"'{name}' is not defined"
         if isinstance(obj, Mapping):
-            keys = [str(k) for k in obj]
-            hint = did_you_mean(name, keys)
-            shown = ", ".join(sorted(keys)[:12]) + (", ..." if len(keys) > 12 else "")
-            return f"no field '{name}'{hint}; the fields here are: {shown or 'none'}"
+            return _missing_key(name, obj)
         if obj is None:
             return f"no field '{name}': the value is none here (is there no item for this template?)"
+        if isinstance(obj, TemplateModule):  # (macros.j2's: `macros.badg(card)` said "a value has no attribute")
+            names = sorted(n for n in vars(obj) if not n.startswith("_"))
+            return f"macros.j2 has no macro '{name}'{did_you_mean(name, names)}; it has: {_listed(names) or 'none'}"
+        name = _number_rounded(name)
         if isinstance(name, int) and isinstance(obj, (list, tuple, range, str)):  # (`data.cards[10]` said "a list
             # has no attribute '10'")
             return _past_the_end(obj, name)
         return f"{_describe_value(obj)} has no attribute '{name}'"
+
+
+def _missing_key(name: object, mapping: Mapping[Any, Any]) -> str:
+    """Why `mapping.name` found nothing, with the fields (or ids, or tables: _keys_named) it has. A float worked
+    out prints as a template prints it, as does each key listed; each is written in full where printed so they
+    would read alike (`{0.1 + 0.2: 1}[0.3]`)."""
+    keys = [str(_number_rounded(k)) for k in mapping]
+    if str(_number_rounded(name)) in keys:
+        keys = [str(k) for k in mapping]
+    else:
+        name = _number_rounded(name)
+    kind = _keys_named(mapping)
+    missed = f"no item with the id '{name}'" if kind == "id" else f"no {kind} '{name}'"
+    return f"{missed}{did_you_mean(name, keys)}; the {kind}s here are: {_listed(sorted(keys)) or 'none'}"
+
+
+def _listed(names: list[str]) -> str:
+    """The first dozen names, as a message lists them."""
+    return ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
+
+
+def _keys_named(mapping: Mapping[Any, Any]) -> str:
+    """What a mapping's keys name, as a message says them: what the mapping says (`keys_named`: the game's
+    tables, `data` and `ref`, say "table"), "id" for a mapping of items by their ids (`ref.cards`: its keys are
+    no fields), else "field"."""
+    named = getattr(type(mapping), "keys_named", None)
+    if isinstance(named, str):
+        return named
+    first = next(iter(mapping.items()), None)
+    if first is not None and _is_mapping(first[1]) and "id" in first[1] and first[1]["id"] == first[0]:
+        return "id"
+    return "field"
 
 
 def _past_the_end(sequence: list[Any] | tuple[Any, ...] | range | str, index: int) -> str:
@@ -1526,7 +1597,7 @@ def _describe_value(value: object) -> str:
     if value is None:
         return "nothing (none)"
     if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        return f"{type_name(value)} ({shown(value, 30)})"
+        return f"{type_name(value)} ({shown(_number_rounded(value), 30)})"  # (a float as printed, not 0.30000000000000004)
     return "a list" if isinstance(value, tuple) else type_name(value)
 
 
@@ -1616,6 +1687,32 @@ def _bounded_tree(tree: _Node) -> _Node:
                 if isinstance(child, nodes.Node):
                     stack.append((child, depth + 1))
     return tree
+
+
+# the operands a template takes as true or false (`{% if %}`, `x if c else y`, not, and, or), by the node's field
+_TRUTH_TESTED: dict[type, tuple[str, ...]] = {nodes.If: ("test",), nodes.CondExpr: ("test",), nodes.Not: ("node",), nodes.And: ("left", "right"),
+                                              nodes.Or: ("left", "right")}
+
+
+def _truth_tested(tree: _Node) -> _Node:
+    """Each value a template takes as true or false routed through _truth: a filter's lazy result is true
+    however many items it gives (`{% if data.cards | selectattr('kind', 'eq', 'dragon') %}` was true with no
+    dragon, and printed what it guarded, exit 0). Jinja's own filters test such a result's truth (select does),
+    so it is refused where the template tests it, not where it is made. (After _bounded_tree: as deep.)"""
+    for node in [tree, *tree.find_all(tuple(_TRUTH_TESTED))]:
+        for field in _TRUTH_TESTED.get(type(node), ()):
+            value = getattr(node, field)
+            if isinstance(value, nodes.Expr) and not (isinstance(value, nodes.Filter) and value.name == "_pnp_truth"):
+                setattr(node, field, nodes.Filter(value, "_pnp_truth", [], [], None, None, lineno=value.lineno))
+    return tree
+
+
+def _truth(value: _T) -> _T:
+    """A value a template takes as true or false (_truth_tested), refused when it is a filter's lazy result."""
+    if type(value) is _Lazy:
+        raise LimitError("a filter's result (map, select, reject...) is true even when it gives no item: test "
+                         "`x | list` (an empty list is false) or `x | first is defined`")
+    return value
 
 
 def _refuse_autoescape(node: nodes.Node) -> None:
@@ -1856,7 +1953,7 @@ class _Env(ImmutableSandboxedEnvironment):
     def _generate(self, source: nodes.Template, name: str | None, filename: str | None,
                   defer_init: bool = False) -> str:
         """Python code for a tree, once it is known to be small and shallow enough, with its guards in."""
-        tree = _bounded_tree(source)
+        tree = _truth_tested(_bounded_tree(source))
         if filename == TRACED_FILE:
             _traced_tree(tree)
         try:
@@ -1934,12 +2031,18 @@ def _number_test(name: str, test: Callable[..., Any]) -> Callable[..., bool]:
     """Jinja's tests that take a value modulo a number (`odd`, `even`, `divisibleby`), given numbers only: on a
     text Python's `%` formats instead, so `'%0999999999d' is odd` built a text of a gigabyte, and `'x' is odd`
     said 'not all arguments converted during string formatting'."""
-    def checked(value: Any, *args: Any) -> bool:
-        for one in (value, *args):
+    signature = inspect.signature(test)
+
+    def checked(value: Any, *args: Any, **kwargs: Any) -> bool:  # (`is divisibleby(num=3)` as Jinja's takes it)
+        signature.bind(value, *args, **kwargs)  # (values it does not take: said as such, _said_as_written)
+        for one in (value, *args, *kwargs.values()):
+            if isinstance(one, Undefined):  # (a field an item lacks, `selectattr('nosuch', 'odd')`: said as it is,
+                one._fail_with_undefined_error()  # not as "takes numbers, not a value")
             if isinstance(one, bool) or not isinstance(one, (int, float)):
                 raise LimitError(f"`is {name}` takes numbers, not {_describe_value(one)}")
-        return bool(test(value, *args))
+        return bool(test(value, *args, **kwargs))
 
+    checked.__wrapped__ = test  # type: ignore[attr-defined]  # (its signature is the test's)
     return checked
 
 
@@ -1999,7 +2102,7 @@ def _lookup_ids(keys: Iterable[Any], mapping: Mapping[Any, Any]) -> list[Any]:
     found = []
     for key in keys:
         if key not in mapping:
-            raise ValueError(f"lookup: no id {_short(repr(key))} among the {len(mapping):,} it looks in"
+            raise ValueError(f"lookup: no id {_short(repr(_number_rounded(key)))} among the {len(mapping):,} it looks in"
                              f"{did_you_mean(str(key), [str(k) for k in mapping])}")
         found.append(mapping[key])
     return found
@@ -2049,7 +2152,7 @@ OWN_FILTERS: dict[str, Callable[..., Any]] = {
     "percent": _percent, "count": _count, "count_by": _count_by, "lookup": _lookup_ids, "split": _split,
     "as_typed": _as_typed_filter}
 ENV.filters.update({name: _guard_filter(name, function) for name, function in OWN_FILTERS.items()},
-                   _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result)
+                   _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result, _pnp_truth=_truth)
 ENV.globals.update(max=max, min=min, abs=abs, round=_round, sorted=sorted, len=len, sum=_sum,
                    range=_bounded_range)
 ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text
@@ -2108,6 +2211,12 @@ class _Joiner(Joiner):
 
 
 ENV.globals.update(namespace=_Namespace, cycler=_Cycler, joiner=_Joiner)
+# tests and pnp's own functions given values they do not take say how they are written (as filters do)
+ENV.tests = {name: _said_as_written(f"the test {name}", f"x is {name}", cast(Callable[..., Any], test), True)
+             for name, test in ENV.tests.items()}
+for _name in ("round", "sum", "range", "namespace", "cycler", "joiner"):
+    ENV.globals[_name] = _said_as_written(f"the function {_name}", _name, cast(Callable[..., Any], ENV.globals[_name]),
+                                          False)
 
 
 def _no_random(*args: Any, **kwargs: Any) -> NoReturn:
@@ -2680,15 +2789,18 @@ def _read_as_written(whose: str | None, named: frozenset[str]) -> bool:
 
 
 def _aliases(tree: nodes.Node, item: frozenset[str]) -> frozenset[str]:
-    """The names a template sets to the item and to nothing else (`{% set c = card %}`)."""
+    """The names a template (or a macro) sets to the item and to nothing else (`{% set c = card %}`, `{% with c =
+    card %}`)."""
     stored: dict[str, int] = {}
     for name in tree.find_all(nodes.Name):
         if name.ctx in ("store", "param"):
             stored[name.name] = stored.get(name.name, 0) + 1
+    pairs = [(assign.target, assign.node) for assign in tree.find_all(nodes.Assign)]
+    pairs += [pair for with_ in tree.find_all(nodes.With) for pair in zip(with_.targets, with_.values)]
     set_to_item: dict[str, int] = {}
-    for assign in tree.find_all(nodes.Assign):
-        if isinstance(assign.target, nodes.Name) and _is_item(assign.node, item):
-            set_to_item[assign.target.name] = set_to_item.get(assign.target.name, 0) + 1
+    for target, value in pairs:
+        if isinstance(target, nodes.Name) and _is_item(value, item):
+            set_to_item[target.name] = set_to_item.get(target.name, 0) + 1
     return frozenset(name for name, count in set_to_item.items() if stored.get(name) == count)
 
 
@@ -2714,31 +2826,49 @@ def _is_item(node: nodes.Node, item: frozenset[str]) -> bool:
     return isinstance(node, nodes.Name) and node.name in item and node.ctx == "load"
 
 
-def macro_enum_mistakes(source: str, given: Iterable[MacroArgument], enums: Mapping[str, Sequence[object]],
+ItemEnums = Callable[[frozenset[str]], Mapping[str, Sequence[object]]]  # the item's tables -> its fields of enums
+
+
+def macro_enum_mistakes(source: str, given: Mapping[MacroArgument, frozenset[str]], item_enums: ItemEnums,
                         tables: TableEnums | None = None) -> list[tuple[str, int]]:
     """enum_mistakes of macros.j2's macros, each parameter that is given the item (macro_items) read as the
     item: `{% macro badge(c) %}{% if c.kind == 'Beast' %}` called as `macros.badge(card)`, and so a macro
     that macro gives its parameter to (`{{ tag(c) }}`); one given an item of a table (`ref.cards.lion`) against
-    `tables(name)`. (message, line in macros.j2), each once."""
+    `tables(name)`. `given`: each argument with the tables whose items it is (the layouts' that give it); a
+    parameter given the items of several tables is judged against item_enums of all of them (a macro shared by
+    a deck of beasts and one of events compares a kind with both tables' values). (message, line in macros.j2),
+    each once."""
     macros = _macros_of(source)
     found: dict[tuple[str, int], None] = {}
-    pending, seen = list(given), set()
-    while pending:
-        given_now = pending.pop()
-        param = _param_given(macros, given_now)
-        if param is None or given_now in seen:
-            continue
-        seen.add(given_now)
-        macro, whose, names = macros[given_now[0]], given_now[2], frozenset({param})
-        # the macros of the file it gives the parameter to, by their name (a call of another name is not one)
-        pending += [(callee, at, whose) for call in macro.find_all(nodes.Call)
-                    if isinstance(call.node, nodes.Name) and call.node.name in macros
-                    for callee, at, of in _given(call, names) if of is None]
-        field_enums = enums if whose is None else tables(_table_name(whose)) if tables is not None else {}
+    for given_now, reached_tables in _reached(macros, given).items():
+        macro, whose, param = macros[given_now[0]], given_now[2], frozenset({str(_param_given(macros, given_now))})
+        names = param | _aliases(macro, param)  # (and a name the macro sets to it)
+        field_enums = item_enums(frozenset(reached_tables)) if whose is None else \
+            tables(_table_name(whose)) if tables is not None else {}
         for _, field, text, line in (*_tests_compared(macro, names), *_operators_compared(macro, names)):
             for message, _ in _mistakes_of(field, text, field_enums, f"'{field}' of {whose}" if whose else ""):
                 found[(message, line)] = None
     return list(found)
+
+
+def _reached(macros: Mapping[str, nodes.Macro],
+             given: Mapping[MacroArgument, frozenset[str]]) -> dict[MacroArgument, set[str]]:
+    """Each macro parameter given the item or an item of a table (macro_enum_mistakes), directly or by a macro
+    that gives its own parameter to it, with the tables whose items it is given."""
+    reached: dict[MacroArgument, set[str]] = {}
+    pending: list[tuple[MacroArgument, frozenset[str]]] = list(given.items())
+    while pending:
+        given_now, item_tables = pending.pop()
+        param = _param_given(macros, given_now)
+        known = reached.get(given_now)
+        if param is None or known is not None and item_tables <= known:
+            continue
+        reached.setdefault(given_now, set()).update(item_tables)
+        # the macros of the file it gives the parameter to, by their name (a call of another name is not one)
+        pending += [((callee, at, given_now[2]), item_tables) for call in macros[given_now[0]].find_all(nodes.Call)
+                    if isinstance(call.node, nodes.Name) and call.node.name in macros
+                    for callee, at, of in _given(call, frozenset({param})) if of is None]
+    return reached
 
 
 def _param_given(macros: Mapping[str, nodes.Macro], given: MacroArgument) -> str | None:
@@ -2857,7 +2987,10 @@ def _table_item(node: nodes.Node | None) -> str | None:
         return _named_table(node.node, "ref") or (_named_table(node.node, "data") if not isinstance(
             node.arg, nodes.Slice) else None)
     if isinstance(node, nodes.Filter) and node.name in ("first", "last") and not (node.args or node.kwargs):
-        return _data_table(node.node)
+        whole = node.node  # (`ref.cards.values() | list | first`: the list of it is the table too)
+        if isinstance(whole, nodes.Filter) and whole.name == "list" and not (whole.args or whole.kwargs):
+            whole = whole.node
+        return _data_table(whole)
     return None
 
 

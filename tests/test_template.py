@@ -1017,3 +1017,107 @@ def test_an_item_is_written_as_json_as_a_dict_is():
     card = Record({"id": "x", "third": 5 / 3, "sub": Record({"a": 1})})
     assert template.render("{{ card | tojson }}|{{ cards | tojson }}", {"card": card, "cards": MarkedList([card])}) == \
         '{"id": "x", "sub": {"a": 1}, "third": 1.66666666667}|[{"id": "x", "sub": {"a": 1}, "third": 1.66666666667}]'
+
+
+@pytest.mark.parametrize("source, usage, given", [
+    ("{{ sum() }}", "the function sum is written `sum(items, start=0)`", "0 values"),
+    ("{{ round(1, 2, 3) }}", "the function round is written `round(number, ndigits=None)`", "3 values"),
+    ("{{ joiner(1, 2) }}", "the function joiner is written `joiner(sep=', ')`", "2 values"),
+    ("{{ 1 is divisibleby }}", "the test divisibleby is written `x is divisibleby(num)`", "0 values"),
+    ("{{ 1 is odd(2) }}", "the test odd is written `x is odd`", "1 value"),
+    ("{{ [1] | select('sameas') | list }}", "the test sameas is written `x is sameas(other)`", "0 values"),
+])
+def test_a_function_or_test_given_values_it_does_not_take_says_how_it_is_written(source, usage, given):
+    """As a filter says it: Python's message named pnp's function behind it (`_sum() missing 1 required
+    positional argument`, `_Joiner.__init__() takes from 1 to 2 positional arguments`, `test_odd()`)."""
+    with pytest.raises(ExprError) as e:
+        template.render(source, {})
+    assert e.value.message == f"{usage}, and was given {given}"
+
+
+@pytest.mark.parametrize("source, message", [
+    ("{{ (0.1 + 0.2).x }}", "a number (0.3) has no attribute 'x'"),
+    ("{{ [1 / 3] | groupby(0) | list }}", "a number (0.333333333333) has no attribute '0'"),
+    ("{{ [1][0.1 + 0.2] }}", "a list has no attribute '0.3'"),
+    ("{{ [0.1 + 0.2] | lookup({'a': 1}) }}", "lookup: no id 0.3 among the 1 it looks in"),
+    # a key and the name missed that would print alike are written in full
+    ("{{ {0.1 + 0.2: 1}[0.3] }}", "no field '0.3'; the fields here are: 0.30000000000000004"),
+])
+def test_a_number_worked_out_is_quoted_in_a_message_as_it_prints(source, message):
+    """A message quoted a float as Python writes it, noise and all ("a number (0.30000000000000004)")."""
+    with pytest.raises(ExprError) as e:
+        template.render(source, {})
+    assert e.value.message == message
+
+
+def test_a_missing_id_and_a_missing_table_are_said_as_such():
+    """`ref.cards.nosuch` said "no field 'nosuch'; the fields here are: fern, lion": those are the ids of the
+    items, and `data.nosuch` listed the tables as fields."""
+    from pnp.model.load import Record
+    from pnp.model.reads import Tables
+
+    cards = {"fern": Record({"id": "fern"}), "lion": Record({"id": "lion"})}
+    ref = Tables({"cards": cards})
+    with pytest.raises(ExprError) as e:
+        template.render("{{ ref.cards.lino }}", {"ref": ref})
+    assert e.value.message == "no item with the id 'lino' (did you mean 'lion'?); the ids here are: fern, lion"
+    with pytest.raises(ExprError) as e:
+        template.render("{{ ref.crads }}", {"ref": ref})
+    assert e.value.message == "no table 'crads' (did you mean 'cards'?); the tables here are: cards"
+    with pytest.raises(ExprError) as e:
+        template.render("{{ ref.cards.lion.nmae }}", {"ref": ref})
+    assert e.value.message == "no field 'nmae'; the fields here are: id"
+
+
+def test_a_list_a_format_field_writes_prints_its_floats_as_a_template_does():
+    """'{}'.format([1 / 3]) printed [0.3333333333333333] where `{{ [1 / 3] }}` prints [0.333333333333]."""
+    assert template.render("{{ '{}|{}'.format([1 / 3], {'a': (0.1 + 0.2,)}) }}", {}) == "[0.333333333333]|{'a': (0.3,)}"
+
+
+def test_a_number_test_of_a_field_an_item_lacks_says_the_field():
+    """`selectattr('nosuch', 'odd')` said "`is odd` takes numbers, not a value"."""
+    with pytest.raises(ExprError) as e:
+        template.render("{{ cards | selectattr('powr', 'odd') | list }}", {"cards": [{"power": 1}]})
+    assert e.value.message == "no field 'powr' (did you mean 'power'?); the fields here are: power"
+
+
+@pytest.mark.parametrize("source, named", [
+    ("{{ cycler(1) }}", "<cycler object>"), ("{{ joiner() }}", "<joiner>"),
+    ("{{ namespace(a=1) | tojson }}", "namespace"), ("{{ {'a': 1}.items() | tojson }}", "items()"),
+])
+def test_what_namespace_cycler_joiner_and_views_make_is_named_as_a_template_writes_it(source, named):
+    """A message named pnp's classes ("<pnp.template._Cycler object>", "Object of type _Namespace") and Python's
+    (dict_items)."""
+    with pytest.raises(ExprError) as e:
+        template.render(source, {})
+    assert named in e.value.message
+    assert not any(internal in e.value.message for internal in ("pnp.template", "_Cycler", "_Joiner", "_Namespace",
+                                                                "dict_"))
+
+
+def test_a_number_test_takes_its_number_by_name_as_jinja_does():
+    """`is divisibleby(num=2)` is Jinja's own way of writing it; it said "_number_test.<locals>.checked() got an
+    unexpected keyword argument 'num'"."""
+    assert template.render("{{ 4 is divisibleby(num=2) }} {{ [4, 3] | select('divisibleby', num=2) | list }}", {}) == \
+        "True [4]"
+    with pytest.raises(ExprError) as e:
+        template.render("{{ 1 is odd(x='a') }}", {})
+    assert e.value.message == "the test odd is written `x is odd`, and was given 0 values and x="
+
+
+def test_a_macro_macros_j2_lacks_is_said_with_those_it_has():
+    """`macros.badg(card)` said "a value has no attribute 'badg'"."""
+    macros = template.module("{% macro badge(c) %}{{ c }}{% endmacro %}{% set third = 1 %}", {})
+    with pytest.raises(ExprError) as e:
+        template.render("{{ macros.badg(1) }}", {"macros": macros})
+    assert e.value.message == "macros.j2 has no macro 'badg' (did you mean 'badge'?); it has: badge, third"
+
+
+@pytest.mark.parametrize("source", ["{% if [1, 2] | select('gt', 5) %}yes{% endif %}",
+                                    "{{ 'yes' if [] | map('upper') else 'no' }}"])
+def test_a_lazy_filter_result_is_not_taken_as_true(source):
+    """A filter's lazy result is true however many items it gives: `{% if data.cards | selectattr(...) %}` printed
+    what it guarded with no item picked, exit 0."""
+    with pytest.raises(ExprError, match="is true even when it gives no item"):
+        template.render(source, {})
+    assert template.render("{{ 'yes' if [1, 2] | select('gt', 5) | list else 'no' }}", {}) == "no"

@@ -9,7 +9,7 @@ from .. import units
 from ..errors import BudgetSpent, ExprError, LayoutError, LimitError, blame
 from ..model.load import Place, Record, place_mark, shown
 from ..model.reads import MARK, Tracked, note_all, recording
-from ..template import may_tell_identity
+from ..template import as_printed, may_tell_identity
 from ..report import Mark
 from .budget import DrawingBudget, drawn_by
 from .elements.base import Context, ElementShape
@@ -480,11 +480,11 @@ def _copies(values: object, el: ElementShape) -> Sequence[Any]:
         raise LayoutError(f"repeat: expected a number or a list, got the text {shown(values)}, which would repeat "
                           "once per character (a list of its words: `... | split`)", el.mark_of("repeat"))
     if isinstance(values, bool) or not isinstance(values, (int, float)) and not hasattr(values, "__iter__"):
-        raise LayoutError(f"repeat: expected a number or a list, got {shown(values)}", el.mark_of("repeat"))
+        raise LayoutError(f"repeat: expected a number or a list, got {shown(as_printed(values))}", el.mark_of("repeat"))
     if isinstance(values, (int, float)):
         whole = isinstance(values, int) or values.is_integer()
         if not whole or not 0 <= values <= MAX_REPEAT:  # -1 or 2.5 copies would silently draw none, or 2
-            count = f"{values:,}" if isinstance(values, int) and abs(values) < 10 ** 15 else shown(values)
+            count = f"{values:,}" if isinstance(values, int) and abs(values) < 10 ** 15 else shown(as_printed(values))
             raise LayoutError(f"repeat: {count} copies; the number of copies is a whole number from 0 to "
                               f"{MAX_REPEAT:,}", el.mark_of("repeat"))
         return range(int(values))

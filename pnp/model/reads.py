@@ -214,6 +214,7 @@ class Tables(Mapping[str, Any]):
     one up notes its membership. The names themselves are game.yaml's, so listing them reads no data."""
 
     __slots__ = ("_tables",)
+    keys_named = "table"  # (what a template's message calls a name missing here: template._keys_named)
 
     def __init__(self, tables: dict[str, Any]) -> None:
         self._tables = tables  # the game's own dict: filled in place as tables load and fields are derived
