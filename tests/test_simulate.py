@@ -908,6 +908,25 @@ def test_rules_taking_too_much_memory_fail_at_their_line(tmp_path):
            "MemoryError: past the 1,024 MB of memory the rules may take" in result.output, result.output
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_rules_raising_the_recursion_limit_past_its_bound_are_said_at_that_line(tmp_path, jobs):
+    """Rules setting Python's recursion limit to 10**9 and recursing for good ran 45 s to the end of their
+    memory, said as CPython's 'SystemError: error return without exception set': the processes playing the
+    rules refuse a limit past 50,000 calls at the line setting it; one within it is kept."""
+    rules = NIM.replace("        pile = int(", "        import sys\n        sys.setrecursionlimit(LIMIT)\n"
+                        "        assert sys.getrecursionlimit() == LIMIT\n        pile = int(", 1)
+    line = rules.splitlines().index("        sys.setrecursionlimit(LIMIT)") + 1
+    refused = _simulate(_nim(tmp_path / "a", rules.replace("LIMIT", "10**9")), "--games", "2", "--jobs", jobs,
+                        "--out", str(tmp_path / "o"))
+    assert refused.exit_code == 1
+    assert f"cards/mini/rules.py:{line}:1: error: game 0 (seed 0, seats random,random): turn 0: setup raised " \
+           "ValueError: pnp plays the rules with a recursion limit of at most 50,000 calls, not 1,000,000,000" \
+           in refused.output, refused.output
+    kept = _simulate(_nim(tmp_path / "b", rules.replace("LIMIT", "20_000")), "--games", "2", "--jobs", jobs,
+                     "--out", str(tmp_path / "o"))
+    assert kept.exit_code == 0, kept.output
+
+
 def test_running_out_of_memory_compiling_the_rules_is_said_as_compiling(tmp_path, monkeypatch):
     """Python running out of memory compiling rules.py (1 MB of short lines takes 600 MB; less under a limit
     set on pnp) was said as the rules' allocation past their 1 GB, as if running them had taken it."""
