@@ -775,22 +775,37 @@ def _with_fixed_hash_seed() -> None:
                     break
                 except KeyboardInterrupt:  # (Ctrl-C reached both: the command, told too, ends as it does)
                     continue
-        os._exit(code if code >= 0 else 1)
+        os._exit(_exit_code_of(code))
 
 
-# Python's options that take a value (`-W error`, `-Werror`): read past, looking for -c's code
+def _exit_code_of(returncode: int) -> int:
+    """A process's exit code (Popen.returncode) as pnp's own, as os._exit takes it (a C int): Windows gives its
+    code unsigned, and a crash's or Ctrl-C's (0xC0000005, 0xC000013A) was past os._exit's bound, an
+    OverflowError traceback where the command had ended: its 32 bits read as a signed int are the same code
+    there. A process a signal ended (a negative code, on POSIX) is 128 + the signal's number, as shells say it."""
+    if returncode < 0:
+        return 128 - returncode
+    return returncode - (1 << 32) if (1 << 31) <= returncode < (1 << 32) else min(returncode, (1 << 31) - 1)
+
+
+# Python's options that take a value (`-W error`, `-Werror`): read past, looking for where the program starts
 _OPTIONS_WITH_A_VALUE = frozenset("cmWX")
 _LONG_OPTIONS_WITH_A_VALUE = frozenset({"--check-hash-based-pycs"})
 
 
-def _code_run(command_line: list[str]) -> str | None:
-    """The code `python ... -c CODE ...` (or `-cCODE`, `-EcCODE`) runs, read from its whole command line
-    (sys.orig_argv) as Python reads it; None for any other."""
+def _program_run(command_line: list[str]) -> list[str] | None:
+    """The program a Python command line (sys.orig_argv) runs and its arguments, as written, read past Python's
+    options as Python reads them: `-c CODE ...` (or `-cCODE`, `-EcCODE`), `-m MODULE ...` or `FILE ...`; None
+    for a program read from standard input (`-`, or none named)."""
     at = 1
     while at < len(command_line):
         word = command_line[at]
-        if word in ("-", "--") or not word.startswith("-"):
-            return None  # a program's file, or standard input
+        if word == "--":  # options end: a program's file follows
+            return command_line[at + 1:] if command_line[at + 1:at + 2] not in ([], ["-"]) else None
+        if word == "-":
+            return None
+        if not word.startswith("-"):
+            return command_line[at:]
         if word.startswith("--"):
             at += 2 if word in _LONG_OPTIONS_WITH_A_VALUE else 1
             continue
@@ -800,8 +815,8 @@ def _code_run(command_line: list[str]) -> str | None:
                 value = word[place:] if place < len(word) else None
                 if value is None and at < len(command_line):
                     value, at = command_line[at], at + 1
-                if letter == "c":
-                    return value
+                if letter in "cm" and value is not None:
+                    return [f"-{letter}", value, *command_line[at:]]
                 break
     return None
 
@@ -809,24 +824,24 @@ def _code_run(command_line: list[str]) -> str | None:
 def _command_line_again() -> list[str] | None:
     """This process's command line, to run it again with PYTHONHASHSEED set: as given, or, where Python was
     told to ignore the environment (-E, or -I: -E with -s and -P), with its settings written out without that
-    (the environment's PYTHON variables are left out instead). None for a program read from standard input
-    (it was read: run again, it read nothing, did nothing, and said nothing with exit 0)."""
+    (the environment's PYTHON variables are left out instead). Read from the command line Python was given
+    (sys.orig_argv), never from sys.argv, which the program may have set: a script setting sys.argv[0] to 'pnp'
+    before calling main() was run again as a file 'pnp' of the current folder. None for a program read from
+    standard input (it was read: run again, it read nothing, did nothing, and said nothing with exit 0)."""
     import subprocess
 
-    if sys.argv[0] in ("-", ""):
+    program = _program_run(sys.orig_argv)
+    if program is None:
         return None
     if not sys.flags.ignore_environment:
         return [sys.executable, *sys.orig_argv[1:]]
-    spec = getattr(sys.modules["__main__"], "__spec__", None)
     # the options reproducing this interpreter's settings, as multiprocessing starts its own (-W, -X, -O, -B...);
     # Python's own, not promised by it: where it is gone, played with this process's hashing
     settings = getattr(subprocess, "_args_from_interpreter_flags", None)
-    code = _code_run(sys.orig_argv) if spec is None and sys.argv[0] == "-c" else None
-    if settings is None or (spec is None and sys.argv[0] == "-c" and code is None):
+    if settings is None:
         return None
-    program = ["-m", spec.name] if spec is not None else ["-c", code] if code is not None else [sys.argv[0]]
     options = [written for option in settings() for written in {"-I": ["-s", "-P"], "-E": []}.get(option, [option])]
-    return [sys.executable, *options, *program, *sys.argv[1:]]
+    return [sys.executable, *options, *program]
 
 
 class _simulation_bar:

@@ -140,6 +140,9 @@ def test_a_jpeg_reportlab_would_read_otherwise_than_libjpeg_prints_as_pillow_rea
     picture.save(stored, "JPEG")
     (root / "layouts/mini/images/art.jpg").write_bytes(hostile(stored.getvalue()))
     result = run(root, "build", "mini")
+    if not colours_kept and result.exit_code == 1:  # Pillow before 13 cannot decode Huffman data as arithmetic
+        assert "layouts/mini/card.yaml:3:24: error: image 'images/art.jpg' cannot be read" in result.output
+        return  # (refused at its line, never embedded broken)
     assert result.exit_code == 0, result.output
     with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as document:
         images = _images_in(document.pages[0])
@@ -211,8 +214,8 @@ def _images_in(xobject):
     """The pictures a page or an XObject is or holds (a resampled picture is drawn from a form)."""
     if xobject.get("/Subtype") == "/Image":
         return [xobject]
-    return [image for inner in xobject.get("/Resources", {}).get("/XObject", {}).values()
-            for image in _images_in(inner)]
+    inners = xobject.get("/Resources", {}).get("/XObject", {})
+    return [image for name in inners.keys() for image in _images_in(inners[name])]  # (pikepdf 8: no .values())
 
 
 @pytest.mark.parametrize("kind", ["JPEG", "MPO", "PNG"])
@@ -377,7 +380,8 @@ def _built_pictures(root, at):
     with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as pdf:
         colours = sorted(pikepdf.PdfImage(image).as_pil_image().convert("RGB").getpixel(at)
                          for image in _images_in(pdf.pages[0].obj))
-        as_is = [str(image.get("/Filter")) for image in pdf.pages[0].Resources.XObject.values()
+        xobjects = pdf.pages[0].Resources.XObject
+        as_is = [str(image.get("/Filter")) for image in map(xobjects.get, xobjects.keys())
                  if image.get("/Subtype") == "/Image"]
     return colours, as_is
 

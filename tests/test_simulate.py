@@ -908,6 +908,25 @@ def test_rules_taking_too_much_memory_fail_at_their_line(tmp_path):
            "MemoryError: past the 1,024 MB of memory the rules may take" in result.output, result.output
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_rules_raising_the_recursion_limit_past_its_bound_are_said_at_that_line(tmp_path, jobs):
+    """Rules setting Python's recursion limit to 10**9 and recursing for good ran 45 s to the end of their
+    memory, said as CPython's 'SystemError: error return without exception set': the processes playing the
+    rules refuse a limit past 50,000 calls at the line setting it; one within it is kept."""
+    rules = NIM.replace("        pile = int(", "        import sys\n        sys.setrecursionlimit(LIMIT)\n"
+                        "        assert sys.getrecursionlimit() == LIMIT\n        pile = int(", 1)
+    line = rules.splitlines().index("        sys.setrecursionlimit(LIMIT)") + 1
+    refused = _simulate(_nim(tmp_path / "a", rules.replace("LIMIT", "10**9")), "--games", "2", "--jobs", jobs,
+                        "--out", str(tmp_path / "o"))
+    assert refused.exit_code == 1
+    assert f"cards/mini/rules.py:{line}:1: error: game 0 (seed 0, seats random,random): turn 0: setup raised " \
+           "ValueError: pnp plays the rules with a recursion limit of at most 50,000 calls, not 1,000,000,000" \
+           in refused.output, refused.output
+    kept = _simulate(_nim(tmp_path / "b", rules.replace("LIMIT", "20_000")), "--games", "2", "--jobs", jobs,
+                     "--out", str(tmp_path / "o"))
+    assert kept.exit_code == 0, kept.output
+
+
 def test_running_out_of_memory_compiling_the_rules_is_said_as_compiling(tmp_path, monkeypatch):
     """Python running out of memory compiling rules.py (1 MB of short lines takes 600 MB; less under a limit
     set on pnp) was said as the rules' allocation past their 1 GB, as if running them had taken it."""
@@ -1137,9 +1156,13 @@ def test_the_rules_hash_texts_the_same_way_in_every_run(tmp_path):
     env = {**os.environ, "PYTHONHASHSEED": "1", "PYTHONPATH": str(REPO)}
     command = ["--root", str(_nim(tmp_path, rules)), "simulate", "mini", "--games", "1", "--jobs", "1", "--log"]
     # as `python -m pnp`, and as `python -E -m pnp` (-E, and -I, have Python ignore PYTHONHASHSEED: each run
-    # hashed anew), and as `python -E -c CODE` (whose code was not read from the command line: run as it was), at once
+    # hashed anew), and as `python -E -c CODE` (whose code was not read from the command line: run as it was),
+    # and as `python -E SCRIPT` of a script naming itself 'pnp' in sys.argv (run again as a file 'pnp'), at once
+    script = tmp_path / "run-pnp.py"
+    script.write_text(f"import sys\nsys.path.insert(0, {str(REPO)!r})\nsys.argv[0] = 'pnp'\n"
+                      "from pnp.cli import main\nmain()\n", encoding="utf-8")
     runs = [[sys.executable, "-m", "pnp"], [sys.executable, "-E", "-m", "pnp"],
-            [sys.executable, "-E", "-c", "from pnp.cli import main; main()"]]
+            [sys.executable, "-E", "-c", "from pnp.cli import main; main()"], [sys.executable, "-E", str(script)]]
     started = [subprocess.Popen([*program, *command, "--out", str(tmp_path / f"o{n}")], env=env, cwd=REPO,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                for n, program in enumerate(runs)]
@@ -1164,17 +1187,34 @@ def test_the_command_is_run_again_where_no_process_can_be_replaced(tmp_path):
     assert (played.returncode, played.stdout) == (3, fixed), played.stderr
 
 
+def test_the_exit_code_of_the_command_run_again_is_pnps_own():
+    """Where the command runs as a process of pnp's (Windows), a crash's or Ctrl-C's code (0xC0000005,
+    0xC000013A: Windows' codes are unsigned) was an OverflowError traceback as pnp exited with it."""
+    import subprocess
+
+    from pnp.cli import _exit_code_of
+
+    for code in (0, 1, 3, 0xC0000005, 0xC000013A, -9):
+        said = subprocess.run([sys.executable, "-c", f"import os; os._exit({_exit_code_of(code)})"],
+                              capture_output=True, text=True, timeout=60)
+        assert said.stderr == "" and said.returncode == (code & 0xFF if code >= 0 else 128 - code), (code, said)
+
+
 def test_the_code_of_python_c_is_read_as_python_reads_it():
     """Under -E or -I, `python -c CODE simulate` was played with the hash seed of each run: the code is read from
-    the whole command line, wherever Python's options put it."""
-    from pnp.cli import _code_run
+    the whole command line, wherever Python's options put it; so are a module's name and a program's file."""
+    from pnp.cli import _program_run
 
-    assert _code_run(["py", "-E", "-c", "main()", "simulate"]) == "main()"
-    assert _code_run(["py", "-Ecmain()", "simulate"]) == "main()"
-    assert _code_run(["py", "-W", "-c", "-I", "-c", "-c"]) == "-c"
-    assert _code_run(["py", "-Wc", "-X", "dev", "--check-hash-based-pycs", "always", "-c", "x"]) == "x"
-    assert _code_run(["py", "-E", "-m", "pnp", "-c"]) is None
-    assert _code_run(["py", "-E", "prog.py", "-c", "x"]) is None
+    assert _program_run(["py", "-E", "-c", "main()", "simulate"]) == ["-c", "main()", "simulate"]
+    assert _program_run(["py", "-Ecmain()", "simulate"]) == ["-c", "main()", "simulate"]
+    assert _program_run(["py", "-W", "-c", "-I", "-c", "-c"]) == ["-c", "-c"]
+    assert _program_run(["py", "-Wc", "-X", "dev", "--check-hash-based-pycs", "always", "-c", "x"]) == ["-c", "x"]
+    assert _program_run(["py", "-E", "-m", "pnp", "-c"]) == ["-m", "pnp", "-c"]
+    assert _program_run(["py", "-Impnp", "simulate"]) == ["-m", "pnp", "simulate"]
+    assert _program_run(["py", "-E", "prog.py", "-c", "x"]) == ["prog.py", "-c", "x"]
+    assert _program_run(["py", "-E", "--", "-prog.py", "x"]) == ["-prog.py", "x"]
+    for standard_input in (["py"], ["py", "-E"], ["py", "-", "simulate"], ["py", "-E", "--", "-"], ["py", "-c"]):
+        assert _program_run(standard_input) is None, standard_input
 
 
 def test_a_program_read_from_standard_input_is_not_run_again(monkeypatch):
@@ -1182,8 +1222,8 @@ def test_a_program_read_from_standard_input_is_not_run_again(monkeypatch):
     nothing from standard input, played nothing and said nothing, with exit 0. It plays as it was run."""
     import pnp.cli as cli_module
 
-    for first in ("-", ""):
-        monkeypatch.setattr(sys, "argv", [first, "simulate", "mini"])
+    for read in (["py", "-", "simulate", "mini"], ["py"]):  # (sys.argv[0] '-' and '')
+        monkeypatch.setattr(sys, "orig_argv", read)
         assert cli_module._command_line_again() is None
-    monkeypatch.setattr(sys, "argv", ["/bin/pnp", "simulate", "mini"])
+    monkeypatch.setattr(sys, "orig_argv", ["py", "/bin/pnp", "simulate", "mini"])
     assert cli_module._command_line_again() is not None

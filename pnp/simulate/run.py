@@ -402,6 +402,29 @@ def stop_hard_past_timeouts() -> None:
         pass
 
 
+# calls deep the rules may have Python's recursion limit let them go (sys.setrecursionlimit), in the processes
+# playing them: frames of 50,000 calls take tens of MB, within a worker's least share of the memory, and C's
+# stack holds Python's own recursion (repr of nested lists) that deep
+MAX_RECURSION_LIMIT = 50_000
+
+
+def bound_recursion_limit() -> None:
+    """In a process pnp started to play the rules: sys.setrecursionlimit refuses a limit past
+    MAX_RECURSION_LIMIT, said at the rules' line that set it. Rules that set it to 10**9 and recursed for good
+    ran 45 s to the end of their memory (1 GB), said in CPython's words ('SystemError: error return without
+    exception set'), or ended their process on C's stack; within the bound they recurse into a RecursionError
+    at once, said as recursing without end."""
+    set_limit = sys.setrecursionlimit
+
+    def bounded(limit: int, /) -> None:
+        if isinstance(limit, int) and limit > MAX_RECURSION_LIMIT:
+            raise ValueError(f"pnp plays the rules with a recursion limit of at most {MAX_RECURSION_LIMIT:,} calls, "
+                             f"not {limit:,}")
+        set_limit(limit)
+
+    sys.setrecursionlimit = bounded
+
+
 def _limit_processor_time(seconds: float) -> tuple[int, int] | None:
     """Have the system end this process once it has used `seconds` more processor time (SIGXCPU); the limits
     it had, to be set back when the game ends, or None where the system cannot say or set them."""
@@ -433,6 +456,7 @@ def _start_worker(source: tuple[str, str, str], game_data: GameData, options: Op
     end_with_parent()  # (the games of a run whose pnp ended are played for no one)
     _end_when_done()
     stop_hard_past_timeouts()
+    bound_recursion_limit()
     _cap_memory(RULES_MEMORY // workers)  # the run's workers share the rules' memory: each took all of it
     _WORKER["rules"] = rules_class(path, shown, game_id)(game_data)
     _WORKER["options"] = options
@@ -649,6 +673,7 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
     try:
         _cap_memory()
         stop_hard_past_timeouts()
+        bound_recursion_limit()
         sending.send(("played", _played(project, game, options, lambda n: sending.send(("progress", n)))))
     except KeyboardInterrupt:  # Ctrl-C reached pnp's process too, which says it
         pass
