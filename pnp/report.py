@@ -85,32 +85,26 @@ def _as_written(value: object) -> object:
     return _Written(value.isoformat()) if isinstance(value, (datetime.date, datetime.time)) else value
 
 
-class _WrittenInt(int):
+class _AsWritten:
+    """A number quoted as its file writes it: `text`, whenever it is printed without a format of its own."""
+
+    text = ""
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        return self.text if not spec else super().__format__(spec)
+
+
+class _WrittenInt(_AsWritten, int):
     """A whole number its file writes otherwise than Python prints it (`1_000`, `+4`), quoted as written."""
 
-    text = ""
 
-    def __repr__(self) -> str:
-        return self.text
-
-    __str__ = __repr__
-
-    def __format__(self, spec: str) -> str:
-        return self.text if not spec else int.__format__(self, spec)
-
-
-class _WrittenFloat(float):
+class _WrittenFloat(_AsWritten, float):
     """A number its file writes otherwise than Python prints it (`2.50`, `1e3`), quoted as written."""
-
-    text = ""
-
-    def __repr__(self) -> str:
-        return self.text
-
-    __str__ = __repr__
-
-    def __format__(self, spec: str) -> str:
-        return self.text if not spec else float.__format__(self, spec)
 
 
 def quoted_as_written(value: object, written: str | None) -> object:

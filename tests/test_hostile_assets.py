@@ -1215,6 +1215,14 @@ def test_an_icon_naming_a_style_sheet_by_xml_stylesheet_is_refused_at_it(tmp_pat
     assert "refers to '/etc/ink.css' outside the icon" in message and line == 2
 
 
+def _rects_of(node: object) -> list:
+    """The rectangles of a drawing svglib made, in the order drawn."""
+    from reportlab.graphics.shapes import Group, Rect
+
+    return [r for child in node.contents for r in _rects_of(child)] if isinstance(node, Group) else \
+        [node] if isinstance(node, Rect) else []
+
+
 @pytest.mark.parametrize("attributes, radii", [
     ('width="80" height="20" ry="30"', (30, 10)),  # rx: auto is ry, each then at most half its side
     ('width="20" height="20" rx="10" ry="0"', (0, 0)),  # square corners
@@ -1224,17 +1232,10 @@ def test_an_icon_naming_a_style_sheet_by_xml_stylesheet_is_refused_at_it(tmp_pat
 def test_an_icons_rect_corners_are_rounded_as_browsers_round_them(tmp_path, attributes, radii):
     """svglib rounded a rect of rx 10 and ry 0 (browsers draw its corners square) and refused rx="auto"; a
     radius given alone is the other's, each at most half its side."""
-    from reportlab.graphics.shapes import Group, Rect
-
     svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="80" height="20"><rect {attributes}/></svg>'.encode()
     (tmp_path / "icon.svg").write_bytes(svg)
     assert icons.unreadable(tmp_path / "icon.svg") is None
-
-    def rects(node):
-        return [r for child in node.contents for r in rects(child)] if isinstance(node, Group) else \
-            [node] if isinstance(node, Rect) else []
-
-    [rect] = rects(icons._drawing(svg, hashlib.sha256(svg).digest()))
+    [rect] = _rects_of(icons._drawing(svg, hashlib.sha256(svg).digest()))
     assert (rect.rx, rect.ry) == radii
 
 
@@ -1431,19 +1432,12 @@ def test_an_icons_reference_is_the_href_browsers_follow_where_it_has_xlink_href_
     xlink:href="#dot" and href="#square" printed a dot where browsers draw a square (exit 0). The href browsers
     follow is the one drawn, and the one checked: an <image> whose href leads outside the icon is refused, whatever
     its xlink:href holds."""
-    from reportlab.graphics.shapes import Group, Rect
-
     svg = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">'
            '<defs><rect id="dot" width="1" height="1"/><rect id="square" width="10" height="10"/></defs>'
            '<use xlink:href="#dot" href="#square"/></svg>').encode()
     (tmp_path / "icon.svg").write_bytes(svg)
     assert icons.unreadable(tmp_path / "icon.svg") is None
-
-    def rects(node):
-        return [r for child in node.contents for r in rects(child)] if isinstance(node, Group) else \
-            [node] if isinstance(node, Rect) else []
-
-    [rect] = rects(icons._drawing(svg, hashlib.sha256(svg).digest()))
+    [rect] = _rects_of(icons._drawing(svg, hashlib.sha256(svg).digest()))
     assert (rect.width, rect.height) == (10, 10)
     outside = svg.replace(b'<use xlink:href="#dot" href="#square"/>',
                           b'<image xlink:href="#dot" href="file:///etc/hostname" width="9" height="9"/>')
