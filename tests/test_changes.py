@@ -807,3 +807,24 @@ def test_changes_after_a_build_of_other_options_says_which_build_it_compares_wit
     assert result.exit_code == 0 and "nothing changed since output/mini/manifest.json" in result.output
     assert "note: compared with output/mini/manifest.json" in result.output, result.output
     assert "output/mini/manifest-bleed3mm.json compares with it" in result.output
+
+
+def test_the_since_a_changes_note_gives_pastes_back_as_one_word_when_the_path_has_spaces_and_quotes(tmp_path):
+    """The `--since PATH` a note or a refusal of `changes` gives was printed as it was: under a folder named
+    `my 'games'`, pasted back, the shell split it into words and lost the quotes."""
+    import shlex
+
+    root = make_project(tmp_path / "my 'games' $HOME")
+    assert run(root, "build", "mini").exit_code == 0
+    home = root / "output/mini/manifest.json"
+    os.utime(home, ns=(home.stat().st_atime_ns, home.stat().st_mtime_ns - 10**9))
+    assert run(root, "build", "mini", "--bleed", "3").exit_code == 0
+    notes = [run(root, "changes", "mini").output]
+    home.unlink()
+    notes.append(run(root, "changes", "mini").output)  # the last build there is ..., (--since ...)
+    for output in notes:
+        command = output[output.index("--since "):].split(" compares")[0].split(")")[0]
+        words = shlex.split(command)
+        assert words == ["--since", str(root / "output/mini/manifest-bleed3mm.json")], output
+        result = run(root, "changes", "mini", *words)
+        assert result.exit_code == 0 and "nothing changed since" in result.output, result.output

@@ -620,15 +620,21 @@ def test_a_rules_attribute_named_source_is_the_designers_own(tmp_path):
 
 
 @pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(), reason="Linux's /proc")
-def test_the_rules_process_ends_with_the_pnp_that_started_it(tmp_path):
+@pytest.mark.parametrize("jobs, signal_name", [("1", "SIGTERM"), ("2", "SIGKILL")])
+def test_the_rules_process_ends_with_the_pnp_that_started_it(tmp_path, jobs, signal_name):
     """pnp ended (kill, an editor's stop button) left the process playing its rules running, its 100,000 games
-    on: it held pnp's end of their pipe, so no game's progress ever found the pipe closed."""
+    on: it held pnp's end of their pipe, so no game's progress ever found the pipe closed. With --jobs 2, pnp
+    killed left it waiting for its workers' games, each a second long here: it played on for the 50 games of
+    their chunks before it learnt that pnp had ended."""
     import signal
     import subprocess
 
-    root = _nim(tmp_path)
+    slow = "        import time\n        end = time.process_time() + 1\n        while time.process_time() < end:\n" \
+        "            pass\n"
+    root = _nim(tmp_path, NIM if jobs == "1" else NIM.replace("    def setup(self, players, rng):\n",
+                                                               "    def setup(self, players, rng):\n" + slow, 1))
     pnp = subprocess.Popen([sys.executable, "-m", "pnp", "--root", str(root), "simulate", "mini", "--games", "100000",
-                            "--jobs", "1", "--out", str(tmp_path / "o")], env={**os.environ, "PYTHONPATH": str(REPO)},
+                            "--jobs", jobs, "--out", str(tmp_path / "o")], env={**os.environ, "PYTHONPATH": str(REPO)},
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     children = Path(f"/proc/{pnp.pid}/task/{pnp.pid}/children")
     started: list[str] = []
@@ -638,7 +644,8 @@ def test_the_rules_process_ends_with_the_pnp_that_started_it(tmp_path):
                 break
             time.sleep(0.05)
         assert pnp.poll() is None and started, "the run ended before its rules' process was seen"
-        pnp.send_signal(signal.SIGTERM)
+        time.sleep(0.5 * (jobs != "1"))  # (its workers started, each playing its first game)
+        pnp.send_signal(getattr(signal, signal_name))
         pnp.wait(30)
         rules = Path(f"/proc/{started[0]}/stat")
         for _ in range(600):  # gone, or a zombie nobody reaps (its state, after its name in parentheses, 'Z')

@@ -20,7 +20,7 @@ from typing import IO, TYPE_CHECKING, Any
 from ..errors import DataError, UsageError
 from ..project import not_regular, output_lock, program, read_project_file, repository, special_file, write_file, written_beside
 from ..products.base import distinct
-from ..report import Mark, Report, printable, shown
+from ..report import Mark, Report, printable, shell_word, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
 from .inputs import manifest_name
 from .manifest import Manifest, record_bytes, sealed, sealing
@@ -150,7 +150,7 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
             # changes` compared with as the last build, exit 0: only one this user's pnp wrote there is the last
             # build (as only such a manifest makes a kit up to date); one named with --since is the user's choice
             raise UsageError(f"{game_id}: {project.rel(path)} {_unsealed_why()}, or compare with it anyway: "
-                             f"--since {printable(_as_typed(path))}")
+                             f"--since {shell_word(_as_typed(path))}")
         return State(read_faces(project, path, game_id, drawn=options), "manifest", project.rel(path))
     path = Path(since)
     # (os.path's tests, not Path's: a name too long for the system raised from Path's, a traceback)
@@ -164,7 +164,7 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
         # said as a folder: it was taken for a commit, "the project is in no git repository" (exit 2)
         manifests = sorted(p.name for p in path.glob("manifest*.json") if p.is_file())
         raise UsageError(f"--since {printable(since)}: is a folder, not a build's manifest; "
-                         + (f"give one of its manifests, such as {printable(_as_typed(path / manifests[0]))}"
+                         + (f"give one of its manifests, such as {shell_word(_as_typed(path / manifests[0]))}"
                             if manifests else "give a build's manifest.json, or a git commit"))
     special = special_file(since)
     if special is not None and not _names_a_commit(project, since):
@@ -202,7 +202,7 @@ def _other_build_said(missing: Path) -> str:
     `pnp build GAME --bleed 3` it said to build first), else build first or name a state."""
     last = next(_kit_builds(missing.parent), None)
     if last is not None:
-        typed = printable(_as_typed(missing.parent / last[1]))
+        typed = shell_word(_as_typed(missing.parent / last[1]))
         return (f"the last build there is {typed}, of other options: compare with it (--since {typed}), or "
                 "build with these options first")
     return "build first, or give --since MANIFEST or a git commit"
@@ -219,7 +219,7 @@ def newer_build(project: "Project", compared: Path) -> str | None:
     last = next(_kit_builds(compared.parent), None)  # (the newest: read no further)
     if last is None or last[0] <= since or last[1] == compared.name:
         return None
-    typed = printable(_as_typed(compared.parent / last[1]))
+    typed = shell_word(_as_typed(compared.parent / last[1]))
     return (f"compared with {printable(project.rel(compared))}, the last build with these options; {typed}, of "
             f"other options, is newer: --since {typed} compares with it")
 

@@ -668,7 +668,10 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
     whatever threads the rules left running (Python would wait for them). Its copy of pnp's end of the pipe
     (`receiving`, forked with it) is closed first: held, the pipe outlived pnp, and a pnp that was ended (kill,
     an editor's stop button) left this process playing its games for good; now its next game's progress finds
-    no reader and it ends."""
+    no reader and it ends. It also ends with pnp as every worker does (end_with_parent): with --jobs 2, that
+    progress failing stopped the run, whose workers were killed, one half way through sending its games, and the
+    pool's shutdown waited for the rest of them for good (pnp killed left this process behind, never ending)."""
+    end_with_parent()
     receiving.close()
     try:
         _cap_memory()
