@@ -525,7 +525,10 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
                 # on, and those queued to it, each up to its timeout when the rules loop (minutes, for nothing)
                 for process in list(pool._processes.values()):
                     process.kill()
-            pool.shutdown(wait=True, cancel_futures=True)
+            # not waited for once they are killed: a worker killed half way through sending its chunk's results
+            # leaves the pool's own thread reading the rest for good (the pool's reader has no end while this
+            # process holds the queue's other end), and the run would never end
+            pool.shutdown(wait=finished, cancel_futures=True)
     except BrokenProcessPool:  # (a traceback): the rules ended their process (os._exit), or it was killed
         raise DataError(ENDED + "; run with --jobs 1 to see in which game", Mark(shown)) from None
 
