@@ -12,7 +12,7 @@ from ..errors import LimitError
 from .. import options
 from ..options import REQUIRED, blank, did_you_mean, out_of_range, type_name
 from ..template import game_time
-from ..report import Mark, plain_type, quoted_as_written
+from ..report import Mark, WrittenTrueFalse, plain_type, quoted_as_written
 from .load import MarkedList, Record, shown
 from .shapes import CheckerShape
 
@@ -70,6 +70,10 @@ class Field(options.Option):
                "there is a default)", "default": "the value used when an item leaves the field out",
                "doc": "what the field means, for people reading game.yaml"}
     name = ""
+
+    def quoted(self, value: Any, written: str | None) -> Any:
+        """`value` as `check` takes it, where its file writes it as `written` (see quoted_as_written)."""
+        return quoted_as_written(value, written)
 
     def __init__(self, spec: Mapping[str, Any], enums: Mapping[str, Any]) -> None:
         super().__init__(spec.get("default", REQUIRED), spec.get("doc", ""), spec.get("required"))
@@ -336,7 +340,14 @@ class Enum(Field):
             raise SpecError(f"the values of an enum are text, finite numbers or true/false, and {self.label} hold "
                             f"{shown(odd) if isinstance(odd, float) else 'one that is ' + type_name(odd)}")
 
+    def quoted(self, value: Any, written: str | None) -> Any:
+        # (a true/false as written too: a value is compared with the enum's, and the message quotes it)
+        return WrittenTrueFalse(value, written) if isinstance(value, bool) and written is not None \
+            else super().quoted(value, written)
+
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
+        said = value.text if isinstance(value, WrittenTrueFalse) else shown(value)  # (`kind: yes` was said 'True')
+        value = value.value if isinstance(value, WrittenTrueFalse) else value
         # one of the values as it is written: Python's == takes yes for 1 and 1.0 for 1 (an enum of 1 took a
         # `yes`, and the card printed 'True')
         if any(type(v) is plain_type(value) and v == value for v in self.values):
@@ -344,16 +355,16 @@ class Enum(Field):
         if (twin := next((v for v in self.values if str(v) in (str(value), repr(plain_type(value)(value)))),
                          None)) is not None:
             # (2 where the values are the texts "2", "3"...: it was said not to be one, "did you mean '2'?")
-            yield (f"{shown(value)} is {type_name(value)}, and the {self.label} {shown(twin)} is {type_name(twin)}: "
+            yield (f"{said} is {type_name(value)}, and the {self.label} {shown(twin)} is {type_name(twin)}: "
                    "write it as the enum's values are written (quoted, or not)"), mark
             return
         if len(self.values) > 12 and self.label != "these values":  # a long list reads better by name
-            yield f"{shown(value)} is not a known {self.label} (see enums.{self.label} in game.yaml)" \
+            yield f"{said} is not a known {self.label} (see enums.{self.label} in game.yaml)" \
                   f"{ctx.suggest(value, self.values)}", mark
             return
         listed = ", ".join(str(v) for v in self.values)
         # (quoted as any value is: a number as written, not as text ('1.50'), a list as a list, a long text cut)
-        yield f"{shown(value)} is not one of {listed}{ctx.suggest(value, self.values)}", mark
+        yield f"{said} is not one of {listed}{ctx.suggest(value, self.values)}", mark
 
 
 class Ref(Field):
@@ -440,7 +451,7 @@ class List(Field):
             yield f"{len(value)} items, expected {lo or 0} to {hi if hi is not None else 'any number'}", mark
         for i, item in enumerate(value):
             written = value.written.get(i) if isinstance(value, MarkedList) and value.written else None
-            yield from self.item.check(quoted_as_written(item, written), _item_mark(value, i, mark), ctx)
+            yield from self.item.check(self.item.quoted(item, written), _item_mark(value, i, mark), ctx)
 
     def fill(self, value: Any) -> Any:
         if not isinstance(value, MarkedList):
@@ -503,7 +514,7 @@ class Map(Field):
                        "no, on and off as true/false, and 2024-01-02 as a date)"), value.key_mark(k)
             elif isinstance(k, str) and not k.strip():  # a credit ': Ada' printed with no role, exit 0
                 yield f"key {shown(k)} is blank: it would print nothing; write its words", value.key_mark(k)
-            yield from self.value.check(quoted_as_written(v, value.written_of(k)), value.mark_of(k), ctx)
+            yield from self.value.check(self.value.quoted(v, value.written_of(k)), value.mark_of(k), ctx)
         if self.min_total is not None or self.max_total is not None:
             total = sum(v for v in value.values() if _is_number(v))
             if _outside(total, self.min_total, self.max_total):
@@ -717,7 +728,7 @@ class Schema:
         for name, field in self.fields.items():
             if name in record:  # the field's Mark is made only for a problem found (model/load.py: places)
                 # (a number as its file writes it, which the messages quote: see quoted_as_written)
-                for message, mark in field.check(quoted_as_written(record[name], record.written_of(name)), _AT_FIELD,
+                for message, mark in field.check(field.quoted(record[name], record.written_of(name)), _AT_FIELD,
                                                  ctx):
                     yield _named(name, message), record.mark_of(name) if mark is _AT_FIELD else mark
             elif field.required:
