@@ -331,6 +331,10 @@ class Enum(Field):
         else:
             raise SpecError("an enum field needs 'values' (a list) or 'enum' (the name of one of game.yaml's "
                             "enums)")
+        # the values as game.yaml writes them, for a message to list (`[1.50, 1_0]` were listed '1.5, 10')
+        listed = spec["values"] if "values" in spec else enums[spec["enum"]]
+        written = listed.written if isinstance(listed, MarkedList) and listed.written else {}
+        self.as_written = [quoted_as_written(v, written.get(i)) for i, v in enumerate(self.values)]
         if not self.values:  # (every item was refused at its own line, "is not one of " and nothing after)
             raise SpecError(f"{'the enum ' + repr(self.label) if self.label != 'these values' else 'values'} has no "
                             "values: no item could give one")
@@ -352,7 +356,7 @@ class Enum(Field):
         # `yes`, and the card printed 'True')
         if any(type(v) is plain_type(value) and v == value for v in self.values):
             return
-        if (twin := next((v for v in self.values if str(v) in (str(value), repr(plain_type(value)(value)))),
+        if (twin := next((v for v in self.as_written if str(v) in (str(value), repr(plain_type(value)(value)))),
                          None)) is not None:
             # (2 where the values are the texts "2", "3"...: it was said not to be one, "did you mean '2'?")
             yield (f"{said} is {type_name(value)}, and the {self.label} {shown(twin)} is {type_name(twin)}: "
@@ -360,11 +364,11 @@ class Enum(Field):
             return
         if len(self.values) > 12 and self.label != "these values":  # a long list reads better by name
             yield f"{said} is not a known {self.label} (see enums.{self.label} in game.yaml)" \
-                  f"{ctx.suggest(value, self.values)}", mark
+                  f"{ctx.suggest(value, self.as_written)}", mark
             return
-        listed = ", ".join(str(v) for v in self.values)
+        listed = ", ".join(str(v) for v in self.as_written)
         # (quoted as any value is: a number as written, not as text ('1.50'), a list as a list, a long text cut)
-        yield f"{said} is not one of {listed}{ctx.suggest(value, self.values)}", mark
+        yield f"{said} is not one of {listed}{ctx.suggest(value, self.as_written)}", mark
 
 
 class Ref(Field):
@@ -461,10 +465,13 @@ class List(Field):
     def clean(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Any:
         if not isinstance(value, list):
             return INVALID
-        kept = [(self.item.clean(v, _item_mark(value, i, mark), ctx), _item_mark(value, i, mark))
+        written = value.written if isinstance(value, MarkedList) and value.written else {}
+        kept = [(self.item.clean(v, _item_mark(value, i, mark), ctx), _item_mark(value, i, mark), written.get(i))
                 for i, v in enumerate(value)]
-        kept = [(v, m) for v, m in kept if v is not INVALID]
-        return MarkedList([v for v, _ in kept], [m for _, m in kept], getattr(value, "mark", mark))
+        kept = [(v, m, w) for v, m, w in kept if v is not INVALID]
+        # (each number's text kept, for a message to quote as written: game.yaml's enums' values were listed so)
+        return MarkedList([v for v, _, _ in kept], [m for _, m, _ in kept], getattr(value, "mark", mark),
+                          {n: w for n, (_, _, w) in enumerate(kept) if w is not None})
 
 
 def _item_mark(value: object, index: int, default: Mark | None) -> Mark | None:
