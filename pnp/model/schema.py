@@ -332,9 +332,7 @@ class Enum(Field):
             raise SpecError("an enum field needs 'values' (a list) or 'enum' (the name of one of game.yaml's "
                             "enums)")
         # the values as game.yaml writes them, for a message to list (`[1.50, 1_0]` were listed '1.5, 10')
-        listed = spec["values"] if "values" in spec else enums[spec["enum"]]
-        written = listed.written if isinstance(listed, MarkedList) and listed.written else {}
-        self.as_written = [quoted_as_written(v, written.get(i)) for i, v in enumerate(self.values)]
+        self.as_written = _as_written(spec["values"] if "values" in spec else enums[spec["enum"]])
         if not self.values:  # (every item was refused at its own line, "is not one of " and nothing after)
             raise SpecError(f"{'the enum ' + repr(self.label) if self.label != 'these values' else 'values'} has no "
                             "values: no item could give one")
@@ -472,6 +470,12 @@ class List(Field):
         # (each number's text kept, for a message to quote as written: game.yaml's enums' values were listed so)
         return MarkedList([v for v, _, _ in kept], [m for _, m, _ in kept], getattr(value, "mark", mark),
                           {n: w for n, (_, _, w) in enumerate(kept) if w is not None})
+
+
+def _as_written(values: list[Any]) -> list[Any]:
+    """A list's values, each number as its file writes it (see quoted_as_written)."""
+    written = values.written if isinstance(values, MarkedList) and values.written else {}
+    return [quoted_as_written(v, written.get(i)) for i, v in enumerate(values)]
 
 
 def _item_mark(value: object, index: int, default: Mark | None) -> Mark | None:
