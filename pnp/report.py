@@ -107,6 +107,14 @@ class _WrittenFloat(_AsWritten, float):
     """A number its file writes otherwise than Python prints it (`2.50`, `1e3`), quoted as written."""
 
 
+class WrittenTrueFalse:
+    """A true or false its file writes otherwise than Python prints it (`yes`, `off`), for a message to quote as
+    written (a bool cannot be subclassed, as a number is by quoted_as_written): `kind: yes` was said 'True'."""
+
+    def __init__(self, value: bool, text: str) -> None:
+        self.value, self.text = value, text
+
+
 def quoted_as_written(value: object, written: str | None) -> object:
     """`value` as a check sees it, where its file writes it as a number that prints otherwise (`written`, as
     load.Record.written_of gives it): the same number, which every message quotes as written (`players: 2.50`

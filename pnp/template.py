@@ -2134,10 +2134,17 @@ _LEADING_SPACE = re.compile(r"\A[ \t]+")
 def _as_typed_markdown(text: str) -> str:
     """`text` as Markdown printing it as a card prints it as typed (see _as_typed_filter): every character
     Markdown reads escaped ('\\&', '\\#'; the book prints an escape's character as typed, see book._inline), a
-    line break a hard one (a soft one is a space), and leading spaces an entity (four began a code block)."""
-    escaped = text.translate(_MARKDOWN_READ)
-    words = escaped.rstrip()  # (a line break ending the text stays one: '\\' ending a paragraph prints)
-    return _LEADING_SPACE.sub("&#32;", words.replace("\n", "\\\n")) + escaped[len(words):]
+    line break '<br>' (see BREAK), and leading spaces an entity (four began a code block)."""
+    escaped = _LEADING_SPACE.sub("&#32;", text.translate(_MARKDOWN_READ))
+    return ("&#32;" if escaped.startswith(("\n", "\r")) else "") + _LINE_BREAK.sub(BREAK, escaped)
+
+
+# A line break of a value printed as typed, as the rulebook's Markdown writes it: the tag the book reads as a line
+# break in text, and as a space in a heading or the contents. Never a line's end: '\\' and a line's end, the hard
+# break of Markdown, ended a heading ('## {{ name | as_typed }}' printed 'Roars\\', then the rest as a paragraph)
+# and a table's row (split in two), exit 0
+BREAK = "<br>"
+_LINE_BREAK = re.compile(r"\r\n?|\n")
 
 
 def _as_typed_filter(text: Any) -> str:

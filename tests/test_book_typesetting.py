@@ -587,6 +587,20 @@ def test_a_value_as_typed_prints_in_the_book_as_on_a_card():
     assert "one\ntwo" in "\n".join(pages)  # (a line break, as on a card, not a space)
 
 
+def test_a_value_as_typed_keeps_its_line_breaks_inside_a_heading_and_a_table_row():
+    """`| as_typed` wrote a line break as Markdown's hard break, a backslash ending the line: in a heading it
+    printed 'Roars\\' and the rest as a paragraph, and it split a table's row, with exit 0. A break is a space
+    in a heading (and the contents) and a line break in a cell or paragraph, as on a card."""
+    from pnp import template
+    source = ("# Rules\n\n## {{ v | as_typed }} end\n\n| Name | Text |\n|---|---|\n| Lion | {{ v | as_typed }} |\n"
+              "| Fern | {{ w | as_typed }} |\n\nSay {{ v | as_typed }}.\n")
+    markdown = template.render(source, {"v": "Roars\nloudly", "w": "\n  two\r\nthree\n"}, markup=True)
+    text = "\n".join(_pages(markdown))
+    assert "\\" not in text and "Contents\nRules 4\n Roars loudly end 4\n" in text
+    assert " ".join(text.split()).count("Rules Roars loudly end Name Text Lion Roars loudly Fern two three") == 1
+    assert "Roars\nloudly\nFern" in text and "Say Roars\nloudly." in text  # (the breaks kept)
+
+
 def test_escaped_brackets_are_text_not_brackets_left_open():
     """A paragraph of 700 '\\[' (as `| as_typed` writes a value of 700 '[') was refused as brackets left open,
     'write '\\[' for a '[' of text', though it was: Markdown reads an escape as text, quickly."""

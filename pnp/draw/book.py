@@ -468,12 +468,24 @@ def _entity_text(token: Token) -> str:
     return _ENTITY_BREAK.sub(" ", token.content) if token.type == "text_special" else token.content
 
 
-def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
-    """markdown-it inline tokens -> pnp markup, plus any images found."""
+# the one HTML the book reads: a line break, as `| as_typed` writes one (template.BREAK), or as typed
+_BREAK_TAG = re.compile(r"<br\s*/?>", re.IGNORECASE)
+
+
+def _is_break(token: Token) -> bool:
+    """Whether an inline token is a line break tag (`<br>`, `<br/>`): see _BREAK_TAG."""
+    return token.type == "html_inline" and _BREAK_TAG.fullmatch(token.content) is not None
+
+
+def _inline(children: list[Token] | None, breaks: str = "\n") -> tuple[str, list[Image]]:
+    """markdown-it inline tokens -> pnp markup, plus any images found; a line break tag as `breaks` (a space where the
+    book sets one line)."""
     out: list[str] = []
     images: list[Image] = []
     for t in children or []:
-        if t.type == "text":
+        if _is_break(t):
+            out.append(breaks)
+        elif t.type == "text":
             out.append(_markdown_text(t.content))
         elif t.type in ("code_inline", "text_special"):  # as typed: a star in `code` made the rest italic,
             out.append(literal(_entity_text(t)))  # `:star:` drew an icon, '&colon;zzz&colon;' an unknown one
@@ -560,9 +572,9 @@ def _with_captions(inline: Token | None) -> list[Token]:
 
 
 def _refuse_html(inline: Token | None) -> None:
-    """Refuse HTML in the text of the inline token `inline` (`<br>`, `<b>bold</b>`) at its line: the rulebook
+    """Refuse HTML in the text of the inline token `inline` (`<b>bold</b>`, `<sup>`) at its line: the rulebook
     reads no HTML (a block of it is refused too), and it was printed as typed with exit 0."""
-    html = next((c for c in _with_captions(inline) if c.type == "html_inline"), None)
+    html = next((c for c in _with_captions(inline) if c.type == "html_inline" and not _is_break(c)), None)
     if html is not None:
         raise BookError(_HTML_COMMENT if html.content.startswith("<!--") else
                         f"'{html.content}' would be printed as typed: the rulebook reads no HTML; write it as "
@@ -662,10 +674,10 @@ def _line_of(inline: Token | None, typed: str) -> int | None:
     return inline.map[0] + 1 + (inline.content.count("\n", 0, at) if at > 0 else 0)
 
 
-def _text_only(children: list[Token] | None, where: str, inline: Token | None = None) -> str:
+def _text_only(children: list[Token] | None, where: str, inline: Token | None = None, breaks: str = "\n") -> str:
     """The markup of inline tokens where the book draws no picture (a heading, a table's cell, a tip): a
     picture there is refused, where it was left out without a word (and never checked)."""
-    text, images = _inline(children)
+    text, images = _inline(children, breaks)
     _refuse_left_as_typed(text, inline)
     if images:
         raise BookError(f"picture '{images[0][0]}' in {where}: the rulebook draws pictures only in paragraphs "
@@ -1014,7 +1026,7 @@ class Book:
 
     def _md_heading_open(self, st: _Story) -> int:
         level = min(int(st.tokens[st.i].tag[1]), 3)
-        text = _text_only(st.tokens[st.i + 1].children, "a heading", st.tokens[st.i + 1])
+        text = _text_only(st.tokens[st.i + 1].children, "a heading", st.tokens[st.i + 1], breaks=" ")
         if _blank(text):  # a '#' alone, or a '---' under nothing but spaces
             raise BookError("a heading with no text would print as a blank line (in the contents too, with a page "
                             "number): write its text, or leave out the '#'")

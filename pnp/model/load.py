@@ -302,8 +302,9 @@ def _refuse_yaml11_only_number(text: str, value: object, mark: Mark) -> None:
 
 
 def _written_otherwise(value: object, text: str) -> str | None:
-    """`text`, where YAML read from it a number that prints otherwise (`1.10` as 1.1, `1_000` as 1000), else None."""
-    return text if type(value) in (int, float) and str(value) != text else None
+    """`text`, where YAML read from it a number or true/false that prints otherwise (`1.10` as 1.1, `1_000` as 1000,
+    `yes` as True), else None."""
+    return text if type(value) in (int, float, bool) and str(value) != text else None
 
 
 class _Builder:

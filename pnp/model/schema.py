@@ -12,7 +12,7 @@ from ..errors import LimitError
 from .. import options
 from ..options import REQUIRED, blank, did_you_mean, out_of_range, type_name
 from ..template import game_time
-from ..report import Mark, plain_type, quoted_as_written
+from ..report import Mark, WrittenTrueFalse, plain_type, quoted_as_written
 from .load import MarkedList, Record, shown
 from .shapes import CheckerShape
 
@@ -70,6 +70,10 @@ class Field(options.Option):
                "there is a default)", "default": "the value used when an item leaves the field out",
                "doc": "what the field means, for people reading game.yaml"}
     name = ""
+
+    def quoted(self, value: Any, written: str | None) -> Any:
+        """`value` as `check` takes it, where its file writes it as `written` (see quoted_as_written)."""
+        return quoted_as_written(value, written)
 
     def __init__(self, spec: Mapping[str, Any], enums: Mapping[str, Any]) -> None:
         super().__init__(spec.get("default", REQUIRED), spec.get("doc", ""), spec.get("required"))
@@ -327,6 +331,8 @@ class Enum(Field):
         else:
             raise SpecError("an enum field needs 'values' (a list) or 'enum' (the name of one of game.yaml's "
                             "enums)")
+        # the values as game.yaml writes them, for a message to list (`[1.50, 1_0]` were listed '1.5, 10')
+        self.as_written = _as_written(spec["values"] if "values" in spec else enums[spec["enum"]])
         if not self.values:  # (every item was refused at its own line, "is not one of " and nothing after)
             raise SpecError(f"{'the enum ' + repr(self.label) if self.label != 'these values' else 'values'} has no "
                             "values: no item could give one")
@@ -336,24 +342,31 @@ class Enum(Field):
             raise SpecError(f"the values of an enum are text, finite numbers or true/false, and {self.label} hold "
                             f"{shown(odd) if isinstance(odd, float) else 'one that is ' + type_name(odd)}")
 
+    def quoted(self, value: Any, written: str | None) -> Any:
+        # (a true/false as written too: a value is compared with the enum's, and the message quotes it)
+        return WrittenTrueFalse(value, written) if isinstance(value, bool) and written is not None \
+            else super().quoted(value, written)
+
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
+        said = value.text if isinstance(value, WrittenTrueFalse) else shown(value)  # (`kind: yes` was said 'True')
+        value = value.value if isinstance(value, WrittenTrueFalse) else value
         # one of the values as it is written: Python's == takes yes for 1 and 1.0 for 1 (an enum of 1 took a
         # `yes`, and the card printed 'True')
         if any(type(v) is plain_type(value) and v == value for v in self.values):
             return
-        if (twin := next((v for v in self.values if str(v) in (str(value), repr(plain_type(value)(value)))),
+        if (twin := next((v for v in self.as_written if str(v) in (str(value), repr(plain_type(value)(value)))),
                          None)) is not None:
             # (2 where the values are the texts "2", "3"...: it was said not to be one, "did you mean '2'?")
-            yield (f"{shown(value)} is {type_name(value)}, and the {self.label} {shown(twin)} is {type_name(twin)}: "
+            yield (f"{said} is {type_name(value)}, and the {self.label} {shown(twin)} is {type_name(twin)}: "
                    "write it as the enum's values are written (quoted, or not)"), mark
             return
         if len(self.values) > 12 and self.label != "these values":  # a long list reads better by name
-            yield f"{shown(value)} is not a known {self.label} (see enums.{self.label} in game.yaml)" \
-                  f"{ctx.suggest(value, self.values)}", mark
+            yield f"{said} is not a known {self.label} (see enums.{self.label} in game.yaml)" \
+                  f"{ctx.suggest(value, self.as_written)}", mark
             return
-        listed = ", ".join(str(v) for v in self.values)
+        listed = ", ".join(str(v) for v in self.as_written)
         # (quoted as any value is: a number as written, not as text ('1.50'), a list as a list, a long text cut)
-        yield f"{shown(value)} is not one of {listed}{ctx.suggest(value, self.values)}", mark
+        yield f"{said} is not one of {listed}{ctx.suggest(value, self.as_written)}", mark
 
 
 class Ref(Field):
@@ -440,7 +453,7 @@ class List(Field):
             yield f"{len(value)} items, expected {lo or 0} to {hi if hi is not None else 'any number'}", mark
         for i, item in enumerate(value):
             written = value.written.get(i) if isinstance(value, MarkedList) and value.written else None
-            yield from self.item.check(quoted_as_written(item, written), _item_mark(value, i, mark), ctx)
+            yield from self.item.check(self.item.quoted(item, written), _item_mark(value, i, mark), ctx)
 
     def fill(self, value: Any) -> Any:
         if not isinstance(value, MarkedList):
@@ -450,10 +463,19 @@ class List(Field):
     def clean(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Any:
         if not isinstance(value, list):
             return INVALID
-        kept = [(self.item.clean(v, _item_mark(value, i, mark), ctx), _item_mark(value, i, mark))
+        written = value.written if isinstance(value, MarkedList) and value.written else {}
+        kept = [(self.item.clean(v, _item_mark(value, i, mark), ctx), _item_mark(value, i, mark), written.get(i))
                 for i, v in enumerate(value)]
-        kept = [(v, m) for v, m in kept if v is not INVALID]
-        return MarkedList([v for v, _ in kept], [m for _, m in kept], getattr(value, "mark", mark))
+        kept = [(v, m, w) for v, m, w in kept if v is not INVALID]
+        # (each number's text kept, for a message to quote as written: game.yaml's enums' values were listed so)
+        return MarkedList([v for v, _, _ in kept], [m for _, m, _ in kept], getattr(value, "mark", mark),
+                          {n: w for n, (_, _, w) in enumerate(kept) if w is not None})
+
+
+def _as_written(values: list[Any]) -> list[Any]:
+    """A list's values, each number as its file writes it (see quoted_as_written)."""
+    written = values.written if isinstance(values, MarkedList) and values.written else {}
+    return [quoted_as_written(v, written.get(i)) for i, v in enumerate(values)]
 
 
 def _item_mark(value: object, index: int, default: Mark | None) -> Mark | None:
@@ -503,7 +525,7 @@ class Map(Field):
                        "no, on and off as true/false, and 2024-01-02 as a date)"), value.key_mark(k)
             elif isinstance(k, str) and not k.strip():  # a credit ': Ada' printed with no role, exit 0
                 yield f"key {shown(k)} is blank: it would print nothing; write its words", value.key_mark(k)
-            yield from self.value.check(quoted_as_written(v, value.written_of(k)), value.mark_of(k), ctx)
+            yield from self.value.check(self.value.quoted(v, value.written_of(k)), value.mark_of(k), ctx)
         if self.min_total is not None or self.max_total is not None:
             total = sum(v for v in value.values() if _is_number(v))
             if _outside(total, self.min_total, self.max_total):
@@ -717,7 +739,7 @@ class Schema:
         for name, field in self.fields.items():
             if name in record:  # the field's Mark is made only for a problem found (model/load.py: places)
                 # (a number as its file writes it, which the messages quote: see quoted_as_written)
-                for message, mark in field.check(quoted_as_written(record[name], record.written_of(name)), _AT_FIELD,
+                for message, mark in field.check(field.quoted(record[name], record.written_of(name)), _AT_FIELD,
                                                  ctx):
                     yield _named(name, message), record.mark_of(name) if mark is _AT_FIELD else mark
             elif field.required:
