@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import DataError
 from ..options import did_you_mean
-from ..project import Project
+from ..project import Project, not_regular
 from ..report import Mark
 from .load import Record
 from .shapes import CheckerShape
@@ -37,6 +37,8 @@ class IconIndex:
                 stem = icon_name(entry.name[:-4] if entry.name.lower() != ".svg" else entry.name)  # (as Path.stem)
                 if not entry.is_symlink():
                     self._files[stem] = real_folder / entry.name
+                    if not entry.is_file(follow_symlinks=False):  # (told by the listing alone: no stat)
+                        self._special(folder / entry.name, entry.stat(follow_symlinks=False).st_mode)
                     continue
                 try:
                     real = project.inside(folder / entry.name, what="icon file", built=False)
@@ -49,6 +51,17 @@ class IconIndex:
                                                    f"('{project.rel(real)}')", Mark(shown)))
                     continue
                 self._files[stem] = real
+                self._special(folder / entry.name, os.stat(real).st_mode)
+
+    def _special(self, path: Path, mode: int) -> None:
+        """A problem naming the icon file at `path` when it is (or links to) a named pipe, a socket, a device or
+        a folder: said whether or not a card draws it, since an alias of its name (star: round-star) or an icon
+        of the game's asked for otherwise passed it over without a word and drew another file in its place."""
+        kind = not_regular(mode)
+        if kind is not None:
+            shown = self.project.rel(path)
+            self.problems.append(DataError(f"icon file '{shown}' is {kind}, not an ordinary file (pnp reads only "
+                                           "ordinary files)", Mark(shown)))
 
     def set_aliases(self, aliases: Record, chk: CheckerShape) -> None:
         """game.yaml's `icons:` (name -> icon); an alias naming nothing, or itself through others, is reported."""
