@@ -584,6 +584,11 @@ class _PngHeader:
         elif kind == b"PLTE":
             if self.palette is not None:  # (libpng stops at a second: "duplicate")
                 return "a PNG of more than one palette (PLTE): viewers show no picture of it; save it again"
+            if self.colour_type == _PALETTE_COLOURS and not (0 < length <= _MOST_PALETTE_BYTES and length % 3 == 0):
+                # libpng stops at it ("invalid"; an empty one, "Invalid palette"), where Pillow read the colours
+                # whole and drew the rest black (exit 0)
+                return ("a PNG whose palette (PLTE) is empty, or not a whole number of colours (1 to 256 of 3 bytes "
+                        "each): viewers show no picture of it; save it again")
             self.palette = length // 3
         elif kind == b"IDAT" and self.palette is None and self.colour_type == _PALETTE_COLOURS:
             return ("a PNG of palette colours with no palette (PLTE) before its picture data: viewers show no picture "
@@ -601,6 +606,7 @@ class _PngHeader:
 # of a 4-byte tRNS, shown opaque, printed with its colour made transparent (exit 0)
 _TRANSPARENCY_BYTES = {b"\x00": 2, b"\x02": 6}  # by colour type: grey, RGB; a palette's (3) is its own
 _PALETTE_COLOURS = b"\x03"  # the colour type of a picture of palette colours, which libpng needs a PLTE for
+_MOST_PALETTE_BYTES = 3 * 256
 
 
 def _png_transparency_problem(colour_type: bytes, transparencies: list[tuple[int, int | None]]) -> str | None:
