@@ -1449,3 +1449,29 @@ def test_an_icons_reference_is_the_href_browsers_follow_where_it_has_xlink_href_
                           b'<image xlink:href="#dot" href="file:///etc/hostname" width="9" height="9"/>')
     (tmp_path / "outside.svg").write_bytes(outside)
     assert "file:///etc/hostname" in str(icons.unreadable(tmp_path / "outside.svg"))
+
+
+def test_an_icons_reference_is_read_as_a_url_without_spaces_around_it(tmp_path, own_disk_cache, monkeypatch):
+    """Browsers read an href as a URL: without the spaces around it, nor the line breaks in it. svglib read
+    href=" #square" and "#squ&#10;are " as is: no element of that id (a <use> drew nothing where browsers draw the
+    square), and an <image href=" #x"> as the file named ' ' in the folder pnp ran in, which it drew."""
+    from PIL import Image
+    from reportlab.graphics.shapes import Group, Rect
+
+    def rects(node):
+        return [r for child in node.contents for r in rects(child)] if isinstance(node, Group) else \
+            [node] if isinstance(node, Rect) else []
+
+    head = ('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><rect id="square" width="10" '
+            'height="10"/></defs>')
+    for use in ('<use href=" #square"/>', '<use href="#squ&#10;are "/>', '<use href="" xlink:href="#square" '
+                'xmlns:xlink="http://www.w3.org/1999/xlink"/>'):
+        svg = (head + use + "</svg>").encode()
+        (tmp_path / "icon.svg").write_bytes(svg)
+        assert icons.unreadable(tmp_path / "icon.svg") is None
+        drawn = rects(icons._drawing(svg, hashlib.sha256(svg).digest()))
+        assert [(r.width, r.height) for r in drawn] == ([] if 'href=""' in use else [(10, 10)]), use
+    monkeypatch.chdir(tmp_path)
+    Image.new("RGB", (8, 8), "red").save(tmp_path / " ", "PNG")  # a file of the folder pnp runs in
+    (tmp_path / "image.svg").write_bytes((head + '<image href=" #x" width="9" height="9"/></svg>').encode())
+    assert icons.unreadable(tmp_path / "image.svg") is not None

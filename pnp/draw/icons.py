@@ -69,7 +69,15 @@ def _href(node: Any) -> str:
     over xlink:href when an element has both), else its xlink:href. svglib reads xlink:href first: a <use> of
     xlink:href="#red" href="#blue" printed red where browsers draw blue (_paint_as_browsers gives svglib this)."""
     found = node.get("href")
-    return (node.get(_XLINK_HREF) or "") if found is None else found
+    given = (node.get(_XLINK_HREF) or "") if found is None else found
+    # ...read as a URL is: without the spaces and control characters around it, nor the tabs and line breaks in
+    # it (svglib took href=" #a" for a file named ' ' in the folder pnp ran in, and drew that file; "#a " for no
+    # element, and drew nothing where browsers draw #a)
+    return _URL_TABS.sub("", given.strip(_URL_SPACES))
+
+
+_URL_SPACES = "".join(map(chr, range(0x21)))  # what a URL's parser strips from its ends: C0 controls and space
+_URL_TABS = re.compile("[\t\n\r]")  # ...and removes from anywhere in it
 _URL = re.compile(r"""url\(\s*['"]?([^'")]*)""", re.IGNORECASE)  # what a paint's url(...) refers to
 # elements whose effect svglib leaves out without a word (it draws a masked, filtered or pattern-filled shape
 # as if plain, and no marker or foreign content at all): an icon holding one would print otherwise than it is seen
@@ -127,11 +135,13 @@ class IconProblem(ValueError):
 
 
 def _referring_as_browsers(root: Any) -> None:
-    """Give each element of the parsed icon `root` that has both an href and an xlink:href the one browsers follow
-    (_href) as its xlink:href, the one svglib reads first."""
+    """Give each element of the parsed icon `root` that refers to another (href or xlink:href) what browsers
+    follow (_href) as its xlink:href, the one svglib reads first, and no href (which svglib reads, as written,
+    where the xlink:href is empty)."""
     for node in root.iter():
-        if node.get("href") is not None and node.get(_XLINK_HREF) is not None:
+        if node.get("href") is not None or node.get(_XLINK_HREF) is not None:
             node.set(_XLINK_HREF, _href(node))
+            node.attrib.pop("href", None)
 
 
 def _paint_as_browsers(root: Any) -> None:
