@@ -1475,3 +1475,18 @@ def test_an_icons_reference_is_read_as_a_url_without_spaces_around_it(tmp_path, 
     Image.new("RGB", (8, 8), "red").save(tmp_path / " ", "PNG")  # a file of the folder pnp runs in
     (tmp_path / "image.svg").write_bytes((head + '<image href=" #x" width="9" height="9"/></svg>').encode())
     assert icons.unreadable(tmp_path / "image.svg") is not None
+
+
+def test_a_project_named_as_its_game_reads_pictures_beside_another_programs_manifest(tmp_path):
+    """A folder is pnp's output by its record (manifest.json) where it is <out>/<game>/ or <out>/<game>/<format>/;
+    the project's own folder is no <out>/<game>/. A project named as its game (mini/, of cards/mini/) holding art/
+    with a web page's manifest.json had its pictures there refused as an earlier build's; mini/ in it still is."""
+    root = make_project(tmp_path / "mini", case={
+        "files": {"art/manifest.json": "{}\n", "mini/manifest.json": "{}\n"},
+        "images": {"art/x.png": [600, 600], "mini/x.png": [600, 600]},
+        "replace": {"layouts/mini/card.yaml": [["  - {type: icon", "  - {type: image, src: ../../art/x.png, x: 0, "
+                                                "y: 0, w: 20, h: 20}\n  - {type: image, src: ../../mini/x.png, x: 0, "
+                                                "y: 0, w: 20, h: 20}\n  - {type: icon"]]}})
+    result = run(root, "validate", "mini")
+    [refused] = [line for line in result.stderr.splitlines() if ": error: " in line]
+    assert refused.startswith("layouts/mini/card.yaml:7:") and "'../../mini/x.png' lies in a folder pnp wrote" in refused
