@@ -1490,3 +1490,15 @@ def test_a_project_named_as_its_game_reads_pictures_beside_another_programs_mani
     result = run(root, "validate", "mini")
     [refused] = [line for line in result.stderr.splitlines() if ": error: " in line]
     assert refused.startswith("layouts/mini/card.yaml:7:") and "'../../mini/x.png' lies in a folder pnp wrote" in refused
+
+
+def test_an_icons_image_of_its_own_element_is_refused_at_its_line(tmp_path, own_disk_cache):
+    """An <image href="#id"> is a picture file to browsers (the icon's own, which an icon seen as a picture does not
+    load), never one of its elements: svglib drew the element in the picture's box, and for an id of no element
+    ended on its own error, said at the icon's first line."""
+    for body in ('<rect id="a" width="3" height="3"/>\n<image href="#a" width="10" height="10"/>',
+                 '\n<image href="#none" width="10" height="10"/>'):
+        (tmp_path / "icon.svg").write_bytes(('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">\n'
+                                             + body + "</svg>").encode())
+        message, line, _ = icons.unreadable(tmp_path / "icon.svg")
+        assert "holds an <image> of one of its own elements" in message and line == 3, (message, line)

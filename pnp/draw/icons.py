@@ -1121,6 +1121,8 @@ def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
     """(message, line, column) of what the icon's element `node` must not hold (text, a reference outside the
     icon, an embedded picture that cannot be drawn), or None; what its numbers and pixels weigh goes in
     `weights`."""
+    from lxml import etree
+
     if (refused := _refused(node)) is not None:
         return refused, node.sourceline or 1, 1
     if shape := node.get("d") or node.get("points"):
@@ -1129,6 +1131,12 @@ def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
     if (target := _url_outside(node)) is not None:
         return _outside(target, where)
     href = _href(node).strip()
+    if href.startswith("#") and etree.QName(node).localname == "image":
+        # browsers load a picture file there (#id names the icon's own file, which an icon seen as a picture does
+        # not load: nothing), never one element of it; svglib drew the element (#id) in the picture's box, or for
+        # an id of none ended on its own error ('stat: path should be string'), said at the icon's first line
+        return ("holds an <image> of one of its own elements (href=\"#...\"), which svglib draws in the picture's "
+                "box and browsers do not: embed a PNG or JPEG picture there, or <use> the element", where, 1)
     if not href or href.startswith("#"):
         return None
     embedded = _EMBEDDED.match(href)
