@@ -38,7 +38,7 @@ class IconIndex:
                 if not entry.is_symlink():
                     self._files[stem] = real_folder / entry.name
                     if not entry.is_file(follow_symlinks=False):  # (told by the listing alone: no stat)
-                        self._special(folder / entry.name, entry.stat(follow_symlinks=False).st_mode)
+                        self._special(folder / entry.name)
                     continue
                 try:
                     real = project.inside(folder / entry.name, what="icon file", built=False)
@@ -51,13 +51,16 @@ class IconIndex:
                                                    f"('{project.rel(real)}')", Mark(shown)))
                     continue
                 self._files[stem] = real
-                self._special(folder / entry.name, os.stat(real).st_mode)
+                self._special(folder / entry.name)
 
-    def _special(self, path: Path, mode: int) -> None:
+    def _special(self, path: Path) -> None:
         """A problem naming the icon file at `path` when it is (or links to) a named pipe, a socket, a device or
         a folder: said whether or not a card draws it, since an alias of its name (star: round-star) or an icon
         of the game's asked for otherwise passed it over without a word and drew another file in its place."""
-        kind = not_regular(mode)
+        try:
+            kind = not_regular(os.stat(path).st_mode)
+        except OSError:  # gone since it was listed: said where it is read, if it is
+            return
         if kind is not None:
             shown = self.project.rel(path)
             self.problems.append(DataError(f"icon file '{shown}' is {kind}, not an ordinary file (pnp reads only "
