@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import DataError
 from ..options import did_you_mean
-from ..project import Project, not_regular
+from ..project import Project, hidden_part, not_regular
 from ..report import Mark
 from .load import Record
 from .shapes import CheckerShape
@@ -121,9 +121,12 @@ def _svg_entries(folder: Path) -> list[os.DirEntry[str]]:
     """The entries of a folder whose names end in .svg, in any case (a file saved as STAR.SVG, and so drawn by
     every SVG viewer, was not among the icons: 'unknown icon' beside it), by name (as
     sorted(folder.glob("*.svg")), from the directory's listing alone: a load lists the icon folders, 168
-    icons)."""
+    icons). A hidden one is none (pnp reads no hidden file as part of a game): .star.svg was drawn as the icon
+    '.star' but, as any hidden file, never digested (edited, the build said its kit was up to date), and the lock
+    file an editor links while star.svg is edited (Emacs' .#star.svg, a link to no file) refused the game."""
     try:
         with os.scandir(folder) as entries:
-            return sorted((e for e in entries if e.name[-4:].lower() == ".svg"), key=lambda e: e.name)
+            return sorted((e for e in entries if e.name[-4:].lower() == ".svg" and not hidden_part([e.name])),
+                          key=lambda e: e.name)
     except OSError:  # gone or unreadable since it was found a folder: no icons of its own
         return []
