@@ -262,8 +262,11 @@ class Project:
     def _a_games_output(self, folder: Path) -> bool:
         """Whether `folder` may be where pnp wrote a game's output: it, or the folder holding it, is named as a game
         of the project (<out>/<game>/, an export's <out>/<game>/<format>/), so that a folder of the project holding
-        a manifest.json of another program's (a web page's) is none."""
-        return any(name and (self.cards / name / "game.yaml").is_file() for name in (folder.name, folder.parent.name))
+        a manifest.json of another program's (a web page's) is none. The project's own folder is no <out>/<game>/
+        (pnp writes no record there): a project named as its game (mini/, of cards/mini/) made every folder in it
+        holding a manifest.json, such as art/, a game's output, and the pictures there were refused."""
+        names = (folder.name,) if folder.parent == self.root else (folder.name, folder.parent.name)
+        return any(name and (self.cards / name / "game.yaml").is_file() for name in names)
 
 
 

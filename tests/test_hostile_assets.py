@@ -1443,3 +1443,56 @@ def test_an_icons_reference_is_the_href_browsers_follow_where_it_has_xlink_href_
                           b'<image xlink:href="#dot" href="file:///etc/hostname" width="9" height="9"/>')
     (tmp_path / "outside.svg").write_bytes(outside)
     assert "file:///etc/hostname" in str(icons.unreadable(tmp_path / "outside.svg"))
+
+
+def test_an_icons_reference_is_read_as_a_url_without_spaces_around_it(tmp_path, own_disk_cache, monkeypatch):
+    """Browsers read an href as a URL: without the spaces around it, nor the line breaks in it. svglib read
+    href=" #square" and "#squ&#10;are " as is: no element of that id (a <use> drew nothing where browsers draw the
+    square), and an <image href=" #x"> as the file named ' ' in the folder pnp ran in, which it drew."""
+    from PIL import Image
+    from reportlab.graphics.shapes import Group, Rect
+
+    def rects(node):
+        return [r for child in node.contents for r in rects(child)] if isinstance(node, Group) else \
+            [node] if isinstance(node, Rect) else []
+
+    head = ('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><rect id="square" width="10" '
+            'height="10"/></defs>')
+    for use in ('<use href=" #square"/>', '<use href="#squ&#10;are "/>', '<use href="" xlink:href="#square" '
+                'xmlns:xlink="http://www.w3.org/1999/xlink"/>'):
+        svg = (head + use + "</svg>").encode()
+        (tmp_path / "icon.svg").write_bytes(svg)
+        assert icons.unreadable(tmp_path / "icon.svg") is None
+        drawn = rects(icons._drawing(svg, hashlib.sha256(svg).digest()))
+        assert [(r.width, r.height) for r in drawn] == ([] if 'href=""' in use else [(10, 10)]), use
+    monkeypatch.chdir(tmp_path)
+    Image.new("RGB", (8, 8), "red").save(tmp_path / " ", "PNG")  # a file of the folder pnp runs in
+    (tmp_path / "image.svg").write_bytes((head + '<image href=" #x" width="9" height="9"/></svg>').encode())
+    assert icons.unreadable(tmp_path / "image.svg") is not None
+
+
+def test_a_project_named_as_its_game_reads_pictures_beside_another_programs_manifest(tmp_path):
+    """A folder is pnp's output by its record (manifest.json) where it is <out>/<game>/ or <out>/<game>/<format>/;
+    the project's own folder is no <out>/<game>/. A project named as its game (mini/, of cards/mini/) holding art/
+    with a web page's manifest.json had its pictures there refused as an earlier build's; mini/ in it still is."""
+    root = make_project(tmp_path / "mini", case={
+        "files": {"art/manifest.json": "{}\n", "mini/manifest.json": "{}\n"},
+        "images": {"art/x.png": [600, 600], "mini/x.png": [600, 600]},
+        "replace": {"layouts/mini/card.yaml": [["  - {type: icon", "  - {type: image, src: ../../art/x.png, x: 0, "
+                                                "y: 0, w: 20, h: 20}\n  - {type: image, src: ../../mini/x.png, x: 0, "
+                                                "y: 0, w: 20, h: 20}\n  - {type: icon"]]}})
+    result = run(root, "validate", "mini")
+    [refused] = [line for line in result.stderr.splitlines() if ": error: " in line]
+    assert refused.startswith("layouts/mini/card.yaml:7:") and "'../../mini/x.png' lies in a folder pnp wrote" in refused
+
+
+def test_an_icons_image_of_its_own_element_is_refused_at_its_line(tmp_path, own_disk_cache):
+    """An <image href="#id"> is a picture file to browsers (the icon's own, which an icon seen as a picture does not
+    load), never one of its elements: svglib drew the element in the picture's box, and for an id of no element
+    ended on its own error, said at the icon's first line."""
+    for body in ('<rect id="a" width="3" height="3"/>\n<image href="#a" width="10" height="10"/>',
+                 '\n<image href="#none" width="10" height="10"/>'):
+        (tmp_path / "icon.svg").write_bytes(('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">\n'
+                                             + body + "</svg>").encode())
+        message, line, _ = icons.unreadable(tmp_path / "icon.svg")
+        assert "holds an <image> of one of its own elements" in message and line == 3, (message, line)

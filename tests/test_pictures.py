@@ -912,7 +912,7 @@ def test_a_pngs_transparency_that_viewers_ignore_is_refused(tmp_path):
 
 def test_a_palette_png_viewers_show_no_picture_of_is_refused(tmp_path):
     """libpng (viewers) stops at a PNG of two palettes (PLTE), or of palette colours with no palette before its
-    picture data, and shows no picture; Pillow read the last palette, or none (black), and the card printed it
+    picture data or one that is empty or not of whole colours, and shows no picture; Pillow read the last palette, or none (black), and the card printed it
     (exit 0)."""
     import struct
     import zlib
@@ -933,10 +933,45 @@ def test_a_palette_png_viewers_show_no_picture_of_is_refused(tmp_path):
     palette = png[at:data]
     pictures = {"two.png": png[:data] + chunk(b"PLTE", bytes(6)) + png[data:],
                 "none.png": png[:at] + png[data:],
-                "late.png": png[:at] + png[data:-12] + palette + png[-12:]}
+                "late.png": png[:at] + png[data:-12] + palette + png[-12:],
+                "ragged.png": png[:at] + chunk(b"PLTE", bytes(7)) + png[data:],
+                "empty.png": png[:at] + chunk(b"PLTE", b"") + png[data:]}
     for name, data_of in pictures.items():
         (tmp_path / name).write_bytes(data_of)
         with pytest.raises(DataError) as raised:
             checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
-        said = "of more than one palette (PLTE)" if name == "two.png" else "of palette colours with no palette (PLTE)"
+        said = {"two.png": "of more than one palette (PLTE)", "ragged.png": "whose palette (PLTE) is empty, or not",
+                "empty.png": "whose palette (PLTE) is empty, or not"}.get(name, "of palette colours with no palette (PLTE)")
         assert raised.value.message.startswith(f"image '{name}' cannot be used: a PNG {said}"), raised.value.message
+
+
+def test_a_png_libpng_stops_at_is_refused(tmp_path):
+    """libpng (viewers) stops at a PNG of two headers (IHDR), of a compression or filter method the standard does not
+    have, or holding a critical chunk it does not know (a capital first letter) or a chunk not named in letters, and
+    shows no picture; Pillow read on (the picture by its last header), and the card printed it (exit 0)."""
+    import struct
+    import zlib
+
+    from pnp.errors import DataError
+    from pnp.model.images import checked_image
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    out = io.BytesIO()
+    Image.new("RGB", (60, 30), (200, 40, 40)).save(out, "PNG")
+    png = out.getvalue()
+    header, rest = png[:33], png[33:]
+    pictures = {"two.png": header + chunk(b"IHDR", struct.pack(">IIBBBBB", 3, 3, 8, 0, 0, 0, 0)) + rest,
+                "method.png": png[:8] + chunk(b"IHDR", png[16:26] + b"\1\0\0") + rest,
+                "critical.png": header + chunk(b"ABCD", b"x") + rest,
+                "named.png": header + chunk(b"ab1d", b"x") + rest}
+    said = {"two.png": "of more than one header (IHDR)", "method.png": "whose header (IHDR) gives a compression",
+            "critical.png": "holding a chunk (ABCD) that viewers must know", "named.png": "holding a chunk whose name"}
+    for name, data in pictures.items():
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(DataError) as raised:
+            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+        assert raised.value.message.startswith(f"image '{name}' cannot be used: a PNG {said[name]}"), raised.value.message

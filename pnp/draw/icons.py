@@ -69,7 +69,15 @@ def _href(node: Any) -> str:
     over xlink:href when an element has both), else its xlink:href. svglib reads xlink:href first: a <use> of
     xlink:href="#red" href="#blue" printed red where browsers draw blue (_paint_as_browsers gives svglib this)."""
     found = node.get("href")
-    return (node.get(_XLINK_HREF) or "") if found is None else found
+    given = (node.get(_XLINK_HREF) or "") if found is None else found
+    # ...read as a URL is: without the spaces and control characters around it, nor the tabs and line breaks in
+    # it (svglib took href=" #a" for a file named ' ' in the folder pnp ran in, and drew that file; "#a " for no
+    # element, and drew nothing where browsers draw #a)
+    return _URL_TABS.sub("", given.strip(_URL_SPACES))
+
+
+_URL_SPACES = "".join(map(chr, range(0x21)))  # what a URL's parser strips from its ends: C0 controls and space
+_URL_TABS = re.compile("[\t\n\r]")  # ...and removes from anywhere in it
 _URL = re.compile(r"""url\(\s*['"]?([^'")]*)""", re.IGNORECASE)  # what a paint's url(...) refers to
 # elements whose effect svglib leaves out without a word (it draws a masked, filtered or pattern-filled shape
 # as if plain, and no marker or foreign content at all): an icon holding one would print otherwise than it is seen
@@ -127,11 +135,13 @@ class IconProblem(ValueError):
 
 
 def _referring_as_browsers(root: Any) -> None:
-    """Give each element of the parsed icon `root` that has both an href and an xlink:href the one browsers follow
-    (_href) as its xlink:href, the one svglib reads first."""
+    """Give each element of the parsed icon `root` that refers to another (href or xlink:href) what browsers
+    follow (_href) as its xlink:href, the one svglib reads first, and no href (which svglib reads, as written,
+    where the xlink:href is empty)."""
     for node in root.iter():
-        if node.get("href") is not None and node.get(_XLINK_HREF) is not None:
+        if node.get("href") is not None or node.get(_XLINK_HREF) is not None:
             node.set(_XLINK_HREF, _href(node))
+            node.attrib.pop("href", None)
 
 
 def _paint_as_browsers(root: Any) -> None:
@@ -1111,6 +1121,8 @@ def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
     """(message, line, column) of what the icon's element `node` must not hold (text, a reference outside the
     icon, an embedded picture that cannot be drawn), or None; what its numbers and pixels weigh goes in
     `weights`."""
+    from lxml import etree
+
     if (refused := _refused(node)) is not None:
         return refused, node.sourceline or 1, 1
     if shape := node.get("d") or node.get("points"):
@@ -1119,6 +1131,12 @@ def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
     if (target := _url_outside(node)) is not None:
         return _outside(target, where)
     href = _href(node).strip()
+    if href.startswith("#") and etree.QName(node).localname == "image":
+        # browsers load a picture file there (#id names the icon's own file, which an icon seen as a picture does
+        # not load: nothing), never one element of it; svglib drew the element (#id) in the picture's box, or for
+        # an id of none ended on its own error ('stat: path should be string'), said at the icon's first line
+        return ("holds an <image> of one of its own elements (href=\"#...\"), which svglib draws in the picture's "
+                "box and browsers do not: embed a PNG or JPEG picture there, or <use> the element", where, 1)
     if not href or href.startswith("#"):
         return None
     embedded = _EMBEDDED.match(href)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import DataError
 from ..options import did_you_mean
-from ..project import Project
+from ..project import Project, hidden_part, not_regular
 from ..report import Mark
 from .load import Record
 from .shapes import CheckerShape
@@ -37,6 +37,8 @@ class IconIndex:
                 stem = icon_name(entry.name[:-4] if entry.name.lower() != ".svg" else entry.name)  # (as Path.stem)
                 if not entry.is_symlink():
                     self._files[stem] = real_folder / entry.name
+                    if not entry.is_file(follow_symlinks=False):  # (told by the listing alone: no stat)
+                        self._special(folder / entry.name)
                     continue
                 try:
                     real = project.inside(folder / entry.name, what="icon file", built=False)
@@ -49,6 +51,20 @@ class IconIndex:
                                                    f"('{project.rel(real)}')", Mark(shown)))
                     continue
                 self._files[stem] = real
+                self._special(folder / entry.name)
+
+    def _special(self, path: Path) -> None:
+        """A problem naming the icon file at `path` when it is (or links to) a named pipe, a socket, a device or
+        a folder: said whether or not a card draws it, since an alias of its name (star: round-star) or an icon
+        of the game's asked for otherwise passed it over without a word and drew another file in its place."""
+        try:
+            kind = not_regular(os.stat(path).st_mode)
+        except OSError:  # gone since it was listed: said where it is read, if it is
+            return
+        if kind is not None:
+            shown = self.project.rel(path)
+            self.problems.append(DataError(f"icon file '{shown}' is {kind}, not an ordinary file (pnp reads only "
+                                           "ordinary files)", Mark(shown)))
 
     def set_aliases(self, aliases: Record, chk: CheckerShape) -> None:
         """game.yaml's `icons:` (name -> icon); an alias naming nothing, or itself through others, is reported."""
@@ -105,9 +121,12 @@ def _svg_entries(folder: Path) -> list[os.DirEntry[str]]:
     """The entries of a folder whose names end in .svg, in any case (a file saved as STAR.SVG, and so drawn by
     every SVG viewer, was not among the icons: 'unknown icon' beside it), by name (as
     sorted(folder.glob("*.svg")), from the directory's listing alone: a load lists the icon folders, 168
-    icons)."""
+    icons). A hidden one is none (pnp reads no hidden file as part of a game): .star.svg was drawn as the icon
+    '.star' but, as any hidden file, never digested (edited, the build said its kit was up to date), and the lock
+    file an editor links while star.svg is edited (Emacs' .#star.svg, a link to no file) refused the game."""
     try:
         with os.scandir(folder) as entries:
-            return sorted((e for e in entries if e.name[-4:].lower() == ".svg"), key=lambda e: e.name)
+            return sorted((e for e in entries if e.name[-4:].lower() == ".svg" and not hidden_part([e.name])),
+                          key=lambda e: e.name)
     except OSError:  # gone or unreadable since it was found a folder: no icons of its own
         return []

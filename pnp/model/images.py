@@ -584,6 +584,11 @@ class _PngHeader:
         elif kind == b"PLTE":
             if self.palette is not None:  # (libpng stops at a second: "duplicate")
                 return "a PNG of more than one palette (PLTE): viewers show no picture of it; save it again"
+            if self.colour_type == _PALETTE_COLOURS and not (0 < length <= _MOST_PALETTE_BYTES and length % 3 == 0):
+                # libpng stops at it ("invalid"; an empty one, "Invalid palette"), where Pillow read the colours
+                # whole and drew the rest black (exit 0)
+                return ("a PNG whose palette (PLTE) is empty, or not a whole number of colours (1 to 256 of 3 bytes "
+                        "each): viewers show no picture of it; save it again")
             self.palette = length // 3
         elif kind == b"IDAT" and self.palette is None and self.colour_type == _PALETTE_COLOURS:
             return ("a PNG of palette colours with no palette (PLTE) before its picture data: viewers show no picture "
@@ -601,6 +606,7 @@ class _PngHeader:
 # of a 4-byte tRNS, shown opaque, printed with its colour made transparent (exit 0)
 _TRANSPARENCY_BYTES = {b"\x00": 2, b"\x02": 6}  # by colour type: grey, RGB; a palette's (3) is its own
 _PALETTE_COLOURS = b"\x03"  # the colour type of a picture of palette colours, which libpng needs a PLTE for
+_MOST_PALETTE_BYTES = 3 * 256
 
 
 def _png_transparency_problem(colour_type: bytes, transparencies: list[tuple[int, int | None]]) -> str | None:
@@ -646,6 +652,8 @@ def _png_chunk_problem(kind: bytes, start: bytes, first: bool, after_palette: bo
     for one after a PLTE chunk) is read otherwise by libpng than by Pillow, or None."""
     if first and kind != b"IHDR":
         return ("a PNG whose first chunk is not its header (IHDR): viewers show no picture of it; save it again")
+    if (problem := _png_unknown_problem(kind, start, first)) is not None:
+        return problem
     if kind != b"iCCP":
         return None
     if after_palette:
@@ -656,6 +664,29 @@ def _png_chunk_problem(kind: bytes, start: bytes, first: bool, after_palette: bo
         return ("a PNG whose colour profile chunk (iCCP) is malformed (its name is not 1 to 79 bytes, or its "
                 "compression is not zlib's): viewers ignore the profile, Pillow reads it or refuses the file; "
                 "save it with an sRGB profile, or none")
+    return None
+
+
+# The chunks libpng must understand to show a PNG (its "critical" ones, named with a capital first letter), and
+# the compression and filter methods of its header it knows (0 alone, the standard's)
+_PNG_CRITICAL_CHUNKS = frozenset({b"IHDR", b"PLTE", b"IDAT", b"IEND"})
+
+
+def _png_unknown_problem(kind: bytes, start: bytes, first: bool) -> str | None:
+    """Why libpng (viewers) stops at a PNG's chunk where Pillow reads on, or None: a second header (Pillow read
+    the picture by the last one), a header of a compression or filter method it does not know, a critical chunk
+    it does not know or a chunk named otherwise than in four letters (Pillow passed over both), each of which
+    printed a picture viewers show none of (exit 0)."""
+    if kind == b"IHDR" and not first:
+        return "a PNG of more than one header (IHDR): viewers show no picture of it; save it again"
+    if kind == b"IHDR" and start[10:12] not in (b"", b"\0", b"\0\0"):
+        return ("a PNG whose header (IHDR) gives a compression or filter method the PNG standard does not have: "
+                "viewers show no picture of it; save it again")
+    if not kind.isalpha():  # (bytes: ASCII letters alone)
+        return "a PNG holding a chunk whose name is not four letters: viewers show no picture of it; save it again"
+    if kind[0] & 0x20 == 0 and kind not in _PNG_CRITICAL_CHUNKS:
+        return (f"a PNG holding a chunk ({kind.decode()}) that viewers must know to show the picture and do not: "
+                "they show no picture of it; save it again")
     return None
 
 
