@@ -1548,16 +1548,31 @@ def test_a_sheet_of_more_elements_beside_its_cells_than_pnp_reads_is_refused(pro
         "links, column widths...); pnp reads at most 20,000 (a sheet has a few dozen): the file is damaged"]
 
 
-@pytest.mark.parametrize("value, said", [("0.30000000000000004", "0.30000000000000004"), ("1E-7", "1e-07"),
-                                         ("123456789012", "123456789012")])
+@pytest.mark.parametrize("value, said", [("1E-7", "1e-07"), ("123456789012", "123456789012"),
+                                         ("0.3333333333333333", "0.3333333333333333")])
 def test_a_number_general_shows_otherwise_than_its_text_is_refused_in_a_text_field(proj, value, said):
-    # General shows 0.3, 1E-07 and 1.23457E+11, where the text field printed Python's text of the number
+    # General shows 1E-07, 1.23457E+11 and 0.333333333 (at a column's standard width), where the text field printed
+    # Python's text of the number
     path = xlsx_table(proj, "turn")
     rezip(path, lambda name, data: re.sub(rb'<c r="B2"[^>]*>.*?</c>', f'<c r="B2"><v>{value}</v></c>'.encode(), data,
                                           count=1) if name.endswith("sheet1.xml") else data)
     assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
         f"cards/{GAME}/turn.xlsx[turn]:2:2: error: this number cell ({said}) is formatted as 'General', so the sheet "
         "shows it otherwise than its text field would print it: format the cell as text and type the text"]
+
+
+def test_a_number_general_shows_in_15_digits_is_read_in_a_text_field_as_shown(proj):
+    """0.30000000000000004 (a sum's float, 0.1 + 0.2, as a program writes it) is shown by General in Excel's 15
+    significant digits, as 0.3: a text field refused it as shown otherwise. It reads "0.3", as the sheet shows it;
+    -0.30000000000000004 "-0.3"."""
+    path = xlsx_table(proj, "turn")
+    cells = {"B2": "0.30000000000000004", "B3": "-0.30000000000000004"}
+    rezip(path, lambda name, data: re.sub(rb'<c r="(B[23])"[^>]*>.*?</c>', lambda found: f'<c r="{found[1].decode()}">'
+                                          f'<v>{cells[found[1].decode()]}</v></c>'.encode(), data, count=2)
+          if name.endswith("sheet1.xml") else data)
+    back = path.with_name("back.yaml")
+    convert(proj, path, "yaml", "--out", str(back))
+    assert [item["title"] for item in yaml.safe_load(back.read_text(encoding="utf-8"))[:2]] == ["0.3", "-0.3"]
 
 
 def test_rows_of_no_value_past_the_limit_are_passed_over_and_a_value_after_them_refused(proj, monkeypatch):

@@ -1224,7 +1224,7 @@ def _number_as_shown(value: Any, shape: str) -> Any:
         return value
     # "0" shows a whole number's digits, which a text field prints only below 2**53 (1E+20 was printed "1e+20"
     # where the sheet showed 100000000000000000000, exit 0)
-    if (_shown_as_it_is(shape) and _general_shows(value)
+    if (_shown_as_it_is(shape) and _general_number(value) == _plain_number(value)
             or shape == "0" and isinstance(_plain_number(value), int)):
         return value
     return _FormattedNumber(value, shape)
@@ -1239,10 +1239,20 @@ def _shown_as_it_is(code: str) -> bool:
 
 
 def _general_shows(value: int | float) -> bool:
-    """Whether the General format shows a number as its text is: at most 11 digits, and no exponent (it shows
-    0.30000000000000004 as 0.3 and 1e-07 as 1E-07, which a text field printed as Python writes them, exit 0)."""
-    text = str(_plain_number(value))
-    return "e" not in text and "n" not in text and len(text.lstrip("-").replace(".", "")) <= 11
+    """Whether the General format shows a number as a number's text (_general_number)."""
+    return _general_number(value) is not None
+
+
+def _general_number(value: int | float) -> int | float | None:
+    """The number the General format shows for `value`, at a column's standard width: its 15 significant digits,
+    as Excel rounds (0.30000000000000004, a sum's float, shown as 0.3 and refused in a text field; its text is
+    "0.3"), when those are at most 11 digits and no exponent; None where General shows it otherwise (123456789012
+    as 1.23457E+11, 1e-07 as 1E-07, which a text field printed as Python writes them, exit 0)."""
+    rounded = _plain_number(float(_EXCEL_DIGITS.plus(decimal.Decimal(repr(value)))))
+    text = str(rounded)  # (an infinity or NaN: "inf", "nan")
+    if "e" in text or "n" in text or len(text.lstrip("-").replace(".", "")) > 11:
+        return None
+    return rounded  # type: ignore[return-value]
 
 
 # How a workbook writes a character XML cannot hold (a carriage return, a control character) in a text: _x000D_,
@@ -1509,8 +1519,8 @@ def _number_of(value: object, field: Field | None, mark: Mark) -> object:
         if (text := _shown_number(value.value, value.format)) is not None:
             return text
         if _digits_shown(value.format, (value.value > 0) - (value.value < 0)) == (None, True) \
-                and _general_shows(value.value):  # (its section General, or -General: shown as its text is)
-            return value.value
+                and (general := _general_number(value.value)) is not None:  # (its section General, or -General)
+            return general
         raise LoadError(f"this number cell ({value}) is formatted as {shown(value.format)}, so the sheet shows it "
                         f"otherwise than its {'text' if isinstance(field, Str) else 'enum'} field would print it: "
                         "format the cell as text and type the text", mark)
