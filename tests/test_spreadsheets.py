@@ -156,11 +156,15 @@ def test_a_broken_csv_is_refused_at_its_cell(proj, content, message):
 
 
 def test_a_file_that_is_no_workbook_is_refused_by_name(proj):
-    folder = proj / "cards" / GAME
-    (folder / "turn.yaml").unlink()
-    (folder / "turn.xlsx").write_bytes(b"PK\x03\x04 not really a zip")
-    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: not a readable .xlsx workbook")
-               for ln in errors(proj)), errors(proj)
+    """A file beginning as a zip package, then garbled or cut short (a download that did not finish), was refused
+    in Python's words ("BadZipFile: File is not a zip file"), where it began as one: said as damaged."""
+    path = xlsx_table(proj, "turn")
+    whole = path.read_bytes()
+    for data in (b"PK\x03\x04 not really a zip", whole[:len(whole) // 2]):
+        path.write_bytes(data)
+        said = [ln for ln in errors(proj) if "turn.xlsx" in ln]
+        assert len(said) == 1 and said[0].startswith(f"cards/{GAME}/turn.xlsx: error: not a readable .xlsx workbook")
+        assert "damaged or cut short" in said[0] and "zipfile" not in said[0].lower(), said
 
 
 

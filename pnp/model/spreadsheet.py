@@ -18,6 +18,7 @@ import operator
 import re
 import warnings
 import zipfile
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -322,7 +323,7 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     except LoadError:
         raise
     except Exception as e:  # noqa: BLE001 - zip, XML and openpyxl errors alike: a file Excel did not write
-        raise LoadError(f"not a readable .xlsx workbook ({type(e).__name__}: {e})", Mark(shown)) from None
+        raise _unreadable(e, shown) from None
     try:
         if listed != len(book.sheetnames) + len(charts):  # (openpyxl drops them with a warning, or none)
             raise LoadError(f"workbook lists {listed:,} sheets, of which {len(book.sheetnames) + len(charts):,} can be "
@@ -348,10 +349,26 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     except LoadError:
         raise
     except Exception as e:  # noqa: BLE001 - a damaged sheet
-        raise LoadError(f"not a readable .xlsx workbook ({type(e).__name__}: {e})", Mark(shown)) from None
+        raise _unreadable(e, shown) from None
     finally:
         book.close()
     return rows, where
+
+
+# What Python's zip reader raises at a damaged zip package: BadZipFile (no directory at its end, a part's header
+# or checksum wrong), zlib.error (a part's compressed bytes), EOFError (a part cut short)
+_DAMAGED_ZIP = (zipfile.BadZipFile, zlib.error, EOFError)
+
+
+def _unreadable(e: Exception, shown: str) -> LoadError:
+    """The refusal of a workbook that cannot be read: a damaged zip package said in pnp's words (a file beginning
+    as a zip package, then cut short or garbled, was refused as "BadZipFile: File is not a zip file", Python's
+    words, where the file began as one), any other fault with the reader's own."""
+    if isinstance(e, _DAMAGED_ZIP):
+        return LoadError("not a readable .xlsx workbook: it begins as a zip package, as an .xlsx file does, but the "
+                         "package is damaged or cut short (a copy or download that did not finish?): save it again "
+                         "from the spreadsheet program", Mark(shown))
+    return LoadError(f"not a readable .xlsx workbook ({type(e).__name__}: {e})", Mark(shown))
 
 
 def _open_workbook(path: Path, shown: str) -> tuple[Any, list[str]]:
