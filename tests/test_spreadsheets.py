@@ -140,6 +140,9 @@ def test_an_xlsx_error_names_the_file_sheet_row_and_column(proj):
     (b"id,name,id\nx,y,z\n", "tokens.csv:1:3: error: column 'id' appears twice"),
     (b"id,name\nx,y,stray\n", "tokens.csv:2:3: error: a value in a column without a name"),
     (b"id,name\nx,Caf\xe9\n", "tokens.csv:2:6: error: not UTF-8 text (byte 0xe9)"),
+    # UTF-16 without a byte-order mark was refused at its first NUL, a control character of a header 'i\x00d\x00'
+    ("id,name\nx,Café\n".encode("utf-16-le"), "tokens.csv:1:1: error: UTF-16 text, not UTF-8"),
+    ("id,name\nx,Café\n".encode("utf-16-be"), "tokens.csv:1:1: error: UTF-16 text, not UTF-8"),
     # the rule of every text pnp prints or exports (a YAML table's too), then what YAML refuses besides
     (b"id,name\nx,Li\x00on\n", "tokens.csv:2:2: error: the text holds the control character U+0000"),
     (b"id,name\nx,Li\xe2\x80\xaeon\n", "tokens.csv:2:2: error: the text holds the control character U+202E"),
