@@ -2520,3 +2520,19 @@ def test_a_number_a_section_of_general_shows_as_its_text_is_read_in_a_text_field
     result = run(root, *back)
     assert result.exit_code == 1 and "cards/mini/cards.xlsx[cards]:3:2: this number cell (-5) is formatted as " \
         "'General;General'" in result.output, result.output
+
+
+def test_a_csv_file_of_blank_rows_is_a_table_of_no_items_as_an_empty_file_is(tmp_path):
+    """A CSV file of blank lines (or of commas, or of spaces) was refused as 'the first row names the fields; it is
+    empty', where an empty file of 0 bytes was read as a table of no items: each is read as no items. A blank first
+    row before a header is still refused there."""
+    root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [
+        ["    fields:", "    file: cards.csv\n    fields:"]]}, "files": {"cards/mini/cards.yaml": None}})
+    path = root / "cards" / "mini" / "cards.csv"
+    for data in (b"\n\n\n", b",,,\r\n  ,\"\"\r\n"):
+        path.write_bytes(data)
+        result = run(root, "validate", "mini")
+        assert "count 4 but the data gives 0" in result.stderr and "cards.csv:1:1: error: the first row" not in \
+            result.stderr, (data, result.output)
+    path.write_bytes(b"\n\nid,name\n")
+    assert "cards/mini/cards.csv:1:1: error: the first row names the fields" in run(root, "validate", "mini").stderr

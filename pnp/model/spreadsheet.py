@@ -1338,9 +1338,11 @@ def _blank(value: object) -> bool:
 def _records(rows: Rows, where: str, schema: Schema, ids: Mapping[Any, Field | None]) -> MarkedList:
     """The header row names the fields; every later row that is not blank is one item. The values read count
     against the game's allowance whether the sheet is then refused or not: one file read as many tables was
-    read again for each, up to the end (a header missing a field) or the limit."""
+    read again for each, up to the end (a header missing a field) or the limit. Rows that hold nothing at all are
+    a table of no items, as an empty file and an empty sheet are (a CSV file of blank lines, or of commas, was
+    refused as a header that is empty, where a file of 0 bytes was read as no items)."""
     items = MarkedList(mark=Mark(where, 1, 1))
-    if not rows:
+    if all(_blank(cell) for _, cells in rows for cell in cells):
         return items
     line, header = rows[0]
     by_text = _fields_by_text(schema)
