@@ -232,7 +232,7 @@ def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> tup
             if (held := _first_held(text[pos:], delimiter)) is None:
                 end = pos
                 break
-            return "".join(kept) + text[copied:pos], before + 1 + len(_LINE_END.findall(text, 0, pos + held))
+            return "".join(kept) + text[copied:pos], before + 1 + _line_ends(text, pos + held)
         found = pattern.match(text, pos)
         if found is None or found.end() == end:
             break
@@ -240,7 +240,7 @@ def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> tup
         if text[pos] == delimiter:
             blank = blanks.match(text, pos)  # (it matches no cell too: never None)
             if blank is None or blank.end() < end and not _LINE_END.match(text, blank.end()):
-                line = before + 1 + len(_LINE_END.findall(text, 0, found.start()))
+                line = before + 1 + _line_ends(text, found.start())
                 raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(shown, line, MAX_COLUMNS + 1))
             kept.append(text[copied:pos])
             pos = copied = blank.end()
@@ -248,6 +248,13 @@ def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> tup
             break
         pos = ended.end()
     return ("".join(kept) + text[copied:end] if kept or end < len(text) else text), None
+
+
+def _line_ends(text: str, end: int) -> int:
+    """How many line ends (_LINE_END: \\r\\n, \\r or \\n) the CSV `text` holds before `end`, counted in C without a
+    list of them: a value after 20 MB of blank lines was found at its line by a list of 20 million line ends
+    (7 s; 830 MB where they were \\r\\n)."""
+    return text.count("\n", 0, end) + text.count("\r", 0, end) - text.count("\r\n", 0, end)
 
 
 @functools.cache
