@@ -516,6 +516,9 @@ def utf8_text(raw: bytes, shown: str, advice: str = "", encoding: str = "utf-8")
     """`raw` (a file's bytes) decoded as `encoding` (UTF-8, or "utf-8-sig" to drop a leading byte-order mark),
     else LoadError at the line and column of its first byte that is not UTF-8: a file saved in another
     encoding is found at the character an editor shows wrong, not at a byte count."""
+    if _utf16_without_mark(raw):  # (UTF-8 too, its every other byte 0: refused as a control character U+0000)
+        raise LoadError(f"UTF-16 text, not UTF-8 (every other byte of its start is 0, as UTF-16 writes letters)"
+                        f"{advice or ': save it as UTF-8'}", Mark(shown, 1, 1))
     try:
         return raw.decode(encoding)
     except UnicodeDecodeError:
@@ -532,6 +535,19 @@ def utf8_text(raw: bytes, shown: str, advice: str = "", encoding: str = "utf-8")
         mark = Mark(shown, raw.count(b"\n", 0, e.start) + 1, column)
         raise LoadError(f"not UTF-8 text (byte 0x{raw[e.start]:02x}){advice}", mark) from None
     raise AssertionError("unreachable: text that is UTF-8 decodes as it")  # pragma: no cover
+
+
+def _utf16_without_mark(raw: bytes) -> bool:
+    """Whether `raw` begins as UTF-16 text without a byte-order mark does (a program's "Unicode" saved without
+    one): of its first 64 bytes, those at one parity (the high bytes of its characters, little- or big-endian)
+    are all 0 and those at the other none. A CSV file so saved was refused at its first NUL, as a control
+    character in a header of 'i\\x00d\\x00', where one with the mark was said to be UTF-16."""
+    start = raw[:64]
+    start = start[:len(start) - len(start) % 2]
+    if len(start) < 4 or 0 not in start:
+        return False
+    return any(high.count(0) == len(high) and 0 not in low for low, high in ((start[0::2], start[1::2]),
+                                                                              (start[1::2], start[0::2])))
 
 
 def write_file(path: str | Path, data: bytes) -> None:

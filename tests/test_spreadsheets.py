@@ -140,6 +140,9 @@ def test_an_xlsx_error_names_the_file_sheet_row_and_column(proj):
     (b"id,name,id\nx,y,z\n", "tokens.csv:1:3: error: column 'id' appears twice"),
     (b"id,name\nx,y,stray\n", "tokens.csv:2:3: error: a value in a column without a name"),
     (b"id,name\nx,Caf\xe9\n", "tokens.csv:2:6: error: not UTF-8 text (byte 0xe9)"),
+    # UTF-16 without a byte-order mark was refused at its first NUL, a control character of a header 'i\x00d\x00'
+    ("id,name\nx,Café\n".encode("utf-16-le"), "tokens.csv:1:1: error: UTF-16 text, not UTF-8"),
+    ("id,name\nx,Café\n".encode("utf-16-be"), "tokens.csv:1:1: error: UTF-16 text, not UTF-8"),
     # the rule of every text pnp prints or exports (a YAML table's too), then what YAML refuses besides
     (b"id,name\nx,Li\x00on\n", "tokens.csv:2:2: error: the text holds the control character U+0000"),
     (b"id,name\nx,Li\xe2\x80\xaeon\n", "tokens.csv:2:2: error: the text holds the control character U+202E"),
@@ -156,11 +159,15 @@ def test_a_broken_csv_is_refused_at_its_cell(proj, content, message):
 
 
 def test_a_file_that_is_no_workbook_is_refused_by_name(proj):
-    folder = proj / "cards" / GAME
-    (folder / "turn.yaml").unlink()
-    (folder / "turn.xlsx").write_bytes(b"PK\x03\x04 not really a zip")
-    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: not a readable .xlsx workbook")
-               for ln in errors(proj)), errors(proj)
+    """A file beginning as a zip package, then garbled or cut short (a download that did not finish), was refused
+    in Python's words ("BadZipFile: File is not a zip file"), where it began as one: said as damaged."""
+    path = xlsx_table(proj, "turn")
+    whole = path.read_bytes()
+    for data in (b"PK\x03\x04 not really a zip", whole[:len(whole) // 2]):
+        path.write_bytes(data)
+        said = [ln for ln in errors(proj) if "turn.xlsx" in ln]
+        assert len(said) == 1 and said[0].startswith(f"cards/{GAME}/turn.xlsx: error: not a readable .xlsx workbook")
+        assert "damaged or cut short" in said[0] and "zipfile" not in said[0].lower(), said
 
 
 
@@ -1548,16 +1555,31 @@ def test_a_sheet_of_more_elements_beside_its_cells_than_pnp_reads_is_refused(pro
         "links, column widths...); pnp reads at most 20,000 (a sheet has a few dozen): the file is damaged"]
 
 
-@pytest.mark.parametrize("value, said", [("0.30000000000000004", "0.30000000000000004"), ("1E-7", "1e-07"),
-                                         ("123456789012", "123456789012")])
+@pytest.mark.parametrize("value, said", [("1E-7", "1e-07"), ("123456789012", "123456789012"),
+                                         ("0.3333333333333333", "0.3333333333333333")])
 def test_a_number_general_shows_otherwise_than_its_text_is_refused_in_a_text_field(proj, value, said):
-    # General shows 0.3, 1E-07 and 1.23457E+11, where the text field printed Python's text of the number
+    # General shows 1E-07, 1.23457E+11 and 0.333333333 (at a column's standard width), where the text field printed
+    # Python's text of the number
     path = xlsx_table(proj, "turn")
     rezip(path, lambda name, data: re.sub(rb'<c r="B2"[^>]*>.*?</c>', f'<c r="B2"><v>{value}</v></c>'.encode(), data,
                                           count=1) if name.endswith("sheet1.xml") else data)
     assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
         f"cards/{GAME}/turn.xlsx[turn]:2:2: error: this number cell ({said}) is formatted as 'General', so the sheet "
         "shows it otherwise than its text field would print it: format the cell as text and type the text"]
+
+
+def test_a_number_general_shows_in_15_digits_is_read_in_a_text_field_as_shown(proj):
+    """0.30000000000000004 (a sum's float, 0.1 + 0.2, as a program writes it) is shown by General in Excel's 15
+    significant digits, as 0.3: a text field refused it as shown otherwise. It reads "0.3", as the sheet shows it;
+    -0.30000000000000004 "-0.3"."""
+    path = xlsx_table(proj, "turn")
+    cells = {"B2": "0.30000000000000004", "B3": "-0.30000000000000004"}
+    rezip(path, lambda name, data: re.sub(rb'<c r="(B[23])"[^>]*>.*?</c>', lambda found: f'<c r="{found[1].decode()}">'
+                                          f'<v>{cells[found[1].decode()]}</v></c>'.encode(), data, count=2)
+          if name.endswith("sheet1.xml") else data)
+    back = path.with_name("back.yaml")
+    convert(proj, path, "yaml", "--out", str(back))
+    assert [item["title"] for item in yaml.safe_load(back.read_text(encoding="utf-8"))[:2]] == ["0.3", "-0.3"]
 
 
 def test_rows_of_no_value_past_the_limit_are_passed_over_and_a_value_after_them_refused(proj, monkeypatch):
@@ -2498,3 +2520,37 @@ def test_a_number_a_section_of_general_shows_as_its_text_is_read_in_a_text_field
     result = run(root, *back)
     assert result.exit_code == 1 and "cards/mini/cards.xlsx[cards]:3:2: this number cell (-5) is formatted as " \
         "'General;General'" in result.output, result.output
+
+
+def test_a_csv_file_of_blank_rows_is_a_table_of_no_items_as_an_empty_file_is(tmp_path):
+    """A CSV file of blank lines (or of commas, or of spaces) was refused as 'the first row names the fields; it is
+    empty', where an empty file of 0 bytes was read as a table of no items: each is read as no items. A blank first
+    row before a header is still refused there."""
+    root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [
+        ["    fields:", "    file: cards.csv\n    fields:"]]}, "files": {"cards/mini/cards.yaml": None}})
+    path = root / "cards" / "mini" / "cards.csv"
+    for data in (b"\n\n\n", b",,,\r\n  ,\"\"\r\n"):
+        path.write_bytes(data)
+        result = run(root, "validate", "mini")
+        assert "count 4 but the data gives 0" in result.stderr and "cards.csv:1:1: error: the first row" not in \
+            result.stderr, (data, result.output)
+    path.write_bytes(b"\n\nid,name\n")
+    assert "cards/mini/cards.csv:1:1: error: the first row names the fields" in run(root, "validate", "mini").stderr
+
+
+def test_the_line_of_a_value_after_many_blank_rows_is_counted_without_a_list_of_line_ends(monkeypatch):
+    """A value after 20 MB of blank lines past the limit was found at its line by a list of every line end before
+    it (7 s; 830 MB where they were \\r\\n): they are counted, the memory used no more than a few bytes a line."""
+    import tracemalloc
+
+    from pnp.model import spreadsheet
+
+    monkeypatch.setattr(spreadsheet, "MAX_ROWS", 3)
+    text = "id,name\na,b\n" + "\r\n" * 1_000_000 + "\r\n\rx\n"
+    tracemalloc.start()
+    try:
+        _, line = spreadsheet._check_row_widths(text, ",", "t.csv", 0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert line == 2 + 1_000_000 + 2 + 1 and peak < 4 * 2**20, (line, peak)

@@ -18,6 +18,7 @@ import operator
 import re
 import warnings
 import zipfile
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -231,7 +232,7 @@ def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> tup
             if (held := _first_held(text[pos:], delimiter)) is None:
                 end = pos
                 break
-            return "".join(kept) + text[copied:pos], before + 1 + len(_LINE_END.findall(text, 0, pos + held))
+            return "".join(kept) + text[copied:pos], before + 1 + _line_ends(text, pos + held)
         found = pattern.match(text, pos)
         if found is None or found.end() == end:
             break
@@ -239,7 +240,7 @@ def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> tup
         if text[pos] == delimiter:
             blank = blanks.match(text, pos)  # (it matches no cell too: never None)
             if blank is None or blank.end() < end and not _LINE_END.match(text, blank.end()):
-                line = before + 1 + len(_LINE_END.findall(text, 0, found.start()))
+                line = before + 1 + _line_ends(text, found.start())
                 raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(shown, line, MAX_COLUMNS + 1))
             kept.append(text[copied:pos])
             pos = copied = blank.end()
@@ -247,6 +248,13 @@ def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> tup
             break
         pos = ended.end()
     return ("".join(kept) + text[copied:end] if kept or end < len(text) else text), None
+
+
+def _line_ends(text: str, end: int) -> int:
+    """How many line ends (_LINE_END: \\r\\n, \\r or \\n) the CSV `text` holds before `end`, counted in C without a
+    list of them: a value after 20 MB of blank lines was found at its line by a list of 20 million line ends
+    (7 s; 830 MB where they were \\r\\n)."""
+    return text.count("\n", 0, end) + text.count("\r", 0, end) - text.count("\r\n", 0, end)
 
 
 @functools.cache
@@ -322,7 +330,7 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     except LoadError:
         raise
     except Exception as e:  # noqa: BLE001 - zip, XML and openpyxl errors alike: a file Excel did not write
-        raise LoadError(f"not a readable .xlsx workbook ({type(e).__name__}: {e})", Mark(shown)) from None
+        raise _unreadable(e, shown) from None
     try:
         if listed != len(book.sheetnames) + len(charts):  # (openpyxl drops them with a warning, or none)
             raise LoadError(f"workbook lists {listed:,} sheets, of which {len(book.sheetnames) + len(charts):,} can be "
@@ -348,10 +356,26 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     except LoadError:
         raise
     except Exception as e:  # noqa: BLE001 - a damaged sheet
-        raise LoadError(f"not a readable .xlsx workbook ({type(e).__name__}: {e})", Mark(shown)) from None
+        raise _unreadable(e, shown) from None
     finally:
         book.close()
     return rows, where
+
+
+# What Python's zip reader raises at a damaged zip package: BadZipFile (no directory at its end, a part's header
+# or checksum wrong), zlib.error (a part's compressed bytes), EOFError (a part cut short)
+_DAMAGED_ZIP = (zipfile.BadZipFile, zlib.error, EOFError)
+
+
+def _unreadable(e: Exception, shown: str) -> LoadError:
+    """The refusal of a workbook that cannot be read: a damaged zip package said in pnp's words (a file beginning
+    as a zip package, then cut short or garbled, was refused as "BadZipFile: File is not a zip file", Python's
+    words, where the file began as one), any other fault with the reader's own."""
+    if isinstance(e, _DAMAGED_ZIP):
+        return LoadError("not a readable .xlsx workbook: it begins as a zip package, as an .xlsx file does, but the "
+                         "package is damaged or cut short (a copy or download that did not finish?): save it again "
+                         "from the spreadsheet program", Mark(shown))
+    return LoadError(f"not a readable .xlsx workbook ({type(e).__name__}: {e})", Mark(shown))
 
 
 def _open_workbook(path: Path, shown: str) -> tuple[Any, list[str]]:
@@ -1224,7 +1248,7 @@ def _number_as_shown(value: Any, shape: str) -> Any:
         return value
     # "0" shows a whole number's digits, which a text field prints only below 2**53 (1E+20 was printed "1e+20"
     # where the sheet showed 100000000000000000000, exit 0)
-    if (_shown_as_it_is(shape) and _general_shows(value)
+    if (_shown_as_it_is(shape) and _general_number(value) == _plain_number(value)
             or shape == "0" and isinstance(_plain_number(value), int)):
         return value
     return _FormattedNumber(value, shape)
@@ -1239,10 +1263,20 @@ def _shown_as_it_is(code: str) -> bool:
 
 
 def _general_shows(value: int | float) -> bool:
-    """Whether the General format shows a number as its text is: at most 11 digits, and no exponent (it shows
-    0.30000000000000004 as 0.3 and 1e-07 as 1E-07, which a text field printed as Python writes them, exit 0)."""
-    text = str(_plain_number(value))
-    return "e" not in text and "n" not in text and len(text.lstrip("-").replace(".", "")) <= 11
+    """Whether the General format shows a number as a number's text (_general_number)."""
+    return _general_number(value) is not None
+
+
+def _general_number(value: int | float) -> int | float | None:
+    """The number the General format shows for `value`, at a column's standard width: its 15 significant digits,
+    as Excel rounds (0.30000000000000004, a sum's float, shown as 0.3 and refused in a text field; its text is
+    "0.3"), when those are at most 11 digits and no exponent; None where General shows it otherwise (123456789012
+    as 1.23457E+11, 1e-07 as 1E-07, which a text field printed as Python writes them, exit 0)."""
+    rounded = _plain_number(float(_EXCEL_DIGITS.plus(decimal.Decimal(repr(value)))))
+    text = str(rounded)  # (an infinity or NaN: "inf", "nan")
+    if "e" in text or "n" in text or len(text.lstrip("-").replace(".", "")) > 11:
+        return None
+    return rounded  # type: ignore[return-value]
 
 
 # How a workbook writes a character XML cannot hold (a carriage return, a control character) in a text: _x000D_,
@@ -1311,9 +1345,11 @@ def _blank(value: object) -> bool:
 def _records(rows: Rows, where: str, schema: Schema, ids: Mapping[Any, Field | None]) -> MarkedList:
     """The header row names the fields; every later row that is not blank is one item. The values read count
     against the game's allowance whether the sheet is then refused or not: one file read as many tables was
-    read again for each, up to the end (a header missing a field) or the limit."""
+    read again for each, up to the end (a header missing a field) or the limit. Rows that hold nothing at all are
+    a table of no items, as an empty file and an empty sheet are (a CSV file of blank lines, or of commas, was
+    refused as a header that is empty, where a file of 0 bytes was read as no items)."""
     items = MarkedList(mark=Mark(where, 1, 1))
-    if not rows:
+    if all(_blank(cell) for _, cells in rows for cell in cells):
         return items
     line, header = rows[0]
     by_text = _fields_by_text(schema)
@@ -1509,8 +1545,8 @@ def _number_of(value: object, field: Field | None, mark: Mark) -> object:
         if (text := _shown_number(value.value, value.format)) is not None:
             return text
         if _digits_shown(value.format, (value.value > 0) - (value.value < 0)) == (None, True) \
-                and _general_shows(value.value):  # (its section General, or -General: shown as its text is)
-            return value.value
+                and (general := _general_number(value.value)) is not None:  # (its section General, or -General)
+            return general
         raise LoadError(f"this number cell ({value}) is formatted as {shown(value.format)}, so the sheet shows it "
                         f"otherwise than its {'text' if isinstance(field, Str) else 'enum'} field would print it: "
                         "format the cell as text and type the text", mark)
