@@ -13,6 +13,7 @@ import itertools
 import math
 import operator
 import re
+import reprlib
 import resource
 import signal
 import string
@@ -1691,9 +1692,12 @@ def _bounded_tree(tree: _Node) -> _Node:
     return tree
 
 
-# the operands a template takes as true or false (`{% if %}`, `x if c else y`, not, and, or), by the node's field
-_TRUTH_TESTED: dict[type, tuple[str, ...]] = {nodes.If: ("test",), nodes.CondExpr: ("test",), nodes.Not: ("node",), nodes.And: ("left", "right"),
-                                              nodes.Or: ("left", "right")}
+# the operands a template takes as true or false (`{% if %}`, `x if c else y`, `{% for x in xs if c %}`, not, and,
+# or), by the node's field. Of `a and b` and `a or b` only `a`: the value of `b` is the operator's result, tested
+# where that is (`{% for x in ys or xs | select('odd') %}` was refused, a loop over a filter's result being valid),
+# and `{% for x in xs if xs | select(...) %}` looped over every item, the filter's result true with no item
+_TRUTH_TESTED: dict[type, tuple[str, ...]] = {nodes.If: ("test",), nodes.CondExpr: ("test",), nodes.For: ("test",),
+                                              nodes.Not: ("node",), nodes.And: ("left",), nodes.Or: ("left",)}
 
 
 def _truth_tested(tree: _Node) -> _Node:
@@ -2180,6 +2184,11 @@ class _Namespace(Namespace):
     def __setitem__(self, name: str, value: Any) -> None:
         _refuse_elsewhere(object.__getattribute__(self, "_pnp_made_in"), f"namespace (set .{_short(name)})")
         Namespace.__setitem__(self, name, value)
+
+    @reprlib.recursive_repr("<Namespace {...}>")  # (one holding itself: its copy of rounded floats is another dict)
+    def __repr__(self) -> str:
+        """As Jinja's, its floats as a template prints them (`namespace(b=1/3)` printed 0.3333333333333333)."""
+        return f"<Namespace {_numbers_rounded(object.__getattribute__(self, '_Namespace__attrs'))!r}>"
 
 
 class _Cycler(Cycler):
