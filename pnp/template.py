@@ -1244,8 +1244,9 @@ def _filter_join(a: dict[str, Any]) -> int:
         items = [field(item) for item in items]
     _refuse_none([*items, a["d"]], "join is given")
     # what join is given to write: each item, a float as a template prints it (`[0.1 + 0.2] | join` wrote
-    # 0.30000000000000004), the fields already read
+    # 0.30000000000000004), the fields already read; and the separator (`xs | join(1 / 3)` wrote 0.3333333333333333)
     a["value"], a["attribute"] = [_number_printed(item) for item in items], None
+    a["d"] = _number_printed(a["d"])
     return _joined_size(a["value"], a["d"])
 
 

@@ -212,6 +212,7 @@ def test_round_rounds_halves_away_from_zero_on_the_decimal_written(source, print
     # and so where a float becomes text otherwise: string (and the text filters), join, %s and '{}'.format
     ("{{ [0.1 + 0.2, 1.5] | join(' ') }} {{ [{'a': 2 / 3}] | join(attribute='a') }} {{ (0.1 + 0.2) | string }} "
      "{{ (0.1 + 0.2) | upper }}", "0.3 1.5 0.666666666667 0.3 0.3"),
+    ("{{ [1, 2] | join(0.1 + 0.2) }} {% set n = namespace(b=2 / 3) %}{{ n }}", "10.32 <Namespace {'b': 0.666666666667}>"),
     ("{{ (0.1 + 0.2) | replace('.', ',') }} {{ (2 / 3) | indent(2) }} {{ (0.1 + 0.2) | wordwrap(40) }}",
      "0,3 0.666666666667 0.3"),
     ("{{ '%s' % (0.1 + 0.2) }} {{ '%s|%d' % (0.1 + 0.2, 2) }} "
