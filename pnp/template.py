@@ -57,7 +57,8 @@ MAX_SCAN_WORK = 200_000_000  # characters x characters strip may compare (see _s
 MAX_PATTERN_WORK = 20_000_000  # steps a filter's regular expression may take in C, out of any limit's reach (~0.6 s)
 SECONDS_PER_EVALUATION = 2.0
 SECONDS_PER_GAME = 8.0  # all of a game's template work together, compiling included (see `budget`): the largest
-# shipped game (DinoSpan) spends 3.7-3.9 s in a cold build (2.3 s of templates, 1.4 s of icons read and drawn), and
+# shipped game (DinoSpan) spends 2.6-3.3 s in a cold build (2.5 s of templates, 0.9 s of its 50 icons read and drawn
+# once each: each was drawn again at each look before, 4.0-4.4 s with the disk cache off), and
 # a processor shared with other work counts more (5 s stopped it in the test suite's build); 10 s let a hostile game
 # run 10-11 s of CPU before stopping (seconds of processor time, so that a machine busy with other work does not
 # stop a game)
