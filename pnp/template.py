@@ -13,6 +13,7 @@ import itertools
 import math
 import operator
 import re
+import reprlib
 import resource
 import signal
 import string
@@ -56,7 +57,8 @@ MAX_SCAN_WORK = 200_000_000  # characters x characters strip may compare (see _s
 MAX_PATTERN_WORK = 20_000_000  # steps a filter's regular expression may take in C, out of any limit's reach (~0.6 s)
 SECONDS_PER_EVALUATION = 2.0
 SECONDS_PER_GAME = 8.0  # all of a game's template work together, compiling included (see `budget`): the largest
-# shipped game (DinoSpan) spends 3.7-3.9 s in a cold build (2.3 s of templates, 1.4 s of icons read and drawn), and
+# shipped game (DinoSpan) spends 2.6-3.3 s in a cold build (2.5 s of templates, 0.9 s of its 50 icons read and drawn
+# once each: each was drawn again at each look before, 4.0-4.4 s with the disk cache off), and
 # a processor shared with other work counts more (5 s stopped it in the test suite's build); 10 s let a hostile game
 # run 10-11 s of CPU before stopping (seconds of processor time, so that a machine busy with other work does not
 # stop a game)
@@ -1243,8 +1245,9 @@ def _filter_join(a: dict[str, Any]) -> int:
         items = [field(item) for item in items]
     _refuse_none([*items, a["d"]], "join is given")
     # what join is given to write: each item, a float as a template prints it (`[0.1 + 0.2] | join` wrote
-    # 0.30000000000000004), the fields already read
+    # 0.30000000000000004), the fields already read; and the separator (`xs | join(1 / 3)` wrote 0.3333333333333333)
     a["value"], a["attribute"] = [_number_printed(item) for item in items], None
+    a["d"] = _number_printed(a["d"])
     return _joined_size(a["value"], a["d"])
 
 
@@ -1691,9 +1694,12 @@ def _bounded_tree(tree: _Node) -> _Node:
     return tree
 
 
-# the operands a template takes as true or false (`{% if %}`, `x if c else y`, not, and, or), by the node's field
-_TRUTH_TESTED: dict[type, tuple[str, ...]] = {nodes.If: ("test",), nodes.CondExpr: ("test",), nodes.Not: ("node",), nodes.And: ("left", "right"),
-                                              nodes.Or: ("left", "right")}
+# the operands a template takes as true or false (`{% if %}`, `x if c else y`, `{% for x in xs if c %}`, not, and,
+# or), by the node's field. Of `a and b` and `a or b` only `a`: the value of `b` is the operator's result, tested
+# where that is (`{% for x in ys or xs | select('odd') %}` was refused, a loop over a filter's result being valid),
+# and `{% for x in xs if xs | select(...) %}` looped over every item, the filter's result true with no item
+_TRUTH_TESTED: dict[type, tuple[str, ...]] = {nodes.If: ("test",), nodes.CondExpr: ("test",), nodes.For: ("test",),
+                                              nodes.Not: ("node",), nodes.And: ("left",), nodes.Or: ("left",)}
 
 
 def _truth_tested(tree: _Node) -> _Node:
@@ -2187,6 +2193,11 @@ class _Namespace(Namespace):
     def __setitem__(self, name: str, value: Any) -> None:
         _refuse_elsewhere(object.__getattribute__(self, "_pnp_made_in"), f"namespace (set .{_short(name)})")
         Namespace.__setitem__(self, name, value)
+
+    @reprlib.recursive_repr("<Namespace {...}>")  # (one holding itself: its copy of rounded floats is another dict)
+    def __repr__(self) -> str:
+        """As Jinja's, its floats as a template prints them (`namespace(b=1/3)` printed 0.3333333333333333)."""
+        return f"<Namespace {_numbers_rounded(object.__getattribute__(self, '_Namespace__attrs'))!r}>"
 
 
 class _Cycler(Cycler):

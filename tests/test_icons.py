@@ -245,3 +245,27 @@ def test_an_escaped_colon_in_card_text_names_no_icon(tmp_path):
         ["Roars :star: loudly.", "Roars at 10\\\\:30:45 :star:"]]}})
     result = run(root, "validate")
     assert result.exit_code == 0, result.output
+
+
+def test_an_icon_is_drawn_once_to_be_checked_and_counted_with_the_disk_cache_off(tmp_path, monkeypatch):
+    """With PNP_CACHE_DIR=off, each look at an icon (validation's, each form's, its paints') drew it again in
+    the game's time, under `metered`'s tracing: DinoSpan drew its 50 icons 270 times (a second of its budget),
+    and once more to count what each paints."""
+    from pnp.draw import icons
+
+    monkeypatch.setenv("PNP_CACHE_DIR", "off")
+    monkeypatch.setattr(icons.FORMS, "_folder", False)
+    drawn = []
+    operators = icons._operators
+
+    def counted(*args: object, **kwargs: object) -> object:
+        drawn.append(args[1])
+        return operators(*args, **kwargs)
+
+    monkeypatch.setattr(icons, "_operators", counted)
+    icon = tmp_path / "fresh.svg"  # (content no other test draws: nothing known of it yet)
+    icon.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+                    '<rect x="1" y="2" width="3" height="4" fill="#123457"/><circle cx="5" cy="5" r="2"/></svg>')
+    assert [icons.unreadable(icon) for _ in range(3)] == [None] * 3
+    assert icons.icon_paints(icon) == 2 and icons.icon_paints(icon) == 2
+    assert len(drawn) == 1

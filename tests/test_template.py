@@ -212,6 +212,7 @@ def test_round_rounds_halves_away_from_zero_on_the_decimal_written(source, print
     # and so where a float becomes text otherwise: string (and the text filters), join, %s and '{}'.format
     ("{{ [0.1 + 0.2, 1.5] | join(' ') }} {{ [{'a': 2 / 3}] | join(attribute='a') }} {{ (0.1 + 0.2) | string }} "
      "{{ (0.1 + 0.2) | upper }}", "0.3 1.5 0.666666666667 0.3 0.3"),
+    ("{{ [1, 2] | join(0.1 + 0.2) }} {% set n = namespace(b=2 / 3) %}{{ n }}", "10.32 <Namespace {'b': 0.666666666667}>"),
     ("{{ (0.1 + 0.2) | replace('.', ',') }} {{ (2 / 3) | indent(2) }} {{ (0.1 + 0.2) | wordwrap(40) }}",
      "0,3 0.666666666667 0.3"),
     ("{{ '%s' % (0.1 + 0.2) }} {{ '%s|%d' % (0.1 + 0.2, 2) }} "
@@ -1114,10 +1115,25 @@ def test_a_macro_macros_j2_lacks_is_said_with_those_it_has():
 
 
 @pytest.mark.parametrize("source", ["{% if [1, 2] | select('gt', 5) %}yes{% endif %}",
-                                    "{{ 'yes' if [] | map('upper') else 'no' }}"])
+                                    "{{ 'yes' if [] | map('upper') else 'no' }}",
+                                    # a loop's condition (it looped over every item), and the value of `and`/`or`
+                                    "{% for x in [1, 2] if [1, 2] | select('gt', 5) %}{{ x }}{% endfor %}",
+                                    "{% if [1] and [1, 2] | select('gt', 5) %}yes{% endif %}",
+                                    "{{ 'yes' if ([] or [1, 2] | select('gt', 5)) or [] else 'no' }}"])
 def test_a_lazy_filter_result_is_not_taken_as_true(source):
     """A filter's lazy result is true however many items it gives: `{% if data.cards | selectattr(...) %}` printed
     what it guarded with no item picked, exit 0."""
     with pytest.raises(ExprError, match="is true even when it gives no item"):
         template.render(source, {})
     assert template.render("{{ 'yes' if [1, 2] | select('gt', 5) | list else 'no' }}", {}) == "no"
+
+
+def test_a_lazy_filter_result_given_by_and_or_or_is_not_tested_where_it_is_not_taken_as_true():
+    """Only the left of `a or b` is taken as true or false: a loop over `ys or xs | select('odd')` was refused."""
+    assert template.render("{% for x in [] or [1, 2, 3] | select('odd') %}{{ x }}{% endfor %}", {}) == "13"
+    assert template.render("{{ ([1] and [1, 2, 3] | select('odd')) | list }}", {}) == "[1, 3]"
+
+
+def test_a_namespace_prints_its_floats_as_a_template_does():
+    source = "{% set n = namespace(b=1/3) %}{% set n.c = [0.1 + 0.2] %}{% set n.n = n %}{{ n }}"
+    assert template.render(source, {}) == "<Namespace {'b': 0.333333333333, 'c': [0.3], 'n': <Namespace {...}>}>"

@@ -337,6 +337,7 @@ def test_the_template_and_icon_caches_make_again_an_entry_of_another_type(tmp_pa
         monkeypatch.setattr(tm, "_TEMPLATES", {})
         monkeypatch.setattr(icons, "_forms", {})
         monkeypatch.setattr(icons, "_paints", {})
+        monkeypatch.setattr(icons, "_checked", {})
         canvas = Canvas(str(tmp_path / "icon.pdf"))
         drawn = icons.draw_icon(canvas, icon, 0, 0, 10, 10, colors.black)
         return (tm._compile_template("{{ a * 2 }}").render(a=21), icons.icon_paints(icon), icons.unreadable(icon),

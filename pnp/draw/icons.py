@@ -987,8 +987,12 @@ def unreadable(path: Path) -> Problem | None:
     digest = hashlib.sha256(svg).digest()
     if digest in _over_time:
         return _over_time[digest]
+    if digest in _checked:
+        return _checked[digest]
     try:
-        return FORMS.value(b"check\0" + digest, lambda: _why_unreadable(svg, digest), _is_problem)
+        problem = _checked[digest] = FORMS.value(b"check\0" + digest, lambda: _why_unreadable(svg, digest),
+                                                 _is_problem)
+        return problem
     except LimitError as e:  # not kept on disk: the answer of a game whose time was spent elsewhere
         if ended_game(e):  # the file was not at fault: the game's time ran out on it, said by the caller
             raise
@@ -999,6 +1003,10 @@ def unreadable(path: Path) -> Problem | None:
 
 
 _over_time: dict[bytes, Problem] = {}  # icon content's digest -> its problem: svglib ran out of time on it
+# icon content's digest -> what is wrong with it, or None: this process's, as each file is checked where validation
+# reads the game's icons, again where a form is drawn and where its paints are counted (with the disk cache off,
+# DinoSpan drew its 50 icons 270 times over, each under the tracing of `metered`)
+_checked: dict[bytes, Problem | None] = {}
 
 
 def _why_unreadable(svg: bytes, digest: bytes) -> Problem | None:
@@ -1390,7 +1398,8 @@ def _drawing_problem(svg: bytes, digest: bytes) -> str | None:
     as a gradient's shading, and one of nan would be written as a word no PDF reader knows)."""
     from reportlab.lib import colors
 
-    if _dashes(_drawing(svg, digest)) > MAX_ICON_DASHES:  # (svglib's own errors, and ours on the drawing's size)
+    dashes = _dashes(_drawing(svg, digest))
+    if dashes > MAX_ICON_DASHES:  # (svglib's own errors, and ours on the drawing's size)
         return (f"its dashed lines paint more than {MAX_ICON_DASHES:,} dashes (make the dashes and gaps of its "
                 "stroke-dasharray longer)")
     default_font = shapes.STATE_DEFAULTS["fontName"]
@@ -1398,7 +1407,7 @@ def _drawing_problem(svg: bytes, digest: bytes) -> str | None:
     try:
         # in the game's time too: embedded pictures are decoded and packed here, as in each PDF that draws them
         with metered("drawing the icon"):
-            _operators(svg, digest, colors.black, "Helvetica", written)
+            _, operators = _operators(svg, digest, colors.black, "Helvetica", written)
         pdf = written.getvalue().decode("latin-1")
     except (ValueError, OverflowError, ZeroDivisionError):  # ReportLab writing a number it cannot
         pdf = "nan"
@@ -1414,6 +1423,8 @@ def _drawing_problem(svg: bytes, digest: bytes) -> str | None:
     if _NEGATIVE_WIDTH.search(pdf):
         return ("it holds a negative stroke-width, which SVG viewers ignore and PDF viewers each draw their own "
                 "way: leave it out, or give the width it should print at")
+    # what _painted would draw it again to count (the same drawing, colour and font)
+    _paints.setdefault(digest, _painting(operators) + int(dashes))
     return None
 
 
