@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 STARTS = ("deck", "board", "tokens")
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+SURROGATE = re.compile("[\ud800-\udfff]")  # a character no UTF-8 file can hold
 LINE_BREAK = re.compile(r"[\t\n\r\u2028\u2029]")  # (and those CONTROL_CHARACTER holds: \v, \f, \x1c-\x1e, \x85)
 MARKERS = {"__TABLES__": "tables.yaml", "__CONSTRAINTS__": "constraints.yaml",
            "__COMPONENTS__": "components.yaml", "__RULEBOOK__": "rulebook.md"}
@@ -129,6 +130,11 @@ def _yaml_text(title: str) -> str:
     # '!', which game.yaml's title prints)
     if LINE_BREAK.search(title) or CONTROL_CHARACTER.search(title):
         raise UsageError(f"--title {shown(title)}: a title is one line of printable text")
+    # bytes of the command line that are not UTF-8 come as lone surrogates: written, they were refused as
+    # 'malformed YAML' at game.yaml's line, a file the user never wrote, after the game was written and checked
+    if SURROGATE.search(title):
+        raise UsageError(f"--title {shown(title)}: not UTF-8 text (bytes of another encoding, as the terminal "
+                         "sent them?); give the title in UTF-8")
     return yaml.safe_dump(title, allow_unicode=True, width=float("inf")).removesuffix("\n...\n").rstrip("\n")
 
 

@@ -171,6 +171,11 @@ def test_a_title_of_more_than_one_line_is_refused_and_nothing_written(tmp_path):
     made = run(tmp_path, "new", "mygame", "--title", "A\nplayers: 9")
     assert made.exit_code == 2 and "a title is one line of printable text" in made.output
     assert not (tmp_path / "cards").exists()
+    # a byte of another encoding on the command line (a lone surrogate) was refused as 'malformed YAML' at
+    # game.yaml, a file pnp had written, once the game was written and checked
+    made = run(tmp_path, "new", "mygame", "--title", "Caf\udce9")
+    assert made.exit_code == 2 and "--title 'Caf\\udce9': not UTF-8 text" in made.output, made.output
+    assert not (tmp_path / "cards").exists()
 
 
 @pytest.mark.parametrize("title, said", [

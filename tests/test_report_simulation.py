@@ -323,8 +323,10 @@ def test_a_game_length_whose_figures_disagree_is_left_out(tmp_path):
     from pnp.project import Project
 
     length = SIMULATION["length"]
-    for turns in ({"mean": 50, "min": 10, "median": 5, "max": 1}, {"mean": -3, "min": -7, "median": 1, "max": 4}):
-        root = project(tmp_path / str(turns["mean"]), {**SIMULATION, "length": {**length, "turns": turns}})
+    # (an integer of 400 digits, which JSON writes as readily as 4, was an OverflowError: a bug in pnp)
+    for turns in ({"mean": 50, "min": 10, "median": 5, "max": 1}, {"mean": -3, "min": -7, "median": 1, "max": 4},
+                  {"mean": 10**400, "min": 1, "median": 2, "max": 10**400}):
+        root = project(tmp_path / str(turns["min"]), {**SIMULATION, "length": {**length, "turns": turns}})
         found = read_simulation(Project(root.resolve()), "sr")
         assert "length" not in found.summary and warnings(found)[0].endswith("are not shown: length")
 

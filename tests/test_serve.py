@@ -661,7 +661,8 @@ def test_a_host_other_than_this_computer_is_warned_of(mini, monkeypatch):
 
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets: [s.close() for s in sockets])
     for host, warned in [("127.0.0.1", False), ("localhost", False), ("127.1", False), ("2130706433", False),
-                         ("127.0.0.2", False), ("0", True), ("0.0.0.0", True)]:
+                         ("127.0.0.2", False), ("0", True), ("0.0.0.0", True),
+                         ("localhost.", False)]:  # (its final dot is the DNS root's: it was refused, not looked up)
         result = run(mini.root, "serve", "mini", "--host", host, "--port", "0")
         assert result.exit_code == 0, result.output
         assert ("pnp serve: warning: --host " in result.stderr) == warned, (host, result.stderr)
@@ -683,7 +684,8 @@ def test_a_host_other_than_this_computer_is_warned_of(mini, monkeypatch):
         refused = run(mini.root, "serve", "mini", "--host", empty)
         assert refused.exit_code == 2 and "--host: empty" in refused.output + refused.stderr
     assert len(calls) == 2
-    for odd in ["preview.lan:8000", "http://preview.lan", "[::1]:80", "", "a b"]:  # never matched: a page refused
+    # never matched: a page refused ('.' and '..' were taken as the empty name)
+    for odd in ["preview.lan:8000", "http://preview.lan", "[::1]:80", "", "a b", ".", "..", "a..b", ".lan"]:
         refused = run(mini.root, "serve", "mini", "--allow-host", odd)
         assert refused.exit_code == 2 and "--allow-host" in refused.output + refused.stderr, odd
     # a name of other letters is one: said to be none, its user was left with no clue of what to give

@@ -198,7 +198,7 @@ class _Inks:
             return
         self.seen.add(stream.objgen)
         resources = resources if resources is not None else pikepdf.Dictionary()
-        if any(font.get("/Subtype") == "/Type3" for font in resources.get("/Font", {}).values()):
+        if any(font.get("/Subtype") == "/Type3" for _, font in resources.get("/Font", {}).items()):
             raise _Unreadable  # its glyphs are content streams that may set colours of their own
         spaces: dict[str, int] = {}  # "fill" / "stroke" -> components of the colour space set by cs / CS
         for instruction in pikepdf.parse_content_stream(stream, _INK_OPERATORS):
@@ -426,7 +426,7 @@ def _in_cmyk(form: PdfPart, seen: set[tuple[int, int]]) -> None:
             instructions[n] = pikepdf.ContentStreamInstruction(_colour(instruction.operands),
                                                                _TO_CMYK[instruction.operator])
     form.write(pikepdf.unparse_content_stream(instructions))
-    for inner in (form.get("/Resources", {}).get("/XObject", {}) or {}).values():
+    for _, inner in (form.get("/Resources", {}).get("/XObject", {}) or {}).items():  # (pikepdf 8 has no .values())
         if inner.get("/Subtype") == "/Form":
             _in_cmyk(inner, seen)
         elif inner.get("/Subtype") == "/Image" and inner.get("/ColorSpace") == "/DeviceRGB" and inner.objgen not in seen:

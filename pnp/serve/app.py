@@ -316,12 +316,15 @@ def allowed_names(host: str, allow: Iterable[str] = ()) -> frozenset[str]:
 def host_name(name: str) -> str | None:
     """`name` as HostCheck compares names (a Host header's, an --allow-host or --host value): spaces around it,
     its case and a final dot left out; None when no Host header could write it as a name (a port, a scheme, an
-    address in brackets). The one reading of a name, so that the names allowed and the names checked against
-    them are read alike."""
+    address in brackets, or a name with an empty label: '.', '..' or 'a..b', which DNS cannot write and which
+    were read as the empty name). The one reading of a name, so that the names allowed and the names checked
+    against them are read alike."""
     found = HOST_HEADER.fullmatch(name.strip())
     if found is None or found["name"] is None or found.end("name") != len(name.strip()):
         return None
-    return found["name"].lower().rstrip(".")
+    written = found["name"].lower()
+    written = written[:-1] if written.endswith(".") else written  # the root's dot, one only
+    return None if "" in written.split(".") else written
 
 
 class HostCheck:
@@ -586,6 +589,9 @@ def server(project: "Project", games: Iterable[str], host: str = "127.0.0.1", po
     # an IPv6 address as a URL writes it ([::1], as the address pnp prints) is that address: given to the
     # system, it was looked up as a host name (11 s without a network) and refused
     host = host[1:-1] if host.startswith("[") and host.endswith("]") and is_address(host[1:-1]) else host
+    # a name's final dot (the DNS root, which host_name and a browser's Host header take as the name without
+    # it) is not looked up by the system's hosts file: --host localhost. was refused, 'Name or service not known'
+    host = (host_name(host) or host) if host.endswith(".") and not is_address(host) else host
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
