@@ -1423,8 +1423,11 @@ def _drawing_problem(svg: bytes, digest: bytes) -> str | None:
     if _NEGATIVE_WIDTH.search(pdf):
         return ("it holds a negative stroke-width, which SVG viewers ignore and PDF viewers each draw their own "
                 "way: leave it out, or give the width it should print at")
-    # what _painted would draw it again to count (the same drawing, colour and font)
-    _paints.setdefault(digest, _painting(operators) + int(dashes))
+    # what _painted would draw it again to count (the same drawing, colour and font): kept as _paints_of keeps
+    # it, on disk too, so that a later build drawing from the cache needs no svglib to count it
+    if digest not in _paints:
+        _paints[digest] = _painting(operators) + int(dashes)
+        FORMS.store(b"paints\0" + digest, _paints[digest])
     return None
 
 
