@@ -2,7 +2,7 @@
 traceback, and finishes in seconds. Hypothesis mutates the files of a shipped game and of the test game
 (lines deleted, duplicated or moved, characters changed, values swapped for other types) and validates.
 
-PNP_FUZZ_EXAMPLES sets how many cases run (60 by default, derandomized so CI is repeatable: still the largest test
+PNP_FUZZ_EXAMPLES sets how many cases run (40 by default, derandomized so CI is repeatable: still the largest test
 of the suite, about 10 s, most of it typesetting the shipped game's rulebook on two papers per case; 100 took
 27 s of a fresh clone's 294 s, near the suite's 5 minutes: set it higher to look further);
 PNP_FUZZ_RANDOM=1 draws new cases each run, to go looking for new failures; PNP_FUZZ_GAME picks the
@@ -23,7 +23,7 @@ from pnp.errors import PnpError
 from pnp.project import find
 from pnp.report import Report
 
-EXAMPLES = int(os.environ.get("PNP_FUZZ_EXAMPLES", "60"))
+EXAMPLES = int(os.environ.get("PNP_FUZZ_EXAMPLES", "40"))
 HANG = 20.0  # seconds: a validation this long is a hang, whatever the machine (real ones take well under 1 s)
 GAME = os.environ.get("PNP_FUZZ_GAME", "diamonds-and-dinosaurs")  # the smallest shipped game validates fastest
 SWAPS = ["[1, 2]", "{a: 1}", "null", "99999999999999999999999", "-1", "0", "'{{ 1 / 0 }}'", "''", "yes",

@@ -14,11 +14,19 @@ OPTION_CLASSES = {"Option", "Text", "Int", "Number", "Bool", "Anything"}
 HELPERS = {"shown", "described", "type_name", "closest", "did_you_mean", "plain", "parse_colour"}
 
 
-@functools.cache  # (parsing and walking pnp/ is the tests' whole cost: done once, each test filters the nodes)
-def _nodes() -> list[tuple[str, ast.AST]]:
-    """(module path, node) for every node of every module of pnp/."""
-    return [(str(p.relative_to(PNP.parent)), node) for p in sorted(PNP.rglob("*.py"))
-            for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))]
+def _nodes(under: str = "pnp/") -> list[tuple[str, ast.AST]]:
+    """(module path, node) for every node of every module of pnp/ whose path begins with `under`."""
+    return [(path, node) for path in _modules() if path.startswith(under) for node in _walked(path)]
+
+
+@functools.cache
+def _modules() -> list[str]:
+    return [str(p.relative_to(PNP.parent)) for p in sorted(PNP.rglob("*.py"))]
+
+
+@functools.cache  # (parsing pnp/, 2 MB of Python, is the tests' whole cost: each module once, each test filters)
+def _walked(path: str) -> list[ast.AST]:
+    return list(ast.walk(ast.parse((PNP.parent / path).read_text(encoding="utf-8"))))
 
 
 def _called(node: ast.Call) -> str:
@@ -93,8 +101,8 @@ def test_component_keys_are_options_not_spec_mappings() -> None:
     as_specs = [(name, key) for name, kind in KINDS.items() for key, option in kind.component_keys.items()
                 if not isinstance(option, Option)]
     assert as_specs == []
-    spec_mappings = [(path, node.lineno) for path, node in _nodes() if path.startswith("pnp/products/")
-                     and isinstance(node, ast.Dict)
+    spec_mappings = [(path, node.lineno) for path, node in _nodes("pnp/products/")
+                     if isinstance(node, ast.Dict)
                      and any(isinstance(key, ast.Constant) and key.value == "type" for key in node.keys)]
     assert spec_mappings == []
 
