@@ -3,6 +3,7 @@ designer's own. The files are in pnp/scaffold/: `common/` for every game (game.y
 styles, an icon, the rulebook) and one folder per starting point (`deck`, `board`; `tokens` is common
 alone), whose tables, constraints, components and rulebook lines fill the markers of the common files."""
 
+import contextlib
 import re
 import shutil
 import tempfile
@@ -74,13 +75,22 @@ def _written(project: "Project", game_id: str, start: str, title: str, parts: di
     with tempfile.TemporaryDirectory(dir=project.root, prefix=".pnp-new-") as tmp:
         staged = Path(tmp)
         written = [project.root / rel for rel in _stage(staged, start, game_id, title, parts)]
-        for folder in ("cards", "layouts"):
-            (project.root / folder).mkdir(exist_ok=True)
-        move_into_place(staged / "cards" / game_id, targets[0])
-        try:  # both folders appear, or neither
-            move_into_place(staged / "layouts" / game_id, targets[1])
-        except OSError:
-            shutil.rmtree(targets[0])
+        made: list[Path] = []  # the project's cards/ and layouts/, where this made them
+        try:
+            for folder in (project.root / "cards", project.root / "layouts"):
+                if not folder.is_dir():
+                    folder.mkdir()  # (FileExistsError naming a file of that name)
+                    made.append(folder)
+            move_into_place(staged / "cards" / game_id, targets[0])
+            try:  # both folders appear, or neither
+                move_into_place(staged / "layouts" / game_id, targets[1])
+            except OSError:
+                shutil.rmtree(targets[0])
+                raise
+        except OSError:  # (layouts/ a file: the cards/ made for the game was left behind, empty)
+            for folder in reversed(made):
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
             raise
     return sorted(written)
 

@@ -78,6 +78,7 @@ def test_new_where_a_games_folder_is_a_file_says_so_and_leaves_nothing(tmp_path,
     assert result.exit_code == 2 and f"Error: {blocked}: cannot write the new game there" in result.output, result.output
     assert (tmp_path / blocked).read_text(encoding="utf-8") == "mine\n"
     assert not list(tmp_path.glob("*/mygame")) and not list(tmp_path.glob(".*"))  # no half game, no staging
+    assert sorted(p.name for p in tmp_path.iterdir()) == [blocked]  # nor the other folder, made for it, left empty
 
 
 def test_new_with_a_root_under_a_file_says_so(tmp_path):
