@@ -87,6 +87,7 @@ class _Budget(threading.local):
     and the bounds of the evaluation in progress."""
 
     games = 0  # budget() blocks open: the outermost one owns the game's budget
+    owner: object | None = None  # the outermost open block's token (see `budget`)
     seconds_left: float | None = None  # the game's template time not yet spent; None outside a game
     memory_ceiling: int | None = None  # peak memory (bytes) the game, or an evaluation outside one, may reach
     # the LimitError that ended the game's budget: later work is skipped, not reported again
@@ -230,22 +231,30 @@ def budget(seconds: float | None = None) -> Iterator[None]:
     """One budget of template time and memory for everything inside the block: one game's validation and
     build. A block inside another joins it (validating, then drawing, spends the same budget)."""
     state = _budget
-    if state.games:
+    # Each block changes the state only while the game it opened or joined is still the one in progress (its
+    # owner): a block ended out of turn (a generator's, finalised by a collection inside a later game) would
+    # otherwise count the blocks open below 0 or end the later game's budget, and every game after it joined a
+    # budget that never ended, its time spent long ago (one CI run: 350 tests "took longer than 8 s in all").
+    if state.games > 0:
+        owner = state.owner
         state.games += 1
         try:
             yield
         finally:
-            state.games -= 1
+            if state.owner is owner:
+                state.games -= 1
         return
     saved = state.seconds_left, state.memory_ceiling, state.stopped, state.too_slow
-    state.games, state.stopped, state.too_slow = 1, None, {}
-    state.seconds_left = SECONDS_PER_GAME if seconds is None else seconds
-    state.memory_ceiling = _collected() + MAX_MEMORY_GROWTH
+    owner = state.owner = object()
     try:
+        state.games, state.stopped, state.too_slow = 1, None, {}
+        state.seconds_left = SECONDS_PER_GAME if seconds is None else seconds
+        state.memory_ceiling = _collected() + MAX_MEMORY_GROWTH
         yield
     finally:
-        state.games = 0
-        state.seconds_left, state.memory_ceiling, state.stopped, state.too_slow = saved
+        if state.owner is owner:
+            state.games, state.owner = 0, None
+            state.seconds_left, state.memory_ceiling, state.stopped, state.too_slow = saved
 
 
 class _Evaluation:

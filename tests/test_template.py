@@ -1137,3 +1137,19 @@ def test_a_lazy_filter_result_given_by_and_or_or_is_not_tested_where_it_is_not_t
 def test_a_namespace_prints_its_floats_as_a_template_does():
     source = "{% set n = namespace(b=1/3) %}{% set n.c = [0.1 + 0.2] %}{% set n.n = n %}{{ n }}"
     assert template.render(source, {}) == "<Namespace {'b': 0.333333333333, 'c': [0.3], 'n': <Namespace {...}>}>"
+
+
+def test_a_budget_block_ended_out_of_turn_leaves_the_next_games_budget_whole():
+    """A block ended after its game (a generator's, finalised late) counted the blocks open below 0: every later
+    game joined a budget that never ended, its time long spent (350 tests of one CI run ran out of time)."""
+    def joined():
+        with template.budget():
+            yield
+
+    with template.budget():
+        late = joined()
+        next(late)  # a block inside the game, left open
+    late.close()  # ended after the game
+    assert template._budget.games == 0
+    with template.budget():
+        assert template._budget.seconds_left == template.SECONDS_PER_GAME
