@@ -77,7 +77,7 @@ def _written(project: "Project", game_id: str, start: str, title: str, parts: di
         written = [project.root / rel for rel in _stage(staged, start, game_id, title, parts)]
         made: list[Path] = []  # the project's cards/ and layouts/, where this made them
         try:
-            for folder in (project.root / "cards", project.root / "layouts"):
+            for folder in (project.cards, project.layouts):
                 if not folder.is_dir():
                     folder.mkdir()  # (FileExistsError naming a file of that name)
                     made.append(folder)
