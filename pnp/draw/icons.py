@@ -1172,9 +1172,6 @@ def _refused(node: Any) -> str | None:
                 "drew as a shape: leave it out, or give its size")
     if (number := _number_problem(node)) is not None:
         return f"the SVG file cannot be drawn: it gives {number[0]} as '{number[1]}', {number[2]}"
-    if (opacity := _see_through(node)) is not None:
-        return (f"holds an opacity of {opacity} (in a <{name}>), which svglib does not draw (it printed a shape "
-                "of opacity 0 solid): leave the shape out, or give fill-opacity and stroke-opacity")
     if (condition := next((key for key in _CONDITIONS if node.get(key) is not None), None)) is not None:
         return (f"holds a <{name}> drawn on a condition ({condition}), which an SVG viewer tests against its reader's "
                 "language and abilities, and svglib against the machine pnp runs on (its LANG): the icon would "
@@ -1223,23 +1220,6 @@ def _number_problem(node: Any) -> tuple[str, str, str] | None:
         if not drawings_size and any(not abs(float(found.group())) <= MAX_ICON_NUMBER for found in _NUMBER_OR_WORD.finditer(value)):
             return name, value.strip()[:40], f"a number no PDF can draw (nan, an infinity, or past " \
                                              f"{MAX_ICON_NUMBER:.0e})"
-    return None
-# `opacity` given in a style (a style attribute or a <style> sheet), not fill-opacity or stroke-opacity
-_OPACITY_STYLE = re.compile(r"(?<![-\w])opacity\s*:\s*([^;}!]*)", re.IGNORECASE)
-
-
-def _see_through(node: Any) -> str | None:
-    """The `opacity` below 1 an element gives (as an attribute, in its style or, for a <style>, in its
-    sheet), as written, or None. svglib reads fill-opacity and stroke-opacity alone."""
-    from lxml import etree
-
-    values = [node.get("opacity", "")]
-    styles = [node.get("style", ""), *([_sheet_text(node)] if etree.QName(node).localname == "style" else [])]
-    values += [found for style in styles for found in _OPACITY_STYLE.findall(style)]
-    for value in values:
-        fraction = _opacity(value)
-        if fraction is not None and fraction < 1:
-            return value.strip()[:20]
     return None
 
 
