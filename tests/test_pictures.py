@@ -556,7 +556,8 @@ def test_a_picture_giving_its_colour_space_otherwise_than_pillow_reads_it_is_ref
     """Pillow reads a PNG's last iCCP chunk and no cICP; viewers read the first of iCCP and sRGB (libpng), or cICP
     first (the PNG standard): a PNG of an sRGB profile then a Display P3 one printed converted from P3 (exit 0),
     and one of P3 code points printed its numbers as sRGB. Pillow joins a JPEG's profile segments numbered
-    otherwise than 1 to their count, from which viewers read none. A PNG of one profile, or of sRGB's code points,
+    otherwise than 1 to their count, from which viewers read none. A PNG of one profile (an sRGB chunk after it
+    too: libpng reads the first, the standard the profile, which run 38 refused), or of sRGB's code points,
     or of several colour chunks that all say sRGB (an sRGB chunk beside sRGB's profile, which run 35 refused), and a
     JPEG's profile split as it should be, print."""
     import struct
@@ -576,7 +577,8 @@ def test_a_picture_giving_its_colour_space_otherwise_than_pillow_reads_it_is_ref
               "p3.png": chunk(b"cICP", bytes([12, 13, 0, 1])), "srgb.png": chunk(b"cICP", bytes([1, 13, 0, 1])),
               "one.png": icc(p3), "agree.png": icc(srgb) + chunk(b"sRGB", b"\0"),
               "codes.png": chunk(b"sRGB", b"\0") + chunk(b"cICP", bytes([1, 13, 0, 1])),
-              "codes-profile.png": chunk(b"cICP", bytes([1, 13, 0, 1])) + icc(srgb)}
+              "codes-profile.png": chunk(b"cICP", bytes([1, 13, 0, 1])) + icc(srgb),
+              "profile-first.png": icc(p3) + chunk(b"sRGB", b"\0")}
     card = "size: poker\nelements:\n" + "".join(f"  - {{type: image, src: {name}, x: 5, y: {5 + 10 * i}, w: 9, h: 9}}\n"
                                                  for i, name in enumerate(colour))
     root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
@@ -597,12 +599,12 @@ def test_a_picture_giving_its_colour_space_otherwise_than_pillow_reads_it_is_ref
     assert lines[0].startswith("layouts/mini/card.yaml:3:24: error: image 'two.png' cannot be used: a PNG that gives "
                                "its colour space more than once (iCCP, iCCP chunks)")
     assert lines[1].startswith("layouts/mini/card.yaml:4:24: error: image 'both.png' cannot be used: a PNG that says "
-                               "it is sRGB (an sRGB chunk) and holds a colour profile of other colours")
+                               "it is sRGB (an sRGB chunk) before a colour profile of other colours")
     assert lines[2].startswith("layouts/mini/card.yaml:5:24: error: image 'p3.png' cannot be used: a PNG whose colours "
                                "are given as video code points (a cICP chunk) other than sRGB's")
     assert lines[3].startswith("layouts/mini/card.yaml:10:24: error: image 'codes-profile.png' cannot be used: a PNG that "
                                "gives its colour space more than once (cICP, iCCP chunks)")
-    assert lines[4].startswith("layouts/mini/card.yaml:11:24: error: image 'two.jpg' cannot be used: a JPEG whose colour "
+    assert lines[4].startswith("layouts/mini/card.yaml:12:24: error: image 'two.jpg' cannot be used: a JPEG whose colour "
                                "profile's segments are not numbered 1 to their count, each once")
     from pnp.model.images import jpeg_problem
 
@@ -834,7 +836,8 @@ def test_a_pngs_colour_chunks_after_its_palette_are_read_as_viewers_read_them(tm
     """libpng (viewers) ignores a colour profile (iCCP), gamma (gAMA) or primaries (cHRM) chunk after the palette
     (PLTE) as out of place, where Pillow reads it: a palette picture of a Display P3 profile after its PLTE, shown
     as sRGB, printed converted from P3 (exit 0), and a picture of gamma 1.0 there, shown as it is, was refused.
-    The profile is refused (Pillow would apply it), the gamma read as viewers do: not at all."""
+    The profile is refused (Pillow would apply it), the gamma read as viewers do: not at all. A picture of greys
+    may hold no PLTE: libpng versions read a gamma after one otherwise, and it is refused there."""
     import struct
     import zlib
 
@@ -857,6 +860,17 @@ def test_a_pngs_colour_chunks_after_its_palette_are_read_as_viewers_read_them(tm
     (tmp_path / "profile.png").write_bytes(before_data(palette.getvalue(), p3))
     (tmp_path / "gamma.png").write_bytes(before_data(truecolour.getvalue(), chunk(b"PLTE", b"\0\0\0")
                                                      + chunk(b"gAMA", struct.pack(">I", 100_000))))
+    grey = io.BytesIO()  # a PLTE in greys, which libpng 1.6.47 ignores and reads the gamma after it, 1.6.46 not
+    Image.new("L", (60, 30), 128).save(grey, "PNG")
+    (tmp_path / "grey.png").write_bytes(before_data(grey.getvalue(), chunk(b"PLTE", b"\0\0\0")
+                                                    + chunk(b"gAMA", struct.pack(">I", 100_000))))
+    with pytest.raises(DataError) as raised:
+        checked_image(Project(tmp_path), tmp_path / "grey.png", Mark("card.yaml", 3), "grey.png")
+    assert raised.value.message.startswith("image 'grey.png' cannot be used: a PNG of greys holding a palette "
+                                           "(PLTE), which the PNG standard forbids, and a gAMA chunk after it"), \
+        raised.value.message
+    (tmp_path / "grey-palette.png").write_bytes(before_data(grey.getvalue(), chunk(b"PLTE", b"\0\0\0")))
+    checked_image(Project(tmp_path), tmp_path / "grey-palette.png", Mark("card.yaml", 3), "grey-palette.png")
     with pytest.raises(DataError) as raised:
         checked_image(Project(tmp_path), tmp_path / "profile.png", Mark("card.yaml", 3), "profile.png")
     assert raised.value.message.startswith("image 'profile.png' cannot be used: a PNG whose colour profile chunk "

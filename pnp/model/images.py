@@ -126,8 +126,8 @@ def profile_problem(image: "Image.Image") -> str | None:
     profile = srgb_profile(image)
     if profile is None:
         return None
-    if "srgb" in image.info:  # a PNG's sRGB chunk beside it (_png_colour_chunks_agree): viewers read either
-        return ("a PNG that says it is sRGB (an sRGB chunk) and holds a colour profile of other colours: viewers "
+    if _srgb_chunk_first(image):
+        return ("a PNG that says it is sRGB (an sRGB chunk) before a colour profile of other colours: viewers "
                 "read different ones; save it with one colour profile")
     try:
         srgb_transform(profile, "L" if image.mode in GREY_MODES else
@@ -135,6 +135,15 @@ def profile_problem(image: "Image.Image") -> str | None:
     except ValueError as e:
         return f"its colour profile cannot be read ({e}): save it with an sRGB profile, or none"
     return None
+
+
+def _srgb_chunk_first(image: "Image.Image") -> bool:
+    """Whether a PNG of a colour profile (iCCP) gives an sRGB chunk before it (_png_colour_chunks_agree): libpng
+    reads the first of the two, the PNG standard the profile, so viewers read different ones; a profile first is
+    the one both read (a Display P3 picture saved with an sRGB chunk after its profile was refused, where browsers
+    convert it from its profile). Pillow puts each chunk's key in the picture's info as it reads it, in order."""
+    keys = list(image.info)
+    return "srgb" in keys and "icc_profile" in keys and keys.index("srgb") < keys.index("icc_profile")
 
 
 def _is_srgb(profile: bytes, grey: bool = False) -> bool:
@@ -573,10 +582,14 @@ class _PngHeader:
         self.palette: int | None = None  # the count of the palette's colours, once it has one
         self.chunks: list[bytes] = []  # the _PNG_HEADER_CHUNKS libpng reads (their kind and their payload's start)
         self.transparencies: list[tuple[int, int | None]] = []  # each tRNS: its length, the palette's count then
+        self.grey_palette = False  # whether a PLTE was read in a picture of greys
 
     def read(self, kind: bytes, length: int, start: bytes) -> str | None:
         """Take the chunk (its kind, its length, its payload's first 33 bytes: one past a right cHRM); why libpng
         shows no picture of the PNG at it, or None."""
+        if self.grey_palette and kind in _BEFORE_PALETTE:
+            return (f"a PNG of greys holding a palette (PLTE), which the PNG standard forbids, and a {kind.decode()} "
+                    "chunk after it: viewers read that chunk or ignore it by their version of libpng; save it again")
         if kind in _PNG_HEADER_CHUNKS and not (self.palette is not None and kind in _BEFORE_PALETTE):
             self.chunks.append(kind + start)
         elif kind == b"tRNS":
@@ -590,6 +603,7 @@ class _PngHeader:
                 return ("a PNG whose palette (PLTE) is empty, or not a whole number of colours (1 to 256 of 3 bytes "
                         "each): viewers show no picture of it; save it again")
             self.palette = length // 3
+            self.grey_palette = self.colour_type in _GREY_COLOURS
         elif kind == b"IDAT" and self.palette is None and self.colour_type == _PALETTE_COLOURS:
             return ("a PNG of palette colours with no palette (PLTE) before its picture data: viewers show no picture "
                     "of it; save it again")
@@ -606,6 +620,12 @@ class _PngHeader:
 # of a 4-byte tRNS, shown opaque, printed with its colour made transparent (exit 0)
 _TRANSPARENCY_BYTES = {b"\x00": 2, b"\x02": 6}  # by colour type: grey, RGB; a palette's (3) is its own
 _PALETTE_COLOURS = b"\x03"  # the colour type of a picture of palette colours, which libpng needs a PLTE for
+# The colour types of greys (with or without alpha), which may hold no PLTE. libpng up to 1.6.46 takes one there
+# for the palette, so that a colour space, gamma or primaries chunk after it is out of place and ignored (and a
+# second PLTE stops it); from 1.6.47 it ignores the PLTE alone and reads them: a grey PNG of gamma 1.0 after a PLTE
+# printed its grey 128 as 128, where newer viewers show 188 (exit 0). pnp refuses such a chunk there, and reads a
+# grey PNG's PLTE otherwise as both do: as nothing
+_GREY_COLOURS = (b"\x00", b"\x04")
 _MOST_PALETTE_BYTES = 3 * 256
 
 
