@@ -960,9 +960,10 @@ def test_a_palette_png_viewers_show_no_picture_of_is_refused(tmp_path):
 
 
 def test_a_png_libpng_stops_at_is_refused(tmp_path):
-    """libpng (viewers) stops at a PNG of two headers (IHDR), of a compression or filter method the standard does not
-    have, or holding a critical chunk it does not know (a capital first letter) or a chunk not named in letters, and
-    shows no picture; Pillow read on (the picture by its last header), and the card printed it (exit 0)."""
+    """libpng (viewers) stops at a PNG of two headers (IHDR), of one not of 13 bytes, of a compression, filter or
+    interlace method the standard does not have (Pillow read any interlace method past 0 as Adam7), or holding a
+    critical chunk it does not know (a capital first letter) or a chunk not named in letters, and shows no picture;
+    Pillow read on (the picture by its last header), and the card printed it (exit 0)."""
     import struct
     import zlib
 
@@ -980,9 +981,12 @@ def test_a_png_libpng_stops_at_is_refused(tmp_path):
     header, rest = png[:33], png[33:]
     pictures = {"two.png": header + chunk(b"IHDR", struct.pack(">IIBBBBB", 3, 3, 8, 0, 0, 0, 0)) + rest,
                 "method.png": png[:8] + chunk(b"IHDR", png[16:26] + b"\1\0\0") + rest,
+                "interlace.png": png[:8] + chunk(b"IHDR", png[16:28] + b"\2") + rest,
+                "long.png": png[:8] + chunk(b"IHDR", png[16:29] + b"\0\0") + rest,
                 "critical.png": header + chunk(b"ABCD", b"x") + rest,
                 "named.png": header + chunk(b"ab1d", b"x") + rest}
-    said = {"two.png": "of more than one header (IHDR)", "method.png": "whose header (IHDR) gives a compression",
+    said = {"two.png": "of more than one header (IHDR)", "method.png": "whose header (IHDR) is not of 13 bytes, or gives",
+            "interlace.png": "whose header (IHDR) is not of 13", "long.png": "whose header (IHDR) is not of 13",
             "critical.png": "holding a chunk (ABCD) that viewers must know", "named.png": "holding a chunk whose name"}
     for name, data in pictures.items():
         (tmp_path / name).write_bytes(data)

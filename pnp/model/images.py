@@ -690,18 +690,21 @@ def _png_chunk_problem(kind: bytes, start: bytes, first: bool, after_palette: bo
 # The chunks libpng must understand to show a PNG (its "critical" ones, named with a capital first letter), and
 # the compression and filter methods of its header it knows (0 alone, the standard's)
 _PNG_CRITICAL_CHUNKS = frozenset({b"IHDR", b"PLTE", b"IDAT", b"IEND"})
+_PNG_HEADER_BYTES = 13  # the length of a header (IHDR), which libpng stops at in any other
 
 
 def _png_unknown_problem(kind: bytes, start: bytes, first: bool) -> str | None:
     """Why libpng (viewers) stops at a PNG's chunk where Pillow reads on, or None: a second header (Pillow read
-    the picture by the last one), a header of a compression or filter method it does not know, a critical chunk
+    the picture by the last one), a header not of 13 bytes or of a compression, filter or interlace method it does
+    not know, a critical chunk
     it does not know or a chunk named otherwise than in four letters (Pillow passed over both), each of which
     printed a picture viewers show none of (exit 0)."""
     if kind == b"IHDR" and not first:
         return "a PNG of more than one header (IHDR): viewers show no picture of it; save it again"
-    if kind == b"IHDR" and start[10:12] not in (b"", b"\0", b"\0\0"):
-        return ("a PNG whose header (IHDR) gives a compression or filter method the PNG standard does not have: "
-                "viewers show no picture of it; save it again")
+    if kind == b"IHDR" and (len(start) != _PNG_HEADER_BYTES or start[10:12] != b"\0\0" or start[12] > 1):
+        # (an interlace method past 1, Adam7's, was read by Pillow as Adam7; a header of 15 bytes, as its first 13)
+        return ("a PNG whose header (IHDR) is not of 13 bytes, or gives a compression, filter or interlace method "
+                "the PNG standard does not have: viewers show no picture of it; save it again")
     if not kind.isalpha():  # (bytes: ASCII letters alone)
         return "a PNG holding a chunk whose name is not four letters: viewers show no picture of it; save it again"
     if kind[0] & 0x20 == 0 and kind not in _PNG_CRITICAL_CHUNKS:
