@@ -1496,3 +1496,37 @@ def test_an_icons_image_of_its_own_element_is_refused_at_its_line(tmp_path, own_
                                              + body + "</svg>").encode())
         message, line, _ = icons.unreadable(tmp_path / "icon.svg")
         assert "holds an <image> of one of its own elements" in message and line == 3, (message, line)
+
+
+@pytest.mark.parametrize("escaped", [
+    '<defs><rect id="é" width="10" height="5"/></defs><use href="#%C3%A9" x="3"/>',  # a <use> of an escaped id
+    '<defs><linearGradient id="g"><stop offset="0" stop-color="red"/></linearGradient></defs>'
+    '<rect width="10" height="5" fill="url(#%67) blue"/>',  # a paint server (red), not its fallback (blue)
+    '<defs><clipPath id="c"><rect width="2" height="2"/></clipPath></defs>'
+    '<rect width="10" height="5" style="clip-path: url(\'#%63\')"/>',  # a clip
+])
+def test_an_icons_reference_by_a_percent_escaped_id_draws_the_element_browsers_find(escaped):
+    """Browsers decode a fragment's percent-escapes (UTF-8) to find the element it names: svglib looked for
+    '%61' as written, and printed a <use href="#%61"> as nothing, a fill of url(#%67) as its fallback and a clip
+    of url(#%63) as none (exit 0). The icon draws as the one naming its ids unescaped. A clip's url(#id) in quotes
+    or spaced is read so too (svglib read no clip from it)."""
+    from urllib.parse import unquote
+
+    def drawn(svg: str) -> list:
+        data = f'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">{svg}</svg>'.encode()
+        drawing = icons._drawing(data, hashlib.sha256(data).digest())
+        return [(type(node).__name__, getattr(node, "fillColor", None), getattr(node, "x", None))
+                for node in _nodes_of(drawing)]
+
+    plain = unquote(escaped).replace("url('#c')", "url(#c)")  # (the icon's only escapes are its references')
+    assert plain != escaped and drawn(escaped) == drawn(plain)
+    if "clipPath" in escaped:  # a clip's url in quotes, or spaced, was no clip to svglib
+        assert drawn(plain) == drawn(plain.replace("url(#c)", "url( '#c' )")) != drawn(plain.replace("url(#c)", "none"))
+
+
+def _nodes_of(node: object) -> list:
+    """The nodes of a drawing svglib made, groups and shapes, in the order drawn."""
+    from reportlab.graphics.shapes import Group
+
+    return [node, *(found for child in node.contents for found in _nodes_of(child))] if isinstance(node, Group) \
+        else [node]

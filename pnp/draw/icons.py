@@ -73,7 +73,35 @@ def _href(node: Any) -> str:
     # ...read as a URL is: without the spaces and control characters around it, nor the tabs and line breaks in
     # it (svglib took href=" #a" for a file named ' ' in the folder pnp ran in, and drew that file; "#a " for no
     # element, and drew nothing where browsers draw #a)
-    return _URL_TABS.sub("", given.strip(_URL_SPACES))
+    given = _URL_TABS.sub("", given.strip(_URL_SPACES))
+    return "#" + _decoded(given[1:]) if given.startswith("#") else given
+
+
+def _decoded(fragment: str) -> str:
+    """An element's id as browsers find it from a URL's fragment (#id, url(#id)): its percent-escapes decoded, as
+    UTF-8. svglib looked for the id as written: a <use href="#%61">, a fill or a clip of url(#%61), which browsers
+    draw by the element of id 'a', printed nothing, unfilled or unclipped (exit 0)."""
+    from urllib.parse import unquote
+
+    return unquote(fragment) if "%" in fragment else fragment
+
+
+def _references_as_browsers(attributes: Any) -> None:
+    """Each url(#id) of an element's `attributes`, its styles cascaded, written as svglib reads it: unquoted, with
+    no spaces inside its brackets, its id _decoded, where the id can be written so. svglib read no clip from
+    clip-path="url('#c')" nor url( #c ), and printed the shape unclipped where browsers clip it (exit 0)."""
+    for name, value in attributes.items():
+        if "url(" in value:
+            attributes[name] = _LOCAL_URL.sub(_reference_decoded, value)
+
+
+_LOCAL_URL = re.compile(r"""url\(\s*(['"]?)#([^'")]*)\1\s*\)""")
+
+
+def _reference_decoded(found: re.Match[str]) -> str:
+    """A url(#id) found by _LOCAL_URL as svglib reads it, where its id, _decoded, can be written unquoted."""
+    target = _decoded(found.group(2))
+    return found.group(0) if re.search(r"""['"()\\\s]""", target) else f"url(#{target})"
 
 
 _URL_SPACES = "".join(map(chr, range(0x21)))  # what a URL's parser strips from its ends: C0 controls and space
@@ -174,6 +202,7 @@ def _paint_as_browsers(root: Any) -> None:
         attributes = wrapped.etree_element.attrib
         # (a rule of a pseudo-element, ::before, styles no element of the drawing)
         _cascade(wrapped.etree_element, [match[3][1] for match in sheet.match(wrapped) if match[2] is None])
+        _references_as_browsers(attributes)
         _refuse_context_paint(wrapped.etree_element)
         _browser_paints(attributes, converter, servers)
         _stop_colour_as_browsers(wrapped.etree_element, converter)
@@ -1115,7 +1144,8 @@ def _id_given_twice(root: Any) -> Problem | None:
                 twice.setdefault(given, node)
             first.setdefault(given, node)
         texts = [*node.attrib.values(), _sheet_text(node)] if etree.QName(node).localname == "style" else node.attrib.values()
-        named.update(next(name for name in found if name) for text in texts for found in _FRAGMENT.findall(text))
+        named.update(_decoded(next(name for name in found if name)) for text in texts
+                     for found in _FRAGMENT.findall(text))
     for given, node in twice.items():
         if given in named:
             shown = given if len(given) <= 40 else given[:40] + "..."
