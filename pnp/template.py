@@ -2727,6 +2727,7 @@ _EQUALITIES = frozenset({"eq", "ne", "in", "notin"})
 # it is compared with; the line)
 Compared = tuple[str | None, str, str, int]
 TableEnums = Callable[[str], Mapping[str, Sequence[object]]]  # a table's name -> its fields of enum values
+Field = tuple[str | None, str]  # (whose, field) of Compared: a field of the item, or of an item of a table
 
 
 def enum_mistakes(source: object, expression: bool, item: frozenset[str], enums: Mapping[str, Sequence[object]],
@@ -2793,8 +2794,10 @@ def _enum_walks(source: str, expression: bool,
         return (), frozenset()
     named = frozenset(name.name for name in tree.find_all(nodes.Name) if name.ctx in ("store", "param"))
     # the item's names (none when the template gives one of them another value), with the names set to it
-    names = frozenset() if named & item else item | _aliases(tree, item)
-    compared = [c for c in (*_tests_compared(tree, names), *_operators_compared(tree, names), *_tables_compared(tree))
+    aliases, fields = _aliases(tree, item) if not named & item else (frozenset(), {})
+    names = frozenset() if named & item else item | aliases
+    compared = [c for c in (*_tests_compared(tree, names, fields), *_operators_compared(tree, names, fields),
+                            *_tables_compared(tree))
                 if _read_as_written(c[0], named)]
     given = frozenset(given for call in tree.find_all(nodes.Call) if _is_macros_call(call)
                       for given in _given(call, names) if _read_as_written(given[2], named))
@@ -2817,20 +2820,60 @@ def _read_as_written(whose: str | None, named: frozenset[str]) -> bool:
     return whose is None or whose.split(".")[0] not in named
 
 
-def _aliases(tree: nodes.Node, item: frozenset[str]) -> frozenset[str]:
+def _aliases(tree: nodes.Node, item: frozenset[str]) -> tuple[frozenset[str], dict[str, Field]]:
     """The names a template (or a macro) sets to the item and to nothing else (`{% set c = card %}`, `{% with c =
-    card %}`)."""
+    card %}`, `{% for c in [card] %}`, the block's `{% call(c) m() %}` of a macro of the template printing
+    `caller(card)`), with those it sets to one field of it and nothing else (`{% set k = card.kind %}`: k is
+    the item's kind)."""
     stored: dict[str, int] = {}
     for name in tree.find_all(nodes.Name):
         if name.ctx in ("store", "param"):
             stored[name.name] = stored.get(name.name, 0) + 1
-    pairs = [(assign.target, assign.node) for assign in tree.find_all(nodes.Assign)]
+    pairs = _names_set(tree)
+    names, fields = item, dict[str, Field]()
+    while True:  # (a name set to a name set to the item is the item too, and so its field)
+        given: dict[str, list[Field | None]] = {}  # each name's values: the item (None), a field, or neither
+        for target, value in pairs:
+            given.setdefault(target, []).append(None if _is_item(value, names) else
+                                                _item_field(value, names, fields) or ("", ""))
+        once = {name: values for name, values in given.items() if len(values) == stored.get(name)}
+        now = (item | {name for name, values in once.items() if all(v is None for v in values)},
+               {name: values[0] for name, values in once.items()
+                if values[0] not in (None, ("", "")) and all(v == values[0] for v in values)})
+        if now == (names, fields):
+            return names - item, fields
+        names, fields = now
+
+
+def _names_set(tree: nodes.Node) -> list[tuple[str, nodes.Node]]:
+    """(name, the one value it is given) of each {% set %}, {% with %}, {% for %} over a list written of one
+    value alike (`[card]`), and parameter of a {% call %} block given one value alike by each `caller(...)` of
+    the template's macro it calls (a name given another value, or none known, is left out: _aliases sees it
+    set more often than listed)."""
+    pairs: list[tuple[nodes.Node, nodes.Node]] = [(assign.target, assign.node) for assign in tree.find_all(nodes.Assign)]
     pairs += [pair for with_ in tree.find_all(nodes.With) for pair in zip(with_.targets, with_.values)]
-    set_to_item: dict[str, int] = {}
-    for target, value in pairs:
-        if isinstance(target, nodes.Name) and _is_item(value, item):
-            set_to_item[target.name] = set_to_item.get(target.name, 0) + 1
-    return frozenset(name for name, count in set_to_item.items() if stored.get(name) == count)
+    pairs += [(loop.target, loop.iter.items[0]) for loop in tree.find_all(nodes.For)
+              if isinstance(loop.iter, (nodes.List, nodes.Tuple)) and loop.iter.items
+              and all(one == loop.iter.items[0] for one in loop.iter.items)]
+    macros = {macro.name: macro for macro in tree.find_all(nodes.Macro)}
+    for block in tree.find_all(nodes.CallBlock):
+        macro = macros.get(block.call.node.name) if isinstance(block.call.node, nodes.Name) else None
+        calls = [] if macro is None else [call for call in macro.find_all(nodes.Call)
+                                          if isinstance(call.node, nodes.Name) and call.node.name == "caller"]
+        for place, param in enumerate(block.args):
+            given = [call.args[place] for call in calls if place < len(call.args)]
+            if given and len(given) == len(calls) and all(one == given[0] for one in given) \
+                    and not _set_in(macro, given[0]):
+                pairs.append((param, given[0]))
+    return [(target.name, value) for target, value in pairs if isinstance(target, nodes.Name)]
+
+
+def _set_in(macro: nodes.Macro | None, value: nodes.Node) -> bool:
+    """Whether a macro gives a name its value holds another value (a parameter, a set): read in the macro, it is
+    not the template's."""
+    inner = {n.name for n in macro.find_all(nodes.Name) if n.ctx in ("store", "param")} if macro else set()
+    return isinstance(value, nodes.Name) and value.name in inner or any(
+        n.name in inner for n in value.find_all(nodes.Name))
 
 
 def _is_macros_call(call: nodes.Call) -> bool:
@@ -2871,10 +2914,11 @@ def macro_enum_mistakes(source: str, given: Mapping[MacroArgument, frozenset[str
     found: dict[tuple[str, int], None] = {}
     for given_now, reached_tables in _reached(macros, given).items():
         macro, whose, param = macros[given_now[0]], given_now[2], frozenset({str(_param_given(macros, given_now))})
-        names = param | _aliases(macro, param)  # (and a name the macro sets to it)
+        aliases, fields = _aliases(macro, param)  # (and a name the macro sets to it, or to a field of it)
+        names = param | aliases
         field_enums = item_enums(frozenset(reached_tables)) if whose is None else \
             tables(_table_name(whose)) if tables is not None else {}
-        for _, field, text, line in (*_tests_compared(macro, names), *_operators_compared(macro, names)):
+        for _, field, text, line in (*_tests_compared(macro, names, fields), *_operators_compared(macro, names, fields)):
             for message, _ in _mistakes_of(field, text, field_enums, f"'{field}' of {whose}" if whose else ""):
                 found[(message, line)] = None
     return list(found)
@@ -2924,21 +2968,21 @@ def _macros_of(source: str) -> dict[str, nodes.Macro]:
     return {macro.name: macro for macro in tree.find_all(nodes.Macro)}
 
 
-def _tests_compared(tree: nodes.Node, item: frozenset[str]) -> Iterator[Compared]:
+def _tests_compared(tree: nodes.Node, item: frozenset[str], fields: Mapping[str, Field]) -> Iterator[Compared]:
     """Jinja's tests of equality: `card.kind is eq('Beast')`, `is in(['beast', 'Bird'])`."""
     for test in tree.find_all(nodes.Test):
         op = _EQUALITY_TESTS.get(test.name)
         if op is not None and len(test.args) == 1 and not test.kwargs:
-            yield from _compared(test.node, op, test.args[0], item, test.lineno)
+            yield from _compared(test.node, op, test.args[0], (item, fields), test.lineno)
 
 
-def _operators_compared(tree: nodes.Node, item: frozenset[str]) -> Iterator[Compared]:
+def _operators_compared(tree: nodes.Node, item: frozenset[str], fields: Mapping[str, Field]) -> Iterator[Compared]:
     """==, != and `in`, each pair of a chain (`a == b == c`) on its own."""
     for compare in tree.find_all(nodes.Compare):
         left = compare.expr
         for operand in compare.ops:
             if operand.op in _EQUALITIES:
-                yield from _compared(left, operand.op, operand.expr, item, compare.lineno)
+                yield from _compared(left, operand.op, operand.expr, (item, fields), compare.lineno)
             left = operand.expr
 
 
@@ -3050,24 +3094,28 @@ def expression_item_table(source: object) -> str | None:
 _EQUALITY_TESTS = {"eq": "eq", "equalto": "eq", "==": "eq", "ne": "ne", "!=": "ne", "in": "in"}
 
 
-def _compared(left: nodes.Expr, op: str, right: nodes.Expr, item: frozenset[str], line: int) -> list[Compared]:
+def _compared(left: nodes.Expr, op: str, right: nodes.Expr, named: tuple[frozenset[str], Mapping[str, Field]],
+              line: int) -> list[Compared]:
     """The (whose, field, text, line) compared by `left op right`: a field of the item (or of an item of a
     table) with a text, or a field `in` a list or tuple written out."""
     if op in ("in", "notin"):
-        found = _item_field(left, item)
+        found = _item_field(left, *named)
         if found is None or not isinstance(right, (nodes.List, nodes.Tuple)):
             return []
         return [(*found, c.value, line) for c in right.items if isinstance(c, nodes.Const) and type(c.value) is str]
     for one, other in ((left, right), (right, left)):
-        found = _item_field(one, item)
+        found = _item_field(one, *named)
         if found is not None and isinstance(other, nodes.Const) and type(other.value) is str:
             return [(*found, other.value, line)]
     return []
 
 
-def _item_field(node: nodes.Expr, item: frozenset[str]) -> tuple[str | None, str] | None:
+def _item_field(node: nodes.Node, item: frozenset[str], fields: Mapping[str, Field]) -> Field | None:
     """(whose, field) of `card.kind` or `card['kind']` when `card` is one of `item`'s names (whose: None), or of
-    an item of a table (`ref.cards.lion.kind`: `ref.cards`); else None."""
+    an item of a table (`ref.cards.lion.kind`: `ref.cards`), or of a name `fields` holds as set to one; else
+    None."""
+    if isinstance(node, nodes.Name) and node.ctx == "load":
+        return fields.get(node.name)
     if isinstance(node, nodes.Getattr):
         field: str | None = str(node.attr)
     elif isinstance(node, nodes.Getitem):
