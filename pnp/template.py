@@ -435,6 +435,23 @@ _WIDTH_METHODS = frozenset({"center", "ljust", "rjust", "zfill"})  # text method
 
 
 _COUNT_PARAMETERS = frozenset({"linecount", "slices"})  # of batch and slice: how many, at least 1
+# the parameters of Jinja's filters that take a whole number (truncate's length and leeway, center's and
+# wordwrap's width, round's precision, replace's count, urlize's trim_url_limit, and the counts above)
+_WHOLE_PARAMETERS = frozenset({"length", "leeway", "width", "precision", "count", "trim_url_limit", "indent"}) \
+    | _COUNT_PARAMETERS
+# the text methods offered whose values at these places (or of these names) are whole numbers
+_WHOLE_ARGUMENTS: dict[str, tuple[int | str, ...]] = {
+    **{name: (0, "width") for name in ("center", "ljust", "rjust", "zfill")},
+    **{name: (1, 2) for name in ("count", "find", "index", "rfind", "rindex", "startswith", "endswith")},
+    "split": (1, "maxsplit"), "rsplit": (1, "maxsplit"), "replace": (2, "count"), "splitlines": (0, "keepends")}
+
+
+def _refuse_fraction(value: object, takes: str) -> None:
+    """A float given where a whole number goes is refused at the template's line in pnp's words: Python said
+    "'float' object cannot be interpreted as an integer" (`'ab' | center(0.3)`, `range(1 / 3)`), Jinja's
+    truncate "expected length >= 3, got 0.30000000000000004", as the error of no line of the template."""
+    if isinstance(value, float):
+        raise LimitError(f"{takes}, not {_describe_value(value)}: round it first (`(a / b) | round`)")
 
 
 def _check_count(value: object, name: str) -> None:
@@ -1056,6 +1073,7 @@ def _operands_refused(operator: str, left: object, right: object) -> str:
 
 
 def _check_round_digits(ndigits: object) -> None:
+    _refuse_fraction(ndigits, "rounding takes a whole number of digits")
     if isinstance(ndigits, int) and abs(ndigits) > MAX_NUMBER_BITS:  # round(5, -10**8) computes 10**10**8
         raise LimitError(f"rounding to {ndigits} digits is too many (at most {MAX_NUMBER_BITS})")
 
@@ -1218,6 +1236,8 @@ class _Lazy:
 
 
 def _bounded_range(*args: int) -> range:
+    for given in args:
+        _refuse_fraction(given, "range takes whole numbers")
     numbers = range(*args)
     if len(numbers) > MAX_ITEMS:
         raise LimitError(f"range of {len(numbers):,} numbers is too long (at most {MAX_ITEMS:,})")
@@ -1381,15 +1401,17 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
     quotes_none = (text_filter or name == "safe") and name not in _NONE_WRITTEN
     writes_html = name in _HTML_FILTERS
     widths = [(n + unlisted, parameter) for n, parameter in enumerate(signature.parameters)
-              if parameter in _WIDTH_PARAMETERS]
+              if parameter in _WIDTH_PARAMETERS | _WHOLE_PARAMETERS]
 
     def guarded(*args: Any, **kwargs: Any) -> Any:
         if writes_html:
             _refuse_html_unread(name)
         for n, parameter in widths:
-            _check_int(given := args[n] if n < len(args) else kwargs.get(parameter), "the number")
+            given = args[n] if n < len(args) else kwargs.get(parameter)
             if parameter in _COUNT_PARAMETERS:
                 _check_count(given, name)
+            _refuse_fraction(given, f"the filter {name} takes a whole number as its {parameter}")
+            _check_int(given, "the number")
         if text_filter and len(args) > skip and type(args[skip]) not in _SHORT_TEXTS:
             _refuse_longer(_text_size(args[skip]), f"the text given to {name}")
         if quotes_none and len(args) > skip:
@@ -1872,6 +1894,7 @@ class _Env(ImmutableSandboxedEnvironment):
             args = (_Guarded(args[0]), *args[1:])
         if isinstance(getattr(__obj, "__self__", None), str):  # a text's method (one of _TEXT_METHODS)
             owner = __obj.__self__
+            _refuse_method_fractions(getattr(__obj, "__name__", ""), args, kwargs)
             if getattr(__obj, "__name__", "") in _WIDTH_METHODS:  # 'x'.ljust(10**10)
                 for value in list(args) + list(kwargs.values()):
                     _check_int(value, "the number")
@@ -1986,6 +2009,13 @@ class _Env(ImmutableSandboxedEnvironment):
             raise _TooBig("too many loops, blocks or brackets inside one another to compile (Python allows 20 "
                           "loops)", _template_line_of_code(source, getattr(e, "lineno", None))) \
                 from None
+
+
+def _refuse_method_fractions(method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> None:
+    """A text method's whole numbers (_WHOLE_ARGUMENTS) given as floats are refused (_refuse_fraction)."""
+    for where in _WHOLE_ARGUMENTS.get(method, ()):
+        given = args[where] if isinstance(where, int) and where < len(args) else kwargs.get(str(where))
+        _refuse_fraction(given, f"{method} of text takes a whole number there")
 
 
 def _check_caller_taken(macro: Macro) -> None:

@@ -118,6 +118,14 @@ from pnp.errors import ExprError
     ("{{ range(3) | batch(0) | list }}", "batch takes a whole number of at least 1, not a whole number (0)"),
     ("{{ range(3) | batch(linecount=2.5) | list }}", "batch takes a whole number of at least 1, not a number"),
     ("{{ range(3) | slice(-1) | list }}", "slice takes a whole number of at least 1, not a whole number (-1)"),
+    # a float where a whole number goes, in pnp's words ('float' object cannot be interpreted as an integer)
+    ("{{ 'abcdef' | truncate(0.1 + 0.2) }}", "the filter truncate takes a whole number as its length, not a number (0.3)"),
+    ("{{ 'ab' | center(0.3) }}", "the filter center takes a whole number as its width, not a number (0.3)"),
+    ("{% for i in range(1 / 4) %}{% endfor %}", "range takes whole numbers, not a number (0.25)"),
+    ("{{ 'ab'.ljust(2.5) }}", "ljust of text takes a whole number there, not a number (2.5)"),
+    ("{{ 'a,b'.split(',', 1.0) }}", "split of text takes a whole number there, not a number (1.0)"),
+    ("{{ 1.25 | round(0.5) }}", "the filter round takes a whole number as its precision, not a number (0.5)"),
+    ("{{ round(1.25, 0.5) }}", "rounding takes a whole number of digits, not a number (0.5)"),
     ("{{ 5 | as_typed }}", "as_typed escapes text, and was given"),
 ])
 def test_refused_with_a_message(source, message):
