@@ -999,7 +999,7 @@ def _numbers_rounded(value: object, plain: bool = False) -> object:
         if id(node) not in done:
             rounded = [done.get(id(c), c) if _container(c) is not None else _number_rounded(c) for c in children]
             same = all(new is old for new, old in zip(rounded, children)) and not (plain and type(node) is not kind)
-            done[id(node)] = node if same else _made(kind, rounded)
+            done[id(node)] = node if same else _made(kind, rounded, node)
     return done[id(value)]
 
 
@@ -1009,17 +1009,35 @@ def as_printed(value: object) -> object:
     return _numbers_rounded(value)
 
 
+_NO_ENTRIES: dict[object, object] = {}
+_KEYS, _VALUES, _ITEMS = type(_NO_ENTRIES.keys()), type(_NO_ENTRIES.values()), type(_NO_ENTRIES.items())  # a dict's
+# views
+
+
 def _parts(node: object, kind: type | None) -> list[object]:
-    """The items of a list or tuple, or a mapping's keys and values in turn (_numbers_rounded)."""
+    """The items of a list, tuple or a mapping's view, or a mapping's keys and values in turn
+    (_numbers_rounded)."""
     if kind is dict:
         return [part for pair in cast(Mapping[object, object], node).items() for part in pair]
-    return list(cast(Sequence[object], node))
+    if kind is _ITEMS:
+        return [part for pair in cast(Iterable[tuple[object, object]], node) for part in pair]
+    return list(cast(Iterable[object], node))
 
 
-def _made(kind: type | None, parts: list[object]) -> object:
-    """A list, tuple or dict of `parts` (_parts)."""
-    if kind is dict:
-        return dict(zip(parts[::2], parts[1::2]))
+def _made(kind: type | None, parts: list[object], was: object) -> object:
+    """A list, tuple, dict or a dict's view (`kind`, as printed: `dict_items([('a', 0.3)])`) of `parts`
+    (_parts), made from the container `was`. Keys that the rounding makes one keep their own values:
+    `{0.1 + 0.2: 'a', 0.3: 'b'}` printed {0.3: 'b'}, one entry of two."""
+    if kind in (dict, _ITEMS, _KEYS):
+        keys = parts[::2] if kind is not _KEYS else parts
+        if len(set(keys)) < len(keys):  # (the keys as they were, in the same order)
+            keys = _parts(was, kind)[::2] if kind is not _KEYS else _parts(was, kind)
+        if kind is _KEYS:
+            return dict.fromkeys(keys).keys()
+        made = dict(zip(keys, parts[1::2]))
+        return made if kind is dict else made.items()
+    if kind is _VALUES:
+        return dict(enumerate(parts)).values()
     return parts if kind is list else tuple(parts)
 
 
@@ -1030,7 +1048,12 @@ def _container(value: object) -> type | None:
         return list
     if type(value) is tuple:
         return tuple
+    if type(value) in _DICT_VIEWS:  # (`dict(a=0.1 + 0.2).items()` printed dict_items([('a', 0.30000000000000004)]))
+        return type(value)
     return dict if _is_mapping(value) else None
+
+
+_DICT_VIEWS = frozenset({_KEYS, _VALUES, _ITEMS})
 
 
 def _number_rounded(value: object) -> object:

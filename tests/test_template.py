@@ -1019,6 +1019,19 @@ def test_a_filter_given_values_it_does_not_take_says_how_it_is_written(source, u
     assert e.value.message.endswith(f"`{usage}`, and was given {given}")
 
 
+@pytest.mark.parametrize("source, printed", [
+    ("{{ dict(a=0.1 + 0.2).items() }}", "dict_items([('a', 0.3)])"),
+    ("{{ dict(a=1 / 3).values() }}|{{ {1 / 3: 1}.keys() }}", "dict_values([0.333333333333])|dict_keys([0.333333333333])"),
+    # keys that would print alike are printed as they are, each with its own value
+    ("{{ {0.1 + 0.2: 'a', 0.3: 'b'} }}", "{0.30000000000000004: 'a', 0.3: 'b'}"),
+    ("{{ {0.1 + 0.2: 1 / 3, 0.3: 2}.items() }}", "dict_items([(0.30000000000000004, 0.333333333333), (0.3, 2)])"),
+])
+def test_a_mappings_views_print_their_floats_as_a_template_does_and_no_entry_is_lost(source, printed):
+    """A dict's items(), values() and keys() printed 0.30000000000000004 where a list prints 0.3; a dict whose
+    keys print alike printed one entry of two ({0.3: 'b'})."""
+    assert template.render(source, {}) == printed
+
+
 def test_an_item_is_written_as_json_as_a_dict_is():
     """tojson refused an item of a table ("Object of type mapping is not JSON serializable")."""
     from pnp.model.load import MarkedList, Record
