@@ -1412,6 +1412,23 @@ def _refuse_html_unread(name: str) -> None:
 _NONE_WRITTEN = frozenset({"pprint", "tojson"})  # text filters that write none as what it is ('None', 'null')
 
 
+# the filters whose value is a list (or text, or a mapping: something of items), and those whose value is a mapping
+_ITEMS_FILTERS = frozenset({"batch", "count", "count_by", "first", "groupby", "join", "last", "length", "list", "map",
+                            "max", "min", "reject", "rejectattr", "reverse", "select", "selectattr", "slice", "sort",
+                            "sum", "unique"})
+_MAPPING_FILTERS = frozenset({"dictsort", "items"})
+
+
+def _refuse_no_items(name: str, value: object) -> None:
+    """A number, true/false or none given to a filter of items is refused in pnp's words (Python said "'int'
+    object is not iterable", "object of type 'float' has no len()", Jinja "argument must be iterable"); so is
+    anything but a mapping given to dictsort or items ("'str' object has no attribute 'items'")."""
+    if name in _MAPPING_FILTERS and not (_is_mapping(value) or isinstance(value, Undefined)):
+        raise LimitError(f"the filter {name} takes a mapping, not {_describe_value(value)}")
+    if value is None or isinstance(value, (int, float)):
+        raise LimitError(f"the filter {name} takes a list (or text, a mapping), not {_describe_value(value)}")
+
+
 def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     """A built-in filter with its number arguments, its value's text, what it builds and its lazy results
     kept within the limits."""
@@ -1423,12 +1440,15 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
     sizer, text_filter, formats = _FILTER_SIZES.get(name), name in _TEXT_FILTERS, name == "format"
     quotes_none = (text_filter or name == "safe") and name not in _NONE_WRITTEN
     writes_html = name in _HTML_FILTERS
+    of_items = name in _ITEMS_FILTERS | _MAPPING_FILTERS
     widths = [(n + unlisted, parameter) for n, parameter in enumerate(signature.parameters)
               if parameter in _WIDTH_PARAMETERS | _WHOLE_PARAMETERS]
 
     def guarded(*args: Any, **kwargs: Any) -> Any:
         if writes_html:
             _refuse_html_unread(name)
+        if of_items and len(args) > skip:
+            _refuse_no_items(name, args[skip])
         for n, parameter in widths:
             given = args[n] if n < len(args) else kwargs.get(parameter)
             if parameter in _COUNT_PARAMETERS:

@@ -126,6 +126,10 @@ from pnp.errors import ExprError
     ("{{ 'a,b'.split(',', 1.0) }}", "split of text takes a whole number there, not a number (1.0)"),
     ("{{ 1.25 | round(0.5) }}", "the filter round takes a whole number as its precision, not a number (0.5)"),
     ("{{ round(1.25, 0.5) }}", "rounding takes a whole number of digits, not a number (0.5)"),
+    # a filter of items given no items, in pnp's words ('int' object is not iterable)
+    ("{{ (1 / 3) | length }}", "the filter length takes a list (or text, a mapping), not a number (0.333333333333)"),
+    ("{{ 5 | join }}", "the filter join takes a list (or text, a mapping), not a whole number (5)"),
+    ("{{ 'a' | dictsort }}", "the filter dictsort takes a mapping, not text ('a')"),
     ("{{ 5 | as_typed }}", "as_typed escapes text, and was given"),
 ])
 def test_refused_with_a_message(source, message):
