@@ -2,6 +2,7 @@
 game (constraints, derived fields, macros, layouts, the rulebook) is evaluated here and nowhere else."""
 
 import _string  # type: ignore[import-not-found]  # (no stub) how str.format splits a field name
+import collections
 import contextlib
 import contextvars
 import decimal
@@ -21,7 +22,7 @@ import sys
 import threading
 import time
 import types
-from collections.abc import Callable, Generator, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
+from collections.abc import Callable, Set as AbstractSet, Generator, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 from pathlib import Path
 from types import CodeType
 from typing import Any, Literal, NoReturn, TypeGuard, TypeVar, cast
@@ -2903,19 +2904,24 @@ def _aliases(tree: nodes.Node, item: frozenset[str]) -> tuple[frozenset[str], di
         if name.ctx in ("store", "param"):
             stored[name.name] = stored.get(name.name, 0) + 1
     pairs = _names_set(tree)
-    names, fields = item, dict[str, Field]()
-    while True:  # (a name set to a name set to the item is the item too, and so its field)
-        given: dict[str, list[Field | None]] = {}  # each name's values: the item (None), a field, or neither
-        for target, value in pairs:
-            given.setdefault(target, []).append(None if _is_item(value, names) else
-                                                _item_field(value, names, fields) or ("", ""))
-        once = {name: values for name, values in given.items() if len(values) == stored.get(name)}
-        now = (item | {name for name, values in once.items() if all(v is None for v in values)},
-               {name: values[0] for name, values in once.items()
-                if values[0] not in (None, ("", "")) and all(v == values[0] for v in values)})
-        if now == (names, fields):
-            return names - item, fields
-        names, fields = now
+    given = collections.Counter(target for target, _ in pairs)  # the values each name is given
+    left = dict(given)  # of them, those still to be read
+    names, fields = set(item), dict[str, Field]()
+    seen: dict[str, set[Field | None]] = {}  # each name's values so far: the item (None), a field, or neither
+    # in the order written, each value read by the names known before it: one pass (a chain of 5,000 sets,
+    # each naming the one before, must not be read again for each link)
+    for target, value in pairs:
+        seen.setdefault(target, set()).add(None if _is_item(value, names) else
+                                           _item_field(value, names, fields) or ("", ""))
+        left[target] -= 1
+        if left[target] or len(seen[target]) != 1 or stored.get(target) != given[target]:
+            continue  # (a name given another value too, or given it elsewhere, is none of them)
+        (kind,) = seen[target]
+        if kind is None:
+            names.add(target)
+        elif kind != ("", ""):
+            fields[target] = kind
+    return frozenset(names) - item, fields
 
 
 def _names_set(tree: nodes.Node) -> list[tuple[str, nodes.Node]]:
@@ -2967,7 +2973,7 @@ def _given(call: nodes.Call, item: frozenset[str]) -> list[MacroArgument]:
             if _is_item(arg, item) or (whose := _table_item(arg)) is not None]
 
 
-def _is_item(node: nodes.Node, item: frozenset[str]) -> bool:
+def _is_item(node: nodes.Node, item: AbstractSet[str]) -> bool:
     return isinstance(node, nodes.Name) and node.name in item and node.ctx == "load"
 
 
@@ -3183,7 +3189,7 @@ def _compared(left: nodes.Expr, op: str, right: nodes.Expr, named: tuple[frozens
     return []
 
 
-def _item_field(node: nodes.Node, item: frozenset[str], fields: Mapping[str, Field]) -> Field | None:
+def _item_field(node: nodes.Node, item: AbstractSet[str], fields: Mapping[str, Field]) -> Field | None:
     """(whose, field) of `card.kind` or `card['kind']` when `card` is one of `item`'s names (whose: None), or of
     an item of a table (`ref.cards.lion.kind`: `ref.cards`), or of a name `fields` holds as set to one; else
     None."""

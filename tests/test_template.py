@@ -1178,3 +1178,16 @@ def test_a_budget_block_ended_out_of_turn_leaves_the_next_games_budget_whole():
     assert template._budget.games == 0
     with template.budget():
         assert template._budget.seconds_left == template.SECONDS_PER_GAME
+
+
+def test_names_set_to_the_item_in_a_chain_are_read_in_one_pass(monkeypatch):
+    """Each name set to the one before (`{% set a1 = a0 %}`, 300 times) is read once: reading them again until
+    nothing changed read each value once per link, 5,000 of them a time bomb of the static walk."""
+    calls = []
+    is_item = template._is_item
+    monkeypatch.setattr(template, "_is_item", lambda *args: calls.append(1) or is_item(*args))
+    chain = "{% set a0 = card %}" + "".join(f"{{% set a{i} = a{i - 1} %}}" for i in range(1, 300))
+    found = template.enum_mistakes(chain + "{{ a299.kind == 'Beest' }}", False, frozenset({"card"}),
+                                   {"kind": ["beast"]})
+    assert [line for _, line in found] == [1]
+    assert len(calls) < 3 * 300
