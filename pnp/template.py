@@ -1420,14 +1420,25 @@ _ITEMS_FILTERS = frozenset({"batch", "count", "count_by", "first", "groupby", "j
 _MAPPING_FILTERS = frozenset({"dictsort", "items"})
 
 
-def _refuse_no_items(name: str, value: object) -> None:
+def _of_items(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    """A global function of a list (len, sorted, sum, and max and min given one value) refusing a number or none
+    in pnp's words, as a filter of items does (_refuse_no_items)."""
+    @functools.wraps(function)  # (its signature says how it is written: _said_as_written)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        if len(args) == 1:
+            _refuse_no_items(name, args[0], "the function")
+        return function(*args, **kwargs)
+    return checked
+
+
+def _refuse_no_items(name: str, value: object, what: str = "the filter") -> None:
     """A number, true/false or none given to a filter of items is refused in pnp's words (Python said "'int'
     object is not iterable", "object of type 'float' has no len()", Jinja "argument must be iterable"); so is
     anything but a mapping given to dictsort or items ("'str' object has no attribute 'items'")."""
     if name in _MAPPING_FILTERS and not (_is_mapping(value) or isinstance(value, Undefined)):
-        raise LimitError(f"the filter {name} takes a mapping, not {_describe_value(value)}")
+        raise LimitError(f"{what} {name} takes a mapping, not {_describe_value(value)}")
     if value is None or isinstance(value, (int, float)):
-        raise LimitError(f"the filter {name} takes a list (or text, a mapping), not {_describe_value(value)}")
+        raise LimitError(f"{what} {name} takes a list (or text, a mapping), not {_describe_value(value)}")
 
 
 def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
@@ -2251,7 +2262,8 @@ OWN_FILTERS: dict[str, Callable[..., Any]] = {
     "as_typed": _as_typed_filter}
 ENV.filters.update({name: _guard_filter(name, function) for name, function in OWN_FILTERS.items()},
                    _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result, _pnp_truth=_truth)
-ENV.globals.update(max=max, min=min, abs=abs, round=_round, sorted=sorted, len=len, sum=_sum,
+ENV.globals.update(max=_of_items("max", max), min=_of_items("min", min), abs=abs, round=_round,
+                   sorted=_of_items("sorted", sorted), len=_of_items("len", len), sum=_of_items("sum", _sum),
                    range=_bounded_range)
 ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text
 

@@ -130,6 +130,8 @@ from pnp.errors import ExprError
     ("{{ (1 / 3) | length }}", "the filter length takes a list (or text, a mapping), not a number (0.333333333333)"),
     ("{{ 5 | join }}", "the filter join takes a list (or text, a mapping), not a whole number (5)"),
     ("{{ 'a' | dictsort }}", "the filter dictsort takes a mapping, not text ('a')"),
+    ("{{ len(5) }}{{ max(5) }}", "the function len takes a list (or text, a mapping), not a whole number (5)"),
+    ("{{ sorted(0.5) }}", "the function sorted takes a list (or text, a mapping), not a number (0.5)"),
     ("{{ 5 | as_typed }}", "as_typed escapes text, and was given"),
 ])
 def test_refused_with_a_message(source, message):
