@@ -2940,23 +2940,37 @@ def _names_set(tree: nodes.Node) -> list[tuple[str, nodes.Node]]:
     """(name, the one value it is given) of each {% set %}, {% with %}, {% for %} over a list written of one
     value alike (`[card]`), and parameter of a {% call %} block given one value alike by each `caller(...)` of
     the template's macro it calls (a name given another value, or none known, is left out: _aliases sees it
-    set more often than listed)."""
-    pairs: list[tuple[nodes.Node, nodes.Node]] = [(assign.target, assign.node) for assign in tree.find_all(nodes.Assign)]
-    pairs += [pair for with_ in tree.find_all(nodes.With) for pair in zip(with_.targets, with_.values)]
-    pairs += [(loop.target, loop.iter.items[0]) for loop in tree.find_all(nodes.For)
-              if isinstance(loop.iter, (nodes.List, nodes.Tuple)) and loop.iter.items
-              and all(one == loop.iter.items[0] for one in loop.iter.items)]
+    set more often than listed), in the order written (a block's names before those set inside it)."""
     macros = {macro.name: macro for macro in tree.find_all(nodes.Macro)}
-    for block in tree.find_all(nodes.CallBlock):
-        macro = macros.get(block.call.node.name) if isinstance(block.call.node, nodes.Name) else None
-        calls = [] if macro is None else [call for call in macro.find_all(nodes.Call)
-                                          if isinstance(call.node, nodes.Name) and call.node.name == "caller"]
-        for place, param in enumerate(block.args):
-            given = [call.args[place] for call in calls if place < len(call.args)]
-            if given and len(given) == len(calls) and all(one == given[0] for one in given) \
-                    and not _set_in(macro, given[0]):
-                pairs.append((param, given[0]))
-    return [(target.name, value) for target, value in pairs if isinstance(target, nodes.Name)]
+    return [(target.name, value) for node in tree.find_all((nodes.Assign, nodes.With, nodes.For, nodes.CallBlock))
+            for target, value in _pairs_of(node, macros) if isinstance(target, nodes.Name)]
+
+
+def _pairs_of(node: nodes.Node, macros: Mapping[str, nodes.Macro]) -> list[tuple[nodes.Node, nodes.Node]]:
+    """(target, value) of one node of _names_set's kinds."""
+    if isinstance(node, nodes.Assign):
+        return [(node.target, node.node)]
+    if isinstance(node, nodes.With):
+        return list(zip(node.targets, node.values))
+    if isinstance(node, nodes.For):
+        items = node.iter.items if isinstance(node.iter, (nodes.List, nodes.Tuple)) else []
+        return [(node.target, items[0])] if items and all(one == items[0] for one in items) else []
+    return _block_pairs(node, macros) if isinstance(node, nodes.CallBlock) else []
+
+
+def _block_pairs(block: nodes.CallBlock, macros: Mapping[str, nodes.Macro]) -> list[tuple[nodes.Node, nodes.Node]]:
+    """(parameter, value) of a {% call %} block whose macro gives that parameter one value alike at every
+    `caller(...)`."""
+    macro = macros.get(block.call.node.name) if isinstance(block.call.node, nodes.Name) else None
+    calls = [] if macro is None else [call for call in macro.find_all(nodes.Call)
+                                      if isinstance(call.node, nodes.Name) and call.node.name == "caller"]
+    pairs: list[tuple[nodes.Node, nodes.Node]] = []
+    for place, param in enumerate(block.args):
+        given = [call.args[place] for call in calls if place < len(call.args)]
+        if given and len(given) == len(calls) and all(one == given[0] for one in given) \
+                and not _set_in(macro, given[0]):
+            pairs.append((param, given[0]))
+    return pairs
 
 
 def _set_in(macro: nodes.Macro | None, value: nodes.Node) -> bool:
