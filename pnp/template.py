@@ -2,6 +2,7 @@
 game (constraints, derived fields, macros, layouts, the rulebook) is evaluated here and nowhere else."""
 
 import _string  # type: ignore[import-not-found]  # (no stub) how str.format splits a field name
+import collections
 import contextlib
 import contextvars
 import decimal
@@ -21,7 +22,7 @@ import sys
 import threading
 import time
 import types
-from collections.abc import Callable, Generator, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
+from collections.abc import Callable, Set as AbstractSet, Generator, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 from pathlib import Path
 from types import CodeType
 from typing import Any, Literal, NoReturn, TypeGuard, TypeVar, cast
@@ -435,6 +436,23 @@ _WIDTH_METHODS = frozenset({"center", "ljust", "rjust", "zfill"})  # text method
 
 
 _COUNT_PARAMETERS = frozenset({"linecount", "slices"})  # of batch and slice: how many, at least 1
+# the parameters of Jinja's filters that take a whole number (truncate's length and leeway, center's and
+# wordwrap's width, round's precision, replace's count, urlize's trim_url_limit, and the counts above)
+_WHOLE_PARAMETERS = frozenset({"length", "leeway", "width", "precision", "count", "trim_url_limit", "indent"}) \
+    | _COUNT_PARAMETERS
+# the text methods offered whose values at these places (or of these names) are whole numbers
+_WHOLE_ARGUMENTS: dict[str, tuple[int | str, ...]] = {
+    **{name: (0, "width") for name in ("center", "ljust", "rjust", "zfill")},
+    **{name: (1, 2) for name in ("count", "find", "index", "rfind", "rindex", "startswith", "endswith")},
+    "split": (1, "maxsplit"), "rsplit": (1, "maxsplit"), "replace": (2, "count"), "splitlines": (0, "keepends")}
+
+
+def _refuse_fraction(value: object, takes: str) -> None:
+    """A float given where a whole number goes is refused at the template's line in pnp's words: Python said
+    "'float' object cannot be interpreted as an integer" (`'ab' | center(0.3)`, `range(1 / 3)`), Jinja's
+    truncate "expected length >= 3, got 0.30000000000000004", as the error of no line of the template."""
+    if isinstance(value, float):
+        raise LimitError(f"{takes}, not {_describe_value(value)}: round it first (`(a / b) | round`)")
 
 
 def _check_count(value: object, name: str) -> None:
@@ -982,7 +1000,7 @@ def _numbers_rounded(value: object, plain: bool = False) -> object:
         if id(node) not in done:
             rounded = [done.get(id(c), c) if _container(c) is not None else _number_rounded(c) for c in children]
             same = all(new is old for new, old in zip(rounded, children)) and not (plain and type(node) is not kind)
-            done[id(node)] = node if same else _made(kind, rounded)
+            done[id(node)] = node if same else _made(kind, rounded, node)
     return done[id(value)]
 
 
@@ -992,17 +1010,35 @@ def as_printed(value: object) -> object:
     return _numbers_rounded(value)
 
 
+_NO_ENTRIES: dict[object, object] = {}
+_KEYS, _VALUES, _ITEMS = type(_NO_ENTRIES.keys()), type(_NO_ENTRIES.values()), type(_NO_ENTRIES.items())  # a dict's
+# views
+
+
 def _parts(node: object, kind: type | None) -> list[object]:
-    """The items of a list or tuple, or a mapping's keys and values in turn (_numbers_rounded)."""
+    """The items of a list, tuple or a mapping's view, or a mapping's keys and values in turn
+    (_numbers_rounded)."""
     if kind is dict:
         return [part for pair in cast(Mapping[object, object], node).items() for part in pair]
-    return list(cast(Sequence[object], node))
+    if kind is _ITEMS:
+        return [part for pair in cast(Iterable[tuple[object, object]], node) for part in pair]
+    return list(cast(Iterable[object], node))
 
 
-def _made(kind: type | None, parts: list[object]) -> object:
-    """A list, tuple or dict of `parts` (_parts)."""
-    if kind is dict:
-        return dict(zip(parts[::2], parts[1::2]))
+def _made(kind: type | None, parts: list[object], was: object) -> object:
+    """A list, tuple, dict or a dict's view (`kind`, as printed: `dict_items([('a', 0.3)])`) of `parts`
+    (_parts), made from the container `was`. Keys that the rounding makes one keep their own values:
+    `{0.1 + 0.2: 'a', 0.3: 'b'}` printed {0.3: 'b'}, one entry of two."""
+    if kind in (dict, _ITEMS, _KEYS):
+        keys = parts[::2] if kind is not _KEYS else parts
+        if len(set(keys)) < len(keys):  # (the keys as they were, in the same order)
+            keys = _parts(was, kind)[::2] if kind is not _KEYS else _parts(was, kind)
+        if kind is _KEYS:
+            return dict.fromkeys(keys).keys()
+        made = dict(zip(keys, parts[1::2]))
+        return made if kind is dict else made.items()
+    if kind is _VALUES:
+        return dict(enumerate(parts)).values()
     return parts if kind is list else tuple(parts)
 
 
@@ -1013,7 +1049,12 @@ def _container(value: object) -> type | None:
         return list
     if type(value) is tuple:
         return tuple
+    if type(value) in _DICT_VIEWS:  # (`dict(a=0.1 + 0.2).items()` printed dict_items([('a', 0.30000000000000004)]))
+        return type(value)
     return dict if _is_mapping(value) else None
+
+
+_DICT_VIEWS = frozenset({_KEYS, _VALUES, _ITEMS})
 
 
 def _number_rounded(value: object) -> object:
@@ -1056,6 +1097,7 @@ def _operands_refused(operator: str, left: object, right: object) -> str:
 
 
 def _check_round_digits(ndigits: object) -> None:
+    _refuse_fraction(ndigits, "rounding takes a whole number of digits")
     if isinstance(ndigits, int) and abs(ndigits) > MAX_NUMBER_BITS:  # round(5, -10**8) computes 10**10**8
         raise LimitError(f"rounding to {ndigits} digits is too many (at most {MAX_NUMBER_BITS})")
 
@@ -1218,6 +1260,8 @@ class _Lazy:
 
 
 def _bounded_range(*args: int) -> range:
+    for given in args:
+        _refuse_fraction(given, "range takes whole numbers")
     numbers = range(*args)
     if len(numbers) > MAX_ITEMS:
         raise LimitError(f"range of {len(numbers):,} numbers is too long (at most {MAX_ITEMS:,})")
@@ -1369,6 +1413,34 @@ def _refuse_html_unread(name: str) -> None:
 _NONE_WRITTEN = frozenset({"pprint", "tojson"})  # text filters that write none as what it is ('None', 'null')
 
 
+# the filters whose value is a list (or text, or a mapping: something of items), and those whose value is a mapping
+_ITEMS_FILTERS = frozenset({"batch", "count", "count_by", "first", "groupby", "join", "last", "length", "list", "map",
+                            "max", "min", "reject", "rejectattr", "reverse", "select", "selectattr", "slice", "sort",
+                            "sum", "unique"})
+_MAPPING_FILTERS = frozenset({"dictsort", "items"})
+
+
+def _of_items(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    """A global function of a list (len, sorted, sum, and max and min given one value) refusing a number or none
+    in pnp's words, as a filter of items does (_refuse_no_items)."""
+    @functools.wraps(function)  # (its signature says how it is written: _said_as_written)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        if len(args) == 1:
+            _refuse_no_items(name, args[0], "the function")
+        return function(*args, **kwargs)
+    return checked
+
+
+def _refuse_no_items(name: str, value: object, what: str = "the filter") -> None:
+    """A number, true/false or none given to a filter of items is refused in pnp's words (Python said "'int'
+    object is not iterable", "object of type 'float' has no len()", Jinja "argument must be iterable"); so is
+    anything but a mapping given to dictsort or items ("'str' object has no attribute 'items'")."""
+    if name in _MAPPING_FILTERS and not (_is_mapping(value) or isinstance(value, Undefined)):
+        raise LimitError(f"{what} {name} takes a mapping, not {_describe_value(value)}")
+    if value is None or isinstance(value, (int, float)):
+        raise LimitError(f"{what} {name} takes a list (or text, a mapping), not {_describe_value(value)}")
+
+
 def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     """A built-in filter with its number arguments, its value's text, what it builds and its lazy results
     kept within the limits."""
@@ -1380,16 +1452,21 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
     sizer, text_filter, formats = _FILTER_SIZES.get(name), name in _TEXT_FILTERS, name == "format"
     quotes_none = (text_filter or name == "safe") and name not in _NONE_WRITTEN
     writes_html = name in _HTML_FILTERS
+    of_items = name in _ITEMS_FILTERS | _MAPPING_FILTERS
     widths = [(n + unlisted, parameter) for n, parameter in enumerate(signature.parameters)
-              if parameter in _WIDTH_PARAMETERS]
+              if parameter in _WIDTH_PARAMETERS | _WHOLE_PARAMETERS]
 
     def guarded(*args: Any, **kwargs: Any) -> Any:
         if writes_html:
             _refuse_html_unread(name)
+        if of_items and len(args) > skip:
+            _refuse_no_items(name, args[skip])
         for n, parameter in widths:
-            _check_int(given := args[n] if n < len(args) else kwargs.get(parameter), "the number")
+            given = args[n] if n < len(args) else kwargs.get(parameter)
             if parameter in _COUNT_PARAMETERS:
                 _check_count(given, name)
+            _refuse_fraction(given, f"the filter {name} takes a whole number as its {parameter}")
+            _check_int(given, "the number")
         if text_filter and len(args) > skip and type(args[skip]) not in _SHORT_TEXTS:
             _refuse_longer(_text_size(args[skip]), f"the text given to {name}")
         if quotes_none and len(args) > skip:
@@ -1872,6 +1949,7 @@ class _Env(ImmutableSandboxedEnvironment):
             args = (_Guarded(args[0]), *args[1:])
         if isinstance(getattr(__obj, "__self__", None), str):  # a text's method (one of _TEXT_METHODS)
             owner = __obj.__self__
+            _refuse_method_fractions(getattr(__obj, "__name__", ""), args, kwargs)
             if getattr(__obj, "__name__", "") in _WIDTH_METHODS:  # 'x'.ljust(10**10)
                 for value in list(args) + list(kwargs.values()):
                     _check_int(value, "the number")
@@ -1986,6 +2064,13 @@ class _Env(ImmutableSandboxedEnvironment):
             raise _TooBig("too many loops, blocks or brackets inside one another to compile (Python allows 20 "
                           "loops)", _template_line_of_code(source, getattr(e, "lineno", None))) \
                 from None
+
+
+def _refuse_method_fractions(method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> None:
+    """A text method's whole numbers (_WHOLE_ARGUMENTS) given as floats are refused (_refuse_fraction)."""
+    for where in _WHOLE_ARGUMENTS.get(method, ()):
+        given = args[where] if isinstance(where, int) and where < len(args) else kwargs.get(str(where))
+        _refuse_fraction(given, f"{method} of text takes a whole number there")
 
 
 def _check_caller_taken(macro: Macro) -> None:
@@ -2177,7 +2262,8 @@ OWN_FILTERS: dict[str, Callable[..., Any]] = {
     "as_typed": _as_typed_filter}
 ENV.filters.update({name: _guard_filter(name, function) for name, function in OWN_FILTERS.items()},
                    _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result, _pnp_truth=_truth)
-ENV.globals.update(max=max, min=min, abs=abs, round=_round, sorted=sorted, len=len, sum=_sum,
+ENV.globals.update(max=_of_items("max", max), min=_of_items("min", min), abs=abs, round=_round,
+                   sorted=_of_items("sorted", sorted), len=_of_items("len", len), sum=_of_items("sum", _sum),
                    range=_bounded_range)
 ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text
 
@@ -2727,6 +2813,7 @@ _EQUALITIES = frozenset({"eq", "ne", "in", "notin"})
 # it is compared with; the line)
 Compared = tuple[str | None, str, str, int]
 TableEnums = Callable[[str], Mapping[str, Sequence[object]]]  # a table's name -> its fields of enum values
+Field = tuple[str | None, str]  # (whose, field) of Compared: a field of the item, or of an item of a table
 
 
 def enum_mistakes(source: object, expression: bool, item: frozenset[str], enums: Mapping[str, Sequence[object]],
@@ -2793,8 +2880,10 @@ def _enum_walks(source: str, expression: bool,
         return (), frozenset()
     named = frozenset(name.name for name in tree.find_all(nodes.Name) if name.ctx in ("store", "param"))
     # the item's names (none when the template gives one of them another value), with the names set to it
-    names = frozenset() if named & item else item | _aliases(tree, item)
-    compared = [c for c in (*_tests_compared(tree, names), *_operators_compared(tree, names), *_tables_compared(tree))
+    aliases, fields = _aliases(tree, item) if not named & item else (frozenset(), {})
+    names = frozenset() if named & item else item | aliases
+    compared = [c for c in (*_tests_compared(tree, names, fields), *_operators_compared(tree, names, fields),
+                            *_tables_compared(tree))
                 if _read_as_written(c[0], named)]
     given = frozenset(given for call in tree.find_all(nodes.Call) if _is_macros_call(call)
                       for given in _given(call, names) if _read_as_written(given[2], named))
@@ -2817,20 +2906,79 @@ def _read_as_written(whose: str | None, named: frozenset[str]) -> bool:
     return whose is None or whose.split(".")[0] not in named
 
 
-def _aliases(tree: nodes.Node, item: frozenset[str]) -> frozenset[str]:
+def _aliases(tree: nodes.Node, item: frozenset[str]) -> tuple[frozenset[str], dict[str, Field]]:
     """The names a template (or a macro) sets to the item and to nothing else (`{% set c = card %}`, `{% with c =
-    card %}`)."""
+    card %}`, `{% for c in [card] %}`, the block's `{% call(c) m() %}` of a macro of the template printing
+    `caller(card)`), with those it sets to one field of it and nothing else (`{% set k = card.kind %}`: k is
+    the item's kind)."""
     stored: dict[str, int] = {}
     for name in tree.find_all(nodes.Name):
         if name.ctx in ("store", "param"):
             stored[name.name] = stored.get(name.name, 0) + 1
-    pairs = [(assign.target, assign.node) for assign in tree.find_all(nodes.Assign)]
-    pairs += [pair for with_ in tree.find_all(nodes.With) for pair in zip(with_.targets, with_.values)]
-    set_to_item: dict[str, int] = {}
+    pairs = _names_set(tree)
+    given = collections.Counter(target for target, _ in pairs)  # the values each name is given
+    left = dict(given)  # of them, those still to be read
+    names, fields = set(item), dict[str, Field]()
+    seen: dict[str, set[Field | None]] = {}  # each name's values so far: the item (None), a field, or neither
+    # in the order written, each value read by the names known before it: one pass (a chain of 5,000 sets,
+    # each naming the one before, must not be read again for each link)
     for target, value in pairs:
-        if isinstance(target, nodes.Name) and _is_item(value, item):
-            set_to_item[target.name] = set_to_item.get(target.name, 0) + 1
-    return frozenset(name for name, count in set_to_item.items() if stored.get(name) == count)
+        seen.setdefault(target, set()).add(None if _is_item(value, names) else
+                                           _item_field(value, names, fields) or ("", ""))
+        left[target] -= 1
+        if left[target] or len(seen[target]) != 1 or stored.get(target) != given[target]:
+            continue  # (a name given another value too, or given it elsewhere, is none of them)
+        (kind,) = seen[target]
+        if kind is None:
+            names.add(target)
+        elif kind != ("", ""):
+            fields[target] = kind
+    return frozenset(names) - item, fields
+
+
+def _names_set(tree: nodes.Node) -> list[tuple[str, nodes.Node]]:
+    """(name, the one value it is given) of each {% set %}, {% with %}, {% for %} over a list written of one
+    value alike (`[card]`), and parameter of a {% call %} block given one value alike by each `caller(...)` of
+    the template's macro it calls (a name given another value, or none known, is left out: _aliases sees it
+    set more often than listed), in the order written (a block's names before those set inside it)."""
+    macros = {macro.name: macro for macro in tree.find_all(nodes.Macro)}
+    return [(target.name, value) for node in tree.find_all((nodes.Assign, nodes.With, nodes.For, nodes.CallBlock))
+            for target, value in _pairs_of(node, macros) if isinstance(target, nodes.Name)]
+
+
+def _pairs_of(node: nodes.Node, macros: Mapping[str, nodes.Macro]) -> list[tuple[nodes.Node, nodes.Node]]:
+    """(target, value) of one node of _names_set's kinds."""
+    if isinstance(node, nodes.Assign):
+        return [(node.target, node.node)]
+    if isinstance(node, nodes.With):
+        return list(zip(node.targets, node.values))
+    if isinstance(node, nodes.For):
+        items = node.iter.items if isinstance(node.iter, (nodes.List, nodes.Tuple)) else []
+        return [(node.target, items[0])] if items and all(one == items[0] for one in items) else []
+    return _block_pairs(node, macros) if isinstance(node, nodes.CallBlock) else []
+
+
+def _block_pairs(block: nodes.CallBlock, macros: Mapping[str, nodes.Macro]) -> list[tuple[nodes.Node, nodes.Node]]:
+    """(parameter, value) of a {% call %} block whose macro gives that parameter one value alike at every
+    `caller(...)`."""
+    macro = macros.get(block.call.node.name) if isinstance(block.call.node, nodes.Name) else None
+    calls = [] if macro is None else [call for call in macro.find_all(nodes.Call)
+                                      if isinstance(call.node, nodes.Name) and call.node.name == "caller"]
+    pairs: list[tuple[nodes.Node, nodes.Node]] = []
+    for place, param in enumerate(block.args):
+        given = [call.args[place] for call in calls if place < len(call.args)]
+        if given and len(given) == len(calls) and all(one == given[0] for one in given) \
+                and not _set_in(macro, given[0]):
+            pairs.append((param, given[0]))
+    return pairs
+
+
+def _set_in(macro: nodes.Macro | None, value: nodes.Node) -> bool:
+    """Whether a macro gives a name its value holds another value (a parameter, a set): read in the macro, it is
+    not the template's."""
+    inner = {n.name for n in macro.find_all(nodes.Name) if n.ctx in ("store", "param")} if macro else set()
+    return isinstance(value, nodes.Name) and value.name in inner or any(
+        n.name in inner for n in value.find_all(nodes.Name))
 
 
 def _is_macros_call(call: nodes.Call) -> bool:
@@ -2851,7 +2999,7 @@ def _given(call: nodes.Call, item: frozenset[str]) -> list[MacroArgument]:
             if _is_item(arg, item) or (whose := _table_item(arg)) is not None]
 
 
-def _is_item(node: nodes.Node, item: frozenset[str]) -> bool:
+def _is_item(node: nodes.Node, item: AbstractSet[str]) -> bool:
     return isinstance(node, nodes.Name) and node.name in item and node.ctx == "load"
 
 
@@ -2871,10 +3019,11 @@ def macro_enum_mistakes(source: str, given: Mapping[MacroArgument, frozenset[str
     found: dict[tuple[str, int], None] = {}
     for given_now, reached_tables in _reached(macros, given).items():
         macro, whose, param = macros[given_now[0]], given_now[2], frozenset({str(_param_given(macros, given_now))})
-        names = param | _aliases(macro, param)  # (and a name the macro sets to it)
+        aliases, fields = _aliases(macro, param)  # (and a name the macro sets to it, or to a field of it)
+        names = param | aliases
         field_enums = item_enums(frozenset(reached_tables)) if whose is None else \
             tables(_table_name(whose)) if tables is not None else {}
-        for _, field, text, line in (*_tests_compared(macro, names), *_operators_compared(macro, names)):
+        for _, field, text, line in (*_tests_compared(macro, names, fields), *_operators_compared(macro, names, fields)):
             for message, _ in _mistakes_of(field, text, field_enums, f"'{field}' of {whose}" if whose else ""):
                 found[(message, line)] = None
     return list(found)
@@ -2924,21 +3073,21 @@ def _macros_of(source: str) -> dict[str, nodes.Macro]:
     return {macro.name: macro for macro in tree.find_all(nodes.Macro)}
 
 
-def _tests_compared(tree: nodes.Node, item: frozenset[str]) -> Iterator[Compared]:
+def _tests_compared(tree: nodes.Node, item: frozenset[str], fields: Mapping[str, Field]) -> Iterator[Compared]:
     """Jinja's tests of equality: `card.kind is eq('Beast')`, `is in(['beast', 'Bird'])`."""
     for test in tree.find_all(nodes.Test):
         op = _EQUALITY_TESTS.get(test.name)
         if op is not None and len(test.args) == 1 and not test.kwargs:
-            yield from _compared(test.node, op, test.args[0], item, test.lineno)
+            yield from _compared(test.node, op, test.args[0], (item, fields), test.lineno)
 
 
-def _operators_compared(tree: nodes.Node, item: frozenset[str]) -> Iterator[Compared]:
+def _operators_compared(tree: nodes.Node, item: frozenset[str], fields: Mapping[str, Field]) -> Iterator[Compared]:
     """==, != and `in`, each pair of a chain (`a == b == c`) on its own."""
     for compare in tree.find_all(nodes.Compare):
         left = compare.expr
         for operand in compare.ops:
             if operand.op in _EQUALITIES:
-                yield from _compared(left, operand.op, operand.expr, item, compare.lineno)
+                yield from _compared(left, operand.op, operand.expr, (item, fields), compare.lineno)
             left = operand.expr
 
 
@@ -3050,24 +3199,28 @@ def expression_item_table(source: object) -> str | None:
 _EQUALITY_TESTS = {"eq": "eq", "equalto": "eq", "==": "eq", "ne": "ne", "!=": "ne", "in": "in"}
 
 
-def _compared(left: nodes.Expr, op: str, right: nodes.Expr, item: frozenset[str], line: int) -> list[Compared]:
+def _compared(left: nodes.Expr, op: str, right: nodes.Expr, named: tuple[frozenset[str], Mapping[str, Field]],
+              line: int) -> list[Compared]:
     """The (whose, field, text, line) compared by `left op right`: a field of the item (or of an item of a
     table) with a text, or a field `in` a list or tuple written out."""
     if op in ("in", "notin"):
-        found = _item_field(left, item)
+        found = _item_field(left, *named)
         if found is None or not isinstance(right, (nodes.List, nodes.Tuple)):
             return []
         return [(*found, c.value, line) for c in right.items if isinstance(c, nodes.Const) and type(c.value) is str]
     for one, other in ((left, right), (right, left)):
-        found = _item_field(one, item)
+        found = _item_field(one, *named)
         if found is not None and isinstance(other, nodes.Const) and type(other.value) is str:
             return [(*found, other.value, line)]
     return []
 
 
-def _item_field(node: nodes.Expr, item: frozenset[str]) -> tuple[str | None, str] | None:
+def _item_field(node: nodes.Node, item: AbstractSet[str], fields: Mapping[str, Field]) -> Field | None:
     """(whose, field) of `card.kind` or `card['kind']` when `card` is one of `item`'s names (whose: None), or of
-    an item of a table (`ref.cards.lion.kind`: `ref.cards`); else None."""
+    an item of a table (`ref.cards.lion.kind`: `ref.cards`), or of a name `fields` holds as set to one; else
+    None."""
+    if isinstance(node, nodes.Name) and node.ctx == "load":
+        return fields.get(node.name)
     if isinstance(node, nodes.Getattr):
         field: str | None = str(node.attr)
     elif isinstance(node, nodes.Getitem):

@@ -118,6 +118,20 @@ from pnp.errors import ExprError
     ("{{ range(3) | batch(0) | list }}", "batch takes a whole number of at least 1, not a whole number (0)"),
     ("{{ range(3) | batch(linecount=2.5) | list }}", "batch takes a whole number of at least 1, not a number"),
     ("{{ range(3) | slice(-1) | list }}", "slice takes a whole number of at least 1, not a whole number (-1)"),
+    # a float where a whole number goes, in pnp's words ('float' object cannot be interpreted as an integer)
+    ("{{ 'abcdef' | truncate(0.1 + 0.2) }}", "the filter truncate takes a whole number as its length, not a number (0.3)"),
+    ("{{ 'ab' | center(0.3) }}", "the filter center takes a whole number as its width, not a number (0.3)"),
+    ("{% for i in range(1 / 4) %}{% endfor %}", "range takes whole numbers, not a number (0.25)"),
+    ("{{ 'ab'.ljust(2.5) }}", "ljust of text takes a whole number there, not a number (2.5)"),
+    ("{{ 'a,b'.split(',', 1.0) }}", "split of text takes a whole number there, not a number (1.0)"),
+    ("{{ 1.25 | round(0.5) }}", "the filter round takes a whole number as its precision, not a number (0.5)"),
+    ("{{ round(1.25, 0.5) }}", "rounding takes a whole number of digits, not a number (0.5)"),
+    # a filter of items given no items, in pnp's words ('int' object is not iterable)
+    ("{{ (1 / 3) | length }}", "the filter length takes a list (or text, a mapping), not a number (0.333333333333)"),
+    ("{{ 5 | join }}", "the filter join takes a list (or text, a mapping), not a whole number (5)"),
+    ("{{ 'a' | dictsort }}", "the filter dictsort takes a mapping, not text ('a')"),
+    ("{{ len(5) }}{{ max(5) }}", "the function len takes a list (or text, a mapping), not a whole number (5)"),
+    ("{{ sorted(0.5) }}", "the function sorted takes a list (or text, a mapping), not a number (0.5)"),
     ("{{ 5 | as_typed }}", "as_typed escapes text, and was given"),
 ])
 def test_refused_with_a_message(source, message):
@@ -1011,6 +1025,19 @@ def test_a_filter_given_values_it_does_not_take_says_how_it_is_written(source, u
     assert e.value.message.endswith(f"`{usage}`, and was given {given}")
 
 
+@pytest.mark.parametrize("source, printed", [
+    ("{{ dict(a=0.1 + 0.2).items() }}", "dict_items([('a', 0.3)])"),
+    ("{{ dict(a=1 / 3).values() }}|{{ {1 / 3: 1}.keys() }}", "dict_values([0.333333333333])|dict_keys([0.333333333333])"),
+    # keys that would print alike are printed as they are, each with its own value
+    ("{{ {0.1 + 0.2: 'a', 0.3: 'b'} }}", "{0.30000000000000004: 'a', 0.3: 'b'}"),
+    ("{{ {0.1 + 0.2: 1 / 3, 0.3: 2}.items() }}", "dict_items([(0.30000000000000004, 0.333333333333), (0.3, 2)])"),
+])
+def test_a_mappings_views_print_their_floats_as_a_template_does_and_no_entry_is_lost(source, printed):
+    """A dict's items(), values() and keys() printed 0.30000000000000004 where a list prints 0.3; a dict whose
+    keys print alike printed one entry of two ({0.3: 'b'})."""
+    assert template.render(source, {}) == printed
+
+
 def test_an_item_is_written_as_json_as_a_dict_is():
     """tojson refused an item of a table ("Object of type mapping is not JSON serializable")."""
     from pnp.model.load import MarkedList, Record
@@ -1153,3 +1180,16 @@ def test_a_budget_block_ended_out_of_turn_leaves_the_next_games_budget_whole():
     assert template._budget.games == 0
     with template.budget():
         assert template._budget.seconds_left == template.SECONDS_PER_GAME
+
+
+def test_names_set_to_the_item_in_a_chain_are_read_in_one_pass(monkeypatch):
+    """Each name set to the one before (`{% set a1 = a0 %}`, 300 times) is read once: reading them again until
+    nothing changed read each value once per link, 5,000 of them a time bomb of the static walk."""
+    calls = []
+    is_item = template._is_item
+    monkeypatch.setattr(template, "_is_item", lambda *args: calls.append(1) or is_item(*args))
+    chain = "{% set a0 = card %}" + "".join(f"{{% set a{i} = a{i - 1} %}}" for i in range(1, 300))
+    found = template.enum_mistakes(chain + "{{ a299.kind == 'Beest' }}", False, frozenset({"card"}),
+                                   {"kind": ["beast"]})
+    assert [line for _, line in found] == [1]
+    assert len(calls) < 3 * 300
