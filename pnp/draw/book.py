@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_block.html_block import html_block
 from markdown_it.rules_block.table import escapedSplit
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
@@ -180,6 +182,7 @@ def parse(markdown: str) -> Parsed:
     markdown_parser.validateLink = _any_link  # type: ignore[method-assign]
     markdown_parser.normalizeLink = _as_typed  # type: ignore[method-assign]
     markdown_parser.inline.ruler.before("link", "term", _term)
+    markdown_parser.block.ruler.at("html_block", _html_block_not_a_break, {"alt": ["paragraph", "reference", "blockquote"]})
     markdown_parser.inline.ruler.before("emphasis", "underscores_as_typed", _underscores_as_typed)
     markdown_parser.core.ruler.before("inline", "too_long", _unread_if_too_long)
     markdown_parser.core.ruler.push("addresses_as_typed", _addresses_as_typed)
@@ -190,6 +193,14 @@ def parse(markdown: str) -> Parsed:
     parsed.definitions = frozenset(line + 1 for ref in references.values() if ref.get("map")
                                    for line in range(ref["map"][0], ref["map"][1]))
     return parsed
+
+
+def _html_block_not_a_break(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """An HTML block, as Markdown reads one, unless its first line is a line break tag alone (see _BREAK_TAG):
+    the book reads `<br>` as text, so such a line begins a paragraph, as it goes on one ('<br>' alone after a blank
+    line was refused as a block of HTML whose text would be left out)."""
+    line = state.src[state.bMarks[start] + state.tShift[start]:state.eMarks[start]]
+    return _BREAK_TAG.fullmatch(line.strip()) is None and html_block(state, start, end, silent)
 
 
 def _unread_if_too_long(state: StateCore) -> None:
