@@ -992,35 +992,41 @@ class Book:
             title = 1
         return title + self._pages_of(self.toc(_listed_headings(flow)))
 
-    def _pages_of(self, flow: list[Flowable]) -> int:
-        """The pages `flow` takes, set on pages of a canvas that draws nothing costly."""
-        canvas = new_canvas(io.BytesIO(), self.fonts.name("Body"), self.paper)
-        canvas.pnp_layout_only = True
+    def _pages_of(self, flow: list[Flowable], refused: Callable[[BookError, Flowable], None] | None = None) -> int:
+        """The pages `flow` takes, set as the build sets them on pages of a canvas that draws nothing costly. A
+        block no page can hold raises its BookError, or, given `refused`, is handed to it with its error and
+        left out, the others still set (the page it was tried on counted, as the build counts it)."""
+        canvas = self._layout_canvas()
         flow, pages = list(flow), 0
         while flow:
             pages += 1
-            _fill(self._frame(), flow, canvas)
+            try:
+                _fill(self._frame(), flow, canvas)
+            except BookError as e:
+                if refused is None:
+                    raise
+                refused(e, flow.pop(0))
         return pages
+
+    def _layout_canvas(self) -> Canvas:
+        """A canvas of the book's paper that sizes everything and draws nothing costly (see layout_only)."""
+        canvas = new_canvas(io.BytesIO(), self.fonts.name("Body"), self.paper)
+        canvas.pnp_layout_only = True
+        return canvas
 
     def _unplaced(self, flow: list[Flowable], tail: list[Flowable]) -> list[DataError]:
         """The blocks of `flow` no page can hold (a table row, a tip or a picture taller than a page's text),
-        found as the build finds them, by setting them on pages of a canvas that draws nothing costly: validate
-        said ok of a table row the build then refused. Each is left out once said, the others still set. The
-        pages counted (story_pages) are those of `flow` and of `tail` (the credits) set after it."""
-        canvas = new_canvas(io.BytesIO(), self.fonts.name("Body"), self.paper)
-        canvas.pnp_layout_only = True
+        found as the build finds them, by setting them (see _pages_of): validate said ok of a table row the build
+        then refused. Each is left out once said, the others still set. The pages counted (story_pages) are
+        those of `flow` and of `tail` (the credits) set after it, as the build sets them."""
         found: list[DataError] = []
         credited = {id(part) for f in tail for part in [f, *getattr(f, "_content", ())]}
-        flow = list(flow) + list(tail)  # the credits go on from the story's last page, as the build sets them
-        self.story_pages = 0
-        while flow:
-            try:
-                self.story_pages += 1
-                _fill(self._frame(), flow, canvas)
-            except BookError as e:
-                if id(flow[0]) not in credited:  # (what the credits cannot set is said by credit_problems)
-                    found.append(e)
-                del flow[0]
+
+        def refused(error: BookError, block: Flowable) -> None:
+            if id(block) not in credited:  # (what the credits cannot set is said by credit_problems)
+                found.append(error)
+
+        self.story_pages = self._pages_of([*flow, *tail], refused)
         return found
 
     def pages_foreseen(self) -> int:
@@ -1405,8 +1411,7 @@ class Book:
     def _layout_pass(self, canvas: Canvas, entries: list[Entry], registry: list[Entry], dry: bool) -> int:
         target = canvas
         if dry:  # a pass that finds the headings' pages: everything is sized, nothing costly is drawn
-            target = new_canvas(io.BytesIO(), self.fonts.name("Body"), self.paper)
-            target.pnp_layout_only = True
+            target = self._layout_canvas()
         first_page = target.getPageNumber()
         parts = [self.title_page(), self.toc(entries or [(1, "…", 0)]), self.story(registry) + self.credits(registry)]
         page = 0
