@@ -49,6 +49,14 @@ class StyleSet:
             self.problems.append(("text-styles.yaml is a mapping of style name -> settings", Mark(shown, 1, 1)))
             return
         for name, spec in data.items():
+            if not isinstance(name, str):  # (a layout's `style:` names text: a style `1:` was unusable, and listing
+                # the styles beside one named text ended as a bug in pnp, said at game.yaml)
+                self.problems.append((f"a style's name is text, and this one is {type_name(name)}: quote it "
+                                      f"('{name}')", data.key_mark(name)))
+                continue
+            if not name.strip():  # (listed among the styles as nothing: 'styles: , title')
+                self.problems.append(("a style's name is empty: name it", data.key_mark(name)))
+                continue
             if not isinstance(spec, Record):
                 self.problems.append((f"style '{name}' is a mapping of text settings", data.mark_of(name)))
                 continue
