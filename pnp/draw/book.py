@@ -972,6 +972,10 @@ class Book:
         than the page), as BookErrors: what the build would stop at, found without drawing."""
         problems: list[DataError] = []
         flow = self.story([], problems)
+        if not flow and not problems:  # (a template writing nothing, or blank lines alone, printed a book of its
+            # title page, contents and credits, with exit 0)
+            problems.append(BookError("the rulebook prints no rules: its rendered Markdown is blank (a template "
+                                      "writing nothing?); write its rules"))
         try:  # the credits go on from the story's last page (what they cannot set is said by credit_problems)
             credits = self.credits([])
         except DataError:
