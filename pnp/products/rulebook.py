@@ -19,7 +19,7 @@ from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
 from ..model import simulated
 from ..model.icons import icon_name
-from ..model.schema import ICON_IN_TEXT
+from ..model.schema import icons_in
 from ..options import CONTROL_CHARACTER, control_problem
 from ..project import Project, read_project_file, utf8_text
 from ..report import MAX_ALIKE, Mark, Suggestions, shell_word, shortened
@@ -180,7 +180,7 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
             found = CONTROL_CHARACTER.search(line)
             mark, printed = book_place(studio, n, found.start() if found else None)
             said.append((control + printed, mark))
-        unknown = list(dict.fromkeys(name for name in ICON_IN_TEXT.findall(shown) if not studio.icons.exists(name)))
+        unknown = list(dict.fromkeys(name for name in icons_in(shown) if not studio.icons.exists(name)))
         said += _unknown_icons(studio, unknown, n, shown, suggest)
         told.update((name, n) for name in unknown)
         if "[[" in shown:
