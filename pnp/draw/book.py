@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_block.html_block import html_block
 from markdown_it.rules_block.table import escapedSplit
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
@@ -180,6 +182,7 @@ def parse(markdown: str) -> Parsed:
     markdown_parser.validateLink = _any_link  # type: ignore[method-assign]
     markdown_parser.normalizeLink = _as_typed  # type: ignore[method-assign]
     markdown_parser.inline.ruler.before("link", "term", _term)
+    markdown_parser.block.ruler.at("html_block", _html_block_not_a_break, {"alt": ["paragraph", "reference", "blockquote"]})
     markdown_parser.inline.ruler.before("emphasis", "underscores_as_typed", _underscores_as_typed)
     markdown_parser.core.ruler.before("inline", "too_long", _unread_if_too_long)
     markdown_parser.core.ruler.push("addresses_as_typed", _addresses_as_typed)
@@ -190,6 +193,14 @@ def parse(markdown: str) -> Parsed:
     parsed.definitions = frozenset(line + 1 for ref in references.values() if ref.get("map")
                                    for line in range(ref["map"][0], ref["map"][1]))
     return parsed
+
+
+def _html_block_not_a_break(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """An HTML block, as Markdown reads one, unless its first line is a line break tag alone (see _BREAK_TAG):
+    the book reads `<br>` as text, so such a line begins a paragraph, as it goes on one ('<br>' alone after a blank
+    line was refused as a block of HTML whose text would be left out)."""
+    line = state.src[state.bMarks[start] + state.tShift[start]:state.eMarks[start]]
+    return _BREAK_TAG.fullmatch(line.strip()) is None and html_block(state, start, end, silent)
 
 
 def _unread_if_too_long(state: StateCore) -> None:
@@ -961,6 +972,10 @@ class Book:
         than the page), as BookErrors: what the build would stop at, found without drawing."""
         problems: list[DataError] = []
         flow = self.story([], problems)
+        if not flow and not problems:  # (a template writing nothing, or blank lines alone, printed a book of its
+            # title page, contents and credits, with exit 0)
+            problems.append(BookError("the rulebook prints no rules: its rendered Markdown is blank (a template "
+                                      "writing nothing?); write its rules"))
         try:  # the credits go on from the story's last page (what they cannot set is said by credit_problems)
             credits = self.credits([])
         except DataError:
@@ -981,35 +996,41 @@ class Book:
             title = 1
         return title + self._pages_of(self.toc(_listed_headings(flow)))
 
-    def _pages_of(self, flow: list[Flowable]) -> int:
-        """The pages `flow` takes, set on pages of a canvas that draws nothing costly."""
-        canvas = new_canvas(io.BytesIO(), self.fonts.name("Body"), self.paper)
-        canvas.pnp_layout_only = True
+    def _pages_of(self, flow: list[Flowable], refused: Callable[[BookError, Flowable], None] | None = None) -> int:
+        """The pages `flow` takes, set as the build sets them on pages of a canvas that draws nothing costly. A
+        block no page can hold raises its BookError, or, given `refused`, is handed to it with its error and
+        left out, the others still set (the page it was tried on counted, as the build counts it)."""
+        canvas = self._layout_canvas()
         flow, pages = list(flow), 0
         while flow:
             pages += 1
-            _fill(self._frame(), flow, canvas)
+            try:
+                _fill(self._frame(), flow, canvas)
+            except BookError as e:
+                if refused is None:
+                    raise
+                refused(e, flow.pop(0))
         return pages
+
+    def _layout_canvas(self) -> Canvas:
+        """A canvas of the book's paper that sizes everything and draws nothing costly (see layout_only)."""
+        canvas = new_canvas(io.BytesIO(), self.fonts.name("Body"), self.paper)
+        canvas.pnp_layout_only = True
+        return canvas
 
     def _unplaced(self, flow: list[Flowable], tail: list[Flowable]) -> list[DataError]:
         """The blocks of `flow` no page can hold (a table row, a tip or a picture taller than a page's text),
-        found as the build finds them, by setting them on pages of a canvas that draws nothing costly: validate
-        said ok of a table row the build then refused. Each is left out once said, the others still set. The
-        pages counted (story_pages) are those of `flow` and of `tail` (the credits) set after it."""
-        canvas = new_canvas(io.BytesIO(), self.fonts.name("Body"), self.paper)
-        canvas.pnp_layout_only = True
+        found as the build finds them, by setting them (see _pages_of): validate said ok of a table row the build
+        then refused. Each is left out once said, the others still set. The pages counted (story_pages) are
+        those of `flow` and of `tail` (the credits) set after it, as the build sets them."""
         found: list[DataError] = []
         credited = {id(part) for f in tail for part in [f, *getattr(f, "_content", ())]}
-        flow = list(flow) + list(tail)  # the credits go on from the story's last page, as the build sets them
-        self.story_pages = 0
-        while flow:
-            try:
-                self.story_pages += 1
-                _fill(self._frame(), flow, canvas)
-            except BookError as e:
-                if id(flow[0]) not in credited:  # (what the credits cannot set is said by credit_problems)
-                    found.append(e)
-                del flow[0]
+
+        def refused(error: BookError, block: Flowable) -> None:
+            if id(block) not in credited:  # (what the credits cannot set is said by credit_problems)
+                found.append(error)
+
+        self.story_pages = self._pages_of([*flow, *tail], refused)
         return found
 
     def pages_foreseen(self) -> int:
@@ -1394,8 +1415,7 @@ class Book:
     def _layout_pass(self, canvas: Canvas, entries: list[Entry], registry: list[Entry], dry: bool) -> int:
         target = canvas
         if dry:  # a pass that finds the headings' pages: everything is sized, nothing costly is drawn
-            target = new_canvas(io.BytesIO(), self.fonts.name("Body"), self.paper)
-            target.pnp_layout_only = True
+            target = self._layout_canvas()
         first_page = target.getPageNumber()
         parts = [self.title_page(), self.toc(entries or [(1, "…", 0)]), self.story(registry) + self.credits(registry)]
         page = 0

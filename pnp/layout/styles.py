@@ -15,6 +15,17 @@ OWN_KEYS = ("extends", "doc")
 MAX_EXTENDS = 50  # styles built on styles, this deep at most (resolved by recursion: 3,000 was a traceback)
 
 
+def _name_refused(name: object) -> str | None:
+    """Why a style cannot be named `name`, None when it can: a layout's `style:` names text, so a style `1:` was
+    unusable, and listing the styles beside one named by text (for an unknown style's message) ended as a bug in
+    pnp, said at game.yaml; an empty name was listed as nothing ('styles: , title')."""
+    if not isinstance(name, str):
+        return f"a style's name is text, and this one is {type_name(name)}: quote it ('{name}')"
+    if not name.strip():
+        return "a style's name is empty: name it"
+    return None
+
+
 class StyleSet:
     """The styles a game's layouts may use: its own first, then the shared ones. `problems` lists what is
     wrong in the files, as (message, mark)."""
@@ -49,20 +60,28 @@ class StyleSet:
             self.problems.append(("text-styles.yaml is a mapping of style name -> settings", Mark(shown, 1, 1)))
             return
         for name, spec in data.items():
+            refused = _name_refused(name)
+            if refused:
+                self.problems.append((refused, data.key_mark(name)))
+                continue
             if not isinstance(spec, Record):
                 self.problems.append((f"style '{name}' is a mapping of text settings", data.mark_of(name)))
                 continue
-            for key in spec:
-                if key not in STYLE_KEYS and key not in OWN_KEYS:
-                    allowed = list(STYLE_KEYS) + list(OWN_KEYS)
-                    self.problems.append((f"a text style does not take '{key}'{did_you_mean(key, allowed)}; it "
-                                          f"sets {', '.join(allowed)}", spec.key_mark(key)))
-                elif key in STYLE_KEYS and not is_template(spec[key]):
-                    try:
-                        STYLE_KEYS[key].convert(spec[key])
-                    except ValueError as e:
-                        self.problems.append((f"{key}: {e}", spec.mark_of(key)))
+            self._check_settings(spec)
             self.raw[name], self.where[name] = spec, data.mark_of(name)
+
+    def _check_settings(self, spec: Record) -> None:
+        """Note the keys of a style's settings it cannot have, and the values its keys cannot take."""
+        for key in spec:
+            if key not in STYLE_KEYS and key not in OWN_KEYS:
+                allowed = list(STYLE_KEYS) + list(OWN_KEYS)
+                self.problems.append((f"a text style does not take '{key}'{did_you_mean(key, allowed)}; it "
+                                      f"sets {', '.join(allowed)}", spec.key_mark(key)))
+            elif key in STYLE_KEYS and not is_template(spec[key]):
+                try:
+                    STYLE_KEYS[key].convert(spec[key])
+                except ValueError as e:
+                    self.problems.append((f"{key}: {e}", spec.mark_of(key)))
 
     def _resolve(self, name: str, stack: tuple[str, ...]) -> Record:
         """A style with the styles it extends folded in (theirs first)."""

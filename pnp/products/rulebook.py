@@ -19,7 +19,7 @@ from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
 from ..model import simulated
 from ..model.icons import icon_name
-from ..model.schema import ICON_IN_TEXT
+from ..model.schema import icons_in
 from ..options import CONTROL_CHARACTER, control_problem
 from ..project import Project, read_project_file, utf8_text
 from ..report import MAX_ALIKE, Mark, Suggestions, shell_word, shortened
@@ -27,6 +27,7 @@ from ..template import render
 from ..units import every_paper, on_other_paper, paper_points
 from .base import Kind, Printable
 from ..model.components import Component
+from ..model.glossary import TERM_IN_TEXT
 from .base import Reporter, Studio
 from reportlab.pdfgen.canvas import Canvas
 
@@ -115,9 +116,11 @@ def _digest(text: str) -> bytes:
 # what a link or picture points at, inside `](...)` (with parentheses inside it, as in a wiki's 'a_(b)'), a run of
 # backticks (a code span's start, when a run as long follows), a backslash escape ('\:') and an address Markdown
 # links as written (`<urn:isbn:0451450523>`, its scheme of 2-32 characters, as CommonMark's autolinks): a code span
-# and those print as typed, no icon or glossary term, so `component:deck:back` names none
+# and those print as typed, no icon or glossary term, so `component:deck:back` names none. Last, a glossary term,
+# kept whole: the book reads its name as written, escapes and all (see book._term), where blanking its escapes
+# told '[[{{ "Fast*Strike" | as_typed }}]]' twice, once as '[[Fast  Strike]]' and once as the book reads it
 _AS_TYPED = re.compile(r"(?<=\]\()(?:[^()\n]|\([^()\n]*\))*(?=\))|`+|\\[!-/:-@\[-`{-~]"
-                       r"|<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\x00-\x20]*>")
+                       r"|<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\x00-\x20]*>|" + TERM_IN_TEXT.pattern)
 _BACKTICKS = re.compile(r"`+")
 
 
@@ -133,6 +136,9 @@ def _blanked(source: str) -> str:
     found = _AS_TYPED.search(source)
     while found:
         start, end = found.span()
+        if source.startswith("[[", start):  # a term, kept as written
+            found = _AS_TYPED.search(source, end)
+            continue
         if source[start] == "`":
             starts = runs.get(end - start, [])
             at = bisect_right(starts, start)
@@ -174,7 +180,7 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
             found = CONTROL_CHARACTER.search(line)
             mark, printed = book_place(studio, n, found.start() if found else None)
             said.append((control + printed, mark))
-        unknown = list(dict.fromkeys(name for name in ICON_IN_TEXT.findall(shown) if not studio.icons.exists(name)))
+        unknown = list(dict.fromkeys(name for name in icons_in(shown) if not studio.icons.exists(name)))
         said += _unknown_icons(studio, unknown, n, shown, suggest)
         told.update((name, n) for name in unknown)
         if "[[" in shown:
