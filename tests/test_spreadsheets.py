@@ -2574,13 +2574,13 @@ def test_blank_csv_cells_past_the_limits_are_blank_as_the_rows_before_read_them(
     """A cell of white space reads as blank in the rows of a CSV table; past its limits (rows, columns) a quoted
     space, a tab or a no-break space was taken for a value, and the file refused as too long or too wide. They are
     passed over there too; a character beside a quoted cell is still refused, at its line."""
-    monkeypatch.setattr("pnp.model.spreadsheet.MAX_ROWS", 6)
-    monkeypatch.setattr("pnp.model.spreadsheet.MAX_COLUMNS", 5)
+    monkeypatch.setattr("pnp.model.spreadsheet.MAX_ROWS", 6)  # (MAX_COLUMNS is compiled into a cached pattern)
     root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [
         ["    fields:", "    file: cards.csv\n    fields:"]]}, "files": {"cards/mini/cards.yaml": None}})
     path = root / "cards" / "mini" / "cards.csv"
-    rows = ["id,name,kind,power", "lion,Lion,beast,4,\" \"", "fern,Fern,plant,1,,\t,\"\t\"", "ant,Ant,beast,2",
-            "rex,Rex,beast,5,\"\u00a0\r\n\",\u00a0"]
+    past = "," * 1_000  # (past the 1,000th column)
+    rows = ["id,name,kind,power", f'lion,Lion,beast,4{past}," "', f'fern,Fern,plant,1{past},\t,"\t"', "ant,Ant,beast,2",
+            f'rex,Rex,beast,5{past},"\u00a0\r\n",\u00a0']
     blank = ['" "', "\t,\u00a0", ',"  ",""', '"\n"']
     path.write_text("\n".join(rows + blank) + "\n", encoding="utf-8", newline="")
     assert run(root, "validate", "mini").exit_code == 0
