@@ -516,17 +516,19 @@ def utf8_text(raw: bytes, shown: str, advice: str = "", encoding: str = "utf-8")
     """`raw` (a file's bytes) decoded as `encoding` (UTF-8, or "utf-8-sig" to drop a leading byte-order mark),
     else LoadError at the line and column of its first byte that is not UTF-8: a file saved in another
     encoding is found at the character an editor shows wrong, not at a byte count."""
-    if _utf16_without_mark(raw):  # (UTF-8 too, its every other byte 0: refused as a control character U+0000)
-        raise LoadError(f"UTF-16 text, not UTF-8 (every other byte of its start is 0, as UTF-16 writes letters)"
+    if wide := _wide_without_mark(raw):  # (UTF-8 too, its bytes of 0 refused as a control character U+0000)
+        raise LoadError(f"{wide[0]} text, not UTF-8 ({wide[1]}, as {wide[0]} writes letters)"
                         f"{advice or ': save it as UTF-8'}", Mark(shown, 1, 1))
     try:
         return raw.decode(encoding)
     except UnicodeDecodeError:
         pass
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16's byte-order mark (Excel's "Unicode Text", Notepad's
-        # "Unicode"): said as what it is, not as the byte 0xff an editor does not show
-        raise LoadError(f"UTF-16 text, not UTF-8 (its first two bytes say so){advice or ': save it as UTF-8'}",
-                        Mark(shown, 1, 1))
+    # a byte-order mark of UTF-32 (its little-endian one begins as UTF-16's: a UTF-32 file was said to be UTF-16)
+    # or of UTF-16 (Excel's "Unicode Text", Notepad's "Unicode"): said as what it is, not as the byte 0xff an
+    # editor does not show
+    if named := next(((name, size) for name, size, marks in _WIDE_MARKS if raw.startswith(marks)), None):
+        raise LoadError(f"{named[0]} text, not UTF-8 (its first {named[1]} bytes say so)"
+                        f"{advice or ': save it as UTF-8'}", Mark(shown, 1, 1))
     try:  # the same bytes as plain UTF-8 (a byte-order mark is UTF-8): the offset counted from the file's start
         raw.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -537,17 +539,28 @@ def utf8_text(raw: bytes, shown: str, advice: str = "", encoding: str = "utf-8")
     raise AssertionError("unreachable: text that is UTF-8 decodes as it")  # pragma: no cover
 
 
-def _utf16_without_mark(raw: bytes) -> bool:
-    """Whether `raw` begins as UTF-16 text without a byte-order mark does (a program's "Unicode" saved without
-    one): of its first 64 bytes, those at one parity (the high bytes of its characters, little- or big-endian)
-    are all 0 and those at the other none. A CSV file so saved was refused at its first NUL, as a control
-    character in a header of 'i\\x00d\\x00', where one with the mark was said to be UTF-16."""
-    start = raw[:64]
-    start = start[:len(start) - len(start) % 2]
-    if len(start) < 4 or 0 not in start:
-        return False
-    return any(high.count(0) == len(high) and 0 not in low for low, high in ((start[0::2], start[1::2]),
-                                                                              (start[1::2], start[0::2])))
+# (name, size, byte-order marks), UTF-32's first: its little-endian mark begins as UTF-16's
+_WIDE_MARKS = (("UTF-32", "four", (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")),
+               ("UTF-16", "two", (b"\xff\xfe", b"\xfe\xff")))
+
+
+def _wide_without_mark(raw: bytes) -> tuple[str, str] | None:
+    """(The encoding, which of its bytes are 0) where `raw` begins as UTF-32 or UTF-16 text without a byte-order
+    mark does (a program's "Unicode" saved without one): of its first 64 bytes, those at one position of each
+    character's 4 or 2 (the bytes of a letter, little- or big-endian) are none 0 and those at the others all 0.
+    A CSV file so saved was refused at its first NUL, as a control character in a header of 'i\\x00d\\x00', where
+    one with the mark was said to be UTF-16; one of UTF-32 was said to be UTF-16 after it."""
+    for name, width, said in (("UTF-32", 4, "three bytes of every four of its start are 0"),
+                              ("UTF-16", 2, "every other byte of its start is 0")):
+        start = raw[:64]
+        start = start[:len(start) - len(start) % width]
+        if len(start) < 2 * width or 0 not in start:
+            continue
+        for low in range(width):
+            if 0 not in start[low::width] and all(start[high::width].count(0) == len(start) // width
+                                                   for high in range(width) if high != low):
+                return name, said
+    return None
 
 
 def write_file(path: str | Path, data: bytes) -> None:

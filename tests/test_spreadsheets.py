@@ -877,7 +877,7 @@ def test_blank_csv_cells_past_the_limit_are_passed_over_as_a_workbooks_are(proj)
     path.write_text("\n".join(wide) + "\n", encoding="utf-8")
     assert run(proj, *back).exit_code == 0
     assert len(yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8"))) == len(rows) - 1
-    for last in (rows[-1] + "," * 2_000 + "x", rows[-1] + "," * 1_000 + '""," "'):
+    for last in (rows[-1] + "," * 2_000 + "x", rows[-1] + "," * 1_000 + '""," ."'):
         path.write_text("\n".join([*wide, last]) + "\n", encoding="utf-8")
         result = run(proj, *back)
         assert result.exit_code == 1 and result.output.strip().endswith(
@@ -2554,3 +2554,49 @@ def test_the_line_of_a_value_after_many_blank_rows_is_counted_without_a_list_of_
     finally:
         tracemalloc.stop()
     assert line == 2 + 1_000_000 + 2 + 1 and peak < 4 * 2**20, (line, peak)
+
+
+def test_a_number_field_reads_a_number_under_a_format_of_decimals_as_the_sheet_shows_it(tmp_path):
+    """0.30000000000000004 (a sum's float, as a program writes 0.1 + 0.2) formatted 0.0 is shown 0.3, in Excel's 15
+    significant digits: a number field refused it as shown otherwise. It reads 0.3, as shown: a field of at most 0.3
+    takes it."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None}, case={"replace": {"cards/mini/game.yaml": [
+        ["power: {type: int, min: 1, max: 5}", "power: {type: number, min: 0, max: 0.3}"]]}})
+    book = mini_cards_workbook()
+    for row, value in enumerate((0.30000000000000004, -0.30000000000000004 + 0.6, 0.1, 0.2), start=2):
+        book.active.cell(row=row, column=4, value=value).number_format = "0.0"
+    book.save(root / "cards" / "mini" / "cards.xlsx")
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output
+
+
+def test_blank_csv_cells_past_the_limits_are_blank_as_the_rows_before_read_them(tmp_path, monkeypatch):
+    """A cell of white space reads as blank in the rows of a CSV table; past its limits (rows, columns) a quoted
+    space, a tab or a no-break space was taken for a value, and the file refused as too long or too wide. They are
+    passed over there too; a character beside a quoted cell is still refused, at its line."""
+    monkeypatch.setattr("pnp.model.spreadsheet.MAX_ROWS", 6)  # (MAX_COLUMNS is compiled into a cached pattern)
+    root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [
+        ["    fields:", "    file: cards.csv\n    fields:"]]}, "files": {"cards/mini/cards.yaml": None}})
+    path = root / "cards" / "mini" / "cards.csv"
+    past = "," * 1_000  # (past the 1,000th column)
+    rows = ["id,name,kind,power", f'lion,Lion,beast,4{past}," "', f'fern,Fern,plant,1{past},\t,"\t"', "ant,Ant,beast,2",
+            f'rex,Rex,beast,5{past},"\u00a0\r\n",\u00a0']
+    blank = ['" "', "\t,\u00a0", ',"  ",""', '"\n"']
+    path.write_text("\n".join(rows + blank) + "\n", encoding="utf-8", newline="")
+    assert run(root, "validate", "mini").exit_code == 0
+    for after, line in (('" "x', 12), (' " "', 12), ('" " ', 12), ('"\n "x', 12)):
+        path.write_text("\n".join(rows + blank + [after]), encoding="utf-8", newline="")
+        result = run(root, "validate", "mini")
+        assert f"cards/mini/cards.csv:{line}:1: error: sheet has more than 6 rows" in result.stderr, (after, result.output)
+
+
+@pytest.mark.parametrize("encoding", ["utf-32", "utf-32-be", "utf-32-le"])
+def test_a_utf32_csv_is_said_to_be_utf32(tmp_path, encoding):
+    """A UTF-32 CSV with its byte-order mark was said to be UTF-16 (the mark's first two bytes are UTF-16's); one
+    without a mark was refused at its first NUL, as a control character."""
+    root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [
+        ["    fields:", "    file: cards.csv\n    fields:"]]}, "files": {"cards/mini/cards.yaml": None}})
+    (root / "cards" / "mini" / "cards.csv").write_bytes("id,name\nx,Café\n".encode(encoding))
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1 and "cards/mini/cards.csv:1:1: error: UTF-32 text, not UTF-8" in result.stderr, \
+        result.output

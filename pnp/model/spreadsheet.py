@@ -259,32 +259,21 @@ def _line_ends(text: str, end: int) -> int:
 
 @functools.cache
 def _blank_cells(delimiter: str) -> re.Pattern[str]:
-    """Cells that hold nothing, each after its delimiter: empty, or quoted empty ("")."""
-    return re.compile(rf'(?:{re.escape(delimiter)}++(?:"")?)*+')
-
-
-def _blank_rest(rest: str, delimiter: str) -> bool:
-    """Whether the `rest` of a CSV text, from a row's start, is rows that hold nothing (_first_held)."""
-    return _first_held(rest, delimiter) is None
-
-
-# A quote alone, neither of a pair ("") nor of a longer run of them
-_LONE_QUOTE = re.compile(r'(?<!")"(?!")')
+    """Cells that hold nothing (_blank), each after its delimiter: white space, or quoted white space, as
+    _blank_text reads them (a space or "" was passed over where " " was a column past the limit)."""
+    d = re.escape(delimiter)
+    return re.compile(rf'(?:{d}(?>"\s*+"(?![^{d}\r\n])|[^\S\r\n]*+))*+')
 
 
 def _first_held(rest: str, delimiter: str) -> int | None:
-    """Where the first row holding something begins in the `rest` of a CSV text, from a row's start; None where
-    it is rows that hold nothing: delimiters, line ends, and cells of spaces (read as blank: _blank) or quoted
-    empty (""), each whole (a space beside it, a third quote, or a quote alone makes a text or a malformed
-    cell). The first row holding any of these, each found by one search run in C: a regular expression matching
-    the rows cell by cell took 6 s over 19 million commas before an 'x'."""
-    blank = _blank_characters(delimiter).match(rest)  # (it matches no character too: never None)
-    found = [blank.end()] if blank and blank.end() < len(rest) else []
-    if '"' in rest:
-        spaced = () if delimiter == " " else (' ""', '"" ')
-        found += [at for part in ('"""', *spaced) if (at := rest.find(part)) >= 0]
-        found += [alone.start()] if (alone := _LONE_QUOTE.search(rest)) else []
-    return _row_start(rest, min(found)) if found else None
+    """Where the first row holding something begins in the `rest` of a CSV text, from a row's start (the line of
+    the character found); None where it is rows that hold nothing, as _blank reads a cell: delimiters, line ends,
+    and cells of white space (any str.isspace() holds: a tab, a no-break space), unquoted or quoted whole
+    (_blank_text). Found by one search run in C: a regular expression matching the rows cell by cell took 6 s over
+    19 million commas before an 'x'."""
+    blank = _blank_text(delimiter).match(rest)
+    end = blank.end() if blank else 0  # (it matches no character too: never None)
+    return _row_start(rest, end) if end < len(rest) else None
 
 
 def _row_start(text: str, at: int) -> int:
@@ -293,9 +282,14 @@ def _row_start(text: str, at: int) -> int:
 
 
 @functools.cache
-def _blank_characters(delimiter: str) -> re.Pattern[str]:
-    """The characters of blank rows (_blank_rest), any number of them (one class: matched in C at once)."""
-    return re.compile(rf'[{re.escape(delimiter)} "\r\n]*+')
+def _blank_text(delimiter: str) -> re.Pattern[str]:
+    """CSV text of blank cells (_blank) as csv.reader (strict) reads them: stretches of delimiters, line ends and
+    white space, each run in C at once, between cells quoted whole, each of white space alone (its line breaks too)
+    and beginning a cell and ending one (a delimiter, a line end or the text's start or end beside its quotes). A
+    quoted space past the limit was taken for a value where the rows before read it as blank; and a tab or a
+    no-break space too, where only spaces were looked for."""
+    d = re.escape(delimiter)
+    return re.compile(rf'[\s{d}]*+(?:(?<![^{d}\r\n])"\s*+"(?![^{d}\r\n])[\s{d}]*+)*+')
 
 
 _DELIMITERS = (",", ";", "\t")  # a European Excel saves CSV with semicolons
@@ -1536,7 +1530,7 @@ def _number_of(value: object, field: Field | None, mark: Mark) -> object:
     (an enum cell of 0.5 formatted 0% was refused though 50% was one of its values, and one formatted 0.0% was
     matched with a value 0.5, which printed where the sheet showed 50.0%). In any other field (a number, a
     derived field typed by hand, a ref to numbered ids) the number, where the sheet shows that number
-    (_shows_itself), else LoadError at `mark`: a cost of 0.5 formatted 0% was read as 0.5 where the sheet
+    (_number_shown), else LoadError at `mark`: a cost of 0.5 formatted 0% was read as 0.5 where the sheet
     showed 50%, 1.4 formatted 0 as 1.4 where it showed 1, and 5 formatted "No. "0 or 0;0 (-5 shown as 5) as
     the number, each with exit 0."""
     if not isinstance(value, _FormattedNumber):
@@ -1550,8 +1544,8 @@ def _number_of(value: object, field: Field | None, mark: Mark) -> object:
         raise LoadError(f"this number cell ({value}) is formatted as {shown(value.format)}, so the sheet shows it "
                         f"otherwise than its {'text' if isinstance(field, Str) else 'enum'} field would print it: "
                         "format the cell as text and type the text", mark)
-    if _shows_itself(value.value, value.format):
-        return value.value
+    if (number := _number_shown(value.value, value.format)) is not None:
+        return number
     raise LoadError(f"this number cell ({_quoted_number(value.value)}) is formatted as {shown(value.format)}, so "
                     "the sheet shows it as "
                     "another number or with more than its digits (a percent, a fraction, a rounding, text around "
@@ -1559,19 +1553,21 @@ def _number_of(value: object, field: Field | None, mark: Mark) -> object:
                     "and type the number", mark)
 
 
-def _shows_itself(value: int | float, code: str) -> bool:
-    """Whether the number format `code` shows the number `value` as itself, its digits alone, in any language:
-    General or Text (in any section, as General shows it: _general_shows), or a format of digits (_digits_shown)
-    showing every decimal the number has (3.5 as 3.50, 1234 as 1,234 or 1.234: the same number), as Excel rounds
-    (15 digits, half away from zero)."""
+def _number_shown(value: int | float, code: str) -> int | float | None:
+    """The number `value` as the number format `code` shows it, where it shows it as itself, its digits alone, in
+    any language, else None: General or Text (in any section, as General shows it: _general_shows), or a format of
+    digits (_digits_shown) showing every decimal of the number as Excel shows it (3.5 as 3.50, 1234 as 1,234 or
+    1.234: the same number), in its 15 significant digits, rounded half away from zero: 0.30000000000000004 (a
+    sum's float, as a program writes 0.1 + 0.2) under 0.0 is 0.3, as the sheet shows it (it was refused as shown
+    otherwise, where General's was read)."""
     if _shown_as_it_is(code):
-        return True
+        return value
     digits = _digits_shown(code, (value > 0) - (value < 0))
     if digits is None or not abs(value) < _LARGEST_SHOWN:
-        return False
+        return None
     places, zero_shown = digits
     if places is None:
-        return _general_shows(value)
+        return value if _general_shows(value) else None
     exact = decimal.Decimal(repr(value))
     # (rounded to the places only where it has more decimals: 1234.5 quantized to 50 places, as "0.000..." of 50
     # zeros shows it, had more digits than a context holds, a traceback; so rounded, it has at most 16)
@@ -1579,7 +1575,9 @@ def _shows_itself(value: int | float, code: str) -> bool:
     decimals = -int(shown.as_tuple().exponent)  # (a finite number's: checked above)
     rounded = shown if decimals <= places else shown.quantize(
         decimal.Decimal(1).scaleb(-places), rounding=decimal.ROUND_HALF_UP, context=_WHOLE_DIGITS)
-    return rounded == exact and (zero_shown or value != 0)  # (# shows 0 as nothing)
+    if rounded != shown or not (zero_shown or value != 0):  # (# shows 0 as nothing)
+        return None
+    return value if shown == exact else type(value)(shown)
 
 
 _DIGIT_PLACES = ("0", "#", "?")
