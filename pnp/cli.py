@@ -259,19 +259,24 @@ def _as_received(project: "Project") -> list[Path]:
 @click.option("--json", "as_json", is_flag=True,
               help="Print the problems as one JSON document on standard output (for editors and CI): each with "
                    "its severity, code, message, file, line, col and the item it concerns, then the counts.")
+@click.option("--imposition", type=_Choice(IMPOSITIONS), default="duplex", show_default=True,
+              help="Check the kit `pnp build --imposition` makes with this imposition (gutterfold prints each "
+                   "front and its back on the halves of one page, which some cards are too large for).")
 @click.pass_context
-def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool) -> None:
+def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool, imposition: str) -> None:
     """Check games' data against their rules model and layouts (all games when none are named).
 
     Prints one line per problem as path:line:col: error: message, then a summary.
     """
     from .check import validate as validate_game
+    from .units import PrintOptions
 
     project = _project(ctx)
     selected = project.select(games)
     report = Report(project.root)
+    options = PrintOptions(imposition=imposition) if imposition != "duplex" else None  # (None: the default kit's)
     for game_id in selected:
-        validate_game(project, game_id, report)
+        validate_game(project, game_id, report, options)
     what = f"validated {len(selected)} game{'s' * (len(selected) != 1)}"
     if as_json:
         import json
