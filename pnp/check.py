@@ -30,6 +30,7 @@ from .model.tables import table_enums
 from .printables import Studio, marked_key
 from .products import KINDS, component_keys
 from .products.rulebook import credit_problems
+from .products.sheets import unfolded, unfolded_message
 from .project import present
 from .options import shown_number
 from .report import Mark, Report, Suggestions, shortened
@@ -262,6 +263,7 @@ class Checks:
         for message, mark in self.studio.problems + self.studio.layouts.styles.problems:
             self.error(message, mark)
         self.kit_pages()
+        self.gutter_fold()
         self.icon_files()
         self.small_text()
         self.footer_names()
@@ -297,6 +299,27 @@ class Checks:
         on_paper = "" if paper == papers[0] else on_other_paper(paper, "kit")
         for pages, mark in counts[paper]:
             self.studio.budget.foresee_pages(pages, mark, on_paper)
+
+    def gutter_fold(self) -> None:
+        """Cards with backs too large for half a page of any paper pnp offers, with `--imposition gutterfold`,
+        which prints each front and its back on the two halves of one page: refused before anything is drawn
+        (the build failed at the component after drawing the rest, and validate, which checked the duplex kit
+        alone, said ok: `validate --imposition gutterfold` checks this now)."""
+        if self.studio.options.imposition != "gutterfold":
+            return
+        papers = every_paper(self.studio.options.paper)  # as kit_pages: no paper's build refuses what this passed
+        for component in self.game.components:
+            if not KINDS[component.kind].gutter_folds:
+                continue
+            for paper in papers:
+                try:
+                    layout = unfolded(component, self.studio, paper_points(paper))
+                except (DataError, LayoutError):  # its faces or layouts are wrong: said by their own checks
+                    break
+                if layout is not None:
+                    on_paper = "" if paper == papers[0] else on_other_paper(paper, "gutterfold kit")
+                    self.error(unfolded_message(component) + on_paper, layout.spec.mark_of("size"))
+                    break
 
     def pages_on(self, components: "list[Component]", paper: str) -> list[tuple[int, Mark | None]]:
         """(pages, the place of its `copies`) of each component on the named paper, in print order."""

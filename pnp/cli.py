@@ -259,19 +259,24 @@ def _as_received(project: "Project") -> list[Path]:
 @click.option("--json", "as_json", is_flag=True,
               help="Print the problems as one JSON document on standard output (for editors and CI): each with "
                    "its severity, code, message, file, line, col and the item it concerns, then the counts.")
+@click.option("--imposition", type=_Choice(IMPOSITIONS), default="duplex", show_default=True,
+              help="Check the kit `pnp build --imposition` makes with this imposition (gutterfold prints each "
+                   "front and its back on the halves of one page, which some cards are too large for).")
 @click.pass_context
-def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool) -> None:
+def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool, imposition: str) -> None:
     """Check games' data against their rules model and layouts (all games when none are named).
 
     Prints one line per problem as path:line:col: error: message, then a summary.
     """
     from .check import validate as validate_game
+    from .units import PrintOptions
 
     project = _project(ctx)
     selected = project.select(games)
     report = Report(project.root)
+    options = PrintOptions(imposition=imposition) if imposition != "duplex" else None  # (None: the default kit's)
     for game_id in selected:
-        validate_game(project, game_id, report)
+        validate_game(project, game_id, report, options)
     what = f"validated {len(selected)} game{'s' * (len(selected) != 1)}"
     if as_json:
         import json
@@ -467,7 +472,7 @@ def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper
     options = PrintOptions(paper.lower(), ink_saver=ink_saver)
     # the builds are looked for where build writes them: `output -> ~` (a link in a folder someone sent) made
     # pnp read a manifest outside the project, said to be output/<game>/manifest.json
-    out_root = _out_root(project, out_dir, selected, protected=()) if since is None else project.output
+    out_root = _out_root(project, out_dir, selected, protected=(), writes=False) if since is None else project.output
     report = Report(project.root)
     for game_id in selected:
         found, _ = game_changes(project, game_id, since, options, out_root, report)
@@ -617,9 +622,12 @@ def export(ctx: click.Context, games: tuple[str, ...], fmt: str, out_dir: str | 
     options = {"print": PrintOptions(), "dpi": dpi, "bleed": bleed * MM, "base_url": base_url}
     named = _export_folder(fmt, dpi, bleed)
     done = 0
-    for game_id in selected:
-        folder = project_mod.output_path(project, out_dir, game_id, named, replaced_whole=True) if out_dir else \
-            project_mod.output_path(project, None, game_id, "export", named, replaced_whole=True)
+    folders = {game_id: project_mod.output_path(project, out_dir, game_id, named, replaced_whole=True) if out_dir else
+               project_mod.output_path(project, None, game_id, "export", named, replaced_whole=True)
+               for game_id in selected}
+    for folder in folders.values():  # (the folder itself, if in the way, is said by the export: its own or not)
+        project_mod.folders_on_the_way(project, folder, itself=False)
+    for game_id, folder in folders.items():
         with _export_bar(game_id) as bar:
             result = export_game(project, game_id, fmt, folder, options, jobs or default_jobs(), bar, force)
         report.diagnostics += result.diagnostics
@@ -718,6 +726,7 @@ def simulate(ctx: click.Context, game: str, games: int, players: int, agents: st
     options = Options(games=games, players=players, agents=tuple(_agent_named(a.strip()) for a in agents.split(",") if a.strip()),
                       seed=seed, jobs=jobs or project_mod.usable_cores(), log=log)
     out_folder = project_mod.output_path(project, out_dir, game_id)  # as every command's: not a link, not cards/
+    project_mod.folders_on_the_way(project, out_folder)
     report = Report(project.root)
     with _simulation_bar(game_id, games_in(options)) as advance:
         sim = run_simulation(project, game_id, options, out_folder, report, advance, _pnp_as_run(ctx))
@@ -1079,11 +1088,14 @@ def _on_listening(url: str, warning: str | None) -> None:
 
 
 def _out_root(project: "Project", out_dir: str | None, games: list[str],
-              protected: tuple[str, ...] = project_mod.PROTECTED) -> Path:
+              protected: tuple[str, ...] = project_mod.PROTECTED, writes: bool = True) -> Path:
     """Where the games' folders go (--out or output/), each checked by project.output_path: real folders
-    inside the project, never in the `protected` folders (those pnp reads, where it writes nothing)."""
+    inside the project, never in the `protected` folders (those pnp reads, where it writes nothing); where the
+    command `writes` there, no file in the way of one (said before the work: project.folders_on_the_way)."""
     for game_id in games:
-        project_mod.output_path(project, out_dir, game_id, protected=protected)
+        folder = project_mod.output_path(project, out_dir, game_id, protected=protected)
+        if writes:
+            project_mod.folders_on_the_way(project, folder)
     return project_mod.output_path(project, out_dir, protected=protected)
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, BinaryIO, Callable, Iterator, Sequence
 if TYPE_CHECKING:
     import pikepdf
 
-from .errors import TEMPORARY_NAME, DataError, LoadError, UsageError
+from .errors import TEMPORARY_NAME, DataError, LoadError, OutputError, UsageError
 from .options import did_you_mean
 from .report import Mark, shown
 
@@ -766,6 +766,23 @@ def output_path(project: "Project", given: str | Path | None, *parts: str, defau
         raise UsageError(f"{shown}: {real} is or holds the project's folder ({project.root}), which the command would replace "
                          "whole; choose another folder")
     return target
+
+
+def folders_on_the_way(project: "Project", target: Path, itself: bool = True) -> None:
+    """OutputError if a folder `target` is in (or `target` itself, when `itself`: a folder the command makes) is
+    there but is no folder (a file, a named pipe, ...): said before the command's work, where the write would
+    have said it only at the end (`build --out afile/sub` drew every page first)."""
+    folder = target if itself else target.parent
+    walked = Path(folder.anchor)
+    for part in folder.relative_to(walked).parts:
+        walked = walked / part
+        try:
+            mode = os.stat(walked).st_mode  # (a link is followed, as writing would)
+        except (OSError, ValueError):  # nothing there yet (made when written), or unreadable: said when written
+            return
+        kind = not_regular(mode) or "a file"
+        if kind != "a folder":
+            raise OutputError(f"cannot write to {project.rel(target)}: {project.rel(walked)} is {kind}, not a folder")
 
 
 def _no_link_inside(project: "Project", path: Path, shown: str, out_option: bool = True) -> None:

@@ -194,8 +194,9 @@ def _written(project: "Project", studio: "Studio", fmt: str, folder: Path, optio
         if not _write(project, studio, fmt, folder, work, options, jobs, on_progress, report):
             return None
         if not any(p.is_file() for p in work.rglob("*")):  # every deck left out (or none): said ok, "1 files"
+            # (its warnings, not "the warnings above": lines are sorted by file, and those at layouts/ come after)
             report.error(f"{studio.game.id}: not exported as {fmt}: the format makes nothing of this game"
-                         + (" (see the warnings above)" if report.warnings else "") + "; the previous export is left "
+                         + (" (its warnings say why)" if report.warnings else "") + "; the previous export is left "
                          "as it was", Mark(project.rel(studio.game.folder / "game.yaml")))
             return None
         if (work / MANIFEST).exists():  # a file named after the game (tts: <game>.json) would be replaced by the record

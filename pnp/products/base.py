@@ -132,6 +132,7 @@ class Kind:
     sides: tuple[tuple[str, str], ...] = (("front", "layout"), ("back", "back"))  # (side, the key naming its layout)
     spaced = False  # imposed apart, each with what bleed the paper leaves room for (else butted together)
     turn_to_fit = True  # imposed a quarter turn round when more fit a sheet that way
+    gutter_folds = False  # printed by draw_sheets: with --imposition gutterfold, fronts and backs on half a page each
     exports_faces = True  # `pnp export` writes each face as an image; a kind that is not a set of faces says False
     footer_names_items = False  # its sheets' footers name the item printed (item_name), when it has several
     paintings = 1  # how often the build paints each distinct face (the drawing budget charges each painting)

@@ -71,6 +71,7 @@ class Board(Kind):
     file_part = "boards"
     order = 3
     turn_to_fit = False  # a board too wide for the page is printed upright on a landscape page instead
+    gutter_folds = True
     footer_names_items = True
     paintings = 2  # once on its sheets (or as the form its tiles show), once more at full size
     component_keys = {**Kind.component_keys, "piece": Str.key(

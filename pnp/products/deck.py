@@ -17,6 +17,7 @@ class Deck(Kind):
     name = "deck"
     file_part = "cards"
     order = 1
+    gutter_folds = True
 
     def cut(self, layout: Layout) -> tuple[Outline, ...]:
         return (Outline("rect", 0.0, 0.0, layout.width, layout.height, layout.radius),)

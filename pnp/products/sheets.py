@@ -5,6 +5,7 @@ from ..draw import sheet as paper
 from ..errors import DataError
 from ..impose import sheet
 from ..impose.sheet import Grid
+from ..layout.layouts import Layout
 from ..units import MM
 from ..draw.paint import Painter
 from ..model.components import Component
@@ -40,6 +41,20 @@ def grid_for(component: Component, studio: Studio, sheet_size: tuple[float, floa
             if spaced is not None and spaced.per_page >= butted.per_page:  # the grid keeps its crop marks
                 return spaced
     return butted.with_outer_bleed(layout.bleed)
+
+
+def unfolded(component: Component, studio: Studio, paper_size: tuple[float, float]) -> Layout | None:
+    """The layout of the component's fronts when `--imposition gutterfold` cannot print it on paper of
+    `paper_size`: its faces go on sheets with backs (draw_folded), but a front does not fit half the page; else None."""
+    fronts, backs = by_side(component, studio)
+    if not fronts or all(b is None for b in backs) or grid_for(component, studio, paper_size) is None:
+        return None
+    layout = studio.layouts.get(fronts[0].layout)
+    return layout if sheet.gutterfold(paper_size, (layout.width, layout.height), studio.bleed) is None else None
+
+
+def unfolded_message(component: Component) -> str:
+    return f"component '{component.id}': its cards do not fit half a page for a gutter fold"
 
 
 def fits_sheet(component: Component, studio: Studio, sheet_size: tuple[float, float] | None = None) -> bool:
@@ -120,9 +135,8 @@ def draw_folded(canvas: Canvas, component: Component, studio: Studio, fronts: li
     dashed line, glue the halves together, then cut."""
     layout = studio.layouts.get(fronts[0].layout)
     fold = sheet.gutterfold(studio.paper, (layout.width, layout.height), studio.bleed)
-    if fold is None:
-        raise DataError(f"component '{component.id}': its cards do not fit half a page for a gutter fold",
-                        layout.spec.mark_of("size"))
+    if fold is None:  # (checked before drawing: Checks.gutter_fold, by unfolded)
+        raise DataError(unfolded_message(component), layout.spec.mark_of("size"))
     pages = sheet.pages_needed(len(fronts), fold.per_page)
     painter, title = studio.painter(canvas), studio.page_title
     canvas.setPageSize(fold.page)

@@ -1,0 +1,39 @@
+"""Commands refuse an output folder that cannot be made (a file in the way) before they draw anything."""
+
+import pytest
+
+from conftest import make_project, run
+from pnp.printables import Studio
+
+
+@pytest.fixture(scope="module")
+def mini(tmp_path_factory):
+    root = make_project(tmp_path_factory.mktemp("in-the-way") / "proj")
+    (root / "afile").write_text("not a folder\n")
+    (root / "kits").mkdir()
+    (root / "kits" / "mini").write_text("a file where the game's folder goes\n")
+    return root
+
+
+@pytest.mark.parametrize("command", [["build", "mini"], ["export", "mini", "--format", "png"], ["report", "mini"],
+                                     ["simulate", "mini", "--games", "1"]])
+def test_a_file_on_the_way_to_out_is_refused_before_any_drawing(mini, command, monkeypatch):
+    """`pnp build --out afile/sub` drew every page, then said "cannot write ... Not a directory" (exit 1)."""
+    drawn = []
+    monkeypatch.setattr(Studio, "printed", lambda self, face: drawn.append(face))
+    result = run(mini, *command, "--out", str(mini / "afile" / "sub"))
+    assert result.exit_code == 1, result.output
+    assert "cannot write to afile/sub/mini" in result.output and ": afile is a file, not a folder" in result.output
+    assert drawn == []
+    assert list(mini.glob("afile*")) == [mini / "afile"]
+
+
+@pytest.mark.parametrize("command", [["build", "mini"], ["export", "mini", "--format", "png"]])
+def test_a_file_where_the_games_folder_goes_is_refused_before_any_drawing(mini, command, monkeypatch):
+    drawn = []
+    monkeypatch.setattr(Studio, "printed", lambda self, face: drawn.append(face))
+    result = run(mini, *command, "--out", str(mini / "kits"))
+    assert result.exit_code == 1, result.output
+    assert "kits/mini is a file, not a folder" in result.output
+    assert drawn == []
+    assert (mini / "kits" / "mini").read_text() == "a file where the game's folder goes\n"
