@@ -933,13 +933,22 @@ def new(ctx: click.Context, game: str, start: str, title: str | None) -> None:
     """
     from .new import new_game
 
+    made: list[Path] = []  # the folders of --root this made, deepest first: taken back when no game is written
     if ctx.obj:  # `new` is the one command that may start a project folder: the others need one to exist
+        root = Path(ctx.obj).absolute()
+        made = [folder for folder in (root, *root.parents) if not folder.exists()]
         try:
-            Path(ctx.obj).mkdir(parents=True, exist_ok=True)
+            root.mkdir(parents=True, exist_ok=True)
         except OSError as e:  # (under a file, it was a traceback)
             raise UsageError(f"--root {ctx.obj}: cannot make the folder: {e.strerror or e}") from None
     project = _project(ctx)
-    files = new_game(project, game, start, title)
+    try:
+        files = new_game(project, game, start, title)
+    except UsageError:  # (a refused title left the --root it made, empty)
+        for folder in made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
     for path in files:
         click.echo(f"wrote {_shown_path(project, path)}")
     pnp = _pnp_as_run(ctx)

@@ -36,7 +36,7 @@ def new_game(project: "Project", game_id: str, start: str = "deck", title: str |
     _yaml_text(title)  # (refused here when it is no title)
     parts = {marker: _part(start, name) for marker, name in MARKERS.items()}
     try:
-        written = _written(project, game_id, start, title, parts, targets)
+        written, made = _written(project, game_id, start, title, parts, targets)
     except OSError as e:  # (a project whose cards/ is a file was a traceback)
         # a move into place names the game's folder (filename2), not the staging folder it came from: two
         # `pnp new g` at once, the second was refused at '.pnp-new-x1y2/cards/g', a folder gone by then
@@ -44,15 +44,16 @@ def new_game(project: "Project", game_id: str, start: str = "deck", title: str |
         where = project.rel(named) if isinstance(named, (str, Path)) else project.rel(project.root)
         raise UsageError(f"{where}: cannot write the new game there: {e.strerror or e}") from None
     if given is not None:
-        _refuse_unless_valid(project, game_id, given, targets)
+        _refuse_unless_valid(project, game_id, given, targets, made)
     return written
 
 
-def _refuse_unless_valid(project: "Project", game_id: str, title: str, targets: list[Path]) -> None:
+def _refuse_unless_valid(project: "Project", game_id: str, title: str, targets: list[Path], made: list[Path]) -> None:
     """The new game, written with a title of the user's, checked as `pnp validate` checks it, and taken back
-    (both folders removed) with the first error when it does not validate: a title too long for the rulebook's
-    footer or the card back's box, or holding characters the fonts lack, made a game validate refused. The
-    title made from a game id (at most 40 ASCII letters) always fits, so only a given one is checked."""
+    (both folders removed, and the project's cards/ and layouts/ where it `made` them) with the first error when
+    it does not validate: a title too long for the rulebook's footer or the card back's box, or holding
+    characters the fonts lack, made a game validate refused. The title made from a game id (at most 40 ASCII
+    letters) always fits, so only a given one is checked."""
     from .check import validate
     from .report import Report
 
@@ -63,14 +64,16 @@ def _refuse_unless_valid(project: "Project", game_id: str, title: str, targets: 
     if ours:
         for target in targets:
             shutil.rmtree(target, ignore_errors=True)
+        _remove_made(made)  # (a refused title left a new project's cards/ and layouts/ behind, empty)
         count = f"the first of {len(ours)} errors" if len(ours) > 1 else "its error"
         raise UsageError(f"--title {shown(title)}: pnp new wrote nothing: with this title the new game would not "
                          f"validate ({count}: {ours[0]})")
 
 
 def _written(project: "Project", game_id: str, start: str, title: str, parts: dict[str, str | None],
-             targets: list[Path]) -> list[Path]:
-    """new_game's writing: the game staged in a hidden folder of the project, then moved into place; OSError."""
+             targets: list[Path]) -> tuple[list[Path], list[Path]]:
+    """new_game's writing: the game staged in a hidden folder of the project, then moved into place; the files
+    written, and the project's folders (cards/, layouts/) made for them. OSError."""
     project.root.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=project.root, prefix=".pnp-new-") as tmp:
         staged = Path(tmp)
@@ -88,11 +91,16 @@ def _written(project: "Project", game_id: str, start: str, title: str, parts: di
                 shutil.rmtree(targets[0])
                 raise
         except OSError:  # (layouts/ a file: the cards/ made for the game was left behind, empty)
-            for folder in reversed(made):
-                with contextlib.suppress(OSError):
-                    folder.rmdir()
+            _remove_made(made)
             raise
-    return sorted(written)
+    return sorted(written), made
+
+
+def _remove_made(made: list[Path]) -> None:
+    """Take back the folders made for a game that was not written, latest first, where they are still empty."""
+    for folder in reversed(made):
+        with contextlib.suppress(OSError):
+            folder.rmdir()
 
 
 def _checked(project: "Project", game_id: str, start: str) -> list[Path]:

@@ -907,9 +907,13 @@ def end_with_parent() -> None:
     workers drawing the games, putting the kits in place afterwards and printing tracebacks when their results
     found no reader. Called first in every worker; a worker putting output in place (finishing) ends after it."""
     parent = os.getppid()
+    # Windows never gives a process another parent: the id of one that ended stays its parent's, and a worker
+    # watching the id alone played on for good. There a worker pnp started (spawned) holds its parent's handle,
+    # which says when the parent has ended
+    started_by = multiprocessing.parent_process() if os.name == "nt" else None
 
     def watch() -> None:
-        while os.getppid() == parent:
+        while os.getppid() == parent and (started_by is None or started_by.is_alive()):
             time.sleep(PARENT_LOOKED_AT_EVERY)
         with _FINISHING:
             os._exit(1)

@@ -210,3 +210,12 @@ def test_a_title_of_markup_characters_validates_and_prints_as_typed(tmp_path, st
     markup = ENV.from_string(printed[0]).render(game={"title": title})
     assert "".join(r.text for r in parse(markup)) == title
     assert {(r.kind, r.bold, r.italic) for r in parse(markup)} <= {("text", False, False), ("space", False, False)}
+
+
+def test_a_refused_title_leaves_no_folder_new_made(tmp_path):
+    """'pnp new wrote nothing': a title the game would not validate with left the project's cards/ and layouts/,
+    and the --root folders, that pnp new had made for the game, empty."""
+    root = tmp_path / "games" / "mine"
+    made = CliRunner().invoke(cli, ["--root", str(root), "new", "mygame", "--from", "tokens", "--title", "{{ x }}"])
+    assert made.exit_code == 2 and "pnp new wrote nothing" in made.output, made.output
+    assert list(tmp_path.iterdir()) == []

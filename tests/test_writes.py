@@ -434,3 +434,25 @@ def test_a_worker_ends_once_the_pnp_that_started_it_has_ended():
     if alive:
         os.kill(worker, 9)
     assert not alive
+
+
+def test_a_worker_ends_with_pnp_where_the_system_keeps_its_parents_id(monkeypatch):
+    """Windows never gives a process another parent: a worker's parent id stays the ended pnp's, and a worker
+    watching the id alone (end_with_parent) played on for good. There it watches the handle of its parent that
+    a spawned worker holds (multiprocessing.parent_process): here one of a pnp ended, the id unchanged."""
+    import multiprocessing
+    import threading
+
+    import pnp.project as project_mod
+
+    class EndedParent:
+        def is_alive(self) -> bool:
+            return False
+
+    ended = threading.Event()
+    monkeypatch.setattr(os, "name", "nt")
+    monkeypatch.setattr(multiprocessing, "parent_process", EndedParent)
+    monkeypatch.setattr(project_mod.os, "_exit", lambda code: ended.set())
+    project_mod.end_with_parent()
+    monkeypatch.setattr(os, "name", "posix")
+    assert ended.wait(2)
