@@ -229,6 +229,18 @@ def _form(name, resources, ctm, out, pdf, enter_forms):
                   placed, out, pdf)
 
 
+def page_strings(path):
+    """The text of each page of a PDF, forms included, as pdfium reads it: for a test that searches a page's
+    words (pypdf's extract_text parses the page again and every font's map, 2 s a page of DinoSpan's boards)."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(path))
+    try:
+        return [page.get_textpage().get_text_bounded() for page in document]
+    finally:
+        document.close()
+
+
 def page_texts(path):
     """The text of each page of a PDF, forms included, as pypdf extracts it."""
     return [page.extract_text() for page in read(path).pages]
