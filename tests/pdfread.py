@@ -1,7 +1,11 @@
 """Reading back what a PDF really draws: stroked line segments, clip rectangles, text positions, fonts."""
 
+import decimal
+import io
+
+import pikepdf
 from pypdf import PdfReader
-from pypdf.generic import IndirectObject
+from pypdf.generic import IndirectObject, create_string_object
 
 MM = 72 / 25.4
 
@@ -44,9 +48,39 @@ def _contents(page):
     it twice; pypdf parses a stream anew each time it is asked)."""
     kept = page.__dict__.get("_parsed_contents")
     if kept is None:
-        contents = page.get_contents()
-        kept = page.__dict__["_parsed_contents"] = _Parsed(contents.operations) if contents is not None else ()
+        reference = page.indirect_reference
+        if reference is None or page.get_contents() is None:
+            kept = () if page.get_contents() is None else _Parsed(page.get_contents().operations)
+        else:
+            kept = _parsed(page.pdf, reference)
+        page.__dict__["_parsed_contents"] = kept
     return kept or None
+
+
+def _parsed(pdf, reference):
+    """The operations of the page or form at `reference`, parsed by qpdf (pikepdf, on the same bytes) and given
+    as pypdf gives them: numbers, names as '/Name', strings decoded as pypdf decodes them (pypdf's own parser,
+    in Python, was most of the time the suite spent reading PDFs back)."""
+    pike = pdf.__dict__.get("_pikepdf")
+    if pike is None:
+        pdf.stream.seek(0)
+        pike = pdf.__dict__["_pikepdf"] = pikepdf.open(io.BytesIO(pdf.stream.read()))
+    found = pike.get_object((reference.idnum, reference.generation))
+    return _Parsed([([_plain(v) for v in operands], str(op))
+                    for operands, op in pikepdf.parse_content_stream(found)])
+
+
+def _plain(value):
+    kind = type(value)
+    if kind is int or kind is decimal.Decimal:
+        return value
+    if isinstance(value, pikepdf.Name):
+        return str(value)
+    if isinstance(value, pikepdf.String):
+        return create_string_object(bytes(value))
+    if isinstance(value, pikepdf.Array):
+        return [_plain(v) for v in value]
+    return value
 
 
 def page_geometry(page):
@@ -172,7 +206,7 @@ def _parsed_form(reference, xobject, pdf):
     kept = pdf.__dict__.setdefault("_parsed_forms", {})
     key = (reference.idnum, reference.generation)
     if key not in kept:
-        kept[key] = _Parsed(ContentStream(xobject, pdf).operations)
+        kept[key] = _parsed(pdf, reference)
     return kept[key]
 
 
@@ -227,6 +261,18 @@ def _form(name, resources, ctm, out, pdf, enter_forms):
     inner = xobject.get("/Resources", resources)
     _walk_content(_parsed_form(reference, xobject, pdf), inner.get_object() if hasattr(inner, "get_object") else inner,
                   placed, out, pdf)
+
+
+def page_strings(path):
+    """The text of each page of a PDF, forms included, as pdfium reads it: for a test that searches a page's
+    words (pypdf's extract_text parses the page again and every font's map, 2 s a page of DinoSpan's boards)."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(str(path))
+    try:
+        return [page.get_textpage().get_text_bounded() for page in document]
+    finally:
+        document.close()
 
 
 def page_texts(path):

@@ -2,31 +2,19 @@
 definition fails here."""
 
 import ast
-import functools
-from pathlib import Path
 
 import pytest
 
+import source
 from pnp.options import ColourError, described, did_you_mean, parse_colour, rgb
 
-PNP = Path(__file__).resolve().parent.parent / "pnp"
 OPTION_CLASSES = {"Option", "Text", "Int", "Number", "Bool", "Anything"}
 HELPERS = {"shown", "described", "type_name", "closest", "did_you_mean", "plain", "parse_colour"}
 
 
-def _nodes(under: str = "pnp/") -> list[tuple[str, ast.AST]]:
-    """(module path, node) for every node of every module of pnp/ whose path begins with `under`."""
-    return [(path, node) for path in _modules() if path.startswith(under) for node in _walked(path)]
-
-
-@functools.cache
-def _modules() -> list[str]:
-    return [str(p.relative_to(PNP.parent)) for p in sorted(PNP.rglob("*.py"))]
-
-
-@functools.cache  # (parsing pnp/, 2 MB of Python, is the tests' whole cost: each module once, each test filters)
-def _walked(path: str) -> list[ast.AST]:
-    return list(ast.walk(ast.parse((PNP.parent / path).read_text(encoding="utf-8"))))
+def _nodes(*kinds: type) -> list[tuple[str, ast.AST]]:
+    """(module path, node) for every node of pnp/ of these kinds."""
+    return [found for kind in kinds for found in source.of(kind)]
 
 
 def _called(node: ast.Call) -> str:
@@ -35,8 +23,7 @@ def _called(node: ast.Call) -> str:
 
 
 def _defined(names: set[str]) -> list[tuple[str, str]]:
-    return [(path, node.name) for path, node in _nodes()
-            if isinstance(node, (ast.ClassDef, ast.FunctionDef)) and node.name in names]
+    return [(path, node.name) for path, node in _nodes(ast.ClassDef, ast.FunctionDef) if node.name in names]
 
 
 def test_each_message_helper_is_defined_only_in_options() -> None:
@@ -47,21 +34,19 @@ def test_each_message_helper_is_defined_only_in_options() -> None:
 
 def test_each_option_type_is_defined_only_in_options() -> None:
     """Layout parameters and data field types share these (the data's field types read values with them)."""
-    defined = [(path, node.name) for path, node in _nodes()
-               if isinstance(node, ast.ClassDef) and node.name in OPTION_CLASSES
+    defined = [(path, node.name) for path, node in _nodes(ast.ClassDef) if node.name in OPTION_CLASSES
                and "Element" not in {getattr(base, "id", "") for base in node.bases}]  # the `text` element is no option
     assert {path for path, _ in defined} == {"pnp/options.py"}, defined
-    assert "required" not in {node.attr for path, node in _nodes() if path != "pnp/options.py"
-                              and isinstance(node, ast.Attribute)
+    assert "required" not in {node.attr for path, node in _nodes(ast.Attribute) if path != "pnp/options.py"
                               and isinstance(node.ctx, ast.Store)}  # the rule 'required unless it has a default'
 
 
 def test_suggestions_and_colour_hex_are_computed_only_in_options() -> None:
-    suggesting = [(path, node.lineno) for path, node in _nodes() if path != "pnp/report.py"
-                  and isinstance(node, ast.Call) and _called(node) == "get_close_matches"]
+    suggesting = [(path, node.lineno) for path, node in _nodes(ast.Call) if path != "pnp/report.py"
+                  and _called(node) == "get_close_matches"]
     assert suggesting == []
     # (a workbook's _xHHHH_ escapes are character codes, not colours: pnp/model/spreadsheet.py reads those)
-    hex_reads = [(path, getattr(node, "lineno", 0)) for path, node in _nodes()
+    hex_reads = [(path, getattr(node, "lineno", 0)) for path, node in _nodes(ast.Call, ast.Constant)
                  if path not in ("pnp/options.py", "pnp/model/spreadsheet.py")
                  and (isinstance(node, ast.Call) and _called(node) == "int" and len(node.args) == 2
                  and isinstance(node.args[1], ast.Constant) and node.args[1].value == 16
@@ -101,8 +86,7 @@ def test_component_keys_are_options_not_spec_mappings() -> None:
     as_specs = [(name, key) for name, kind in KINDS.items() for key, option in kind.component_keys.items()
                 if not isinstance(option, Option)]
     assert as_specs == []
-    spec_mappings = [(path, node.lineno) for path, node in _nodes("pnp/products/")
-                     if isinstance(node, ast.Dict)
+    spec_mappings = [(path, node.lineno) for path, node in _nodes(ast.Dict) if path.startswith("pnp/products/")
                      and any(isinstance(key, ast.Constant) and key.value == "type" for key in node.keys)]
     assert spec_mappings == []
 

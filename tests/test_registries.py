@@ -4,10 +4,10 @@ writer and the deterministic canvas each exist once in pnp/."""
 
 import ast
 import json
-from pathlib import Path
 
 import pytest
 
+import source
 from conftest import REPO, make_project, run
 
 from toy_export_format import FaceList
@@ -64,29 +64,26 @@ def test_a_new_component_kind_is_exported_unless_it_says_it_has_no_faces(tmp_pat
     assert ("meeple 001-lion-front" in lines) is exports_faces
 
 
-def _calls(path: Path) -> list[tuple[str, int]]:
-    """(what, line) of each call in the module that renames a file or makes a ReportLab canvas."""
+def _calls() -> list[tuple[str, str, int]]:
+    """(module, what, line) of each call in pnp/ that renames a file or makes a ReportLab canvas."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if not isinstance(node, ast.Call):
-            continue
+    for path, node in source.of(ast.Call):
         func = node.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
         on_os = isinstance(func, ast.Attribute) and getattr(func.value, "id", "") == "os"
         if name in ("replace", "rename") and (on_os or (len(node.args) == 1 and not node.keywords)):
-            found.append(("rename", node.lineno))  # os.replace(a, b), Path.replace(b); not str.replace(a, b)
+            found.append((path, "rename", node.lineno))  # os.replace(a, b), Path.replace(b); not str.replace(a, b)
         elif name.endswith("Canvas"):  # ReportLab's, or a subclass of it (canvas.FormCanvas)
-            found.append(("canvas", node.lineno))
+            found.append((path, "canvas", node.lineno))
     return found
 
 
 def test_files_are_renamed_into_place_and_canvases_made_in_one_place_each():
     home = {"rename": "pnp/project.py", "canvas": "pnp/draw/canvas.py"}
-    elsewhere = [f"{path.relative_to(REPO)}:{line}: {what}" for path in sorted((REPO / "pnp").rglob("*.py"))
-                 for what, line in _calls(path) if path.relative_to(REPO).as_posix() != home[what]]
-    assert elsewhere == []
-    assert {what for what, _ in _calls(REPO / "pnp/project.py")} == {"rename"}
-    assert {what for what, _ in _calls(REPO / "pnp/draw/canvas.py")} == {"canvas"}
+    calls = _calls()
+    assert [f"{path}:{line}: {what}" for path, what, line in calls if path != home[what]] == []
+    assert {what for path, what, _ in calls if path == "pnp/project.py"} == {"rename"}
+    assert {what for path, what, _ in calls if path == "pnp/draw/canvas.py"} == {"canvas"}
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
 """The games we ship validate and build, and what the manifest says matches their data."""
 
+import functools
 import hashlib
 import json
 import math
@@ -9,7 +10,7 @@ import subprocess
 import pytest
 
 from conftest import REPO, run
-from pdfread import MM, drawn, fonts, page_geometry, placed_forms, read, targets, texts, tile_targets
+from pdfread import MM, drawn, fonts, page_geometry, page_strings, placed_forms, read, targets, texts, tile_targets
 from pnp.model.game import load_game
 from pnp.project import find
 from pnp.report import Report
@@ -32,7 +33,6 @@ def test_the_pilot_game_is_shipped():
     assert "diamonds-and-dinosaurs" in GAMES
 
 
-@pytest.mark.parametrize("game", GAMES)
 def test_shipped_game_validates(game):
     result = run(REPO, "validate", game)
     assert result.exit_code == 0, result.output
@@ -43,8 +43,22 @@ def built(shipped_kit):
     return shipped_kit
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_manifest_counts_equal_the_data(built, game):
+@pytest.fixture(scope="module", params=GAMES)
+def game(request):
+    """Each shipped game: a parameter of the module's scope, so the tests of one game run one after another and
+    share what `kit` read of its files."""
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def kit(shipped_kit, game):
+    """The game's built file of a name, read once for all the tests of the game: pdfread keeps what it parses
+    of a page (its content, its forms) on the reader, and parsing the kits' pages again in each test was most
+    of this module's time."""
+    return functools.cache(lambda name: read(shipped_kit / game / name))
+
+
+def test_manifest_counts_equal_the_data(built, kit, game):
     manifest = json.loads((built / game / "manifest.json").read_text())
     data = load_game(find(REPO), game, Report())
     assert manifest["game"] == game and manifest["paper"] == "a4"
@@ -62,9 +76,8 @@ def test_manifest_counts_equal_the_data(built, game):
         if component.spec.get("count") is not None:
             assert entry["count"] == component.spec["count"]
     for f in manifest["files"]:
-        path = built / game / f["path"]
-        assert len(read(path).pages) == f["pages"]
-        assert all(fonts(read(path)).values()), f["path"]
+        assert len(kit(f["path"]).pages) == f["pages"]
+        assert all(fonts(kit(f["path"])).values()), f["path"]
 
 
 def test_diamonds_and_dinosaurs_box(built):
@@ -111,15 +124,15 @@ def test_evo_box(built):
     assert counts["tokens"] == 62
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_tiled_boards_meet_at_their_targets(built, game):
+def test_tiled_boards_meet_at_their_targets(built, kit, game):
     """Every registration target read back from the tile pages marks one board point on exactly two tiles
     (of each printed copy of the board)."""
     manifest = json.loads((built / game / "manifest.json").read_text())
     for component in manifest["components"]:
         if component["kind"] != "board":
             continue
-        reader = read(built / game / component["file"])
+        reader = kit(component["file"])
+        words = page_strings(built / game / component["file"])
         first, last = component["pages"]
         by_form, tiles = {}, {}
         for number in range(first, last + 1):
@@ -127,7 +140,7 @@ def test_tiled_boards_meet_at_their_targets(built, game):
             names = [name for name, *_ in placed_forms(page) if "board" in name]
             if not names:
                 continue  # a board small enough for one sheet
-            label = re.search(r"tile \d+ of \d+", " ".join(t for t, *_ in texts(page)))
+            label = re.search(r"tile \d+ of \d+", words[number - 1])
             tiles.setdefault(names[0], []).append(label.group(0) if label else number)
             kept = kept_part(page)
             for point in tile_targets(page):
@@ -164,11 +177,10 @@ def kept_part(page):
     return x0, y0, x1, y1
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_the_contents_give_each_headings_page(built, game):
+def test_the_contents_give_each_headings_page(kit, game):
     """Every row of the rulebook's contents (page 2) names the page its heading is printed on: the layout
     passes that find those pages settle on the real ones."""
-    pages = read(built / game / f"{game}-rulebook-a4.pdf").pages
+    pages = kit(f"{game}-rulebook-a4.pdf").pages
     strings = texts(pages[1])
     numbers = {round(y): int(t) for t, x, y in strings if t.isdigit() and x > 400}
     rows = [(t, numbers[round(y)]) for t, x, y in strings if x < 400 and round(y) in numbers]
@@ -185,28 +197,26 @@ def test_the_contents_give_each_headings_page(built, game):
         assert not earlier, f"'{title}' is listed on page {page} but printed on page {earlier[0]}"
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_no_text_a_player_handles_prints_under_6_pt(built, game):
+def test_no_text_a_player_handles_prints_under_6_pt(built, kit, game):
     """Read back from every per-kind PDF but the rulebook: the size of each string as printed (font size
     times the scale it is drawn at, inside forms too)."""
     smallest = []
     for pdf in sorted((built / game).glob(f"{game}-*-a4.pdf")):
         if "rulebook" in pdf.name:
             continue
-        for number, page in enumerate(read(pdf).pages, 1):
+        for number, page in enumerate(kit(pdf.name).pages, 1):
             for kind, text, x, y, matrix, size in (e for e in drawn(page) if e[0] == "text"):
                 printed = size * math.hypot(matrix[0], matrix[1])
                 smallest.append((round(printed, 2), pdf.name, number, text))
     assert smallest and min(smallest)[0] >= 6, min(smallest)
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_nothing_prints_within_5_mm_of_the_paper_edge(built, game):
+def test_nothing_prints_within_5_mm_of_the_paper_edge(built, kit, game):
     """Home printers clip the edge: every string and every line drawn on the page itself (crop marks, tile
     outlines, targets, footers; a board's own art is clipped to its tile) keeps 5 mm from each side."""
     edge = 5 * MM - 0.01
     for pdf in sorted((built / game).glob(f"{game}-*-a4.pdf")):
-        for number, page in enumerate(read(pdf).pages, 1):
+        for number, page in enumerate(kit(pdf.name).pages, 1):
             pw, ph = float(page.mediabox[2]), float(page.mediabox[3])
             segments, _ = page_geometry(page)
             points = [p for segment in segments for p in segment]
@@ -256,7 +266,6 @@ def _ink(path):
     return sum(float(v) for line in out.splitlines() if line.strip().endswith("OK") for v in line.split()[:4])
 
 
-@pytest.mark.parametrize("game", GAMES)
 def test_the_ink_saver_at_least_halves_a_kits_ink(built, tmp_path, game):
     result = run(REPO, "build", game, "--ink-saver", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output

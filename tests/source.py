@@ -1,0 +1,29 @@
+"""pnp's own source, parsed once per test process: the tests that scan it for a second definition or a call
+made elsewhere (test_options_once, test_registries) each parsed all of pnp/ (2 MB of Python, 1.5-3 s a
+parse), several times a run."""
+
+import ast
+import functools
+from pathlib import Path
+
+PNP = Path(__file__).resolve().parent.parent / "pnp"
+
+
+@functools.cache
+def modules() -> tuple[str, ...]:
+    """Each module of pnp/, by its path from the repository ('pnp/draw/canvas.py')."""
+    return tuple(p.relative_to(PNP.parent).as_posix() for p in sorted(PNP.rglob("*.py")))
+
+
+@functools.cache
+def nodes() -> tuple[tuple[str, ast.AST], ...]:
+    """(module path, node) for every node of every module of pnp/."""
+    return tuple((path, node) for path in modules()
+                 for node in ast.walk(ast.parse((PNP.parent / path).read_text(encoding="utf-8"))))
+
+
+@functools.cache
+def of(kind: type) -> tuple[tuple[str, ast.AST], ...]:
+    """(module path, node) for the nodes of pnp/ of one kind (ast.Call, ast.ClassDef, ...): each test filters
+    the few thousand of its kind, not all 300,000 nodes."""
+    return tuple((path, node) for path, node in nodes() if isinstance(node, kind))
