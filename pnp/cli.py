@@ -726,7 +726,6 @@ def simulate(ctx: click.Context, game: str, games: int, players: int, agents: st
     options = Options(games=games, players=players, agents=tuple(_agent_named(a.strip()) for a in agents.split(",") if a.strip()),
                       seed=seed, jobs=jobs or project_mod.usable_cores(), log=log)
     out_folder = project_mod.output_path(project, out_dir, game_id)  # as every command's: not a link, not cards/
-    project_mod.folders_on_the_way(project, out_folder)
     report = Report(project.root)
     with _simulation_bar(game_id, games_in(options)) as advance:
         sim = run_simulation(project, game_id, options, out_folder, report, advance, _pnp_as_run(ctx))
