@@ -15,9 +15,11 @@ from test_game_rules import shipped
 from pnp.kit.changes import _copy as _real_copy
 from pnp.kit.manifest import seal
 
-GAME = "dinospan"
-FILE = "cards/dinospan/dinosaurs-triassic.yaml"
-EDITED = {"eodromaeus-murphi": "Eodromaeus murphi", "panphagia-protos": "Panphagia protos"}
+# Dino Battles: its decks have backs of their own, and it validates in a fraction of DinoSpan's time (each
+# `changes` or reprint of DinoSpan validated it, 3 s, most of this file's time)
+GAME = "dino-battles"
+FILE = "cards/dino-battles/dinosaurs.yaml"
+EDITED = {"ferro-rex": "Ferro-Rex", "voltaraptor": "Voltaraptor"}
 
 
 @pytest.fixture(scope="module")
@@ -40,13 +42,13 @@ def proj(built, tmp_path):
 
 
 def edit_facts(root):
-    """Give two Triassic dinosaurs a new fact (text printed on their fronts)."""
+    """Give two dinosaurs a new flavour text (printed on their fronts)."""
     path = root / FILE
     text = path.read_text(encoding="utf-8")
     for card in EDITED:
-        block = re.search(rf"- id: {card}\n(?:  .*\n)*?  fact: .*\n", text)
+        block = re.search(rf"- id: {card}\n(?:  .*\n)*?  flavour: .*\n", text)
         assert block, card
-        new = re.sub(r"  fact: .*\n", "  fact: \"A fact rewritten after the playtest.\"\n", block.group(0))
+        new = re.sub(r"  flavour: .*\n", "  flavour: \"A flavour rewritten after the playtest.\"\n", block.group(0))
         text = text.replace(block.group(0), new)
     path.write_text(text, encoding="utf-8")
 
@@ -66,13 +68,13 @@ def _committed(folder):
 def test_every_face_is_fingerprinted_in_the_manifest(built):
     manifest = json.loads((built / "output" / GAME / "manifest.json").read_text(encoding="utf-8"))
     fields = manifest["face_fields"]
-    deck = next(c for c in manifest["components"] if c["id"] == "deck-triassic")
+    deck = next(c for c in manifest["components"] if c["id"] == "dinosaurs")
     faces = [dict(zip(fields, row)) for row in deck["faces"]]
-    assert len([f for f in faces if f["side"] == "front"]) == deck["count"] == 16
+    assert sum(f["copies"] for f in faces if f["side"] == "front") == deck["count"] == 50  # 10 species, 5 copies
     assert all(len(f["look"]) == 16 and len(f["data"]) == 16 for f in faces)
     fronts = {f["look"] for f in faces if f["side"] == "front"}
     backs = {f["look"] for f in faces if f["side"] == "back"}
-    assert len(fronts) == 16 and len(backs) == 1  # every card looks its own; the era's backs look alike
+    assert len(fronts) == 10 and len(backs) == 1  # every species looks its own; the deck's backs look alike
 
 
 def test_changes_names_exactly_the_two_cards_edited(proj):
@@ -96,19 +98,19 @@ def test_the_reprint_holds_only_the_changed_cards_and_their_backs(proj):
     assert len(reprints) == 1, reprints
     reprint = reprints[0]
     pages = PdfReader(reprint).pages
-    assert len(pages) == 2  # one sheet of fronts, one of backs
-    fronts, backs = (page.extract_text() for page in pages)
+    assert len(pages) == 4  # 2 species, 5 copies each: 10 poker cards 9-up, two sheets of fronts, each then its backs
+    fronts = pages[0].extract_text() + pages[2].extract_text()
     for name in EDITED.values():
         assert name in fronts
-    others = [n for n in re.findall(r"  name: (.*)", (proj / FILE).read_text(encoding="utf-8"))
+    others = [n for n in re.findall(r"^  name: (.*)", (proj / FILE).read_text(encoding="utf-8"), re.M)
               if n not in EDITED.values()]
-    assert not [n for n in others if n in fronts]
-    assert "Triassic" in backs
+    assert len(others) == 8 and not [n for n in others if n in fronts]
+    assert all("Dino deck" in pages[i].extract_text() for i in (1, 3))  # the deck's own back
     assert set(kit) <= {p.name for p in (proj / "output" / GAME).glob("*.pdf")}  # the kit is still all there
     key = reprint.name.removeprefix(f"{GAME}-reprint-").removesuffix("-a4.pdf")
     recorded = json.loads((proj / "output" / GAME / f"manifest-reprint-{key}.json").read_text(encoding="utf-8"))
-    assert recorded["file"] == reprint.name and recorded["pages"] == 2 and recorded["since"] == "before.json"
-    assert recorded["items"] == {"deck-triassic": sorted(EDITED)}
+    assert recorded["file"] == reprint.name and recorded["pages"] == 4 and recorded["since"] == "before.json"
+    assert recorded["items"] == {"dinosaurs": sorted(EDITED)}
 
 
 def test_changes_since_a_git_commit(tmp_path):

@@ -4,13 +4,36 @@ folder here because the tests may run as root, whom permissions do not stop."""
 
 import os
 import json
+import shutil
 
 import click
 import pytest
 from click.testing import CliRunner
 
-from conftest import run
+from conftest import make_project, run
 from pnp.cli import _Choice, cli
+from pnp.kit.manifest import seal
+
+
+@pytest.fixture(scope="module")
+def _exported_once(tmp_path_factory):
+    """The test game and its tts export in kits/, made once for the module (an export took a second a test)."""
+    root = tmp_path_factory.mktemp("exported")
+    with pytest.MonkeyPatch.context() as patch:  # what the command keeps in the environment ends with it
+        patch.setenv("PNP_NO_CACHE_IN", "")
+        patch.delenv("PNP_NO_CACHE_IN")
+        result = run(make_project(root / "proj"), "export", "mini", "--format", "tts", "--out", str(root / "kits"))
+    assert result.exit_code == 0, result.output
+    return root
+
+
+@pytest.fixture
+def exported(_exported_once, tmp_path):
+    """(project, kits): a copy of the test game and its tts export in kits/, the export's record sealed where it
+    now lies, as if exported there (an export only replaces a folder whose record its user's pnp wrote there)."""
+    shutil.copytree(_exported_once, tmp_path, symlinks=True, dirs_exist_ok=True)
+    seal(tmp_path / "kits/mini/tts/export.json")
+    return tmp_path / "proj", tmp_path / "kits"
 
 
 @pytest.mark.parametrize("command", [
@@ -153,9 +176,8 @@ def test_a_record_listing_a_deeply_nested_name_is_checked_at_once(tmp_path):
     assert not_an_export(Project(tmp_path), folder, "mini", "png").startswith("holds a/a/notes.txt, which no")
 
 
-def test_an_export_replaces_its_own_folder_but_not_a_file_added_to_it(project, tmp_path):
-    kits = tmp_path / "kits"
-    assert run(project, "export", "mini", "--format", "tts", "--out", str(kits)).exit_code == 0
+def test_an_export_replaces_its_own_folder_but_not_a_file_added_to_it(exported):
+    project, kits = exported
     (kits / "mini/tts/.DS_Store").write_bytes(b"\0\0\0\1Bud1\0")  # a file manager's own, left by looking at it
     (kits / "mini/tts/._rulebook.pdf").write_bytes(b"\0\x05\x16\x07\0\x02")  # (an AppleDouble file)
     assert run(project, "export", "mini", "--format", "tts", "--out", str(kits), "--force").exit_code == 0
@@ -166,21 +188,19 @@ def test_an_export_replaces_its_own_folder_but_not_a_file_added_to_it(project, t
 
 
 @pytest.mark.parametrize("name", ["._notes.txt", ".DS_Store", "Thumbs.db"])
-def test_a_users_file_named_as_a_file_managers_is_kept(project, tmp_path, name):
+def test_a_users_file_named_as_a_file_managers_is_kept(exported, name):
     # a file manager's own files are known by how they begin: a text of the user's named ._notes.txt was removed
-    kits = tmp_path / "kits"
-    assert run(project, "export", "mini", "--format", "tts", "--out", str(kits)).exit_code == 0
+    project, kits = exported
     (kits / "mini/tts" / name).write_text("the user's own\n")
     result = run(project, "export", "mini", "--format", "tts", "--out", str(kits), "--force")
     assert result.exit_code == 1 and f"holds {name}, which no export wrote" in result.output, result.output
     assert (kits / "mini/tts" / name).read_text() == "the user's own\n"
 
 
-def test_a_file_put_in_the_export_folder_while_it_is_written_is_kept(project, tmp_path, monkeypatch):
+def test_a_file_put_in_the_export_folder_while_it_is_written_is_kept(exported, monkeypatch):
     from pnp.export import run as export_run
 
-    kits = tmp_path / "kits"
-    assert run(project, "export", "mini", "--format", "tts", "--out", str(kits)).exit_code == 0
+    project, kits = exported
     recorded = export_run._record
 
     def record_then_the_user_saves(*args, **kwargs):  # the user saves a file there as the export ends
@@ -194,10 +214,9 @@ def test_a_file_put_in_the_export_folder_while_it_is_written_is_kept(project, tm
     assert not [p for p in (kits / "mini").iterdir() if p.name.endswith(".tmp")]  # no work folder left
 
 
-def test_an_export_whose_record_is_damaged_is_refused_saying_so(project, tmp_path):
+def test_an_export_whose_record_is_damaged_is_refused_saying_so(exported):
     # every file was said to be one "no export wrote ... (its export.json does not list it)", which it did
-    kits = tmp_path / "kits"
-    assert run(project, "export", "mini", "--format", "tts", "--out", str(kits)).exit_code == 0
+    project, kits = exported
     (kits / "mini/tts/export.json").write_text('{"files": 3}')
     result = run(project, "export", "mini", "--format", "tts", "--out", str(kits), "--force")
     assert result.exit_code == 1 and "and its export.json, which lists an export's files, is not one an export " \
@@ -205,11 +224,10 @@ def test_an_export_whose_record_is_damaged_is_refused_saying_so(project, tmp_pat
     assert (kits / "mini/tts/export.json").read_text() == '{"files": 3}'
 
 
-def test_an_export_never_replaces_another_games_or_formats_export(project, tmp_path):
+def test_an_export_never_replaces_another_games_or_formats_export(exported):
     # a game named `export` sent with --out output/<game>/ would write into <game>/export/: another game's
     # export there, whose record lists every file, was replaced whole
-    kits = tmp_path / "kits"
-    assert run(project, "export", "mini", "--format", "tts", "--out", str(kits)).exit_code == 0
+    project, kits = exported
     (kits / "mini/tts").rename(kits / "mini/png")  # the tts export standing where the png export goes
     before = sorted(p.name for p in (kits / "mini/png").iterdir())
     result = run(project, "export", "mini", "--format", "png", "--out", str(kits))
