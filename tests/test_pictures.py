@@ -661,7 +661,7 @@ def test_a_png_whose_gamma_or_primaries_are_not_srgbs_and_that_has_no_profile_is
     assert lines[1].startswith("layouts/mini/card.yaml:4:24: error: image 'p3.png' cannot be used: a PNG whose "
                                f"gamma or primaries (gAMA, cHRM {said}")
     assert lines[2].startswith("layouts/mini/card.yaml:5:24: error: image 'short.png' cannot be used: a PNG whose "
-                               f"gamma or primaries (gAMA {said}")
+                               "gAMA chunk is 2 bytes, not the 4 the PNG standard gives it")  # (libpng ignores it)
     assert lines[3].startswith("layouts/shared/icons/round-star.svg:2:")
     assert f"gamma or primaries (gAMA {said}" in lines[3]
 
@@ -993,3 +993,44 @@ def test_a_png_libpng_stops_at_is_refused(tmp_path):
         with pytest.raises(DataError) as raised:
             checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
         assert raised.value.message.startswith(f"image '{name}' cannot be used: a PNG {said[name]}"), raised.value.message
+
+
+def test_a_damaged_png_or_one_of_a_chunk_of_the_wrong_length_is_refused_in_pnps_words(tmp_path):
+    """A chunk whose checksum (CRC) is not its bytes' (libpng stops at a critical one and drops an ancillary one)
+    was refused as "not a PNG" before the picture data, and printed where it was the picture data's (exit 0); an
+    sRGB or pHYs chunk of no bytes (viewers ignore it) was refused in Pillow's words, a gAMA of 2 bytes as gamma
+    not sRGB's, after the picture data passed validate and failed the build, and an sRGB of 2 bytes was read as
+    the picture's colour space. Each is refused at its element, naming the chunk."""
+    import struct
+    import zlib
+
+    from pnp.errors import DataError
+    from pnp.model.images import checked_image
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    def chunk(kind: bytes, data: bytes, crc: int | None = None) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) if crc is None
+                                                                         else crc)
+
+    plain = io.BytesIO()
+    Image.new("RGB", (60, 30), (200, 40, 40)).save(plain, "PNG")
+    png = plain.getvalue()
+    data_at, end_at = png.index(b"IDAT") - 4, png.index(b"IEND") - 4
+    data_bytes = int.from_bytes(png[data_at:data_at + 4], "big")
+    pictures = {"gamma-crc.png": (png[:33] + chunk(b"gAMA", struct.pack(">I", 45_455), 1) + png[33:],
+                                  "a damaged PNG: the checksum (CRC) of its gAMA chunk"),
+                "data-crc.png": (png[:data_at + 8 + data_bytes] + b"\0\0\0\0" + png[data_at + 12 + data_bytes:],
+                                 "a damaged PNG: the checksum (CRC) of its IDAT chunk"),
+                "srgb-empty.png": (png[:33] + chunk(b"sRGB", b"") + png[33:],
+                                   "a PNG whose sRGB chunk is 0 bytes, not the 1"),
+                "srgb-long.png": (png[:33] + chunk(b"sRGB", b"\0\0") + png[33:],
+                                  "a PNG whose sRGB chunk is 2 bytes, not the 1"),
+                "phys-after.png": (png[:end_at] + chunk(b"pHYs", b"") + png[end_at:],
+                                   "a PNG whose pHYs chunk is 0 bytes, not the 9")}
+    for name, (data, said) in pictures.items():
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(DataError) as raised:
+            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+        assert raised.value.mark == Mark("card.yaml", 3)
+        assert raised.value.message.startswith(f"image '{name}' cannot be used: {said}"), raised.value.message

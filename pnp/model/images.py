@@ -562,7 +562,7 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
             return (f"a PNG of more than {MAX_PNG_CHUNKS} chunks besides its picture data, or its picture in more "
                     f"than {MAX_PNG_DATA_CHUNKS:,} chunks")
         if problem := _png_chunk_problem(kind, data[at + 8:at + 8 + min(length, _PNG_KEYWORD_BYTES + 2)], at == 8,
-                                         header.palette is not None):
+                                         header.palette is not None) or _png_damage_problem(data, at, kind, length):
             return problem
         if kind in _PNG_TEXT_CHUNKS or kind == b"iCCP":
             read, problem = _png_text_problem(kind, data[at + 8:at + 8 + length], text)
@@ -684,6 +684,30 @@ def _png_chunk_problem(kind: bytes, start: bytes, first: bool, after_palette: bo
         return ("a PNG whose colour profile chunk (iCCP) is malformed (its name is not 1 to 79 bytes, or its "
                 "compression is not zlib's): viewers ignore the profile, Pillow reads it or refuses the file; "
                 "save it with an sRGB profile, or none")
+    return None
+
+
+# The lengths the PNG standard gives the chunks Pillow reads of one length: libpng (viewers) ignores one of another
+# length as invalid, where Pillow refused a shorter one in its own words ("Truncated sRGB chunk"; after the picture
+# data, only when it drew the picture) and read a longer one's first bytes (an sRGB chunk of 2 bytes, ignored by
+# viewers, was read as the picture's colour space)
+_PNG_CHUNK_BYTES = {b"gAMA": 4, b"cHRM": 32, b"sRGB": 1, b"pHYs": 9, b"cICP": 4}
+
+
+def _png_damage_problem(data: bytes | mmap.mmap, at: int, kind: bytes, length: int) -> str | None:
+    """Why the PNG chunk at `at` (its kind and length) is damaged, or None: its checksum (CRC) is not its bytes'
+    (libpng stops at a damaged critical chunk and drops an ancillary one; Pillow refused the file as "not a PNG"
+    for one before the picture data, and printed a picture of a damaged IDAT, exit 0), or it is not of the length
+    the PNG standard gives its kind (_PNG_CHUNK_BYTES)."""
+    import zlib
+
+    stored = data[at + 8 + length:at + 12 + length]
+    if len(stored) == 4 and zlib.crc32(data[at + 8:at + 8 + length], zlib.crc32(kind)) != int.from_bytes(stored, "big"):
+        return (f"a damaged PNG: the checksum (CRC) of its {kind.decode()} chunk is not that chunk's; viewers show no "
+                "picture of it or drop the chunk; save it again")
+    if kind in _PNG_CHUNK_BYTES and length != _PNG_CHUNK_BYTES[kind]:
+        return (f"a PNG whose {kind.decode()} chunk is {length} bytes, not the {_PNG_CHUNK_BYTES[kind]} the PNG "
+                "standard gives it: viewers ignore it, Pillow reads it or refuses the file; save it again")
     return None
 
 
