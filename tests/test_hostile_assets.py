@@ -1530,3 +1530,32 @@ def _nodes_of(node: object) -> list:
 
     return [node, *(found for child in node.contents for found in _nodes_of(child))] if isinstance(node, Group) \
         else [node]
+
+
+def test_a_font_file_of_another_kind_or_whose_tables_lie_past_its_end_is_refused_in_pnps_words(tmp_path):
+    """A WOFF2 web font named as a family's font was refused in ReportLab's words ("Not a recognized TrueType
+    font: version=0x774F4632"), and a font whose maxp table, or a collection whose first font, lies past the file's
+    end (a download cut short) as "unpack requires a buffer of 2 bytes": each is said at its line in fonts.yaml."""
+    from pnp.draw.fonts import load_fonts
+    from pnp.errors import DataError
+    from pnp.project import Project
+
+    font = (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()
+    maxp = font.index(b"maxp", 12)  # its entry in the table directory: its offset moved past the end
+    collection = bytearray(_collection(font, 1))
+    struct.pack_into(">I", collection, 12, len(collection))
+    damaged = {"web.ttf": (b"wOF2" + font[4:], "a WOFF2 web font, where pnp embeds TrueType fonts (.ttf) and collections of them "
+                                                  "(.ttc)"),
+               "cut.ttf": (font[:maxp + 8] + struct.pack(">I", len(font)) + font[maxp + 12:],
+                           "its maxp table lies past the file's end"),
+               "cut.ttc": (bytes(collection), "its table directory lies past the file's end")}
+    root = make_project(tmp_path / "proj", changes={"fonts/fonts.yaml": ""})
+    for name, (data, said) in damaged.items():
+        (root / "fonts" / name).write_bytes(data)
+        (root / "fonts" / "fonts.yaml").write_text(f"families:\n  Body: {{regular: {name}}}\n  Display: {{regular: {name}}}\n")
+        with pytest.raises(DataError) as raised:
+            load_fonts(Project(root))
+        assert (raised.value.mark.file, raised.value.mark.line) == ("fonts/fonts.yaml", 2), raised.value.mark
+        assert raised.value.message == f"font Body regular ({name}) cannot be loaded: {said}" + (
+            "; name the family's .ttf files" if name == "web.ttf" else f" ({len(data):,} bytes): a file cut short or "
+                                                                       "damaged?"), raised.value.message

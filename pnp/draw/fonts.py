@@ -463,6 +463,37 @@ def _inside(project: Project, path: Path, mark: Mark | None, what: str, shown: s
     return real
 
 
+# The first four bytes of a TrueType font (Windows', Apple's) and of a collection of them (.ttc), which ReportLab
+# embeds, and of the font files it cannot read, as their users know them: each was refused in ReportLab's words
+# ("Not a recognized TrueType font: version=0x774F4632")
+_TRUETYPE_KINDS = (b"\0\1\0\0", b"true", b"ttcf")
+_OTHER_FONT_KINDS = {b"wOFF": "a WOFF web font", b"wOF2": "a WOFF2 web font",
+                     b"OTTO": "an OpenType font of PostScript outlines (CFF)", b"typ1": "a PostScript font"}
+
+
+def _check_font_kind(font: bytes, what: str, mark: Mark | None) -> None:
+    """DataError when the file is not a TrueType font or collection (_TRUETYPE_KINDS), saying what it is."""
+    if font[:4] in _TRUETYPE_KINDS:
+        return
+    kind = _OTHER_FONT_KINDS.get(font[:4], "no font file pnp knows (it does not begin as a TrueType font does)")
+    raise DataError(f"{what} cannot be loaded: {kind}, where pnp embeds TrueType fonts (.ttf) and collections of "
+                    "them (.ttc); name the family's .ttf files", mark)
+
+
+def _check_tables_within(font: bytes, what: str, mark: Mark | None) -> None:
+    """DataError when the font's (of a collection's first font's) table directory, or a table it lists, lies past
+    the file's end: ReportLab read past it and said only "unpack requires a buffer of 2 bytes"."""
+    try:
+        beyond = next((tag for _, tag, table, length in _directory(font) if table + length > len(font)), None)
+    except struct.error:
+        beyond = b"directory"
+    if beyond is not None:
+        which = "table directory" if beyond == b"directory" else f"{beyond.decode()} table" \
+            if all(0x20 <= c < 0x7F for c in beyond) else "table directory, or a table it lists,"
+        raise DataError(f"{what} cannot be loaded: its {which} lies past the file's end ({len(font):,} bytes): a file "
+                        "cut short or damaged?", mark)
+
+
 def _check_character_maps(font: bytes, what: str, mark: Mark | None) -> None:
     """DataError when a character map of the font spans more code points than Unicode has: ReportLab walks
     each code point of each range one by one, so one range of 4 billion, or a range repeated, ran without end
@@ -931,6 +962,8 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     if raw[:4] == b"ttcf" and (fonts := int.from_bytes(raw[8:12], "big")) > MAX_COLLECTION_FONTS:
         raise DataError(f"{what} cannot be loaded: a font collection listing {fonts:,} fonts; pnp reads at most "
                         f"{MAX_COLLECTION_FONTS} (the largest hold a few dozen)", where)
+    _check_font_kind(raw, what, where)
+    _check_tables_within(raw, what, where)
     _check_character_maps(raw, what, where)
     _check_map_is_unicode(raw, what, where)
     _check_licence_allows_subsets(raw, what, where)
