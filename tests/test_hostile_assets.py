@@ -1559,3 +1559,17 @@ def test_a_font_file_of_another_kind_or_whose_tables_lie_past_its_end_is_refused
         assert raised.value.message == f"font Body regular ({name}) cannot be loaded: {said}" + (
             "; name the family's .ttf files" if name == "web.ttf" else f" ({len(data):,} bytes): a file cut short or "
                                                                        "damaged?"), raised.value.message
+
+
+def test_an_icons_reference_escaping_a_character_xml_cannot_hold_names_no_element():
+    """An id's escape of a character no XML file holds (%00, %01) names no element; lxml refused the decoded
+    character, and the icon was refused in its words ("All strings must be XML compatible") at its first line,
+    where browsers draw a <use> of it as nothing and a fill of it as its fallback. It draws as the icon naming an id
+    no element has."""
+    def drawn(svg: str) -> list:
+        data = f'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">{svg}</svg>'.encode()
+        drawing = icons._drawing(data, hashlib.sha256(data).digest())
+        return [(type(node).__name__, getattr(node, "fillColor", None)) for node in _nodes_of(drawing)]
+
+    body = '<defs><rect id="a" width="5" height="5"/></defs><use href="#{}"/><rect width="5" height="5" fill="url(#{}) blue"/>'
+    assert drawn(body.format("%00", "%01")) == drawn(body.format("none", "none"))

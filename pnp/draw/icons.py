@@ -83,7 +83,13 @@ def _decoded(fragment: str) -> str:
     draw by the element of id 'a', printed nothing, unfilled or unclipped (exit 0)."""
     from urllib.parse import unquote
 
-    return unquote(fragment) if "%" in fragment else fragment
+    # (an escape of a character no XML holds, %00, names no element an XML file can hold: written as the character
+    # that stands for one that cannot be read, it names none either, where lxml refused the decoded NUL as
+    # "All strings must be XML compatible", said at the icon's first line)
+    return _NOT_IN_XML.sub("\ufffd", unquote(fragment)) if "%" in fragment else fragment
+
+
+_NOT_IN_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def _references_as_browsers(attributes: Any) -> None:
