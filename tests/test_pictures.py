@@ -1000,7 +1000,8 @@ def test_a_damaged_png_or_one_of_a_chunk_of_the_wrong_length_is_refused_in_pnps_
     was refused as "not a PNG" before the picture data, and printed where it was the picture data's (exit 0); an
     sRGB or pHYs chunk of no bytes (viewers ignore it) was refused in Pillow's words, a gAMA of 2 bytes as gamma
     not sRGB's, after the picture data passed validate and failed the build, and an sRGB of 2 bytes was read as
-    the picture's colour space. Each is refused at its element, naming the chunk."""
+    the picture's colour space; a chunk's length past 2**31 - 1 (libpng shows nothing) printed the picture. Each
+    is refused at its element, naming the chunk."""
     import struct
     import zlib
 
@@ -1022,6 +1023,8 @@ def test_a_damaged_png_or_one_of_a_chunk_of_the_wrong_length_is_refused_in_pnps_
                                   "a damaged PNG: the checksum (CRC) of its gAMA chunk"),
                 "data-crc.png": (png[:data_at + 8 + data_bytes] + b"\0\0\0\0" + png[data_at + 12 + data_bytes:],
                                  "a damaged PNG: the checksum (CRC) of its IDAT chunk"),
+                "data-length.png": (png[:data_at] + b"\xff\xff\xff\xff" + png[data_at + 4:],  # (libpng: no picture)
+                                    "a damaged PNG: its IDAT chunk gives a length past the PNG standard's most"),
                 "srgb-empty.png": (png[:33] + chunk(b"sRGB", b"") + png[33:],
                                    "a PNG whose sRGB chunk is 0 bytes, not the 1"),
                 "srgb-long.png": (png[:33] + chunk(b"sRGB", b"\0\0") + png[33:],

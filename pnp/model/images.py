@@ -692,6 +692,7 @@ def _png_chunk_problem(kind: bytes, start: bytes, first: bool, after_palette: bo
 # data, only when it drew the picture) and read a longer one's first bytes (an sRGB chunk of 2 bytes, ignored by
 # viewers, was read as the picture's colour space)
 _PNG_CHUNK_BYTES = {b"gAMA": 4, b"cHRM": 32, b"sRGB": 1, b"pHYs": 9, b"cICP": 4}
+_MOST_PNG_CHUNK_BYTES = 2**31 - 1  # the PNG standard's bound on a chunk's length
 
 
 def _png_damage_problem(data: bytes | mmap.mmap, at: int, kind: bytes, length: int) -> str | None:
@@ -701,6 +702,9 @@ def _png_damage_problem(data: bytes | mmap.mmap, at: int, kind: bytes, length: i
     the PNG standard gives its kind (_PNG_CHUNK_BYTES)."""
     import zlib
 
+    if length > _MOST_PNG_CHUNK_BYTES:  # (libpng stops at it, "PNG unsigned integer out of range"; Pillow read on)
+        return (f"a damaged PNG: its {kind.decode(errors='replace')} chunk gives a length past the PNG standard's "
+                f"most ({_MOST_PNG_CHUNK_BYTES:,} bytes); viewers show no picture of it; save it again")
     stored = data[at + 8 + length:at + 12 + length]
     if len(stored) == 4 and zlib.crc32(data[at + 8:at + 8 + length], zlib.crc32(kind)) != int.from_bytes(stored, "big"):
         return (f"a damaged PNG: the checksum (CRC) of its {kind.decode()} chunk is not that chunk's; viewers show no "
