@@ -558,12 +558,10 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
         if not pictures or kind == b"IDAT" and pictures == 1:
             if problem := header.read(kind, length, data[at + 8:at + 8 + min(length, 33)]):
                 return problem
-        if others > MAX_PNG_CHUNKS or pictures > MAX_PNG_DATA_CHUNKS:
-            return (f"a PNG of more than {MAX_PNG_CHUNKS} chunks besides its picture data, or its picture in more "
-                    f"than {MAX_PNG_DATA_CHUNKS:,} chunks")
-        if problem := _png_chunk_problem(kind, data[at + 8:at + 8 + min(length, _PNG_KEYWORD_BYTES + 2)], at == 8,
-                                         header.palette is not None) or _png_damage_problem(data, at, kind, length):
-            return problem
+        if problem := _png_count_problem(others, pictures) or \
+                _png_chunk_problem(kind, data[at + 8:at + 8 + min(length, _PNG_KEYWORD_BYTES + 2)], at == 8,
+                                   header.palette is not None) or _png_damage_problem(data, at, kind, length):
+            return problem  # (a chunk named otherwise than in letters said before its checksum is read)
         if kind in _PNG_TEXT_CHUNKS or kind == b"iCCP":
             read, problem = _png_text_problem(kind, data[at + 8:at + 8 + length], text)
             if problem:
@@ -571,6 +569,14 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
             text += read
         at += 12 + length
     return header.problem()
+
+
+def _png_count_problem(others: int, pictures: int) -> str | None:
+    """Why a PNG of `others` chunks besides its picture data, and `pictures` of it, so far, is too costly to read."""
+    if others > MAX_PNG_CHUNKS or pictures > MAX_PNG_DATA_CHUNKS:
+        return (f"a PNG of more than {MAX_PNG_CHUNKS} chunks besides its picture data, or its picture in more than "
+                f"{MAX_PNG_DATA_CHUNKS:,} chunks")
+    return None
 
 
 class _PngHeader:
@@ -707,8 +713,8 @@ def _png_damage_problem(data: bytes | mmap.mmap, at: int, kind: bytes, length: i
                 f"most ({_MOST_PNG_CHUNK_BYTES:,} bytes); viewers show no picture of it; save it again")
     stored = data[at + 8 + length:at + 12 + length]
     if len(stored) == 4 and zlib.crc32(data[at + 8:at + 8 + length], zlib.crc32(kind)) != int.from_bytes(stored, "big"):
-        return (f"a damaged PNG: the checksum (CRC) of its {kind.decode()} chunk is not that chunk's; viewers show no "
-                "picture of it or drop the chunk; save it again")
+        return (f"a damaged PNG: the checksum (CRC) of its {kind.decode(errors='replace')} chunk is not that "
+                "chunk's; viewers show no picture of it or drop the chunk; save it again")
     if kind in _PNG_CHUNK_BYTES and length != _PNG_CHUNK_BYTES[kind]:
         return (f"a PNG whose {kind.decode()} chunk is {length} bytes, not the {_PNG_CHUNK_BYTES[kind]} the PNG "
                 "standard gives it: viewers ignore it, Pillow reads it or refuses the file; save it again")
