@@ -440,11 +440,51 @@ _COUNT_PARAMETERS = frozenset({"linecount", "slices"})  # of batch and slice: ho
 # wordwrap's width, round's precision, replace's count, urlize's trim_url_limit, and the counts above)
 _WHOLE_PARAMETERS = frozenset({"length", "leeway", "width", "precision", "count", "trim_url_limit", "indent"}) \
     | _COUNT_PARAMETERS
-# the text methods offered whose values at these places (or of these names) are whole numbers
-_WHOLE_ARGUMENTS: dict[str, tuple[int | str, ...]] = {
-    **{name: (0, "width") for name in ("center", "ljust", "rjust", "zfill")},
-    **{name: (1, 2) for name in ("count", "find", "index", "rfind", "rindex", "startswith", "endswith")},
-    "split": (1, "maxsplit"), "rsplit": (1, "maxsplit"), "replace": (2, "count"), "splitlines": (0, "keepends")}
+# what the text methods offered take at each place (and by what name, if any): a whole number, text, text or
+# texts (a tuple of them), one character; and whether none may be given there
+_Taken = tuple[int, str | None, str, bool]
+_METHOD_VALUES: dict[str, tuple[_Taken, ...]] = {
+    **{name: ((0, "width", "whole", False), (1, "fillchar", "character", False)) for name in ("center", "ljust",
+                                                                                              "rjust")},
+    "zfill": ((0, "width", "whole", False),),
+    **{name: ((0, None, "text", False), (1, None, "whole", True), (2, None, "whole", True))
+       for name in ("count", "find", "index", "rfind", "rindex")},
+    **{name: ((0, None, "texts", False), (1, None, "whole", True), (2, None, "whole", True))
+       for name in ("startswith", "endswith")},
+    **{name: ((0, "sep", "text", True), (1, "maxsplit", "whole", False)) for name in ("split", "rsplit")},
+    **{name: ((0, None, "text", False),) for name in ("partition", "rpartition", "removeprefix", "removesuffix")},
+    **{name: ((0, None, "text", True),) for name in ("strip", "lstrip", "rstrip")},
+    "replace": ((0, None, "text", False), (1, None, "text", False), (2, "count", "whole", False)),
+    "splitlines": ((0, "keepends", "whole", False),)}
+# the parameters of Jinja's filters that take text (trim's chars, truncate's end, wordwrap's wrapstring, split's
+# sep), and whether none may be given there
+_TEXT_PARAMETERS = {"chars": True, "end": False, "wrapstring": True, "sep": True}
+_WHOLE_OR_NONE = frozenset({"leeway", "count", "trim_url_limit", "indent"})  # (whole-number parameters none may be given)
+_KIND_WORDS = {"whole": "a whole number", "text": "text", "texts": "text (or a list of texts)",
+               "character": "one character", "indent": "a whole number or text"}
+_ABSENT = object()  # (a value not given)
+
+
+def _of_kind(value: object, kind: str) -> bool:
+    if kind in ("whole", "indent"):  # (a float is refused by _refuse_fraction, saying how to round it)
+        return isinstance(value, (int, float)) or kind == "indent" and isinstance(value, str)
+    if kind == "texts" and isinstance(value, tuple):
+        return all(isinstance(text, str) for text in value)
+    return isinstance(value, str) and (kind != "character" or len(value) == 1)
+
+
+def _refuse_kind(value: object, kind: str, none: bool, takes: str) -> None:
+    """A value given where a filter or a text method takes a whole number, text or one character, refused in
+    pnp's words unless it is one (or none, where `none`): Python said "strip arg must be None or str", "must be
+    str, not int", "'str' object cannot be interpreted as an integer", Jinja's truncate "object of type 'int'
+    has no len()". `takes`: what takes it, `{}` where what it takes goes ("the filter trim takes {} as its
+    chars")."""
+    if kind == "whole":
+        _refuse_fraction(value, takes.format("a whole number"))
+    if value is _ABSENT or value is None and none or _of_kind(value, kind):
+        return
+    raise LimitError(f"{takes.format(_KIND_WORDS[kind] + (' (or none)' if none else ''))}, not "
+                     f"{_describe_value(value)}")
 
 
 def _refuse_fraction(value: object, takes: str) -> None:
@@ -857,14 +897,95 @@ class _EscapeFormatter(_HalfAwayFields, SandboxedEscapeFormatter):
 
 
 @contextlib.contextmanager
-def _in_format_range() -> Iterator[None]:
+def _in_format_range(refused: Callable[[], str | None] = lambda: None) -> Iterator[None]:
     """Formatting a value its field cannot write raises OverflowError, whichever way it is out of range: said
-    as what the fields take (a character code of -1 is no number too large)."""
+    as what the fields take (a character code of -1 is no number too large). A format that does not fit its
+    values otherwise is said as `refused` finds (_percent_refused, _braces_refused), in pnp's words: Python
+    said "not all arguments converted during string formatting", "Unknown format code 'q' for object of type
+    'int'", "tuple index out of range", "Single '{' encountered in format string"."""
     try:
         yield
     except OverflowError:
         raise ValueError("a number this format cannot write: %c and {:c} take a character code from 0 to "
                          "1,114,111, %f, %e and %g a number under 1.8e308") from None
+    except (TypeError, ValueError, IndexError):
+        message = refused()
+        if message is None:
+            raise
+        raise ValueError(message) from None
+
+
+_NUMBER_CONVERSIONS = frozenset("diouxXeEfFgGc")  # the %-conversions that write a number (%c a character's code)
+
+
+_PERCENT_TYPES = frozenset("diouxXeEfFgGcrsa")  # the %-conversions there are
+_SPEC_TYPES = frozenset("bcdeEfFgGnosxX%")  # the types a {}-field's spec may end with
+
+
+def _field_refused(fmt: str, field: str, kind: str, value: object) -> str:
+    """A field of a format (`kind`: its conversion or spec type) that cannot write its value, said so."""
+    shown = _short(repr(fmt), 60)
+    if kind and kind not in (_PERCENT_TYPES if field[:1] == "%" else _SPEC_TYPES):
+        return (f"the format {shown}: its field {field} writes no kind pnp knows ('{kind}': the kinds are "
+                f"{'%s, %d, %f, %e, %g, %x...' if field[:1] == '%' else '{:d}, {:f}, {:e}, {:g}, {:x}, {:%}...'})")
+    return (f"the format {shown}: its field {field} cannot write {_describe_value(value)}"
+            f"{' (it writes a number)' if kind in _NUMBER_CONVERSIONS else ''}")
+
+
+def _percent_refused(fmt: str, args: Any) -> str | None:
+    """Why `fmt % args` failed, in a designer's words: a % that begins no field, fields and values that do not
+    pair, or the first field that cannot write its value; None when none of these is found."""
+    shown, conversions = _short(repr(fmt), 60), _conversions(fmt)
+    if conversions is None:
+        return f"the format {shown} has a % that begins no field (%s, %d, %.2f...): a % printed is written %%"
+    fields = [c for c in conversions if c[4] != "%"]
+    keyed = [c[2] for c in fields if c[2] is not None]
+    if keyed and not _is_mapping(args):
+        return f"the format {shown} names its values (%(name)s) and takes a mapping, not {_describe_value(args)}"
+    if fields and not keyed and _is_mapping(args):
+        return f"the format {shown} takes its values in turn (%s), not by name: a field so given is written %(name)s"
+    values = [args[key] for key in keyed if key in args] if keyed else \
+        list(args) if isinstance(args, tuple) else [args]
+    if not keyed and len(values) != len(fields):
+        return (f"the format {shown} has {len(fields)} field{'s' if len(fields) != 1 else ''} (%s, %d, %.2f...) "
+                f"and was given {len(values)} value{'s' if len(values) != 1 else ''}: one value for each field")
+    for (start, end, key, _, kind), value in zip(fields, values):
+        field = fmt[start:end]
+        try:
+            (field if key is None else "%" + field[len(key) + 3:]) % (value,)
+        except (TypeError, ValueError):
+            return _field_refused(fmt, field, kind, value)
+    return None
+
+
+def _braces_refused(fmt: str, args: tuple[Any, ...], named: Mapping[str, Any]) -> str | None:
+    """Why `fmt.format(*args, **named)` failed, in a designer's words: a brace that begins or ends no field,
+    fields numbered and not, a field with no value, or the first field that cannot write its value; None when
+    none of these is found."""
+    shown = _short(repr(fmt), 60)
+    try:
+        fields = [(name, spec or "", conversion) for _, name, spec, conversion in _FORMATTER.parse(fmt)
+                  if name is not None]
+    except ValueError:
+        return f"the format {shown} has a {{ or }} that begins or ends no field: one printed is written {{{{ or }}}}"
+    numbered = {name != "" and name[:1].isdigit() for name, _, _ in fields if not name[:1].isalpha()}
+    if len(numbered) > 1:
+        return f"the format {shown} numbers some of its fields ({{0}}) and not others ({{}}): number all or none"
+    for at, (name, spec, conversion) in enumerate(fields):
+        first, rest = _string.formatter_field_name_split(name)
+        first = at if first == "" else first
+        if isinstance(first, int) and first >= len(args):
+            return (f"the format {shown}: its field {{{name}}} has no value (it was given {len(args)} value"
+                    f"{'s' if len(args) != 1 else ''}, from {{0}})")
+        if list(rest) or not isinstance(first, int) and first not in named:
+            continue  # (a field reached by name or attribute: format itself says what is missing)
+        value = args[first] if isinstance(first, int) else named[first]
+        try:
+            format(repr(value) if conversion == "r" else str(value) if conversion in ("s", "a") else value, spec)
+        except (TypeError, ValueError):
+            written = f"{{{name}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}}"
+            return _field_refused(fmt, written, spec[-1:] if spec[-1:].isalpha() or spec[-1:] == "%" else "", value)
+    return None
 
 
 def _too_many_bits(least_bits: int) -> LimitError | None:
@@ -903,7 +1024,7 @@ def _power(left: Any, right: Any) -> Any:
 def _modulo(left: Any, right: Any) -> Any:
     if isinstance(left, (str, bytes)):  # bytes format as text does: `'%999999999d'.encode() % 1` built 1 GB
         _percent_size(left if isinstance(left, str) else left.decode("latin-1"), right)
-        with _in_format_range():
+        with _in_format_range(lambda: _percent_refused(left, right) if isinstance(left, str) else None):
             if isinstance(left, str):
                 left, right = _percent_rounded(left, right)
             return _check_result(left % right)
@@ -1075,7 +1196,17 @@ def _sum(items: Iterable[Any], start: Any = 0) -> Any:
     """sum() in linear time: adding lists one by one copies the growing list every time (quadratic)."""
     items = list(items)
     if not isinstance(start, (list, tuple)):
-        return sum(items, start)
+        try:
+            return sum(items, start)
+        except TypeError:
+            total = start
+            for item in items:  # (the two values it could not add, found again: sum() adds in C)
+                try:
+                    total = total + item
+                except TypeError:
+                    raise TypeError(f"sum cannot add {_describe_value(item)} to {_describe_value(total)}: it adds "
+                                    "numbers (a number written as text? `| int` or `| float` makes it one)") from None
+            raise TypeError("sum adds numbers, and was given text to start from: join texts with `| join`") from None
     _refuse_longer(len(start) + sum(_size(x) or 0 for x in items), "this sum")
     joined = list(start)
     for item in items:
@@ -1094,6 +1225,98 @@ def _operands_refused(operator: str, left: object, right: object) -> str:
         message += (f" (a filter applies before an operator: `a {operator} b | f` is `a {operator} (b | f)`; "
                     f"write `(a {operator} b) | f`, or join texts with ~)")
     return message
+
+
+_ORDERINGS: dict[str, Callable[[Any, Any], Any]] = {"lt": operator.lt, "lteq": operator.le, "gt": operator.gt,
+                                                    "gteq": operator.ge}
+_ORDER_SIGNS = {"lt": "<", "lteq": "<=", "gt": ">", "gteq": ">="}
+
+
+def _unordered(what: str, left: object, right: object) -> str:
+    """Why two values could not be ordered, in a designer's words (Python said "'<' not supported between
+    instances of 'str' and 'int'"): the one message of an operator, a test, a filter or a function that orders."""
+    return (f"{what} cannot order {_describe_value(left)} and {_describe_value(right)}: numbers are ordered among "
+            "numbers and text among text (a number written as text? `| int` or `| float` makes it one)")
+
+
+def _order(left: Any, op: str, right: Any) -> Any:
+    """`left < right` (`op`: lt, lteq, gt, gteq), as a template's operator or test orders two values
+    (_ordered_tree routes `a < b` here): values of kinds that have no order refused in pnp's words."""
+    try:
+        return _ORDERINGS[op](left, right)
+    except TypeError:
+        raise TypeError(_unordered(f"'{_ORDER_SIGNS[op]}'", left, right)) from None
+
+
+def _order_test(op: str, value: Any, other: Any) -> Any:
+    """The tests that order (`x is lt(3)`, select('>', 2)), as the operators order (_order)."""
+    return _order(value, op, other)
+
+
+def _abs(number: Any) -> Any:
+    """abs(), of a value that is no number said in pnp's words (Python's "bad operand type for abs(): 'str'")."""
+    try:
+        return abs(number)
+    except TypeError:
+        raise TypeError(f"abs takes a number, not {_describe_value(number)}") from None
+
+
+def _unorderable_pair(values: Iterable[Any]) -> tuple[Any, Any] | None:
+    """Two of `values` that cannot be ordered against each other, or None: each value is compared with one value
+    of each type seen before it (a list with one of every list it differs from in kind)."""
+    seen: list[Any] = []
+    for value in values:
+        for other in seen:
+            try:
+                _ = other < value, value < other
+            except TypeError:
+                return _first_unorderable(other, value)
+        if all(type(other) is not type(value) or isinstance(value, (list, tuple)) for other in seen):
+            seen.append(value)
+            if len(seen) > 64:  # (a list of many lists of kinds alike: the pair was not found; Python's words)
+                return None
+    return None
+
+
+def _first_unorderable(left: Any, right: Any) -> tuple[Any, Any]:
+    """Of two lists that cannot be ordered, the first two of their items at one place that cannot (lists are
+    ordered item by item); of any other two values, themselves."""
+    while isinstance(left, (list, tuple)) and isinstance(right, (list, tuple)):
+        for a, b in zip(left, right):
+            if a != b:
+                try:
+                    _ = a < b
+                except TypeError:
+                    left, right = a, b
+                    break
+                return left, right
+        else:
+            return left, right
+    return left, right
+
+
+def _ordered_by(name: str, arguments: Mapping[str, Any]) -> list[list[Any]]:
+    """The values a filter that orders (_ORDERING_FILTERS, given its bound `arguments`) compares, one list per
+    key: the items, a field of theirs (each of sort's attributes apart), a mapping's keys or values."""
+    value = arguments.get("value", ())
+    if name == "dictsort":
+        at = 1 if arguments.get("by") == "value" else 0
+        return [[pair[at] for pair in value.items()]] if _is_mapping(value) else []
+    attribute = arguments.get("attribute")
+    if attribute is None:
+        return [list(value)]
+    parts = str(attribute).split(",") if name == "sort" else [attribute]
+    return [[make_attrgetter(ENV, part)(item) for item in value] for part in parts]
+
+
+def _order_refusal(what: str, keys: list[list[Any]]) -> str | None:
+    """`what` (a filter or function that orders) refusing two of the values it compares, or None when no two
+    are found that cannot be ordered (it failed otherwise: its own words stand)."""
+    for values in keys:
+        pair = _unorderable_pair(values)
+        if pair is not None:
+            return _unordered(what, *pair)
+    return None
 
 
 def _check_round_digits(ndigits: object) -> None:
@@ -1418,6 +1641,7 @@ _ITEMS_FILTERS = frozenset({"batch", "count", "count_by", "first", "groupby", "j
                             "max", "min", "reject", "rejectattr", "reverse", "select", "selectattr", "slice", "sort",
                             "sum", "unique"})
 _MAPPING_FILTERS = frozenset({"dictsort", "items"})
+_ORDERING_FILTERS = frozenset({"sort", "max", "min", "dictsort", "groupby"})  # (their failures: _order_refusal)
 
 
 def _of_items(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
@@ -1427,8 +1651,30 @@ def _of_items(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     def checked(*args: Any, **kwargs: Any) -> Any:
         if len(args) == 1:
             _refuse_no_items(name, args[0], "the function")
-        return function(*args, **kwargs)
+            if isinstance(args[0], Iterator):  # (read once: what it orders is read again on failure)
+                args = (list(args[0]),)
+        try:
+            return function(*args, **kwargs)
+        except TypeError:
+            refusal = _order_refusal(f"the function {name}", [list(args[0] if len(args) == 1 else args)]) \
+                if name in _ORDERING_FUNCTIONS and args and not kwargs else None
+            if refusal is not None:
+                raise TypeError(refusal) from None
+            raise
+    if name in _WRITTEN:  # (Python's own names its parameters `obj`, `iterable`, or none)
+        checked.__signature__ = _WRITTEN[name]  # type: ignore[attr-defined]
     return checked
+
+
+_ORDERING_FUNCTIONS = frozenset({"max", "min", "sorted"})
+# how the functions of items are written, for _said_as_written: max(items) or max(a, b, ...), len(items)...
+_ITEMS_PARAMETER = inspect.Parameter("items", inspect.Parameter.POSITIONAL_ONLY)
+_WRITTEN = {"max": inspect.Signature([_ITEMS_PARAMETER,
+                                      inspect.Parameter("values", inspect.Parameter.VAR_POSITIONAL)]),
+            "len": inspect.Signature([_ITEMS_PARAMETER]),
+            "sorted": inspect.Signature([_ITEMS_PARAMETER,
+                                         inspect.Parameter("reverse", inspect.Parameter.KEYWORD_ONLY, default=False)])}
+_WRITTEN["min"] = _WRITTEN["max"]
 
 
 def _refuse_no_items(name: str, value: object, what: str = "the filter") -> None:
@@ -1439,6 +1685,19 @@ def _refuse_no_items(name: str, value: object, what: str = "the filter") -> None
         raise LimitError(f"{what} {name} takes a mapping, not {_describe_value(value)}")
     if value is None or isinstance(value, (int, float)):
         raise LimitError(f"{what} {name} takes a list (or text, a mapping), not {_describe_value(value)}")
+
+
+def _refuse_unpaired(value: Any) -> Any:
+    """urlencode's value: text, a number, a mapping, or a list of (key, value) pairs, which any other list is
+    refused as not being (Jinja said "cannot unpack non-iterable float object"); a lazy result read once."""
+    if isinstance(value, (str, int, float, type(None))) or _is_mapping(value) or not isinstance(value, Iterable):
+        return value
+    pairs = list(value)
+    for pair in pairs:
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise LimitError("the filter urlencode takes text, a mapping or a list of (key, value) pairs, and was "
+                             f"given a list holding {_describe_value(pair)}")
+    return pairs
 
 
 def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
@@ -1453,20 +1712,32 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
     quotes_none = (text_filter or name == "safe") and name not in _NONE_WRITTEN
     writes_html = name in _HTML_FILTERS
     of_items = name in _ITEMS_FILTERS | _MAPPING_FILTERS
+    orders = name in _ORDERING_FILTERS
     widths = [(n + unlisted, parameter) for n, parameter in enumerate(signature.parameters)
               if parameter in _WIDTH_PARAMETERS | _WHOLE_PARAMETERS]
+    texts = [(n + unlisted, parameter) for n, parameter in enumerate(signature.parameters)
+             if parameter in _TEXT_PARAMETERS]
 
     def guarded(*args: Any, **kwargs: Any) -> Any:
         if writes_html:
             _refuse_html_unread(name)
+        if name == "urlencode" and len(args) > skip:
+            args = (*args[:skip], _refuse_unpaired(args[skip]), *args[skip + 1:])
         if of_items and len(args) > skip:
             _refuse_no_items(name, args[skip])
+            if orders and isinstance(args[skip], Iterator):  # (read once: what it orders is read again on failure)
+                args = (*args[:skip], list(args[skip]), *args[skip + 1:])
         for n, parameter in widths:
-            given = args[n] if n < len(args) else kwargs.get(parameter)
+            given = args[n] if n < len(args) else kwargs.get(parameter, _ABSENT)
             if parameter in _COUNT_PARAMETERS:
-                _check_count(given, name)
+                _check_count(None if given is _ABSENT else given, name)
+            _refuse_kind(given, "indent" if name in ("indent", "tojson") else "whole", parameter in _WHOLE_OR_NONE,
+                         f"the filter {name} takes {{}} as its {parameter}")
             _refuse_fraction(given, f"the filter {name} takes a whole number as its {parameter}")
             _check_int(given, "the number")
+        for n, parameter in texts:
+            _refuse_kind(args[n] if n < len(args) else kwargs.get(parameter, _ABSENT), "text",
+                         _TEXT_PARAMETERS[parameter], f"the filter {name} takes {{}} as its {parameter}")
         if text_filter and len(args) > skip and type(args[skip]) not in _SHORT_TEXTS:
             _refuse_longer(_text_size(args[skip]), f"the text given to {name}")
         if quotes_none and len(args) > skip:
@@ -1480,11 +1751,17 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
                 bound.apply_defaults()
                 _refuse_longer(sizer(bound.arguments), f"what {name} builds")
                 args, kwargs = (*args[:unlisted], *bound.args), bound.kwargs
-            with _counted_calls(), _in_format_range() if formats else contextlib.nullcontext():
+            with _counted_calls(), _in_format_range(lambda: _percent_refused(str(args[0]), kwargs or args[1:])) \
+                    if formats else contextlib.nullcontext():
                 result = function(*args, **kwargs)  # (a filter's own loop in Python, urlize's, is template work too)
         except TypeError:
             _refuse_arguments(f"the filter {name}", f"x | {name}", signature, args[unlisted:], kwargs,
                               skip - unlisted + 1)
+            if orders:
+                bound = signature.bind(*args[unlisted:], **kwargs)
+                refusal = _order_refusal(f"the filter {name}", _ordered_by(name, bound.arguments))
+                if refusal is not None:
+                    raise TypeError(refusal) from None
             raise
         if isinstance(result, Iterator):
             return _Lazy(result)
@@ -1824,6 +2101,10 @@ def _guarded(parent: nodes.Node, child: object) -> object:
         return child
     if isinstance(child, (nodes.List, nodes.Dict)) or isinstance(child, nodes.Tuple) and child.ctx == "load":
         return nodes.Filter(child, "_pnp_built", [], [], None, None, lineno=child.lineno)
+    if isinstance(child, nodes.Compare) and len(child.ops) == 1 and child.ops[0].op in _ORDERINGS:
+        # `a < b` through _order, which says two values of no order in pnp's words (a chain, `a < b < c`, as it is)
+        return nodes.Filter(child.expr, "_pnp_order", [nodes.Const(child.ops[0].op), child.ops[0].expr], [], None,
+                            None, lineno=child.lineno)
     if isinstance(child, nodes.Concat):
         return nodes.Filter(nodes.List(child.nodes, lineno=child.lineno), "_pnp_concat", [], [], None, None,
                             lineno=child.lineno)
@@ -1901,6 +2182,7 @@ class _Env(ImmutableSandboxedEnvironment):
     """Templates read the game; they cannot change it (no list.append) nor reach Python internals."""
 
     intercepted_binops = frozenset(_BINOPS)
+    intercepted_unops = frozenset({"-", "+"})
     concat = staticmethod(_joined_output)  # a block's output joined, its size refused before
 
     def handle_exception(self, source: str | None = None) -> NoReturn:
@@ -1942,6 +2224,15 @@ class _Env(ImmutableSandboxedEnvironment):
         except TypeError:
             raise TypeError(_operands_refused(operator, left, right)) from None
 
+    def call_unop(self, context: Context, operator: str, arg: Any) -> Any:
+        """`-x`, `+x`: of a value that is no number, said in pnp's words (Python's "bad operand type for unary -:
+        'str'")."""
+        tick()
+        try:
+            return self.unop_table[operator](arg)
+        except TypeError:
+            raise TypeError(f"'{operator}' before a value takes a number, not {_describe_value(arg)}") from None
+
     def call(self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         tick()
         if type(__obj) is LoopContext and args:  # a recursive loop's next level: `loop(children)`, guarded as a `for`
@@ -1949,13 +2240,14 @@ class _Env(ImmutableSandboxedEnvironment):
             args = (_Guarded(args[0]), *args[1:])
         if isinstance(getattr(__obj, "__self__", None), str):  # a text's method (one of _TEXT_METHODS)
             owner = __obj.__self__
-            _refuse_method_fractions(getattr(__obj, "__name__", ""), args, kwargs)
+            sizer = _METHOD_SIZES.get(getattr(__obj, "__name__", ""))
+            if sizer is not None:  # (a filter's lazy result read once, for the checks and the sizes below)
+                args = tuple(list(arg) if isinstance(arg, Iterator) else arg for arg in args)
+            _refuse_method_values(getattr(__obj, "__name__", ""), args, kwargs)
             if getattr(__obj, "__name__", "") in _WIDTH_METHODS:  # 'x'.ljust(10**10)
                 for value in list(args) + list(kwargs.values()):
                     _check_int(value, "the number")
-            sizer = _METHOD_SIZES.get(getattr(__obj, "__name__", ""))
             if sizer is not None:  # 'x'.join(...), .replace, .strip: refused before they build
-                args = tuple(list(arg) if isinstance(arg, Iterator) else arg for arg in args)
                 given = {k: v for k, v in kwargs.items() if k not in _JINJA_CALL_KEYS}
                 _refuse_longer(sizer(owner, *args, **given), f"what {__obj.__name__} builds")
         if isinstance(__obj, Macro) and "caller" in kwargs:
@@ -1996,11 +2288,13 @@ class _Env(ImmutableSandboxedEnvironment):
         formatter = _EscapeFormatter(self, escape=fmt.escape) if isinstance(fmt, markupsafe.Markup) else \
             _Formatter(self)
         _format_padding(fmt)  # '{:>999999999}'.format(1): refused before formatting
-        if any(spec and "{" in spec for _, _, spec, _ in _FORMATTER.parse(fmt)):  # '{:{}}'.format(1, 10**9)
+        with _in_format_range(lambda: _braces_refused(fmt, (), {})):  # ('{'.format(): a brace of no field)
+            fields = list(_FORMATTER.parse(fmt))
+        if any(spec and "{" in spec for _, _, spec, _ in fields):  # '{:{}}'.format(1, 10**9)
             raise LimitError("widths given as arguments ('{:{}}') are not allowed in formats")
         repeated = re.search(r"\{[\w\[.]", fmt) is not None  # '{0}{0}' fills fields with one argument
         # a '%' field writes its number times 100: '{:.2%}'.format(1e307) printed 'inf%'
-        percent = any(spec and spec.endswith("%") for _, _, spec, _ in _FORMATTER.parse(fmt))
+        percent = any(spec and spec.endswith("%") for _, _, spec, _ in fields)
 
         def bounded(*args: Any, **kwargs: Any) -> str:
             values = list(args) + list(kwargs.values()) + self._fields_reached(fmt, args, kwargs)
@@ -2009,7 +2303,7 @@ class _Env(ImmutableSandboxedEnvironment):
             for number in values if percent else ():
                 if type(number) is float:
                     _finite(number * 100)
-            with _in_format_range():
+            with _in_format_range(lambda: _braces_refused(fmt, args, kwargs)):
                 return _check_result(type(fmt)(formatter.vformat(fmt, args, kwargs)))
 
         return bounded
@@ -2066,11 +2360,17 @@ class _Env(ImmutableSandboxedEnvironment):
                 from None
 
 
-def _refuse_method_fractions(method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> None:
-    """A text method's whole numbers (_WHOLE_ARGUMENTS) given as floats are refused (_refuse_fraction)."""
-    for where in _WHOLE_ARGUMENTS.get(method, ()):
-        given = args[where] if isinstance(where, int) and where < len(args) else kwargs.get(str(where))
-        _refuse_fraction(given, f"{method} of text takes a whole number there")
+def _refuse_method_values(method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> None:
+    """A text method's values of a kind it does not take refused (_METHOD_VALUES, _refuse_kind); join's items
+    that are no text too (Python's "sequence item 0: expected str instance, int found")."""
+    for at, name, kind, none in _METHOD_VALUES.get(method, ()):
+        given = args[at] if at < len(args) else kwargs.get(name, _ABSENT) if name else _ABSENT
+        _refuse_kind(given, kind, none, f"{method} of text takes {{}} there")
+    if method == "join" and len(args) == 1 and isinstance(args[0], (list, tuple)):
+        for item in args[0]:
+            if not isinstance(item, str):
+                raise LimitError(f"join of text joins texts, not {_describe_value(item)} (`| join` joins any "
+                                 "values, printing each)")
 
 
 def _check_caller_taken(macro: Macro) -> None:
@@ -2261,8 +2561,9 @@ OWN_FILTERS: dict[str, Callable[..., Any]] = {
     "percent": _percent, "count": _count, "count_by": _count_by, "lookup": _lookup_ids, "split": _split,
     "as_typed": _as_typed_filter}
 ENV.filters.update({name: _guard_filter(name, function) for name, function in OWN_FILTERS.items()},
-                   _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result, _pnp_truth=_truth)
-ENV.globals.update(max=_of_items("max", max), min=_of_items("min", min), abs=abs, round=_round,
+                   _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result, _pnp_truth=_truth,
+                   _pnp_order=_order)
+ENV.globals.update(max=_of_items("max", max), min=_of_items("min", min), abs=_abs, round=_round,
                    sorted=_of_items("sorted", sorted), len=_of_items("len", len), sum=_of_items("sum", _sum),
                    range=_bounded_range)
 ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text
@@ -2327,9 +2628,15 @@ class _Joiner(Joiner):
 
 ENV.globals.update(namespace=_Namespace, cycler=_Cycler, joiner=_Joiner)
 # tests and pnp's own functions given values they do not take say how they are written (as filters do)
-ENV.tests = {name: _said_as_written(f"the test {name}", f"x is {name}", cast(Callable[..., Any], test), True)
+# the tests that order, values of no order said in pnp's words as the operators say them
+_ORDER_TESTS: dict[str, Callable[..., Any]] = {
+    name: functools.partial(_order_test, op) for op, names in (("lt", ("lt", "<", "lessthan")), ("lteq", ("le", "<=")),
+                                                               ("gt", ("gt", ">", "greaterthan")), ("gteq", ("ge", ">=")))
+    for name in names}
+ENV.tests = {name: _said_as_written(f"the test {name}", f"x is {name}",
+                                    _ORDER_TESTS.get(name, cast(Callable[..., Any], test)), True)
              for name, test in ENV.tests.items()}
-for _name in ("round", "sum", "range", "namespace", "cycler", "joiner"):
+for _name in ("round", "sum", "range", "namespace", "cycler", "joiner", "len", "sorted", "abs", "max", "min"):
     ENV.globals[_name] = _said_as_written(f"the function {_name}", _name, cast(Callable[..., Any], ENV.globals[_name]),
                                           False)
 
