@@ -1235,8 +1235,10 @@ _ORDER_SIGNS = {"lt": "<", "lteq": "<=", "gt": ">", "gteq": ">="}
 def _unordered(what: str, left: object, right: object) -> str:
     """Why two values could not be ordered, in a designer's words (Python said "'<' not supported between
     instances of 'str' and 'int'"): the one message of an operator, a test, a filter or a function that orders."""
+    hint = "order items by a field of theirs: `x | sort(attribute='cost')`" if _is_mapping(left) or \
+        _is_mapping(right) else "a number written as text? `| int` or `| float` makes it one"
     return (f"{what} cannot order {_describe_value(left)} and {_describe_value(right)}: numbers are ordered among "
-            "numbers and text among text (a number written as text? `| int` or `| float` makes it one)")
+            f"numbers and text among text ({hint})")
 
 
 def _order(left: Any, op: str, right: Any) -> Any:
@@ -1307,6 +1309,24 @@ def _ordered_by(name: str, arguments: Mapping[str, Any]) -> list[list[Any]]:
         return [list(value)]
     parts = str(attribute).split(",") if name == "sort" else [attribute]
     return [[make_attrgetter(ENV, part)(item) for item in value] for part in parts]
+
+
+def _refuse_unhashable(signature: inspect.Signature, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> None:
+    """unique given items it cannot tell apart whole (Python's "unhashable type: 'list'", said where its lazy
+    result was read): refused so, with how to compare them by a field."""
+    try:
+        arguments = signature.bind(*args, **kwargs).arguments
+    except TypeError:
+        return  # (the filter says how it is written)
+    attribute, values = arguments.get("attribute"), arguments.get("value", ())
+    if not isinstance(values, (list, tuple)):
+        return
+    if attribute is not None:
+        values = [make_attrgetter(ENV, attribute)(item) for item in values]
+    whole = next((value for value in values if isinstance(value, (list, dict)) or _is_mapping(value)), None)
+    if whole is not None:
+        raise TypeError(f"the filter unique cannot compare {_describe_value(whole)} whole: give it a field to "
+                        "compare items by, `x | unique(attribute='name')`")
 
 
 def _order_refusal(what: str, keys: list[list[Any]]) -> str | None:
@@ -1641,7 +1661,8 @@ _ITEMS_FILTERS = frozenset({"batch", "count", "count_by", "first", "groupby", "j
                             "max", "min", "reject", "rejectattr", "reverse", "select", "selectattr", "slice", "sort",
                             "sum", "unique"})
 _MAPPING_FILTERS = frozenset({"dictsort", "items"})
-_ORDERING_FILTERS = frozenset({"sort", "max", "min", "dictsort", "groupby"})  # (their failures: _order_refusal)
+# the filters that compare their values (their failures: _order_refusal, and unique's _unhashable_refusal)
+_ORDERING_FILTERS = frozenset({"sort", "max", "min", "dictsort", "groupby", "unique"})
 
 
 def _of_items(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
@@ -1745,6 +1766,8 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
             args = (*args[:skip], _number_printed(args[skip]), *args[skip + 1:])  # (a float as `{{ }}` prints it)
         elif text_filter and len(args) > skip:  # (tojson, pprint: the floats in what they write, so too)
             args = (*args[:skip], _numbers_rounded(args[skip], plain=name == "tojson"), *args[skip + 1:])
+        if name == "unique":  # (before: its result is lazy, and fails where it is read)
+            _refuse_unhashable(signature, args[unlisted:], kwargs)
         try:
             if sizer is not None:
                 bound = signature.bind(*args[unlisted:], **kwargs)
@@ -3086,6 +3109,29 @@ _IDENTITY_TESTS = frozenset({"sameas", "in"})
 _TEST_FILTERS = frozenset({"select", "reject", "selectattr", "rejectattr"})
 
 
+_N = TypeVar("_N", bound=nodes.Node)
+_FLAT: dict[int, tuple[nodes.Node, list[nodes.Node]]] = {}  # id(node) -> (node, the nodes inside it in order)
+
+
+def _find_all(node: nodes.Node, kinds: type[_N] | tuple[type[_N], ...]) -> list[_N]:
+    """The nodes of `kinds` inside `node`, in the order written, as Node.find_all finds them; each node's whole
+    list read once (a walk of Jinja's recursive generators, ten of them for the static checks of one template,
+    took seconds for a template of 3,000 {% set %} lines: each is a pass over a list now)."""
+    key = id(node)
+    kept = _FLAT.get(key)
+    if kept is None or kept[0] is not node:
+        inside: list[nodes.Node] = []
+        stack = list(reversed(list(node.iter_child_nodes())))
+        while stack:
+            child = stack.pop()
+            inside.append(child)
+            stack.extend(reversed(list(child.iter_child_nodes())))
+        if len(_FLAT) >= 512:
+            _FLAT.clear()
+        kept = _FLAT[key] = (node, inside)
+    return [found for found in kept[1] if isinstance(found, kinds)]
+
+
 @functools.lru_cache(maxsize=4096)
 def may_tell_identity(source: str, expression: bool = False, item: frozenset[str] = frozenset(),
                       methods: frozenset[str] = frozenset()) -> bool:
@@ -3097,7 +3143,7 @@ def may_tell_identity(source: str, expression: bool = False, item: frozenset[str
         tree = ENV.parse("{{ (" + source + ") }}" if expression else source)
     except (TemplateSyntaxError, MemoryError):  # (out of memory: it may, for all pnp knows)
         return True
-    for node in tree.find_all((nodes.Test, nodes.Operand, nodes.Filter, nodes.Call)):
+    for node in _find_all(tree, (nodes.Test, nodes.Operand, nodes.Filter, nodes.Call)):
         if isinstance(node, nodes.Call) or isinstance(node, nodes.Test) and node.name in _IDENTITY_TESTS or \
                 isinstance(node, nodes.Operand) and node.op in ("in", "notin") or \
                 isinstance(node, nodes.Filter) and node.name in _TEST_FILTERS:
@@ -3107,10 +3153,10 @@ def may_tell_identity(source: str, expression: bool = False, item: frozenset[str
 
 def _uses_itself(tree: nodes.Node, item: frozenset[str], methods: frozenset[str]) -> bool:
     """Whether a name of `item` is used other than to look up a field of it (`card.name`, `card['name']`)."""
-    looked_into = {id(node.node) for node in tree.find_all((nodes.Getattr, nodes.Getitem))
+    looked_into = {id(node.node) for node in _find_all(tree, (nodes.Getattr, nodes.Getitem))
                    if isinstance(node, (nodes.Getattr, nodes.Getitem))  # (find_all is typed as any node)
                    and not (isinstance(node, nodes.Getattr) and node.attr in methods)}
-    return any(name.name in item and id(name) not in looked_into for name in tree.find_all(nodes.Name))
+    return any(name.name in item and id(name) not in looked_into for name in _find_all(tree, nodes.Name))
 
 
 # -- texts compared with a field of enum values (a typo there is false for every item, silently) ---------------
@@ -3185,14 +3231,14 @@ def _enum_walks(source: str, expression: bool,
     tree = _parsed_or_none(source, expression)
     if tree is None:
         return (), frozenset()
-    named = frozenset(name.name for name in tree.find_all(nodes.Name) if name.ctx in ("store", "param"))
+    named = frozenset(name.name for name in _find_all(tree, nodes.Name) if name.ctx in ("store", "param"))
     # the item's names (none when the template gives one of them another value), with the names set to it
     aliases, fields = _aliases(tree, item) if not named & item else (frozenset(), {})
     names = frozenset() if named & item else item | aliases
     compared = [c for c in (*_tests_compared(tree, names, fields), *_operators_compared(tree, names, fields),
                             *_tables_compared(tree))
                 if _read_as_written(c[0], named)]
-    given = frozenset(given for call in tree.find_all(nodes.Call) if _is_macros_call(call)
+    given = frozenset(given for call in _find_all(tree, nodes.Call) if _is_macros_call(call)
                       for given in _given(call, names) if _read_as_written(given[2], named))
     return tuple(compared), given
 
@@ -3219,7 +3265,7 @@ def _aliases(tree: nodes.Node, item: frozenset[str]) -> tuple[frozenset[str], di
     `caller(card)`), with those it sets to one field of it and nothing else (`{% set k = card.kind %}`: k is
     the item's kind)."""
     stored: dict[str, int] = {}
-    for name in tree.find_all(nodes.Name):
+    for name in _find_all(tree, nodes.Name):
         if name.ctx in ("store", "param"):
             stored[name.name] = stored.get(name.name, 0) + 1
     pairs = _names_set(tree)
@@ -3248,8 +3294,8 @@ def _names_set(tree: nodes.Node) -> list[tuple[str, nodes.Node]]:
     value alike (`[card]`), and parameter of a {% call %} block given one value alike by each `caller(...)` of
     the template's macro it calls (a name given another value, or none known, is left out: _aliases sees it
     set more often than listed), in the order written (a block's names before those set inside it)."""
-    macros = {macro.name: macro for macro in tree.find_all(nodes.Macro)}
-    return [(target.name, value) for node in tree.find_all((nodes.Assign, nodes.With, nodes.For, nodes.CallBlock))
+    macros = {macro.name: macro for macro in _find_all(tree, nodes.Macro)}
+    return [(target.name, value) for node in _find_all(tree, (nodes.Assign, nodes.With, nodes.For, nodes.CallBlock))
             for target, value in _pairs_of(node, macros) if isinstance(target, nodes.Name)]
 
 
@@ -3269,7 +3315,7 @@ def _block_pairs(block: nodes.CallBlock, macros: Mapping[str, nodes.Macro]) -> l
     """(parameter, value) of a {% call %} block whose macro gives that parameter one value alike at every
     `caller(...)`."""
     macro = macros.get(block.call.node.name) if isinstance(block.call.node, nodes.Name) else None
-    calls = [] if macro is None else [call for call in macro.find_all(nodes.Call)
+    calls = [] if macro is None else [call for call in _find_all(macro, nodes.Call)
                                       if isinstance(call.node, nodes.Name) and call.node.name == "caller"]
     pairs: list[tuple[nodes.Node, nodes.Node]] = []
     for place, param in enumerate(block.args):
@@ -3283,9 +3329,9 @@ def _block_pairs(block: nodes.CallBlock, macros: Mapping[str, nodes.Macro]) -> l
 def _set_in(macro: nodes.Macro | None, value: nodes.Node) -> bool:
     """Whether a macro gives a name its value holds another value (a parameter, a set): read in the macro, it is
     not the template's."""
-    inner = {n.name for n in macro.find_all(nodes.Name) if n.ctx in ("store", "param")} if macro else set()
+    inner = {n.name for n in _find_all(macro, nodes.Name) if n.ctx in ("store", "param")} if macro else set()
     return isinstance(value, nodes.Name) and value.name in inner or any(
-        n.name in inner for n in value.find_all(nodes.Name))
+        n.name in inner for n in _find_all(value, nodes.Name))
 
 
 def _is_macros_call(call: nodes.Call) -> bool:
@@ -3350,7 +3396,7 @@ def _reached(macros: Mapping[str, nodes.Macro],
             continue
         reached.setdefault(given_now, set()).update(item_tables)
         # the macros of the file it gives the parameter to, by their name (a call of another name is not one)
-        pending += [((callee, at, given_now[2]), item_tables) for call in macros[given_now[0]].find_all(nodes.Call)
+        pending += [((callee, at, given_now[2]), item_tables) for call in _find_all(macros[given_now[0]], nodes.Call)
                     if isinstance(call.node, nodes.Name) and call.node.name in macros
                     for callee, at, of in _given(call, frozenset({param})) if of is None]
     return reached
@@ -3366,7 +3412,7 @@ def _param_given(macros: Mapping[str, nodes.Macro], given: MacroArgument) -> str
     if macro is None or param not in params:
         return None
     own = {id(arg) for arg in macro.args}
-    stored = any(n.name == param and n.ctx in ("store", "param") and id(n) not in own for n in macro.find_all(nodes.Name))
+    stored = any(n.name == param and n.ctx in ("store", "param") and id(n) not in own for n in _find_all(macro, nodes.Name))
     return None if stored else str(param)
 
 
@@ -3377,12 +3423,12 @@ def _macros_of(source: str) -> dict[str, nodes.Macro]:
         tree = ENV.parse(source)
     except (TemplateSyntaxError, LimitError):
         return {}
-    return {macro.name: macro for macro in tree.find_all(nodes.Macro)}
+    return {macro.name: macro for macro in _find_all(tree, nodes.Macro)}
 
 
 def _tests_compared(tree: nodes.Node, item: frozenset[str], fields: Mapping[str, Field]) -> Iterator[Compared]:
     """Jinja's tests of equality: `card.kind is eq('Beast')`, `is in(['beast', 'Bird'])`."""
-    for test in tree.find_all(nodes.Test):
+    for test in _find_all(tree, nodes.Test):
         op = _EQUALITY_TESTS.get(test.name)
         if op is not None and len(test.args) == 1 and not test.kwargs:
             yield from _compared(test.node, op, test.args[0], (item, fields), test.lineno)
@@ -3390,7 +3436,7 @@ def _tests_compared(tree: nodes.Node, item: frozenset[str], fields: Mapping[str,
 
 def _operators_compared(tree: nodes.Node, item: frozenset[str], fields: Mapping[str, Field]) -> Iterator[Compared]:
     """==, != and `in`, each pair of a chain (`a == b == c`) on its own."""
-    for compare in tree.find_all(nodes.Compare):
+    for compare in _find_all(tree, nodes.Compare):
         left = compare.expr
         for operand in compare.ops:
             if operand.op in _EQUALITIES:
@@ -3402,9 +3448,9 @@ def _tables_compared(tree: nodes.Node) -> Iterator[Compared]:
     """A table's field tested by the filters that pick items by it: `data.cards | selectattr('kind', 'eq',
     'Beast')` (and rejectattr), `data.cards | map(attribute='kind') | select('eq', 'Beast')` (and reject), and
     `'Beast' in data.cards | map(attribute='kind') | list`."""
-    for picked in tree.find_all(nodes.Filter):
+    for picked in _find_all(tree, nodes.Filter):
         yield from _picked(picked)
-    for compare in tree.find_all(nodes.Compare):
+    for compare in _find_all(tree, nodes.Compare):
         left = compare.expr
         for operand in compare.ops:
             found = _table_field(operand.expr) if operand.op in ("in", "notin") else None

@@ -1201,6 +1201,7 @@ def test_names_set_to_the_item_in_a_chain_are_read_in_one_pass(monkeypatch):
     ("{{ [{'a': 1}, {'a': 'x'}] | sort(attribute='a') }}", "the filter sort cannot order a whole number (1) and text"),
     ("{{ [[1, 2], [1, 'a']] | sort }}", "the filter sort cannot order a whole number (2) and text ('a')"),
     ("{{ [1, 'a'] | select | max }}", "the filter max cannot order a whole number (1) and text ('a')"),
+    ("{{ [[1], [1]] | unique | list }}", "the filter unique cannot compare a list whole: give it a field"),
     ("{{ {1: 1, 'a': 2} | dictsort }}", "the filter dictsort cannot order a whole number (1) and text ('a')"),
     ("{{ [{'a': none}, {'a': 1}] | groupby('a') }}", "the filter groupby cannot order nothing (none) and a whole"),
     ("{{ min(1, 'a') }} {{ sorted([none, 1]) }}", "the function min cannot order a whole number (1) and text ('a')"),
@@ -1256,3 +1257,22 @@ def test_values_of_one_kind_are_ordered_formatted_and_given_as_before():
               "{{ -(2) }} {{ sum([1, 2.5]) }} {{ 'a\nb' | indent('>') }} {{ ' a ' | trim(none) }} {{ 'a'.center(3, '*') }} "
               "{{ '%d%%' % 5 }} {{ '{:>3}|{a:.1f}'.format(1, a=2.25) }} {{ [('a', 1)] | urlencode }} {{ [[1], [1, 2]] | sort }}")
     assert template.render(source, {}) == "[True, 1.5, 3] b True [5] -2 3.5 a\n>b a *a* 5%   1|2.3 a=1 [[1], [1, 2]]"
+
+
+def test_the_static_checks_of_a_template_walk_its_tree_once(monkeypatch):
+    """The enum checks and the macro arguments read a template's nodes from one walk of its tree: ten walks of
+    Jinja's recursive generators (names, sets, tests, comparisons, filters, calls) took seconds for 3,000
+    chained {% set %} lines, within the limit of words."""
+    from jinja2 import nodes
+    walked = []
+    children = nodes.Node.iter_child_nodes
+    monkeypatch.setattr(nodes.Node, "iter_child_nodes", lambda self, *a, **k: walked.append(1) or children(self, *a, **k))
+    chain = "{% set a0 = card %}" + "".join(f"{{% set a{i} = a{i - 1} %}}" for i in range(1, 300))
+    source = chain + "{{ a299.kind == 'Beest' }}{{ macros.m(a299) }}"
+    parsed = template.ENV.parse(source)  # (parsing walks the tree too: not counted)
+    monkeypatch.setattr(template, "_parsed_or_none", lambda *args: parsed)
+    tree_nodes = len(list(parsed.find_all(nodes.Node)))
+    walked.clear()
+    found = template.enum_mistakes(source, False, frozenset({"card"}), {"kind": ["beast"]})
+    assert [line for _, line in found] == [1] and template.macro_items(source, False, frozenset({"card"}))
+    assert len(walked) < 2 * tree_nodes, (len(walked), tree_nodes)
