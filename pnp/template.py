@@ -3169,8 +3169,12 @@ TableEnums = Callable[[str], Mapping[str, Sequence[object]]]  # a table's name -
 Field = tuple[str | None, str]  # (whose, field) of Compared: a field of the item, or of an item of a table
 
 
+# (a macro of macros.j2, a place of caller()'s values, and the place and name of the macro's parameter it gives there)
+CallerPlaces = frozenset[tuple[str, int, int, str]]
+
+
 def enum_mistakes(source: object, expression: bool, item: frozenset[str], enums: Mapping[str, Sequence[object]],
-                  tables: TableEnums | None = None) -> list[tuple[str, int]]:
+                  tables: TableEnums | None = None, callers: CallerPlaces = frozenset()) -> list[tuple[str, int]]:
     """(message, template line) for each text a template (an expression with `expression`) compares a field of
     the item (named by one of `item`, or by a name set to it: `{% set c = card %}`) with by ==, != or `in` a
     written list, when the field's values are `enums[field]` and the text is none of them: `card.kind ==
@@ -3179,9 +3183,9 @@ def enum_mistakes(source: object, expression: bool, item: frozenset[str], enums:
     'eq', 'Beast')`, `ref.cards.values() | ...`, `| map(attribute='kind')`) or of one of its items
     (`ref.cards.lion.kind`, `data.cards[0].kind`), against `tables(name)`. Nothing for the item (or `data`,
     `ref`) when the template gives that name another value (`{% for card in ... %}`), nor when it cannot be
-    parsed (compiling says why)."""
+    parsed (compiling says why). `callers`: what macros.j2's macros give caller() (macro_callers)."""
     found = []
-    for whose, field, text, line in _texts_compared(str(source), expression, item):
+    for whose, field, text, line in _texts_compared(str(source), expression, item, callers):
         if whose is None:
             found += _mistakes_of(field, text, enums, line=line)
         elif tables is not None:
@@ -3207,9 +3211,10 @@ def _mistakes_of(field: str, text: str, enums: Mapping[str, Sequence[object]], w
              f"is the same for every item{did_you_mean(text, [v for v in values if isinstance(v, str)])}", line)]
 
 
-def _texts_compared(source: str, expression: bool, item: frozenset[str]) -> tuple[Compared, ...]:
+def _texts_compared(source: str, expression: bool, item: frozenset[str],
+                    callers: CallerPlaces = frozenset()) -> tuple[Compared, ...]:
     """The (whose, field, text, line) of each comparison of `enum_mistakes`'s kind in a template."""
-    return _enum_walks(source, expression, item)[0]
+    return _enum_walks(source, expression, item, callers)[0]
 
 
 # (a macro of macros.j2, the place or name of an argument given to it, and whose that argument is: None for
@@ -3217,23 +3222,24 @@ def _texts_compared(source: str, expression: bool, item: frozenset[str]) -> tupl
 MacroArgument = tuple[str, int | str, str | None]
 
 
-def macro_items(source: str, expression: bool, item: frozenset[str]) -> frozenset[MacroArgument]:
+def macro_items(source: str, expression: bool, item: frozenset[str],
+                callers: CallerPlaces = frozenset()) -> frozenset[MacroArgument]:
     """The arguments a template (an expression with `expression`) gives its macros that are plainly the item
     (`macros.badge(card)`, `macros.badge(c=item)`, a name set to it) or an item of a table (`ref.cards.lion`):
     each macro's parameter there is that item too."""
-    return _enum_walks(source, expression, item)[1]
+    return _enum_walks(source, expression, item, callers)[1]
 
 
 @functools.lru_cache(maxsize=4096)
-def _enum_walks(source: str, expression: bool,
-                item: frozenset[str]) -> tuple[tuple[Compared, ...], frozenset[MacroArgument]]:
+def _enum_walks(source: str, expression: bool, item: frozenset[str],
+                callers: CallerPlaces = frozenset()) -> tuple[tuple[Compared, ...], frozenset[MacroArgument]]:
     """(_texts_compared, macro_items) of a template, from one parse of it (each parsed it on its own)."""
     tree = _parsed_or_none(source, expression)
     if tree is None:
         return (), frozenset()
     named = frozenset(name.name for name in _find_all(tree, nodes.Name) if name.ctx in ("store", "param"))
     # the item's names (none when the template gives one of them another value), with the names set to it
-    aliases, fields = _aliases(tree, item) if not named & item else (frozenset(), {})
+    aliases, fields = _aliases(tree, item, callers) if not named & item else (frozenset(), {})
     names = frozenset() if named & item else item | aliases
     compared = [c for c in (*_tests_compared(tree, names, fields), *_operators_compared(tree, names, fields),
                             *_tables_compared(tree))
@@ -3259,16 +3265,17 @@ def _read_as_written(whose: str | None, named: frozenset[str]) -> bool:
     return whose is None or whose.split(".")[0] not in named
 
 
-def _aliases(tree: nodes.Node, item: frozenset[str]) -> tuple[frozenset[str], dict[str, Field]]:
+def _aliases(tree: nodes.Node, item: frozenset[str],
+             callers: CallerPlaces = frozenset()) -> tuple[frozenset[str], dict[str, Field]]:
     """The names a template (or a macro) sets to the item and to nothing else (`{% set c = card %}`, `{% with c =
     card %}`, `{% for c in [card] %}`, the block's `{% call(c) m() %}` of a macro of the template printing
-    `caller(card)`), with those it sets to one field of it and nothing else (`{% set k = card.kind %}`: k is
-    the item's kind)."""
+    `caller(card)`, or of a macro of macros.j2 by `callers`), with those it sets to one field of it and nothing
+    else (`{% set k = card.kind %}`: k is the item's kind)."""
     stored: dict[str, int] = {}
     for name in _find_all(tree, nodes.Name):
         if name.ctx in ("store", "param"):
             stored[name.name] = stored.get(name.name, 0) + 1
-    pairs = _names_set(tree)
+    pairs = _names_set(tree, callers)
     given = collections.Counter(target for target, _ in pairs)  # the values each name is given
     left = dict(given)  # of them, those still to be read
     names, fields = set(item), dict[str, Field]()
@@ -3289,17 +3296,18 @@ def _aliases(tree: nodes.Node, item: frozenset[str]) -> tuple[frozenset[str], di
     return frozenset(names) - item, fields
 
 
-def _names_set(tree: nodes.Node) -> list[tuple[str, nodes.Node]]:
+def _names_set(tree: nodes.Node, callers: CallerPlaces = frozenset()) -> list[tuple[str, nodes.Node]]:
     """(name, the one value it is given) of each {% set %}, {% with %}, {% for %} over a list written of one
     value alike (`[card]`), and parameter of a {% call %} block given one value alike by each `caller(...)` of
     the template's macro it calls (a name given another value, or none known, is left out: _aliases sees it
     set more often than listed), in the order written (a block's names before those set inside it)."""
     macros = {macro.name: macro for macro in _find_all(tree, nodes.Macro)}
     return [(target.name, value) for node in _find_all(tree, (nodes.Assign, nodes.With, nodes.For, nodes.CallBlock))
-            for target, value in _pairs_of(node, macros) if isinstance(target, nodes.Name)]
+            for target, value in _pairs_of(node, macros, callers) if isinstance(target, nodes.Name)]
 
 
-def _pairs_of(node: nodes.Node, macros: Mapping[str, nodes.Macro]) -> list[tuple[nodes.Node, nodes.Node]]:
+def _pairs_of(node: nodes.Node, macros: Mapping[str, nodes.Macro],
+              callers: CallerPlaces = frozenset()) -> list[tuple[nodes.Node, nodes.Node]]:
     """(target, value) of one node of _names_set's kinds."""
     if isinstance(node, nodes.Assign):
         return [(node.target, node.node)]
@@ -3308,7 +3316,9 @@ def _pairs_of(node: nodes.Node, macros: Mapping[str, nodes.Macro]) -> list[tuple
     if isinstance(node, nodes.For):
         items = node.iter.items if isinstance(node.iter, (nodes.List, nodes.Tuple)) else []
         return [(node.target, items[0])] if items and all(one == items[0] for one in items) else []
-    return _block_pairs(node, macros) if isinstance(node, nodes.CallBlock) else []
+    if not isinstance(node, nodes.CallBlock):
+        return []
+    return _block_pairs(node, macros) if not _is_macros_call(node.call) else _macros_block_pairs(node, callers)
 
 
 def _block_pairs(block: nodes.CallBlock, macros: Mapping[str, nodes.Macro]) -> list[tuple[nodes.Node, nodes.Node]]:
@@ -3324,6 +3334,45 @@ def _block_pairs(block: nodes.CallBlock, macros: Mapping[str, nodes.Macro]) -> l
                 and not _set_in(macro, given[0]):
             pairs.append((param, given[0]))
     return pairs
+
+
+def _macros_block_pairs(block: nodes.CallBlock, callers: CallerPlaces) -> list[tuple[nodes.Node, nodes.Node]]:
+    """(parameter, value) of a `{% call(x) macros.m(card) %}` block whose macro of macros.j2 gives caller() one of
+    its own parameters at x's place (`callers`): x is the value the block's call gives that parameter."""
+    name = block.call.node.attr if isinstance(block.call.node, nodes.Getattr) else None
+    pairs: list[tuple[nodes.Node, nodes.Node]] = []
+    for macro, place, at, param in sorted(callers):
+        if macro != name or place >= len(block.args):
+            continue
+        value = block.call.args[at] if at < len(block.call.args) else \
+            next((kw.value for kw in block.call.kwargs if kw.key == param), None)
+        if value is not None:
+            pairs.append((block.args[place], value))
+    return pairs
+
+
+@functools.lru_cache(maxsize=8)
+def macro_callers(source: str) -> CallerPlaces:
+    """What each macro of macros.j2 gives `caller(...)` at a place, when it gives one of its own parameters there
+    at every caller() it writes (and gives that parameter no other value): a template's `{% call(x)
+    macros.m(card) %}` block's x is then the item the template gives it (_macros_block_pairs)."""
+    macros = _macros_of(source)
+    return frozenset(found for name in macros for found in _caller_places(macros, name))
+
+
+def _caller_places(macros: Mapping[str, nodes.Macro], name: str) -> list[tuple[str, int, int, str]]:
+    """macro_callers of one macro."""
+    params = [arg.name for arg in macros[name].args]
+    calls = [call for call in _find_all(macros[name], nodes.Call)
+             if isinstance(call.node, nodes.Name) and call.node.name == "caller"]
+    found = []
+    for place in range(max((len(call.args) for call in calls), default=0)):
+        given = [call.args[place] for call in calls if place < len(call.args)]
+        one = given[0]
+        if len(given) == len(calls) and all(value == one for value in given) and isinstance(one, nodes.Name) \
+                and one.name in params and _param_given(macros, (name, one.name, None)) is not None:
+            found.append((name, place, params.index(one.name), one.name))
+    return found
 
 
 def _set_in(macro: nodes.Macro | None, value: nodes.Node) -> bool:
