@@ -932,6 +932,10 @@ def _field_refused(fmt: str, field: str, kind: str, value: object) -> str:
             f"{' (it writes a number)' if kind in _NUMBER_CONVERSIONS else ''}")
 
 
+def _plural(count: int, what: str) -> str:
+    return f"{count} {what}{'s' if count != 1 else ''}"
+
+
 def _percent_refused(fmt: str, args: Any) -> str | None:
     """Why `fmt % args` failed, in a designer's words: a % that begins no field, fields and values that do not
     pair, or the first field that cannot write its value; None when none of these is found."""
@@ -939,16 +943,9 @@ def _percent_refused(fmt: str, args: Any) -> str | None:
     if conversions is None:
         return f"the format {shown} has a % that begins no field (%s, %d, %.2f...): a % printed is written %%"
     fields = [c for c in conversions if c[4] != "%"]
-    keyed = [c[2] for c in fields if c[2] is not None]
-    if keyed and not _is_mapping(args):
-        return f"the format {shown} names its values (%(name)s) and takes a mapping, not {_describe_value(args)}"
-    if fields and not keyed and _is_mapping(args):
-        return f"the format {shown} takes its values in turn (%s), not by name: a field so given is written %(name)s"
-    values = [args[key] for key in keyed if key in args] if keyed else \
-        list(args) if isinstance(args, tuple) else [args]
-    if not keyed and len(values) != len(fields):
-        return (f"the format {shown} has {len(fields)} field{'s' if len(fields) != 1 else ''} (%s, %d, %.2f...) "
-                f"and was given {len(values)} value{'s' if len(values) != 1 else ''}: one value for each field")
+    values = _percent_values(shown, fields, args)
+    if isinstance(values, str):
+        return values
     for (start, end, key, _, kind), value in zip(fields, values):
         field = fmt[start:end]
         try:
@@ -958,11 +955,46 @@ def _percent_refused(fmt: str, args: Any) -> str | None:
     return None
 
 
+def _percent_values(shown: str, fields: list[Conversion], args: Any) -> list[Any] | str:
+    """The value of each field of a %-format in turn, or why they do not pair (_percent_refused)."""
+    keyed = [c[2] for c in fields if c[2] is not None]
+    if keyed and not _is_mapping(args):
+        return f"the format {shown} names its values (%(name)s) and takes a mapping, not {_describe_value(args)}"
+    if keyed:
+        return [args[key] for key in keyed if key in args]
+    if fields and _is_mapping(args):
+        return f"the format {shown} takes its values in turn (%s), not by name: a field so given is written %(name)s"
+    values = list(args) if isinstance(args, tuple) else [args]
+    if len(values) != len(fields):
+        return (f"the format {shown} has {_plural(len(fields), 'field')} (%s, %d, %.2f...) and was given "
+                f"{_plural(len(values), 'value')}: one value for each field")
+    return values
+
+
 def _braces_refused(fmt: str, args: tuple[Any, ...], named: Mapping[str, Any]) -> str | None:
     """Why `fmt.format(*args, **named)` failed, in a designer's words: a brace that begins or ends no field,
     fields numbered and not, a field with no value, or the first field that cannot write its value; None when
     none of these is found."""
     shown = _short(repr(fmt), 60)
+    fields = _brace_fields(shown, fmt)
+    if isinstance(fields, str):
+        return fields
+    for at, (name, spec, conversion) in enumerate(fields):
+        first, rest = _string.formatter_field_name_split(name)
+        first = at if first == "" else first
+        if isinstance(first, int) and first >= len(args):
+            return f"the format {shown}: its field {{{name}}} has no value (it was given {_plural(len(args), 'value')}" \
+                   ", from {0})"
+        if not (list(rest) or not isinstance(first, int) and first not in named):  # (by name or attribute: format
+            refused = _brace_field_refused(fmt, name, spec, conversion,  # itself says what is missing)
+                                           args[first] if isinstance(first, int) else named[first])
+            if refused is not None:
+                return refused
+    return None
+
+
+def _brace_fields(shown: str, fmt: str) -> list[tuple[str, str, str | None]] | str:
+    """(name, spec, conversion) of each field of a {}-format, or why it has none to read (_braces_refused)."""
     try:
         fields = [(name, spec or "", conversion) for _, name, spec, conversion in _FORMATTER.parse(fmt)
                   if name is not None]
@@ -971,20 +1003,16 @@ def _braces_refused(fmt: str, args: tuple[Any, ...], named: Mapping[str, Any]) -
     numbered = {name != "" and name[:1].isdigit() for name, _, _ in fields if not name[:1].isalpha()}
     if len(numbered) > 1:
         return f"the format {shown} numbers some of its fields ({{0}}) and not others ({{}}): number all or none"
-    for at, (name, spec, conversion) in enumerate(fields):
-        first, rest = _string.formatter_field_name_split(name)
-        first = at if first == "" else first
-        if isinstance(first, int) and first >= len(args):
-            return (f"the format {shown}: its field {{{name}}} has no value (it was given {len(args)} value"
-                    f"{'s' if len(args) != 1 else ''}, from {{0}})")
-        if list(rest) or not isinstance(first, int) and first not in named:
-            continue  # (a field reached by name or attribute: format itself says what is missing)
-        value = args[first] if isinstance(first, int) else named[first]
-        try:
-            format(repr(value) if conversion == "r" else str(value) if conversion in ("s", "a") else value, spec)
-        except (TypeError, ValueError):
-            written = f"{{{name}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}}"
-            return _field_refused(fmt, written, spec[-1:] if spec[-1:].isalpha() or spec[-1:] == "%" else "", value)
+    return fields
+
+
+def _brace_field_refused(fmt: str, name: str, spec: str, conversion: str | None, value: Any) -> str | None:
+    """Why one {}-field of a format cannot write its value, or None when it can (_braces_refused)."""
+    try:
+        format(repr(value) if conversion == "r" else str(value) if conversion in ("s", "a") else value, spec)
+    except (TypeError, ValueError):
+        written = f"{{{name}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}}"
+        return _field_refused(fmt, written, spec[-1:] if spec[-1:].isalpha() or spec[-1:] == "%" else "", value)
     return None
 
 
@@ -2262,17 +2290,7 @@ class _Env(ImmutableSandboxedEnvironment):
             _check_loop_here(__obj)
             args = (_Guarded(args[0]), *args[1:])
         if isinstance(getattr(__obj, "__self__", None), str):  # a text's method (one of _TEXT_METHODS)
-            owner = __obj.__self__
-            sizer = _METHOD_SIZES.get(getattr(__obj, "__name__", ""))
-            if sizer is not None:  # (a filter's lazy result read once, for the checks and the sizes below)
-                args = tuple(list(arg) if isinstance(arg, Iterator) else arg for arg in args)
-            _refuse_method_values(getattr(__obj, "__name__", ""), args, kwargs)
-            if getattr(__obj, "__name__", "") in _WIDTH_METHODS:  # 'x'.ljust(10**10)
-                for value in list(args) + list(kwargs.values()):
-                    _check_int(value, "the number")
-            if sizer is not None:  # 'x'.join(...), .replace, .strip: refused before they build
-                given = {k: v for k, v in kwargs.items() if k not in _JINJA_CALL_KEYS}
-                _refuse_longer(sizer(owner, *args, **given), f"what {__obj.__name__} builds")
+            args = _text_method_checked(__obj, args, kwargs)
         if isinstance(__obj, Macro) and "caller" in kwargs:
             _check_caller_taken(__obj)
         _budget.call_depth += 1
@@ -2381,6 +2399,23 @@ class _Env(ImmutableSandboxedEnvironment):
             raise _TooBig("too many loops, blocks or brackets inside one another to compile (Python allows 20 "
                           "loops)", _template_line_of_code(source, getattr(e, "lineno", None))) \
                 from None
+
+
+def _text_method_checked(method: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[Any, ...]:
+    """A text method's values checked before it is called (_Env.call), its arguments given back with a filter's
+    lazy result read once, for the checks and the sizes."""
+    name = getattr(method, "__name__", "")
+    sizer = _METHOD_SIZES.get(name)
+    if sizer is not None:
+        args = tuple(list(arg) if isinstance(arg, Iterator) else arg for arg in args)
+    _refuse_method_values(name, args, kwargs)
+    if name in _WIDTH_METHODS:  # 'x'.ljust(10**10)
+        for value in list(args) + list(kwargs.values()):
+            _check_int(value, "the number")
+    if sizer is not None:  # 'x'.join(...), .replace, .strip: refused before they build
+        given = {k: v for k, v in kwargs.items() if k not in _JINJA_CALL_KEYS}
+        _refuse_longer(sizer(method.__self__, *args, **given), f"what {name} builds")
+    return args
 
 
 def _refuse_method_values(method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> None:
