@@ -958,6 +958,8 @@ def _percent_refused(fmt: str, args: Any) -> str | None:
 def _percent_values(shown: str, fields: list[Conversion], args: Any) -> list[Any] | str:
     """The value of each field of a %-format in turn, or why they do not pair (_percent_refused)."""
     keyed = [c[2] for c in fields if c[2] is not None]
+    if keyed and len(keyed) != len(fields):
+        return f"the format {shown} names some of its values (%(name)s) and not others (%s): name all or none"
     if keyed and not _is_mapping(args):
         return f"the format {shown} names its values (%(name)s) and takes a mapping, not {_describe_value(args)}"
     if keyed:
@@ -1000,6 +1002,9 @@ def _brace_fields(shown: str, fmt: str) -> list[tuple[str, str, str | None]] | s
                   if name is not None]
     except ValueError:
         return f"the format {shown} has a {{ or }} that begins or ends no field: one printed is written {{{{ or }}}}"
+    unknown = next((conversion for _, _, conversion in fields if conversion not in (None, "r", "s", "a")), None)
+    if unknown is not None:
+        return f"the format {shown} converts a value by '!{unknown}', which is none of !s, !r and !a"
     numbered = {name != "" and name[:1].isdigit() for name, _, _ in fields if not name[:1].isalpha()}
     if len(numbered) > 1:
         return f"the format {shown} numbers some of its fields ({{0}}) and not others ({{}}): number all or none"
@@ -2424,6 +2429,8 @@ def _refuse_method_values(method: str, args: tuple[Any, ...], kwargs: Mapping[st
     for at, name, kind, none in _METHOD_VALUES.get(method, ()):
         given = args[at] if at < len(args) else kwargs.get(name, _ABSENT) if name else _ABSENT
         _refuse_kind(given, kind, none, f"{method} of text takes {{}} there")
+    if method == "join" and len(args) == 1:
+        _refuse_no_items("join", args[0], "the method")
     if method == "join" and len(args) == 1 and isinstance(args[0], (list, tuple)):
         for item in args[0]:
             if not isinstance(item, str):

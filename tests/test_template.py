@@ -1241,6 +1241,9 @@ def test_names_set_to_the_item_in_a_chain_are_read_in_one_pass(monkeypatch):
     ("{{ '{}{}'.format(1) }}", "the format '{}{}': its field {} has no value (it was given 1 value"),
     ("{{ '{0}{}'.format(1, 2) }}", "numbers some of its fields ({0}) and not others ({})"),
     ("{{ 'a}'.format() }}", "has a { or } that begins or ends no field: one printed is written {{ or }}"),
+    ("{{ '{!x}'.format(1) }}", "the format '{!x}' converts a value by '!x', which is none of !s, !r and !a"),
+    ("{{ '%(a)s %s' % {'a': 1} }}", "names some of its values (%(name)s) and not others (%s): name all or none"),
+    ("{{ 'a'.join(none) }}", "the method join takes a list (or text, a mapping), not nothing (none)"),
 ])
 def test_a_value_a_template_cannot_use_there_is_said_in_pnps_words_at_its_line(source, said):
     """Mixed values ordered, text summed, a filter's or a text method's value of another kind, a format that does
