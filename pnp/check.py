@@ -34,7 +34,7 @@ from .products.sheets import unfolded, unfolded_message
 from .project import present
 from .options import shown_number
 from .report import Mark, Report, Suggestions, shortened
-from .template import MacroArgument, budget, macro_enum_mistakes
+from .template import MacroArgument, budget, macro_callers, macro_enum_mistakes
 from .units import MM, PrintOptions, every_paper, on_other_paper, paper_points, to_mm
 
 if TYPE_CHECKING:
@@ -470,15 +470,16 @@ class Checks:
             if p.layout in self.enums_compared and isinstance(table, str):
                 self.enum_comparisons(table, self.enums_compared[p.layout][0])
         given: dict[MacroArgument, set[str]] = {}
+        source = self.game.macros_source
+        callers = macro_callers(source) if source else frozenset()  # ({% call(c) macros.m(card) %}: c is the item)
         for layout, layout_tables in self.enums_compared.values():
             item_tables = frozenset(t for t in layout_tables if t is not None)
             for message, mark in enum_mistakes(layout.elements, self.item_enums(item_tables), ITEM_NAMES,
-                                               self.table_enums):
+                                               self.table_enums, callers):
                 self.error(message, mark)
-            for argument in macros_given_item(layout.elements, ITEM_NAMES):
+            for argument in macros_given_item(layout.elements, ITEM_NAMES, callers):
                 given.setdefault(argument, set()).update(item_tables)
         self.enums_compared.clear()
-        source = self.game.macros_source
         if source:  # (a macro given the item, `macros.badge(card)`: its parameter is the item)
             macros = Mark(self.game.project.rel(self.game.layout_folder / "macros.j2"))
             for message, line in macro_enum_mistakes(source, {a: frozenset(t) for a, t in given.items()},

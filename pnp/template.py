@@ -440,11 +440,51 @@ _COUNT_PARAMETERS = frozenset({"linecount", "slices"})  # of batch and slice: ho
 # wordwrap's width, round's precision, replace's count, urlize's trim_url_limit, and the counts above)
 _WHOLE_PARAMETERS = frozenset({"length", "leeway", "width", "precision", "count", "trim_url_limit", "indent"}) \
     | _COUNT_PARAMETERS
-# the text methods offered whose values at these places (or of these names) are whole numbers
-_WHOLE_ARGUMENTS: dict[str, tuple[int | str, ...]] = {
-    **{name: (0, "width") for name in ("center", "ljust", "rjust", "zfill")},
-    **{name: (1, 2) for name in ("count", "find", "index", "rfind", "rindex", "startswith", "endswith")},
-    "split": (1, "maxsplit"), "rsplit": (1, "maxsplit"), "replace": (2, "count"), "splitlines": (0, "keepends")}
+# what the text methods offered take at each place (and by what name, if any): a whole number, text, text or
+# texts (a tuple of them), one character; and whether none may be given there
+_Taken = tuple[int, str | None, str, bool]
+_METHOD_VALUES: dict[str, tuple[_Taken, ...]] = {
+    **{name: ((0, "width", "whole", False), (1, "fillchar", "character", False)) for name in ("center", "ljust",
+                                                                                              "rjust")},
+    "zfill": ((0, "width", "whole", False),),
+    **{name: ((0, None, "text", False), (1, None, "whole", True), (2, None, "whole", True))
+       for name in ("count", "find", "index", "rfind", "rindex")},
+    **{name: ((0, None, "texts", False), (1, None, "whole", True), (2, None, "whole", True))
+       for name in ("startswith", "endswith")},
+    **{name: ((0, "sep", "text", True), (1, "maxsplit", "whole", False)) for name in ("split", "rsplit")},
+    **{name: ((0, None, "text", False),) for name in ("partition", "rpartition", "removeprefix", "removesuffix")},
+    **{name: ((0, None, "text", True),) for name in ("strip", "lstrip", "rstrip")},
+    "replace": ((0, None, "text", False), (1, None, "text", False), (2, "count", "whole", False)),
+    "splitlines": ((0, "keepends", "whole", False),)}
+# the parameters of Jinja's filters that take text (trim's chars, truncate's end, wordwrap's wrapstring, split's
+# sep), and whether none may be given there
+_TEXT_PARAMETERS = {"chars": True, "end": False, "wrapstring": True, "sep": True}
+_WHOLE_OR_NONE = frozenset({"leeway", "count", "trim_url_limit", "indent"})  # (whole-number parameters none may be given)
+_KIND_WORDS = {"whole": "a whole number", "text": "text", "texts": "text (or a list of texts)",
+               "character": "one character", "indent": "a whole number or text"}
+_ABSENT = object()  # (a value not given)
+
+
+def _of_kind(value: object, kind: str) -> bool:
+    if kind in ("whole", "indent"):  # (a float is refused by _refuse_fraction, saying how to round it)
+        return isinstance(value, (int, float)) or kind == "indent" and isinstance(value, str)
+    if kind == "texts" and isinstance(value, tuple):
+        return all(isinstance(text, str) for text in value)
+    return isinstance(value, str) and (kind != "character" or len(value) == 1)
+
+
+def _refuse_kind(value: object, kind: str, none: bool, takes: str) -> None:
+    """A value given where a filter or a text method takes a whole number, text or one character, refused in
+    pnp's words unless it is one (or none, where `none`): Python said "strip arg must be None or str", "must be
+    str, not int", "'str' object cannot be interpreted as an integer", Jinja's truncate "object of type 'int'
+    has no len()". `takes`: what takes it, `{}` where what it takes goes ("the filter trim takes {} as its
+    chars")."""
+    if kind == "whole":
+        _refuse_fraction(value, takes.format("a whole number"))
+    if value is _ABSENT or value is None and none or _of_kind(value, kind):
+        return
+    raise LimitError(f"{takes.format(_KIND_WORDS[kind] + (' (or none)' if none else ''))}, not "
+                     f"{_describe_value(value)}")
 
 
 def _refuse_fraction(value: object, takes: str) -> None:
@@ -857,14 +897,128 @@ class _EscapeFormatter(_HalfAwayFields, SandboxedEscapeFormatter):
 
 
 @contextlib.contextmanager
-def _in_format_range() -> Iterator[None]:
+def _in_format_range(refused: Callable[[], str | None] = lambda: None) -> Iterator[None]:
     """Formatting a value its field cannot write raises OverflowError, whichever way it is out of range: said
-    as what the fields take (a character code of -1 is no number too large)."""
+    as what the fields take (a character code of -1 is no number too large). A format that does not fit its
+    values otherwise is said as `refused` finds (_percent_refused, _braces_refused), in pnp's words: Python
+    said "not all arguments converted during string formatting", "Unknown format code 'q' for object of type
+    'int'", "tuple index out of range", "Single '{' encountered in format string"."""
     try:
         yield
     except OverflowError:
         raise ValueError("a number this format cannot write: %c and {:c} take a character code from 0 to "
                          "1,114,111, %f, %e and %g a number under 1.8e308") from None
+    except (TypeError, ValueError, IndexError):
+        message = refused()
+        if message is None:
+            raise
+        raise ValueError(message) from None
+
+
+_NUMBER_CONVERSIONS = frozenset("diouxXeEfFgGc")  # the %-conversions that write a number (%c a character's code)
+
+
+_PERCENT_TYPES = frozenset("diouxXeEfFgGcrsa")  # the %-conversions there are
+_SPEC_TYPES = frozenset("bcdeEfFgGnosxX%")  # the types a {}-field's spec may end with
+
+
+def _field_refused(fmt: str, field: str, kind: str, value: object) -> str:
+    """A field of a format (`kind`: its conversion or spec type) that cannot write its value, said so."""
+    shown = _short(repr(fmt), 60)
+    if kind and kind not in (_PERCENT_TYPES if field[:1] == "%" else _SPEC_TYPES):
+        return (f"the format {shown}: its field {field} writes no kind pnp knows ('{kind}': the kinds are "
+                f"{'%s, %d, %f, %e, %g, %x...' if field[:1] == '%' else '{:d}, {:f}, {:e}, {:g}, {:x}, {:%}...'})")
+    return (f"the format {shown}: its field {field} cannot write {_describe_value(value)}"
+            f"{' (it writes a number)' if kind in _NUMBER_CONVERSIONS else ''}")
+
+
+def _plural(count: int, what: str) -> str:
+    return f"{count} {what}{'s' if count != 1 else ''}"
+
+
+def _percent_refused(fmt: str, args: Any) -> str | None:
+    """Why `fmt % args` failed, in a designer's words: a % that begins no field, fields and values that do not
+    pair, or the first field that cannot write its value; None when none of these is found."""
+    shown, conversions = _short(repr(fmt), 60), _conversions(fmt)
+    if conversions is None:
+        return f"the format {shown} has a % that begins no field (%s, %d, %.2f...): a % printed is written %%"
+    fields = [c for c in conversions if c[4] != "%"]
+    values = _percent_values(shown, fields, args)
+    if isinstance(values, str):
+        return values
+    for (start, end, key, _, kind), value in zip(fields, values):
+        field = fmt[start:end]
+        try:
+            (field if key is None else "%" + field[len(key) + 3:]) % (value,)
+        except (TypeError, ValueError):
+            return _field_refused(fmt, field, kind, value)
+    return None
+
+
+def _percent_values(shown: str, fields: list[Conversion], args: Any) -> list[Any] | str:
+    """The value of each field of a %-format in turn, or why they do not pair (_percent_refused)."""
+    keyed = [c[2] for c in fields if c[2] is not None]
+    if keyed and len(keyed) != len(fields):
+        return f"the format {shown} names some of its values (%(name)s) and not others (%s): name all or none"
+    if keyed and not _is_mapping(args):
+        return f"the format {shown} names its values (%(name)s) and takes a mapping, not {_describe_value(args)}"
+    if keyed:
+        return [args[key] for key in keyed if key in args]
+    if fields and _is_mapping(args):
+        return f"the format {shown} takes its values in turn (%s), not by name: a field so given is written %(name)s"
+    values = list(args) if isinstance(args, tuple) else [args]
+    if len(values) != len(fields):
+        return (f"the format {shown} has {_plural(len(fields), 'field')} (%s, %d, %.2f...) and was given "
+                f"{_plural(len(values), 'value')}: one value for each field")
+    return values
+
+
+def _braces_refused(fmt: str, args: tuple[Any, ...], named: Mapping[str, Any]) -> str | None:
+    """Why `fmt.format(*args, **named)` failed, in a designer's words: a brace that begins or ends no field,
+    fields numbered and not, a field with no value, or the first field that cannot write its value; None when
+    none of these is found."""
+    shown = _short(repr(fmt), 60)
+    fields = _brace_fields(shown, fmt)
+    if isinstance(fields, str):
+        return fields
+    for at, (name, spec, conversion) in enumerate(fields):
+        first, rest = _string.formatter_field_name_split(name)
+        first = at if first == "" else first
+        if isinstance(first, int) and first >= len(args):
+            return f"the format {shown}: its field {{{name}}} has no value (it was given {_plural(len(args), 'value')}" \
+                   ", from {0})"
+        if not (list(rest) or not isinstance(first, int) and first not in named):  # (by name or attribute: format
+            refused = _brace_field_refused(fmt, name, spec, conversion,  # itself says what is missing)
+                                           args[first] if isinstance(first, int) else named[first])
+            if refused is not None:
+                return refused
+    return None
+
+
+def _brace_fields(shown: str, fmt: str) -> list[tuple[str, str, str | None]] | str:
+    """(name, spec, conversion) of each field of a {}-format, or why it has none to read (_braces_refused)."""
+    try:
+        fields = [(name, spec or "", conversion) for _, name, spec, conversion in _FORMATTER.parse(fmt)
+                  if name is not None]
+    except ValueError:
+        return f"the format {shown} has a {{ or }} that begins or ends no field: one printed is written {{{{ or }}}}"
+    unknown = next((conversion for _, _, conversion in fields if conversion not in (None, "r", "s", "a")), None)
+    if unknown is not None:
+        return f"the format {shown} converts a value by '!{unknown}', which is none of !s, !r and !a"
+    numbered = {name != "" and name[:1].isdigit() for name, _, _ in fields if not name[:1].isalpha()}
+    if len(numbered) > 1:
+        return f"the format {shown} numbers some of its fields ({{0}}) and not others ({{}}): number all or none"
+    return fields
+
+
+def _brace_field_refused(fmt: str, name: str, spec: str, conversion: str | None, value: Any) -> str | None:
+    """Why one {}-field of a format cannot write its value, or None when it can (_braces_refused)."""
+    try:
+        format(repr(value) if conversion == "r" else str(value) if conversion in ("s", "a") else value, spec)
+    except (TypeError, ValueError):
+        written = f"{{{name}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}}"
+        return _field_refused(fmt, written, spec[-1:] if spec[-1:].isalpha() or spec[-1:] == "%" else "", value)
+    return None
 
 
 def _too_many_bits(least_bits: int) -> LimitError | None:
@@ -903,7 +1057,7 @@ def _power(left: Any, right: Any) -> Any:
 def _modulo(left: Any, right: Any) -> Any:
     if isinstance(left, (str, bytes)):  # bytes format as text does: `'%999999999d'.encode() % 1` built 1 GB
         _percent_size(left if isinstance(left, str) else left.decode("latin-1"), right)
-        with _in_format_range():
+        with _in_format_range(lambda: _percent_refused(left, right) if isinstance(left, str) else None):
             if isinstance(left, str):
                 left, right = _percent_rounded(left, right)
             return _check_result(left % right)
@@ -1075,7 +1229,17 @@ def _sum(items: Iterable[Any], start: Any = 0) -> Any:
     """sum() in linear time: adding lists one by one copies the growing list every time (quadratic)."""
     items = list(items)
     if not isinstance(start, (list, tuple)):
-        return sum(items, start)
+        try:
+            return sum(items, start)
+        except TypeError:
+            total = start
+            for item in items:  # (the two values it could not add, found again: sum() adds in C)
+                try:
+                    total = total + item
+                except TypeError:
+                    raise TypeError(f"sum cannot add {_describe_value(item)} to {_describe_value(total)}: it adds "
+                                    "numbers (a number written as text? `| int` or `| float` makes it one)") from None
+            raise TypeError("sum adds numbers, and was given text to start from: join texts with `| join`") from None
     _refuse_longer(len(start) + sum(_size(x) or 0 for x in items), "this sum")
     joined = list(start)
     for item in items:
@@ -1094,6 +1258,118 @@ def _operands_refused(operator: str, left: object, right: object) -> str:
         message += (f" (a filter applies before an operator: `a {operator} b | f` is `a {operator} (b | f)`; "
                     f"write `(a {operator} b) | f`, or join texts with ~)")
     return message
+
+
+_ORDERINGS: dict[str, Callable[[Any, Any], Any]] = {"lt": operator.lt, "lteq": operator.le, "gt": operator.gt,
+                                                    "gteq": operator.ge}
+_ORDER_SIGNS = {"lt": "<", "lteq": "<=", "gt": ">", "gteq": ">="}
+
+
+def _unordered(what: str, left: object, right: object) -> str:
+    """Why two values could not be ordered, in a designer's words (Python said "'<' not supported between
+    instances of 'str' and 'int'"): the one message of an operator, a test, a filter or a function that orders."""
+    hint = "order items by a field of theirs: `x | sort(attribute='cost')`" if _is_mapping(left) or \
+        _is_mapping(right) else "a number written as text? `| int` or `| float` makes it one"
+    return (f"{what} cannot order {_describe_value(left)} and {_describe_value(right)}: numbers are ordered among "
+            f"numbers and text among text ({hint})")
+
+
+def _order(left: Any, op: str, right: Any) -> Any:
+    """`left < right` (`op`: lt, lteq, gt, gteq), as a template's operator or test orders two values
+    (_ordered_tree routes `a < b` here): values of kinds that have no order refused in pnp's words."""
+    try:
+        return _ORDERINGS[op](left, right)
+    except TypeError:
+        raise TypeError(_unordered(f"'{_ORDER_SIGNS[op]}'", left, right)) from None
+
+
+def _order_test(op: str, value: Any, other: Any) -> Any:
+    """The tests that order (`x is lt(3)`, select('>', 2)), as the operators order (_order)."""
+    return _order(value, op, other)
+
+
+def _abs(number: Any) -> Any:
+    """abs(), of a value that is no number said in pnp's words (Python's "bad operand type for abs(): 'str'")."""
+    try:
+        return abs(number)
+    except TypeError:
+        raise TypeError(f"abs takes a number, not {_describe_value(number)}") from None
+
+
+def _unorderable_pair(values: Iterable[Any]) -> tuple[Any, Any] | None:
+    """Two of `values` that cannot be ordered against each other, or None: each value is compared with one value
+    of each type seen before it (a list with one of every list it differs from in kind)."""
+    seen: list[Any] = []
+    for value in values:
+        for other in seen:
+            try:
+                _ = other < value, value < other
+            except TypeError:
+                return _first_unorderable(other, value)
+        if all(type(other) is not type(value) or isinstance(value, (list, tuple)) for other in seen):
+            seen.append(value)
+            if len(seen) > 64:  # (a list of many lists of kinds alike: the pair was not found; Python's words)
+                return None
+    return None
+
+
+def _first_unorderable(left: Any, right: Any) -> tuple[Any, Any]:
+    """Of two lists that cannot be ordered, the first two of their items at one place that cannot (lists are
+    ordered item by item); of any other two values, themselves."""
+    while isinstance(left, (list, tuple)) and isinstance(right, (list, tuple)):
+        for a, b in zip(left, right):
+            if a != b:
+                try:
+                    _ = a < b
+                except TypeError:
+                    left, right = a, b
+                    break
+                return left, right
+        else:
+            return left, right
+    return left, right
+
+
+def _ordered_by(name: str, arguments: Mapping[str, Any]) -> list[list[Any]]:
+    """The values a filter that orders (_ORDERING_FILTERS, given its bound `arguments`) compares, one list per
+    key: the items, a field of theirs (each of sort's attributes apart), a mapping's keys or values."""
+    value = arguments.get("value", ())
+    if name == "dictsort":
+        at = 1 if arguments.get("by") == "value" else 0
+        return [[pair[at] for pair in value.items()]] if _is_mapping(value) else []
+    attribute = arguments.get("attribute")
+    if attribute is None:
+        return [list(value)]
+    parts = str(attribute).split(",") if name == "sort" else [attribute]
+    return [[make_attrgetter(ENV, part)(item) for item in value] for part in parts]
+
+
+def _refuse_unhashable(signature: inspect.Signature, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> None:
+    """unique given items it cannot tell apart whole (Python's "unhashable type: 'list'", said where its lazy
+    result was read): refused so, with how to compare them by a field."""
+    try:
+        arguments = signature.bind(*args, **kwargs).arguments
+    except TypeError:
+        return  # (the filter says how it is written)
+    attribute, values = arguments.get("attribute"), arguments.get("value", ())
+    if not isinstance(values, (list, tuple)):
+        return
+    if attribute is not None:
+        values = [make_attrgetter(ENV, attribute)(item) for item in values]
+    whole = next((value for value in values if isinstance(value, (list, dict)) or _is_mapping(value)), None)
+    if whole is not None:
+        raise TypeError(f"the filter unique cannot compare {_describe_value(whole)} whole: give it a field to "
+                        "compare items by, `x | unique(attribute='name')`")
+
+
+def _order_refusal(what: str, keys: list[list[Any]]) -> str | None:
+    """`what` (a filter or function that orders) refusing two of the values it compares, or None when no two
+    are found that cannot be ordered (it failed otherwise: its own words stand)."""
+    for values in keys:
+        pair = _unorderable_pair(values)
+        if pair is not None:
+            return _unordered(what, *pair)
+    return None
 
 
 def _check_round_digits(ndigits: object) -> None:
@@ -1418,6 +1694,8 @@ _ITEMS_FILTERS = frozenset({"batch", "count", "count_by", "first", "groupby", "j
                             "max", "min", "reject", "rejectattr", "reverse", "select", "selectattr", "slice", "sort",
                             "sum", "unique"})
 _MAPPING_FILTERS = frozenset({"dictsort", "items"})
+# the filters that compare their values (their failures: _order_refusal, and unique's _unhashable_refusal)
+_ORDERING_FILTERS = frozenset({"sort", "max", "min", "dictsort", "groupby", "unique"})
 
 
 def _of_items(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
@@ -1427,8 +1705,30 @@ def _of_items(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     def checked(*args: Any, **kwargs: Any) -> Any:
         if len(args) == 1:
             _refuse_no_items(name, args[0], "the function")
-        return function(*args, **kwargs)
+            if isinstance(args[0], Iterator):  # (read once: what it orders is read again on failure)
+                args = (list(args[0]),)
+        try:
+            return function(*args, **kwargs)
+        except TypeError:
+            refusal = _order_refusal(f"the function {name}", [list(args[0] if len(args) == 1 else args)]) \
+                if name in _ORDERING_FUNCTIONS and args and not kwargs else None
+            if refusal is not None:
+                raise TypeError(refusal) from None
+            raise
+    if name in _WRITTEN:  # (Python's own names its parameters `obj`, `iterable`, or none)
+        checked.__signature__ = _WRITTEN[name]  # type: ignore[attr-defined]
     return checked
+
+
+_ORDERING_FUNCTIONS = frozenset({"max", "min", "sorted"})
+# how the functions of items are written, for _said_as_written: max(items) or max(a, b, ...), len(items)...
+_ITEMS_PARAMETER = inspect.Parameter("items", inspect.Parameter.POSITIONAL_ONLY)
+_WRITTEN = {"max": inspect.Signature([_ITEMS_PARAMETER,
+                                      inspect.Parameter("values", inspect.Parameter.VAR_POSITIONAL)]),
+            "len": inspect.Signature([_ITEMS_PARAMETER]),
+            "sorted": inspect.Signature([_ITEMS_PARAMETER,
+                                         inspect.Parameter("reverse", inspect.Parameter.KEYWORD_ONLY, default=False)])}
+_WRITTEN["min"] = _WRITTEN["max"]
 
 
 def _refuse_no_items(name: str, value: object, what: str = "the filter") -> None:
@@ -1439,6 +1739,19 @@ def _refuse_no_items(name: str, value: object, what: str = "the filter") -> None
         raise LimitError(f"{what} {name} takes a mapping, not {_describe_value(value)}")
     if value is None or isinstance(value, (int, float)):
         raise LimitError(f"{what} {name} takes a list (or text, a mapping), not {_describe_value(value)}")
+
+
+def _refuse_unpaired(value: Any) -> Any:
+    """urlencode's value: text, a number, a mapping, or a list of (key, value) pairs, which any other list is
+    refused as not being (Jinja said "cannot unpack non-iterable float object"); a lazy result read once."""
+    if isinstance(value, (str, int, float, type(None))) or _is_mapping(value) or not isinstance(value, Iterable):
+        return value
+    pairs = list(value)
+    for pair in pairs:
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise LimitError("the filter urlencode takes text, a mapping or a list of (key, value) pairs, and was "
+                             f"given a list holding {_describe_value(pair)}")
+    return pairs
 
 
 def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
@@ -1453,20 +1766,32 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
     quotes_none = (text_filter or name == "safe") and name not in _NONE_WRITTEN
     writes_html = name in _HTML_FILTERS
     of_items = name in _ITEMS_FILTERS | _MAPPING_FILTERS
+    orders = name in _ORDERING_FILTERS
     widths = [(n + unlisted, parameter) for n, parameter in enumerate(signature.parameters)
               if parameter in _WIDTH_PARAMETERS | _WHOLE_PARAMETERS]
+    texts = [(n + unlisted, parameter) for n, parameter in enumerate(signature.parameters)
+             if parameter in _TEXT_PARAMETERS]
 
     def guarded(*args: Any, **kwargs: Any) -> Any:
         if writes_html:
             _refuse_html_unread(name)
+        if name == "urlencode" and len(args) > skip:
+            args = (*args[:skip], _refuse_unpaired(args[skip]), *args[skip + 1:])
         if of_items and len(args) > skip:
             _refuse_no_items(name, args[skip])
+            if orders and isinstance(args[skip], Iterator):  # (read once: what it orders is read again on failure)
+                args = (*args[:skip], list(args[skip]), *args[skip + 1:])
         for n, parameter in widths:
-            given = args[n] if n < len(args) else kwargs.get(parameter)
+            given = args[n] if n < len(args) else kwargs.get(parameter, _ABSENT)
             if parameter in _COUNT_PARAMETERS:
-                _check_count(given, name)
+                _check_count(None if given is _ABSENT else given, name)
+            _refuse_kind(given, "indent" if name in ("indent", "tojson") else "whole", parameter in _WHOLE_OR_NONE,
+                         f"the filter {name} takes {{}} as its {parameter}")
             _refuse_fraction(given, f"the filter {name} takes a whole number as its {parameter}")
             _check_int(given, "the number")
+        for n, parameter in texts:
+            _refuse_kind(args[n] if n < len(args) else kwargs.get(parameter, _ABSENT), "text",
+                         _TEXT_PARAMETERS[parameter], f"the filter {name} takes {{}} as its {parameter}")
         if text_filter and len(args) > skip and type(args[skip]) not in _SHORT_TEXTS:
             _refuse_longer(_text_size(args[skip]), f"the text given to {name}")
         if quotes_none and len(args) > skip:
@@ -1474,17 +1799,25 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
             args = (*args[:skip], _number_printed(args[skip]), *args[skip + 1:])  # (a float as `{{ }}` prints it)
         elif text_filter and len(args) > skip:  # (tojson, pprint: the floats in what they write, so too)
             args = (*args[:skip], _numbers_rounded(args[skip], plain=name == "tojson"), *args[skip + 1:])
+        if name == "unique":  # (before: its result is lazy, and fails where it is read)
+            _refuse_unhashable(signature, args[unlisted:], kwargs)
         try:
             if sizer is not None:
                 bound = signature.bind(*args[unlisted:], **kwargs)
                 bound.apply_defaults()
                 _refuse_longer(sizer(bound.arguments), f"what {name} builds")
                 args, kwargs = (*args[:unlisted], *bound.args), bound.kwargs
-            with _counted_calls(), _in_format_range() if formats else contextlib.nullcontext():
+            with _counted_calls(), _in_format_range(lambda: _percent_refused(str(args[0]), kwargs or args[1:])) \
+                    if formats else contextlib.nullcontext():
                 result = function(*args, **kwargs)  # (a filter's own loop in Python, urlize's, is template work too)
         except TypeError:
             _refuse_arguments(f"the filter {name}", f"x | {name}", signature, args[unlisted:], kwargs,
                               skip - unlisted + 1)
+            if orders:
+                bound = signature.bind(*args[unlisted:], **kwargs)
+                refusal = _order_refusal(f"the filter {name}", _ordered_by(name, bound.arguments))
+                if refusal is not None:
+                    raise TypeError(refusal) from None
             raise
         if isinstance(result, Iterator):
             return _Lazy(result)
@@ -1824,6 +2157,10 @@ def _guarded(parent: nodes.Node, child: object) -> object:
         return child
     if isinstance(child, (nodes.List, nodes.Dict)) or isinstance(child, nodes.Tuple) and child.ctx == "load":
         return nodes.Filter(child, "_pnp_built", [], [], None, None, lineno=child.lineno)
+    if isinstance(child, nodes.Compare) and len(child.ops) == 1 and child.ops[0].op in _ORDERINGS:
+        # `a < b` through _order, which says two values of no order in pnp's words (a chain, `a < b < c`, as it is)
+        return nodes.Filter(child.expr, "_pnp_order", [nodes.Const(child.ops[0].op), child.ops[0].expr], [], None,
+                            None, lineno=child.lineno)
     if isinstance(child, nodes.Concat):
         return nodes.Filter(nodes.List(child.nodes, lineno=child.lineno), "_pnp_concat", [], [], None, None,
                             lineno=child.lineno)
@@ -1901,6 +2238,7 @@ class _Env(ImmutableSandboxedEnvironment):
     """Templates read the game; they cannot change it (no list.append) nor reach Python internals."""
 
     intercepted_binops = frozenset(_BINOPS)
+    intercepted_unops = frozenset({"-", "+"})
     concat = staticmethod(_joined_output)  # a block's output joined, its size refused before
 
     def handle_exception(self, source: str | None = None) -> NoReturn:
@@ -1942,22 +2280,22 @@ class _Env(ImmutableSandboxedEnvironment):
         except TypeError:
             raise TypeError(_operands_refused(operator, left, right)) from None
 
+    def call_unop(self, context: Context, operator: str, arg: Any) -> Any:
+        """`-x`, `+x`: of a value that is no number, said in pnp's words (Python's "bad operand type for unary -:
+        'str'")."""
+        tick()
+        try:
+            return self.unop_table[operator](arg)
+        except TypeError:
+            raise TypeError(f"'{operator}' before a value takes a number, not {_describe_value(arg)}") from None
+
     def call(self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         tick()
         if type(__obj) is LoopContext and args:  # a recursive loop's next level: `loop(children)`, guarded as a `for`
             _check_loop_here(__obj)
             args = (_Guarded(args[0]), *args[1:])
         if isinstance(getattr(__obj, "__self__", None), str):  # a text's method (one of _TEXT_METHODS)
-            owner = __obj.__self__
-            _refuse_method_fractions(getattr(__obj, "__name__", ""), args, kwargs)
-            if getattr(__obj, "__name__", "") in _WIDTH_METHODS:  # 'x'.ljust(10**10)
-                for value in list(args) + list(kwargs.values()):
-                    _check_int(value, "the number")
-            sizer = _METHOD_SIZES.get(getattr(__obj, "__name__", ""))
-            if sizer is not None:  # 'x'.join(...), .replace, .strip: refused before they build
-                args = tuple(list(arg) if isinstance(arg, Iterator) else arg for arg in args)
-                given = {k: v for k, v in kwargs.items() if k not in _JINJA_CALL_KEYS}
-                _refuse_longer(sizer(owner, *args, **given), f"what {__obj.__name__} builds")
+            args = _text_method_checked(__obj, args, kwargs)
         if isinstance(__obj, Macro) and "caller" in kwargs:
             _check_caller_taken(__obj)
         _budget.call_depth += 1
@@ -1996,11 +2334,13 @@ class _Env(ImmutableSandboxedEnvironment):
         formatter = _EscapeFormatter(self, escape=fmt.escape) if isinstance(fmt, markupsafe.Markup) else \
             _Formatter(self)
         _format_padding(fmt)  # '{:>999999999}'.format(1): refused before formatting
-        if any(spec and "{" in spec for _, _, spec, _ in _FORMATTER.parse(fmt)):  # '{:{}}'.format(1, 10**9)
+        with _in_format_range(lambda: _braces_refused(fmt, (), {})):  # ('{'.format(): a brace of no field)
+            fields = list(_FORMATTER.parse(fmt))
+        if any(spec and "{" in spec for _, _, spec, _ in fields):  # '{:{}}'.format(1, 10**9)
             raise LimitError("widths given as arguments ('{:{}}') are not allowed in formats")
         repeated = re.search(r"\{[\w\[.]", fmt) is not None  # '{0}{0}' fills fields with one argument
         # a '%' field writes its number times 100: '{:.2%}'.format(1e307) printed 'inf%'
-        percent = any(spec and spec.endswith("%") for _, _, spec, _ in _FORMATTER.parse(fmt))
+        percent = any(spec and spec.endswith("%") for _, _, spec, _ in fields)
 
         def bounded(*args: Any, **kwargs: Any) -> str:
             values = list(args) + list(kwargs.values()) + self._fields_reached(fmt, args, kwargs)
@@ -2009,7 +2349,7 @@ class _Env(ImmutableSandboxedEnvironment):
             for number in values if percent else ():
                 if type(number) is float:
                     _finite(number * 100)
-            with _in_format_range():
+            with _in_format_range(lambda: _braces_refused(fmt, args, kwargs)):
                 return _check_result(type(fmt)(formatter.vformat(fmt, args, kwargs)))
 
         return bounded
@@ -2066,11 +2406,36 @@ class _Env(ImmutableSandboxedEnvironment):
                 from None
 
 
-def _refuse_method_fractions(method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> None:
-    """A text method's whole numbers (_WHOLE_ARGUMENTS) given as floats are refused (_refuse_fraction)."""
-    for where in _WHOLE_ARGUMENTS.get(method, ()):
-        given = args[where] if isinstance(where, int) and where < len(args) else kwargs.get(str(where))
-        _refuse_fraction(given, f"{method} of text takes a whole number there")
+def _text_method_checked(method: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[Any, ...]:
+    """A text method's values checked before it is called (_Env.call), its arguments given back with a filter's
+    lazy result read once, for the checks and the sizes."""
+    name = getattr(method, "__name__", "")
+    sizer = _METHOD_SIZES.get(name)
+    if sizer is not None:
+        args = tuple(list(arg) if isinstance(arg, Iterator) else arg for arg in args)
+    _refuse_method_values(name, args, kwargs)
+    if name in _WIDTH_METHODS:  # 'x'.ljust(10**10)
+        for value in list(args) + list(kwargs.values()):
+            _check_int(value, "the number")
+    if sizer is not None:  # 'x'.join(...), .replace, .strip: refused before they build
+        given = {k: v for k, v in kwargs.items() if k not in _JINJA_CALL_KEYS}
+        _refuse_longer(sizer(method.__self__, *args, **given), f"what {name} builds")
+    return args
+
+
+def _refuse_method_values(method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> None:
+    """A text method's values of a kind it does not take refused (_METHOD_VALUES, _refuse_kind); join's items
+    that are no text too (Python's "sequence item 0: expected str instance, int found")."""
+    for at, name, kind, none in _METHOD_VALUES.get(method, ()):
+        given = args[at] if at < len(args) else kwargs.get(name, _ABSENT) if name else _ABSENT
+        _refuse_kind(given, kind, none, f"{method} of text takes {{}} there")
+    if method == "join" and len(args) == 1:
+        _refuse_no_items("join", args[0], "the method")
+    if method == "join" and len(args) == 1 and isinstance(args[0], (list, tuple)):
+        for item in args[0]:
+            if not isinstance(item, str):
+                raise LimitError(f"join of text joins texts, not {_describe_value(item)} (`| join` joins any "
+                                 "values, printing each)")
 
 
 def _check_caller_taken(macro: Macro) -> None:
@@ -2261,8 +2626,9 @@ OWN_FILTERS: dict[str, Callable[..., Any]] = {
     "percent": _percent, "count": _count, "count_by": _count_by, "lookup": _lookup_ids, "split": _split,
     "as_typed": _as_typed_filter}
 ENV.filters.update({name: _guard_filter(name, function) for name, function in OWN_FILTERS.items()},
-                   _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result, _pnp_truth=_truth)
-ENV.globals.update(max=_of_items("max", max), min=_of_items("min", min), abs=abs, round=_round,
+                   _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result, _pnp_truth=_truth,
+                   _pnp_order=_order)
+ENV.globals.update(max=_of_items("max", max), min=_of_items("min", min), abs=_abs, round=_round,
                    sorted=_of_items("sorted", sorted), len=_of_items("len", len), sum=_of_items("sum", _sum),
                    range=_bounded_range)
 ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text
@@ -2327,9 +2693,15 @@ class _Joiner(Joiner):
 
 ENV.globals.update(namespace=_Namespace, cycler=_Cycler, joiner=_Joiner)
 # tests and pnp's own functions given values they do not take say how they are written (as filters do)
-ENV.tests = {name: _said_as_written(f"the test {name}", f"x is {name}", cast(Callable[..., Any], test), True)
+# the tests that order, values of no order said in pnp's words as the operators say them
+_ORDER_TESTS: dict[str, Callable[..., Any]] = {
+    name: functools.partial(_order_test, op) for op, names in (("lt", ("lt", "<", "lessthan")), ("lteq", ("le", "<=")),
+                                                               ("gt", ("gt", ">", "greaterthan")), ("gteq", ("ge", ">=")))
+    for name in names}
+ENV.tests = {name: _said_as_written(f"the test {name}", f"x is {name}",
+                                    _ORDER_TESTS.get(name, cast(Callable[..., Any], test)), True)
              for name, test in ENV.tests.items()}
-for _name in ("round", "sum", "range", "namespace", "cycler", "joiner"):
+for _name in ("round", "sum", "range", "namespace", "cycler", "joiner", "len", "sorted", "abs", "max", "min"):
     ENV.globals[_name] = _said_as_written(f"the function {_name}", _name, cast(Callable[..., Any], ENV.globals[_name]),
                                           False)
 
@@ -2779,6 +3151,29 @@ _IDENTITY_TESTS = frozenset({"sameas", "in"})
 _TEST_FILTERS = frozenset({"select", "reject", "selectattr", "rejectattr"})
 
 
+_N = TypeVar("_N", bound=nodes.Node)
+_FLAT: dict[int, tuple[nodes.Node, list[nodes.Node]]] = {}  # id(node) -> (node, the nodes inside it in order)
+
+
+def _find_all(node: nodes.Node, kinds: type[_N] | tuple[type[_N], ...]) -> list[_N]:
+    """The nodes of `kinds` inside `node`, in the order written, as Node.find_all finds them; each node's whole
+    list read once (a walk of Jinja's recursive generators, ten of them for the static checks of one template,
+    took seconds for a template of 3,000 {% set %} lines: each is a pass over a list now)."""
+    key = id(node)
+    kept = _FLAT.get(key)
+    if kept is None or kept[0] is not node:
+        inside: list[nodes.Node] = []
+        stack = list(reversed(list(node.iter_child_nodes())))
+        while stack:
+            child = stack.pop()
+            inside.append(child)
+            stack.extend(reversed(list(child.iter_child_nodes())))
+        if len(_FLAT) >= 512:
+            _FLAT.clear()
+        kept = _FLAT[key] = (node, inside)
+    return [found for found in kept[1] if isinstance(found, kinds)]
+
+
 @functools.lru_cache(maxsize=4096)
 def may_tell_identity(source: str, expression: bool = False, item: frozenset[str] = frozenset(),
                       methods: frozenset[str] = frozenset()) -> bool:
@@ -2790,7 +3185,7 @@ def may_tell_identity(source: str, expression: bool = False, item: frozenset[str
         tree = ENV.parse("{{ (" + source + ") }}" if expression else source)
     except (TemplateSyntaxError, MemoryError):  # (out of memory: it may, for all pnp knows)
         return True
-    for node in tree.find_all((nodes.Test, nodes.Operand, nodes.Filter, nodes.Call)):
+    for node in _find_all(tree, (nodes.Test, nodes.Operand, nodes.Filter, nodes.Call)):
         if isinstance(node, nodes.Call) or isinstance(node, nodes.Test) and node.name in _IDENTITY_TESTS or \
                 isinstance(node, nodes.Operand) and node.op in ("in", "notin") or \
                 isinstance(node, nodes.Filter) and node.name in _TEST_FILTERS:
@@ -2800,10 +3195,10 @@ def may_tell_identity(source: str, expression: bool = False, item: frozenset[str
 
 def _uses_itself(tree: nodes.Node, item: frozenset[str], methods: frozenset[str]) -> bool:
     """Whether a name of `item` is used other than to look up a field of it (`card.name`, `card['name']`)."""
-    looked_into = {id(node.node) for node in tree.find_all((nodes.Getattr, nodes.Getitem))
+    looked_into = {id(node.node) for node in _find_all(tree, (nodes.Getattr, nodes.Getitem))
                    if isinstance(node, (nodes.Getattr, nodes.Getitem))  # (find_all is typed as any node)
                    and not (isinstance(node, nodes.Getattr) and node.attr in methods)}
-    return any(name.name in item and id(name) not in looked_into for name in tree.find_all(nodes.Name))
+    return any(name.name in item and id(name) not in looked_into for name in _find_all(tree, nodes.Name))
 
 
 # -- texts compared with a field of enum values (a typo there is false for every item, silently) ---------------
@@ -2816,8 +3211,12 @@ TableEnums = Callable[[str], Mapping[str, Sequence[object]]]  # a table's name -
 Field = tuple[str | None, str]  # (whose, field) of Compared: a field of the item, or of an item of a table
 
 
+# (a macro of macros.j2, a place of caller()'s values, and the place and name of the macro's parameter it gives there)
+CallerPlaces = frozenset[tuple[str, int, int, str]]
+
+
 def enum_mistakes(source: object, expression: bool, item: frozenset[str], enums: Mapping[str, Sequence[object]],
-                  tables: TableEnums | None = None) -> list[tuple[str, int]]:
+                  tables: TableEnums | None = None, callers: CallerPlaces = frozenset()) -> list[tuple[str, int]]:
     """(message, template line) for each text a template (an expression with `expression`) compares a field of
     the item (named by one of `item`, or by a name set to it: `{% set c = card %}`) with by ==, != or `in` a
     written list, when the field's values are `enums[field]` and the text is none of them: `card.kind ==
@@ -2826,9 +3225,9 @@ def enum_mistakes(source: object, expression: bool, item: frozenset[str], enums:
     'eq', 'Beast')`, `ref.cards.values() | ...`, `| map(attribute='kind')`) or of one of its items
     (`ref.cards.lion.kind`, `data.cards[0].kind`), against `tables(name)`. Nothing for the item (or `data`,
     `ref`) when the template gives that name another value (`{% for card in ... %}`), nor when it cannot be
-    parsed (compiling says why)."""
+    parsed (compiling says why). `callers`: what macros.j2's macros give caller() (macro_callers)."""
     found = []
-    for whose, field, text, line in _texts_compared(str(source), expression, item):
+    for whose, field, text, line in _texts_compared(str(source), expression, item, callers):
         if whose is None:
             found += _mistakes_of(field, text, enums, line=line)
         elif tables is not None:
@@ -2854,9 +3253,10 @@ def _mistakes_of(field: str, text: str, enums: Mapping[str, Sequence[object]], w
              f"is the same for every item{did_you_mean(text, [v for v in values if isinstance(v, str)])}", line)]
 
 
-def _texts_compared(source: str, expression: bool, item: frozenset[str]) -> tuple[Compared, ...]:
+def _texts_compared(source: str, expression: bool, item: frozenset[str],
+                    callers: CallerPlaces = frozenset()) -> tuple[Compared, ...]:
     """The (whose, field, text, line) of each comparison of `enum_mistakes`'s kind in a template."""
-    return _enum_walks(source, expression, item)[0]
+    return _enum_walks(source, expression, item, callers)[0]
 
 
 # (a macro of macros.j2, the place or name of an argument given to it, and whose that argument is: None for
@@ -2864,28 +3264,29 @@ def _texts_compared(source: str, expression: bool, item: frozenset[str]) -> tupl
 MacroArgument = tuple[str, int | str, str | None]
 
 
-def macro_items(source: str, expression: bool, item: frozenset[str]) -> frozenset[MacroArgument]:
+def macro_items(source: str, expression: bool, item: frozenset[str],
+                callers: CallerPlaces = frozenset()) -> frozenset[MacroArgument]:
     """The arguments a template (an expression with `expression`) gives its macros that are plainly the item
     (`macros.badge(card)`, `macros.badge(c=item)`, a name set to it) or an item of a table (`ref.cards.lion`):
     each macro's parameter there is that item too."""
-    return _enum_walks(source, expression, item)[1]
+    return _enum_walks(source, expression, item, callers)[1]
 
 
 @functools.lru_cache(maxsize=4096)
-def _enum_walks(source: str, expression: bool,
-                item: frozenset[str]) -> tuple[tuple[Compared, ...], frozenset[MacroArgument]]:
+def _enum_walks(source: str, expression: bool, item: frozenset[str],
+                callers: CallerPlaces = frozenset()) -> tuple[tuple[Compared, ...], frozenset[MacroArgument]]:
     """(_texts_compared, macro_items) of a template, from one parse of it (each parsed it on its own)."""
     tree = _parsed_or_none(source, expression)
     if tree is None:
         return (), frozenset()
-    named = frozenset(name.name for name in tree.find_all(nodes.Name) if name.ctx in ("store", "param"))
+    named = frozenset(name.name for name in _find_all(tree, nodes.Name) if name.ctx in ("store", "param"))
     # the item's names (none when the template gives one of them another value), with the names set to it
-    aliases, fields = _aliases(tree, item) if not named & item else (frozenset(), {})
+    aliases, fields = _aliases(tree, item, callers) if not named & item else (frozenset(), {})
     names = frozenset() if named & item else item | aliases
     compared = [c for c in (*_tests_compared(tree, names, fields), *_operators_compared(tree, names, fields),
                             *_tables_compared(tree))
                 if _read_as_written(c[0], named)]
-    given = frozenset(given for call in tree.find_all(nodes.Call) if _is_macros_call(call)
+    given = frozenset(given for call in _find_all(tree, nodes.Call) if _is_macros_call(call)
                       for given in _given(call, names) if _read_as_written(given[2], named))
     return tuple(compared), given
 
@@ -2906,16 +3307,17 @@ def _read_as_written(whose: str | None, named: frozenset[str]) -> bool:
     return whose is None or whose.split(".")[0] not in named
 
 
-def _aliases(tree: nodes.Node, item: frozenset[str]) -> tuple[frozenset[str], dict[str, Field]]:
+def _aliases(tree: nodes.Node, item: frozenset[str],
+             callers: CallerPlaces = frozenset()) -> tuple[frozenset[str], dict[str, Field]]:
     """The names a template (or a macro) sets to the item and to nothing else (`{% set c = card %}`, `{% with c =
     card %}`, `{% for c in [card] %}`, the block's `{% call(c) m() %}` of a macro of the template printing
-    `caller(card)`), with those it sets to one field of it and nothing else (`{% set k = card.kind %}`: k is
-    the item's kind)."""
+    `caller(card)`, or of a macro of macros.j2 by `callers`), with those it sets to one field of it and nothing
+    else (`{% set k = card.kind %}`: k is the item's kind)."""
     stored: dict[str, int] = {}
-    for name in tree.find_all(nodes.Name):
+    for name in _find_all(tree, nodes.Name):
         if name.ctx in ("store", "param"):
             stored[name.name] = stored.get(name.name, 0) + 1
-    pairs = _names_set(tree)
+    pairs = _names_set(tree, callers)
     given = collections.Counter(target for target, _ in pairs)  # the values each name is given
     left = dict(given)  # of them, those still to be read
     names, fields = set(item), dict[str, Field]()
@@ -2936,17 +3338,18 @@ def _aliases(tree: nodes.Node, item: frozenset[str]) -> tuple[frozenset[str], di
     return frozenset(names) - item, fields
 
 
-def _names_set(tree: nodes.Node) -> list[tuple[str, nodes.Node]]:
+def _names_set(tree: nodes.Node, callers: CallerPlaces = frozenset()) -> list[tuple[str, nodes.Node]]:
     """(name, the one value it is given) of each {% set %}, {% with %}, {% for %} over a list written of one
     value alike (`[card]`), and parameter of a {% call %} block given one value alike by each `caller(...)` of
     the template's macro it calls (a name given another value, or none known, is left out: _aliases sees it
     set more often than listed), in the order written (a block's names before those set inside it)."""
-    macros = {macro.name: macro for macro in tree.find_all(nodes.Macro)}
-    return [(target.name, value) for node in tree.find_all((nodes.Assign, nodes.With, nodes.For, nodes.CallBlock))
-            for target, value in _pairs_of(node, macros) if isinstance(target, nodes.Name)]
+    macros = {macro.name: macro for macro in _find_all(tree, nodes.Macro)}
+    return [(target.name, value) for node in _find_all(tree, (nodes.Assign, nodes.With, nodes.For, nodes.CallBlock))
+            for target, value in _pairs_of(node, macros, callers) if isinstance(target, nodes.Name)]
 
 
-def _pairs_of(node: nodes.Node, macros: Mapping[str, nodes.Macro]) -> list[tuple[nodes.Node, nodes.Node]]:
+def _pairs_of(node: nodes.Node, macros: Mapping[str, nodes.Macro],
+              callers: CallerPlaces = frozenset()) -> list[tuple[nodes.Node, nodes.Node]]:
     """(target, value) of one node of _names_set's kinds."""
     if isinstance(node, nodes.Assign):
         return [(node.target, node.node)]
@@ -2955,14 +3358,16 @@ def _pairs_of(node: nodes.Node, macros: Mapping[str, nodes.Macro]) -> list[tuple
     if isinstance(node, nodes.For):
         items = node.iter.items if isinstance(node.iter, (nodes.List, nodes.Tuple)) else []
         return [(node.target, items[0])] if items and all(one == items[0] for one in items) else []
-    return _block_pairs(node, macros) if isinstance(node, nodes.CallBlock) else []
+    if not isinstance(node, nodes.CallBlock):
+        return []
+    return _block_pairs(node, macros) if not _is_macros_call(node.call) else _macros_block_pairs(node, callers)
 
 
 def _block_pairs(block: nodes.CallBlock, macros: Mapping[str, nodes.Macro]) -> list[tuple[nodes.Node, nodes.Node]]:
     """(parameter, value) of a {% call %} block whose macro gives that parameter one value alike at every
     `caller(...)`."""
     macro = macros.get(block.call.node.name) if isinstance(block.call.node, nodes.Name) else None
-    calls = [] if macro is None else [call for call in macro.find_all(nodes.Call)
+    calls = [] if macro is None else [call for call in _find_all(macro, nodes.Call)
                                       if isinstance(call.node, nodes.Name) and call.node.name == "caller"]
     pairs: list[tuple[nodes.Node, nodes.Node]] = []
     for place, param in enumerate(block.args):
@@ -2973,12 +3378,51 @@ def _block_pairs(block: nodes.CallBlock, macros: Mapping[str, nodes.Macro]) -> l
     return pairs
 
 
+def _macros_block_pairs(block: nodes.CallBlock, callers: CallerPlaces) -> list[tuple[nodes.Node, nodes.Node]]:
+    """(parameter, value) of a `{% call(x) macros.m(card) %}` block whose macro of macros.j2 gives caller() one of
+    its own parameters at x's place (`callers`): x is the value the block's call gives that parameter."""
+    name = block.call.node.attr if isinstance(block.call.node, nodes.Getattr) else None
+    pairs: list[tuple[nodes.Node, nodes.Node]] = []
+    for macro, place, at, param in sorted(callers):
+        if macro != name or place >= len(block.args):
+            continue
+        value = block.call.args[at] if at < len(block.call.args) else \
+            next((kw.value for kw in block.call.kwargs if kw.key == param), None)
+        if value is not None:
+            pairs.append((block.args[place], value))
+    return pairs
+
+
+@functools.lru_cache(maxsize=8)
+def macro_callers(source: str) -> CallerPlaces:
+    """What each macro of macros.j2 gives `caller(...)` at a place, when it gives one of its own parameters there
+    at every caller() it writes (and gives that parameter no other value): a template's `{% call(x)
+    macros.m(card) %}` block's x is then the item the template gives it (_macros_block_pairs)."""
+    macros = _macros_of(source)
+    return frozenset(found for name in macros for found in _caller_places(macros, name))
+
+
+def _caller_places(macros: Mapping[str, nodes.Macro], name: str) -> list[tuple[str, int, int, str]]:
+    """macro_callers of one macro."""
+    params = [arg.name for arg in macros[name].args]
+    calls = [call for call in _find_all(macros[name], nodes.Call)
+             if isinstance(call.node, nodes.Name) and call.node.name == "caller"]
+    found = []
+    for place in range(max((len(call.args) for call in calls), default=0)):
+        given = [call.args[place] for call in calls if place < len(call.args)]
+        one = given[0]
+        if len(given) == len(calls) and all(value == one for value in given) and isinstance(one, nodes.Name) \
+                and one.name in params and _param_given(macros, (name, one.name, None)) is not None:
+            found.append((name, place, params.index(one.name), one.name))
+    return found
+
+
 def _set_in(macro: nodes.Macro | None, value: nodes.Node) -> bool:
     """Whether a macro gives a name its value holds another value (a parameter, a set): read in the macro, it is
     not the template's."""
-    inner = {n.name for n in macro.find_all(nodes.Name) if n.ctx in ("store", "param")} if macro else set()
+    inner = {n.name for n in _find_all(macro, nodes.Name) if n.ctx in ("store", "param")} if macro else set()
     return isinstance(value, nodes.Name) and value.name in inner or any(
-        n.name in inner for n in value.find_all(nodes.Name))
+        n.name in inner for n in _find_all(value, nodes.Name))
 
 
 def _is_macros_call(call: nodes.Call) -> bool:
@@ -3043,7 +3487,7 @@ def _reached(macros: Mapping[str, nodes.Macro],
             continue
         reached.setdefault(given_now, set()).update(item_tables)
         # the macros of the file it gives the parameter to, by their name (a call of another name is not one)
-        pending += [((callee, at, given_now[2]), item_tables) for call in macros[given_now[0]].find_all(nodes.Call)
+        pending += [((callee, at, given_now[2]), item_tables) for call in _find_all(macros[given_now[0]], nodes.Call)
                     if isinstance(call.node, nodes.Name) and call.node.name in macros
                     for callee, at, of in _given(call, frozenset({param})) if of is None]
     return reached
@@ -3059,7 +3503,7 @@ def _param_given(macros: Mapping[str, nodes.Macro], given: MacroArgument) -> str
     if macro is None or param not in params:
         return None
     own = {id(arg) for arg in macro.args}
-    stored = any(n.name == param and n.ctx in ("store", "param") and id(n) not in own for n in macro.find_all(nodes.Name))
+    stored = any(n.name == param and n.ctx in ("store", "param") and id(n) not in own for n in _find_all(macro, nodes.Name))
     return None if stored else str(param)
 
 
@@ -3070,12 +3514,12 @@ def _macros_of(source: str) -> dict[str, nodes.Macro]:
         tree = ENV.parse(source)
     except (TemplateSyntaxError, LimitError):
         return {}
-    return {macro.name: macro for macro in tree.find_all(nodes.Macro)}
+    return {macro.name: macro for macro in _find_all(tree, nodes.Macro)}
 
 
 def _tests_compared(tree: nodes.Node, item: frozenset[str], fields: Mapping[str, Field]) -> Iterator[Compared]:
     """Jinja's tests of equality: `card.kind is eq('Beast')`, `is in(['beast', 'Bird'])`."""
-    for test in tree.find_all(nodes.Test):
+    for test in _find_all(tree, nodes.Test):
         op = _EQUALITY_TESTS.get(test.name)
         if op is not None and len(test.args) == 1 and not test.kwargs:
             yield from _compared(test.node, op, test.args[0], (item, fields), test.lineno)
@@ -3083,7 +3527,7 @@ def _tests_compared(tree: nodes.Node, item: frozenset[str], fields: Mapping[str,
 
 def _operators_compared(tree: nodes.Node, item: frozenset[str], fields: Mapping[str, Field]) -> Iterator[Compared]:
     """==, != and `in`, each pair of a chain (`a == b == c`) on its own."""
-    for compare in tree.find_all(nodes.Compare):
+    for compare in _find_all(tree, nodes.Compare):
         left = compare.expr
         for operand in compare.ops:
             if operand.op in _EQUALITIES:
@@ -3095,9 +3539,9 @@ def _tables_compared(tree: nodes.Node) -> Iterator[Compared]:
     """A table's field tested by the filters that pick items by it: `data.cards | selectattr('kind', 'eq',
     'Beast')` (and rejectattr), `data.cards | map(attribute='kind') | select('eq', 'Beast')` (and reject), and
     `'Beast' in data.cards | map(attribute='kind') | list`."""
-    for picked in tree.find_all(nodes.Filter):
+    for picked in _find_all(tree, nodes.Filter):
         yield from _picked(picked)
-    for compare in tree.find_all(nodes.Compare):
+    for compare in _find_all(tree, nodes.Compare):
         left = compare.expr
         for operand in compare.ops:
             found = _table_field(operand.expr) if operand.op in ("in", "notin") else None

@@ -1193,3 +1193,89 @@ def test_names_set_to_the_item_in_a_chain_are_read_in_one_pass(monkeypatch):
                                    {"kind": ["beast"]})
     assert [line for _, line in found] == [1]
     assert len(calls) < 3 * 300
+
+
+@pytest.mark.parametrize("source, said", [
+    # values of no order, ordered by an operator, a test, a filter or a function
+    ("{{ [1, 'a'] | sort }}", "the filter sort cannot order a whole number (1) and text ('a'): numbers are ordered"),
+    ("{{ [{'a': 1}, {'a': 'x'}] | sort(attribute='a') }}", "the filter sort cannot order a whole number (1) and text"),
+    ("{{ [[1, 2], [1, 'a']] | sort }}", "the filter sort cannot order a whole number (2) and text ('a')"),
+    ("{{ [1, 'a'] | select | max }}", "the filter max cannot order a whole number (1) and text ('a')"),
+    ("{{ [[1], [1]] | unique | list }}", "the filter unique cannot compare a list whole: give it a field"),
+    ("{{ {1: 1, 'a': 2} | dictsort }}", "the filter dictsort cannot order a whole number (1) and text ('a')"),
+    ("{{ [{'a': none}, {'a': 1}] | groupby('a') }}", "the filter groupby cannot order nothing (none) and a whole"),
+    ("{{ min(1, 'a') }} {{ sorted([none, 1]) }}", "the function min cannot order a whole number (1) and text ('a')"),
+    ("{{ 'a' < none }}", "'<' cannot order text ('a') and nothing (none)"),
+    ("{{ [1, 'a'] | select('gt', 0) | list }}", "'>' cannot order text ('a') and a whole number (0)"),
+    ("{{ ['a'] | sum }}", "sum cannot add text ('a') to a whole number (0): it adds numbers"),
+    ("{{ sum(['b'], 'a') }}", "sum adds numbers, and was given text to start from"),
+    ("{{ -'a' }}", "'-' before a value takes a number, not text ('a')"),
+    ("{{ abs('a') }}", "abs takes a number, not text ('a')"),
+    # functions given nothing
+    ("{{ len() }}", "the function len is written `len(items)`, and was given 0 values"),
+    ("{{ max() }}", "the function max is written `max(items, ...)`, and was given 0 values"),
+    # what a filter's or a text method's value takes
+    ("{{ 'x' | trim(5) }}", "the filter trim takes text (or none) as its chars, not a whole number (5)"),
+    ("{{ 'abcdefgh' | truncate(3, end=5) }}", "the filter truncate takes text as its end, not a whole number (5)"),
+    ("{{ 'a b' | wordwrap(2, wrapstring=5) }}", "the filter wordwrap takes text (or none) as its wrapstring, not a"),
+    ("{{ 'a' | center('x') }}", "the filter center takes a whole number as its width, not text ('x')"),
+    ("{{ 'a' | indent(none) }}", "the filter indent takes a whole number or text as its width, not nothing (none)"),
+    ("{{ 'abc'.count(5) }}", "count of text takes text there, not a whole number (5)"),
+    ("{{ 'a'.count('a', 'b') }}", "count of text takes a whole number (or none) there, not text ('b')"),
+    ("{{ 'a'.center(5, 'ab') }}", "center of text takes one character there, not text ('ab')"),
+    ("{{ 'a'.endswith(5) }}", "endswith of text takes text (or a list of texts) there, not a whole number (5)"),
+    ("{{ ','.join([1, 2] | select) }}", "join of text joins texts, not a whole number (1)"),
+    ("{{ [1 / 3] | urlencode }}", "the filter urlencode takes text, a mapping or a list of (key, value) pairs, and "
+                                  "was given a list holding a number (0.333333333333)"),
+    # formats that do not fit their values
+    ("{{ 'a' | format(5) }}", "the format 'a' has 0 fields (%s, %d, %.2f...) and was given 1 value"),
+    ("{{ '%s %s' % 1 }}", "the format '%s %s' has 2 fields (%s, %d, %.2f...) and was given 1 value"),
+    ("{{ '%d' % 'a' }}", "the format '%d': its field %d cannot write text ('a') (it writes a number)"),
+    ("{{ '%(n)d' | format(n='x') }}", "the format '%(n)d': its field %(n)d cannot write text ('x')"),
+    ("{{ '%d items' | format(count=2) }}", "takes its values in turn (%s), not by name"),
+    ("{{ '%(a)d' % 5 }}", "names its values (%(name)s) and takes a mapping, not a whole number (5)"),
+    ("{{ '50%' % 5 }}", "the format '50%' has a % that begins no field"),
+    ("{{ '%y' % 5 }}", "its field %y writes no kind pnp knows ('y'"),
+    ("{{ '{:q}'.format(1) }}", "its field {:q} writes no kind pnp knows ('q'"),
+    ("{{ '{:d}'.format('a') }}", "the format '{:d}': its field {:d} cannot write text ('a') (it writes a number)"),
+    ("{{ '{}{}'.format(1) }}", "the format '{}{}': its field {} has no value (it was given 1 value"),
+    ("{{ '{0}{}'.format(1, 2) }}", "numbers some of its fields ({0}) and not others ({})"),
+    ("{{ 'a}'.format() }}", "has a { or } that begins or ends no field: one printed is written {{ or }}"),
+    ("{{ '{!x}'.format(1) }}", "the format '{!x}' converts a value by '!x', which is none of !s, !r and !a"),
+    ("{{ '%(a)s %s' % {'a': 1} }}", "names some of its values (%(name)s) and not others (%s): name all or none"),
+    ("{{ 'a'.join(none) }}", "the method join takes a list (or text, a mapping), not nothing (none)"),
+])
+def test_a_value_a_template_cannot_use_there_is_said_in_pnps_words_at_its_line(source, said):
+    """Mixed values ordered, text summed, a filter's or a text method's value of another kind, a format that does
+    not fit its values: said in Python's or Jinja's words before ("'<' not supported between instances of 'str'
+    and 'int'", "strip arg must be None or str", "not all arguments converted during string formatting",
+    "cannot unpack non-iterable float object", "len() takes exactly one argument (0 given)")."""
+    with pytest.raises(ExprError) as e:
+        template.render("a\n" + source, {})
+    assert said in e.value.message and e.value.line == 2, e.value.message
+
+
+def test_values_of_one_kind_are_ordered_formatted_and_given_as_before():
+    source = ("{{ [3, 1.5, true] | sort }} {{ ['b', 'A'] | max }} {{ 1 < 2.5 }} {{ [1, 5] | select('>', 2) | list }} "
+              "{{ -(2) }} {{ sum([1, 2.5]) }} {{ 'a\nb' | indent('>') }} {{ ' a ' | trim(none) }} {{ 'a'.center(3, '*') }} "
+              "{{ '%d%%' % 5 }} {{ '{:>3}|{a:.1f}'.format(1, a=2.25) }} {{ [('a', 1)] | urlencode }} {{ [[1], [1, 2]] | sort }}")
+    assert template.render(source, {}) == "[True, 1.5, 3] b True [5] -2 3.5 a\n>b a *a* 5%   1|2.3 a=1 [[1], [1, 2]]"
+
+
+def test_the_static_checks_of_a_template_walk_its_tree_once(monkeypatch):
+    """The enum checks and the macro arguments read a template's nodes from one walk of its tree: ten walks of
+    Jinja's recursive generators (names, sets, tests, comparisons, filters, calls) took seconds for 3,000
+    chained {% set %} lines, within the limit of words."""
+    from jinja2 import nodes
+    walked = []
+    children = nodes.Node.iter_child_nodes
+    monkeypatch.setattr(nodes.Node, "iter_child_nodes", lambda self, *a, **k: walked.append(1) or children(self, *a, **k))
+    chain = "{% set a0 = card %}" + "".join(f"{{% set a{i} = a{i - 1} %}}" for i in range(1, 300))
+    source = chain + "{{ a299.kind == 'Beest' }}{{ macros.m(a299) }}"
+    parsed = template.ENV.parse(source)  # (parsing walks the tree too: not counted)
+    monkeypatch.setattr(template, "_parsed_or_none", lambda *args: parsed)
+    tree_nodes = len(list(parsed.find_all(nodes.Node)))
+    walked.clear()
+    found = template.enum_mistakes(source, False, frozenset({"card"}), {"kind": ["beast"]})
+    assert [line for _, line in found] == [1] and template.macro_items(source, False, frozenset({"card"}))
+    assert len(walked) < 2 * tree_nodes, (len(walked), tree_nodes)

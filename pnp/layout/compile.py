@@ -8,7 +8,7 @@ from ..errors import ExprError, LayoutError
 from ..model.load import MarkedList, Record
 from ..options import converted, did_you_mean, type_name
 from ..template import compile_expression, compile_template, evaluate, is_template, render
-from ..template import MacroArgument, TableEnums, enum_mistakes as template_enum_mistakes, expression_item_table, \
+from ..template import CallerPlaces, MacroArgument, TableEnums, enum_mistakes as template_enum_mistakes, expression_item_table, \
     macro_items
 from . import params as P
 from .elements import ELEMENTS
@@ -213,11 +213,12 @@ def compile_elements(specs: object, mark: Mark | None, styles: StyleSet,
 
 
 
-def enum_mistakes(elements: Iterable[Compiled], enums: Mapping[str, Sequence[object]],
-                  item: frozenset[str], tables: TableEnums | None = None) -> list[tuple[str, Mark | None]]:
+def enum_mistakes(elements: Iterable[Compiled], enums: Mapping[str, Sequence[object]], item: frozenset[str],
+                  tables: TableEnums | None = None, callers: CallerPlaces = frozenset()) -> list[tuple[str, Mark | None]]:
     """(message, mark) for each text the elements' templates and expressions compare an item's field of enum
     values with (or, with `tables`, a field of a table read whole), when it is none of the field's values
-    (template.enum_mistakes), at the key's line and the template's line in it."""
+    (template.enum_mistakes), at the key's line and the template's line in it. `callers`: what macros.j2's macros
+    give caller() (template.macro_callers)."""
     found: list[tuple[str, Mark | None]] = []
     for compiled in elements:
         sources = [(key, source, False) for key, source in compiled.templates.items()]
@@ -225,14 +226,15 @@ def enum_mistakes(elements: Iterable[Compiled], enums: Mapping[str, Sequence[obj
                     if isinstance(param, P.Expression) and compiled.spec.get(key) is not None]
         for key, source, expression in sources:
             mark = compiled.mark_of(key)
-            for message, line in template_enum_mistakes(source, expression, item, enums, tables):
+            for message, line in template_enum_mistakes(source, expression, item, enums, tables, callers):
                 at = mark if mark is None or line <= 1 else Mark(mark.file, mark.line + line - 1, 1)
                 found.append((f"{key}: {message}", at))
-        found += enum_mistakes(compiled.children, enums, item, tables)
+        found += enum_mistakes(compiled.children, enums, item, tables, callers)
     return found
 
 
-def macros_given_item(elements: Iterable[Compiled], item: frozenset[str]) -> set[MacroArgument]:
+def macros_given_item(elements: Iterable[Compiled], item: frozenset[str],
+                      callers: CallerPlaces = frozenset()) -> set[MacroArgument]:
     """The arguments the elements' templates and expressions give macros.j2's macros that are plainly the item
     (template.macro_items)."""
     found: set[MacroArgument] = set()
@@ -241,8 +243,8 @@ def macros_given_item(elements: Iterable[Compiled], item: frozenset[str]) -> set
         sources += [(compiled.spec[key], True) for key, param in compiled.params.items()
                     if isinstance(param, P.Expression) and compiled.spec.get(key) is not None]
         for source, expression in sources:
-            found |= macro_items(str(source), expression, item)
-        found |= macros_given_item(compiled.children, item)
+            found |= macro_items(str(source), expression, item, callers)
+        found |= macros_given_item(compiled.children, item, callers)
     return found
 
 

@@ -244,13 +244,20 @@ def _items(game: GameShape, component: Component, rows: list[Record], chk: Check
 
 def _unknown_field(game: GameShape, table: str, field: str) -> str | None:
     """What is wrong with naming `field` of `table`'s items: None when the table types, derives or holds it."""
+    missing = missing_field(game, table, field)
+    return None if missing is None else f"'{field}'{missing}"
+
+
+def missing_field(game: GameShape, table: str, field: object) -> str | None:
+    """' names no field of TABLE (did you mean ...)' when `table`'s items have no field `field` (its schema types
+    or derives none so named, nor does any item hold one); None when they have."""
     spec = game.meta["tables"].get(table)
     known = {name for key in ("fields", "derived") if isinstance(spec, Record) and isinstance(spec.get(key), Record)
              for name in spec[key]}
     if field in known:  # (the items are looked at only past the schema: each item looked at is a read the
         return None     # preview's field cache keeps, and every edit of any item then checked the game again)
     known.update(name for item in game.tables[table] for name in item)
-    return None if field in known else f"'{field}' names no field of {table}{did_you_mean(field, known)}"
+    return None if field in known else f" names no field of {table}{did_you_mean(field, known)}"
 
 
 def _none_printed(game: GameShape, component: Component, spec: Record, table: str, chk: CheckerShape) -> None:

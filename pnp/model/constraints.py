@@ -6,6 +6,7 @@ from ..report import Mark
 from .load import MarkedList, Record
 from .reads import FieldCache, note_table
 from .shapes import CheckerShape, GameShape
+from .components import missing_field
 from .tables import ITEM, table_enums
 from ..options import did_you_mean
 
@@ -88,13 +89,8 @@ def _field_problem(game: GameShape, c: Record) -> str | None:
     table = c.get("each") or c.get("where")
     if table not in game.tables:
         return f"field: '{field}' points into a table's items: give the constraint each: or where: a table"
-    spec = game.meta["tables"].get(table)
-    known = {name for key in ("fields", "derived") if isinstance(spec, Record) and isinstance(spec.get(key), Record)
-             for name in spec[key]}
-    known.update(name for item in game.tables[table] for name in item)
-    if field in known:
-        return None
-    return f"constraint 'field: {field}' names no field of {table}{did_you_mean(field, known)}"
+    missing = missing_field(game, table, field)
+    return None if missing is None else f"constraint 'field: {field}'{missing}"
 
 
 def _checked(game: GameShape, c: Record, item: Record | None) -> tuple[list[tuple[str, Mark | None]], bool]:
