@@ -77,11 +77,13 @@ class _Written(str):
 
 
 def _as_written(value: object) -> object:
-    """plain(value), each date or time in it as its file writes it."""
+    """plain(value), each date or time in it as its file writes it, and each true/false as YAML spells it."""
     if isinstance(value, Mapping):
         return {_as_written(k): _as_written(x) for k, x in value.items()}
     if isinstance(value, list):
         return [_as_written(x) for x in value]
+    if isinstance(value, bool):  # as YAML spells it (`max_lines: true` was said 'got True', Python's spelling)
+        return _Written("true" if value else "false")
     return _Written(value.isoformat()) if isinstance(value, (datetime.date, datetime.time)) else value
 
 
