@@ -34,7 +34,7 @@ from .products.sheets import unfolded, unfolded_message
 from .project import present
 from .options import shown_number
 from .report import Mark, Report, Suggestions, shortened
-from .template import MacroArgument, budget, macro_callers, macro_enum_mistakes
+from .template import MacroArgument, budget, is_template, macro_callers, macro_enum_mistakes
 from .units import MM, PrintOptions, every_paper, on_other_paper, paper_points, to_mm
 
 if TYPE_CHECKING:
@@ -171,6 +171,7 @@ class Checks:
         self.warned: set[Mark | None] = set()
         # image file as named -> (its size in pixels or None, what reading it said, what it added: Studio.adding)
         self.images: dict[str, tuple[tuple[int, int] | None, list[Collected], dict[str, Any]]] = {}
+        self.fonts_refused: set[str] = set()  # fonts unknown to fonts.yaml, said where a text style names them
         self.known_icons: dict[str, Path | Literal[False]] = {}  # icon name -> its file, or False when unknown
         # (id, handled, kind) of constant layouts' primitive lists checked without a problem
         self.clean: set[tuple[int, bool, str]] = set()
@@ -246,6 +247,7 @@ class Checks:
 
     def run(self, between: "Callable[[], None] | None" = None) -> None:
         """Every check; `between()` is called before each component's and before the printables'."""
+        self.style_fonts()
         for component in self.game.components:
             if between is not None:
                 between()
@@ -273,6 +275,17 @@ class Checks:
             self.rulebook_below_min_size()
         for message, mark in self.studio.fonts.blank_problems():
             self.error(message, mark)
+
+    def style_fonts(self) -> None:
+        """A text style's font that fonts.yaml does not have, said at the style's `font:` line (it was said at
+        each element the style drew, and not at all where none did); the elements drawn with it say it no more."""
+        styles = self.studio.layouts.styles
+        for spec in styles.raw.values():
+            font = spec.get("font")
+            if isinstance(font, str) and not is_template(font) and not self.studio.fonts.has(font):
+                self.fonts_refused.add(font)
+                self.error(f"unknown font '{font}' (fonts.yaml has {', '.join(self.studio.fonts.families)})",
+                           spec.mark_of("font"))
 
     def rulebook_below_min_size(self) -> None:
         """A warning at `min_text_size` where it is above the smallest type the rulebook sets itself: the key is
@@ -624,6 +637,8 @@ class Checks:
         elif (marker := star_between_spaces(prim.text)) is not None:
             self.star_between_spaces(prim, marker, label)
         font = prim.style["font"]
+        if font in self.fonts_refused:  # (said at the text style's own `font:`, once, not at each element)
+            return
         if not self.studio.fonts.has(font):
             self.error(f"unknown font '{font}' (fonts.yaml has {', '.join(self.studio.fonts.families)})", prim.mark)
             return

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Self, TypeVar
 
 from . import units
-from .report import closest, described, did_you_mean, plain, plain_type, quoted_as_written, shown, type_name  # noqa: F401  (one vocabulary)
+from .report import closest, described, did_you_mean, plain, plain_type, quoted_as_written, shown, spelt, type_name  # noqa: F401  (one vocabulary)
 
 # --- colours ----------------------------------------------------------------------------------------------------
 
@@ -204,7 +204,7 @@ class Option:
 
 def _finite(number: _Value, what: str) -> _Value:
     if isinstance(number, float) and not math.isfinite(number):
-        raise ValueError(f"expected {what}, got {number!r}")
+        raise ValueError(f"expected {what}, got {shown(number)}")
     return number
 
 
@@ -442,7 +442,7 @@ class Choice(Option):
         return ", ".join(f"`{c}`" for c in self.choices)
 
     def convert(self, value: object) -> object:
-        text = str(value).strip()
+        text = spelt(value).strip()  # (`align: true` was said 'True', Python's spelling)
         if text not in self.choices:
             raise ValueError(f"'{text}' is not one of {', '.join(self.choices)}{did_you_mean(text, self.choices)}")
         return text

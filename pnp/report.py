@@ -3,6 +3,7 @@ quotes a value and suggests a name."""
 
 import datetime
 import functools
+import math
 import re
 import shlex
 from collections.abc import Iterable, Mapping
@@ -77,12 +78,24 @@ class _Written(str):
 
 
 def _as_written(value: object) -> object:
-    """plain(value), each date or time in it as its file writes it."""
+    """plain(value), each date or time in it as its file writes it, and each true/false as YAML spells it."""
     if isinstance(value, Mapping):
         return {_as_written(k): _as_written(x) for k, x in value.items()}
     if isinstance(value, list):
         return [_as_written(x) for x in value]
-    return _Written(value.isoformat()) if isinstance(value, (datetime.date, datetime.time)) else value
+    if isinstance(value, (bool, datetime.date, datetime.time)) or type(value) is float and not math.isfinite(value):
+        return _Written(spelt(value))
+    return value
+
+
+def spelt(value: object) -> str:
+    """A value as YAML writes it: true and false, .inf and .nan, a date as 2001-12-14; anything else as str()
+    (`max_lines: true` was said 'got True', `size: .inf` 'got inf', Python's spellings, which YAML reads as text)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and not math.isfinite(value) and not isinstance(value, _AsWritten):
+        return ".nan" if value != value else ".inf" if value > 0 else "-.inf"
+    return value.isoformat() if isinstance(value, (datetime.date, datetime.time)) else str(value)
 
 
 class _AsWritten:

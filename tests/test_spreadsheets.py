@@ -1306,7 +1306,7 @@ def test_a_sheet_of_many_blank_cells_is_refused_at_the_row_past_the_limit(proj, 
 
 @pytest.mark.parametrize("typed, fmt, said", [
     ("base_camp: true, roll: 1", "xlsx", None),  # a true/false cell and a number cell give them back
-    ("base_camp: true", "csv", "'base_camp' is True (true/false), which its cell would give back as 'true'"),
+    ("base_camp: true", "csv", "'base_camp' is true (true/false), which its cell would give back as 'true'"),
     ("reach: 100.0", "csv", None),
     ("id_text: '10'", "xlsx", "'id_text' is '10' (text), which its cell would give back as 10"),
 ])

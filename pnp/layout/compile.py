@@ -153,9 +153,9 @@ class _Compiler:
     def _styled(self, spec: Record) -> Record:
         """The element's settings over those of its named text style."""
         name = spec.get("style")
-        if name is None or "style" not in ELEMENTS[spec["type"]].params:
-            return spec
-        style = self.styles.get(name) if isinstance(name, str) else None
+        if not isinstance(name, str) or "style" not in ELEMENTS[spec["type"]].params:
+            return spec  # (a style named otherwise than by text is refused as the `style:` option checks it)
+        style = self.styles.get(name)
         if style is None:
             known = self.styles.names()
             self.problems.append((f"unknown text style '{name}'{did_you_mean(name, known)}; styles: "

@@ -4,7 +4,7 @@ so a layout says what a text is (a title, a rule) rather than its five settings 
 from ..errors import DataError, LoadError
 from ..model.load import Record, load_file
 from ..options import did_you_mean
-from ..report import Mark, shown as quoted, type_name
+from ..report import Mark, shown as quoted, spelt, type_name
 from ..template import is_template
 from .elements.base import TEXT_STYLE
 from ..project import Project, spelt_otherwise
@@ -20,7 +20,7 @@ def _name_refused(name: object) -> str | None:
     unusable, and listing the styles beside one named by text (for an unknown style's message) ended as a bug in
     pnp, said at game.yaml; an empty name was listed as nothing ('styles: , title')."""
     if not isinstance(name, str):
-        return f"a style's name is text, and this one is {type_name(name)}: quote it ('{name}')"
+        return f"a style's name is text, and this one is {type_name(name)}: quote it ('{spelt(name)}')"
     if not name.strip():
         return "a style's name is empty: name it"
     return None

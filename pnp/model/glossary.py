@@ -11,10 +11,14 @@ from .shapes import CheckerShape, GameShape
 from ..options import blank, did_you_mean
 from ..report import shortened
 
-TERM_IN_TEXT = re.compile(r"\[\[([^\[\]\n]{1,60})\]\]")
+# one character of a term's name as written: a backslash escape ('\*', as `| as_typed` writes a '*') is one, so a
+# name of 60 characters or fewer is one escaped (a 58-character name with 10 stars was refused as past 60); a
+# backslash before a bracket, or none, is one alone (each character read one way only: no backtracking)
+_TERM_CHARACTER = r"(?:\\[^\[\]\n]|\\(?=[\[\]])|[^\[\]\n\\])"
+TERM_IN_TEXT = re.compile(r"\[\[(" + _TERM_CHARACTER + r"{1,60})\]\]")
 # `[[ ]]` around what no term can be named (nothing, or past 60 characters): printed as typed, brackets and all,
 # where a term was meant ('[[' and a 61-character name passed validation without a word)
-NOT_A_TERM = re.compile(r"\[\[([^\[\]\n]{61,}|)\]\]")
+NOT_A_TERM = re.compile(r"\[\[(" + _TERM_CHARACTER + r"{61,}|)\]\]")
 TERM_FIELDS = ("name", "text")  # what every glossary table's items must have; `timing` is optional
 
 
@@ -99,7 +103,7 @@ def _add_terms(glossary: Glossary, items: MarkedList, chk: CheckerShape) -> None
     for item in items:
         if not isinstance(item.get("name"), str):
             continue  # its table's schema reports it
-        if not TERM_IN_TEXT.fullmatch(f"[[{item['name']}]]") or blank(item["name"]):
+        if not TERM_IN_TEXT.fullmatch(f"[[{item['name']}]]") or len(item["name"]) > 60 or blank(item["name"]):
             chk.error(f"glossary term {item['name']!r} cannot be named in text as [[Term]]: a term's name is 1 to "
                       "60 characters, not only spaces, without [, ] or a line break", item.mark_of("name"))
             continue

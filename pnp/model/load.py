@@ -271,7 +271,7 @@ class _Collection:
     """A list or mapping being built from parser events."""
 
     __slots__ = ("is_map", "flow", "mark", "anchor", "size", "items", "marks", "data", "key_marks", "key",
-                 "key_mark", "merges", "merge_key_mark", "written")
+                 "key_mark", "merges", "merge_key_mark", "written", "keys_written")
 
     def __init__(self, is_map: bool, mark: Mark, anchor: str | None, flow: bool = False) -> None:
         self.is_map, self.flow, self.mark, self.anchor, self.size = is_map, flow, mark, anchor, 1
@@ -285,6 +285,7 @@ class _Collection:
         self.merges: list[tuple[Any, Place]] = []
         self.merge_key_mark: Place | None = None  # (where its '<<' is, once one is read)
         self.written: dict[Any, str] | None = None  # key or index -> a number's text, where it prints otherwise
+        self.keys_written: dict[Any, str] | None = None  # key -> its own text, where it prints otherwise (`true:`)
 
 
 def _refuse_yaml11_only_number(text: str, value: object, mark: Mark) -> None:
@@ -321,6 +322,7 @@ class _Builder:
         self.limit, self.too_many = values_left(MAX_EXPANDED_VALUES)
         self.root: Any = None
         self.tags: dict[tuple[str, tuple[bool, bool]], str] = {}  # (scalar, implicit) -> tag
+        self.key_written: str | None = None  # the text of the key being added, where it prints otherwise
         self.anchors_written: dict[str, str] = {}  # anchor -> the text of the number it names (add_written)
 
     def build(self) -> Any:
@@ -419,6 +421,16 @@ class _Builder:
         slot: Any = None
         if parent is not None:
             slot = (parent.key if parent.key is not _MERGE_KEY else None) if parent.is_map else len(parent.items)
+        if parent is not None and parent.is_map and parent.key is None:  # a key that prints otherwise (`true:`)
+            self.key_written = written  # (for key() to say it as written)
+            try:
+                self.add(value, 1, place)
+            finally:
+                self.key_written = None
+            if parent.keys_written is None:
+                parent.keys_written = {}
+            parent.keys_written[value] = written
+            return
         self.add(value, 1, place)
         if parent is not None and slot is not None:
             if parent.written is None:
@@ -575,9 +587,7 @@ class _Builder:
         if key is None or type(key) is not str and isinstance(key, (Record, list)):  # (Record's is an ABC's: slow)
             raise LoadError("a mapping key must be plain text or a number", self.mark(mark))
         if key in parent.data:
-            first = parent.key_marks[key]
-            assert first is not None  # a key's mark is set with the key
-            raise LoadError(f"duplicate key '{key}' (first at line {self.mark(first).line})", self.mark(mark))
+            raise LoadError(self.duplicate(parent, key), self.mark(mark))
         if key is _MERGE_KEY:  # a second '<<' of a mapping, which YAML readers take in either order (PyYAML
             # the last's keys over the first's, pnp the first's: `<<: *base` then `<<: {power: 2}` kept the base's)
             if parent.merge_key_mark is not None:
@@ -586,6 +596,20 @@ class _Builder:
                                 "others'", self.mark(mark))
             parent.merge_key_mark = mark
         parent.key, parent.key_mark = key, mark
+
+    def duplicate(self, parent: _Collection, key: Any) -> str:
+        """The message for `key`, read again in a mapping, each key quoted as written: YAML's `1` and `true` (or
+        `1` and `1.0`) are two keys, which pnp reads as one number and cannot hold both (said as 'True')."""
+        first = parent.key_marks[key]
+        assert first is not None  # a key's mark is set with the key
+        line = self.mark(first).line
+        this = self.key_written if self.key_written is not None else str(key)
+        before = next((str(k) if parent.keys_written is None or k not in parent.keys_written
+                       else parent.keys_written[k] for k in parent.data if k == key), str(key))
+        if this == before:
+            return f"duplicate key {shown(this)} (first at line {line})"
+        return (f"key {shown(this)} is read as the same key as {shown(before)} at line {line} (pnp takes true as 1, "
+                "false as 0 and 1.0 as 1, and a mapping holds a key once): keep one, or quote them to make them text")
 
     def value(self, parent: _Collection, value: Any, mark: Place) -> None:
         key, parent.key = parent.key, None
