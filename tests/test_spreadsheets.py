@@ -2614,3 +2614,37 @@ def test_a_utf32_csv_is_said_to_be_utf32(tmp_path, encoding):
     result = run(root, "validate", "mini")
     assert result.exit_code == 1 and "cards/mini/cards.csv:1:1: error: UTF-32 text, not UTF-8" in result.stderr, \
         result.output
+
+
+def test_blank_workbook_cells_past_the_limits_are_blank_as_the_rows_before_read_them(tmp_path, monkeypatch):
+    """A text cell of white space reads as blank in the rows of a sheet, as in a CSV table's; past the sheet's
+    limits (rows, columns) a shared, inline or formula-result text of a space was taken for a value, and the
+    workbook refused as too long or too wide, where the CSV reader passes such cells over. They are passed over
+    there too; a text that is not blank is still refused, at its cell."""
+    monkeypatch.setattr("pnp.model.spreadsheet.MAX_ROWS", 6)
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    path = root / "cards" / "mini" / "cards.xlsx"
+    book = mini_cards_workbook()
+    for row in range(2, 8):  # (the 7th and 8th rows are past the 6 read)
+        book.active.cell(row=row, column=1_001, value=" \u00a0")
+        book.active.cell(row=row, column=5, value=" ")
+    book.active.cell(row=8, column=1, value="\t")
+    book.save(path)
+    _with_shared_texts(path)
+    with zipfile.ZipFile(path) as z:
+        parts = {name: z.read(name) for name in z.namelist()}
+    blank = (b'<row r="9"><c r="A9" t="inlineStr"><is><r><t xml:space="preserve"> </t></r></is></c>'
+             b'<c r="B9" t="str"><v xml:space="preserve"> </v></c><c r="ALM9" t="inlineStr"><is><t> </t></is></c></row>')
+    for after, said in ((b"", None), (b'<row r="10"><c r="B10" t="inlineStr"><is><t> </t></is></c>'
+                                      b'<c r="C10" t="s"><v>0</v></c></row>', "10:1")):  # (shared text 0 is 'id')
+        parts["xl/worksheets/sheet1.xml"] = re.sub(rb"(<row r=\"9\".*)?</sheetData>", blank + after + b"</sheetData>",
+                                                   parts["xl/worksheets/sheet1.xml"])
+        with zipfile.ZipFile(path, "w") as z:
+            for name, data in parts.items():
+                z.writestr(name, data)
+        result = run(root, "validate", "mini")
+        if said is None:
+            assert result.exit_code == 0, result.output
+        else:
+            assert f"cards/mini/cards.xlsx[cards]:{said}: error: sheet has more than 6 rows" in result.stderr, \
+                result.output

@@ -501,6 +501,7 @@ class _SharedTexts(Sequence[str]):
     def __init__(self, elements: list[Any]) -> None:
         self.elements = elements
         self.read: dict[int, str] = {}
+        self.blank: dict[int, bool] = {}  # whether the text of each number looked at holds nothing (holds_nothing)
 
     def __len__(self) -> int:
         return len(self.elements)
@@ -509,6 +510,15 @@ class _SharedTexts(Sequence[str]):
         if index not in self.read:
             self.read[index] = _rich_text(self.elements[index])
         return self.read[index]
+
+    def holds_nothing(self, index: int) -> bool:
+        """Whether the text numbered `index` is blank as a cell reads it (_blank, its escapes read; a refused text
+        is not), found once for every cell reading it: cells past a sheet's limits are not counted against its
+        text (MAX_SHEET_TEXT), and 100,000 of them each reading a text of 4 MB of spaces would read 400 GB."""
+        if index not in self.blank:
+            text = self[index]
+            self.blank[index] = not isinstance(text, _RefusedText) and _blank(_unescaped(text))
+        return self.blank[index]
 
 
 def _tags(root: Any) -> collections.Counter[str]:
@@ -608,10 +618,34 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
     return sheet.rows
 
 
-def _blank_row(row: Any) -> bool:
-    """Whether a sheet's <row> holds no value: each element in it is a cell of a blank cell's type holding no part
-    (a cell formatted, typed nothing in)."""
-    return all(cell.tag == _CELL_PATH[3] and not len(cell) and cell.get("t") in _BLANK_TYPES for cell in row)
+def _blank_row(row: Any, shared: Any) -> bool:
+    """Whether a sheet's <row> holds no value: each element in it is a cell holding nothing (_holds_nothing)."""
+    return all(cell.tag == _CELL_PATH[3] and _holds_nothing(cell, shared) for cell in row)
+
+
+def _holds_nothing(cell: Any, shared: Any) -> bool:
+    """Whether a sheet's cell (<c>) holds nothing, as _blank reads a value in the rows pnp reads: no part, of a
+    blank cell's type (a cell formatted, typed nothing in), or a text of white space alone, its own (inline, or a
+    text typed as a formula's result) or one of the workbook's `shared` texts (_SharedTexts.holds_nothing), its
+    escapes read (_unescaped). For the cells past a sheet's limits, passed over as the CSV reader passes over its
+    blank cells (a text of a space past the 100,000th row or the 1,000th column was taken for a value, and the
+    sheet refused as too long or too wide); a formula, or a text refused where a cell reads it, is not nothing."""
+    kind = cell.get("t")
+    if not len(cell):
+        return kind in _BLANK_TYPES
+    part = cell[0]
+    if len(cell) > 1 or part.tag not in (_MAIN + "v", _MAIN + "is"):
+        return False
+    if kind == "inlineStr" and part.tag == _MAIN + "is":
+        text = _rich_text(part)  # (each cell's own: read once, as the sheet's XML, at most 4 MB, is)
+        return not isinstance(text, _RefusedText) and _blank(_unescaped(text))
+    if part.tag != _MAIN + "v":
+        return False
+    if kind == "str":
+        return _blank(_unescaped(part.text or ""))
+    index = part.text or ""
+    return (kind == "s" and isinstance(shared, _SharedTexts) and index.isascii() and index.isdigit()
+            and _counted(index) < len(shared) and shared.holds_nothing(_counted(index)))
 
 
 def _hidden(element: Any, size: str) -> bool:
@@ -784,7 +818,7 @@ class _SheetRead:
         self.row_hidden = _hidden(element, "ht") or self.rows_hidden and not element.get("ht")
         self.counted += 1
         self.placed += 1 + len(element)  # (each element in a row is a cell, or refused)
-        if self.counted > MAX_ROWS and _blank_row(element):
+        if self.counted > MAX_ROWS and _blank_row(element, self.ws._shared_strings):
             return  # (nothing to read: rows formatted down the sheet, saved row by row, were refused as too many)
         if self.counted > MAX_ROWS:  # (a row of no cell too: 250,000 of <row/> took 7 s)
             raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(self.where, self.row, 1))
@@ -801,7 +835,7 @@ class _SheetRead:
         if cell.tag != _CELL_PATH[3]:
             raise LoadError(_misplaced_said(cell.tag), Mark(self.where, self.row, self.column + 1))
         self.column = _cell_column(cell.get("r"), self.row, self.column, self.where)
-        if self.column > MAX_COLUMNS and not len(cell) and cell.get("t") in _BLANK_TYPES:
+        if self.column > MAX_COLUMNS and _holds_nothing(cell, self.ws._shared_strings):
             return None
         if self.column > MAX_COLUMNS:  # (refused as it is met: a row of 900,000 cells was read whole first, 360 MB)
             raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(self.where, self.row, MAX_COLUMNS + 1))
