@@ -2648,3 +2648,24 @@ def test_blank_workbook_cells_past_the_limits_are_blank_as_the_rows_before_read_
         else:
             assert f"cards/mini/cards.xlsx[cards]:{said}: error: sheet has more than 6 rows" in result.stderr, \
                 result.output
+
+
+def test_a_number_field_reads_a_number_under_general_in_15_digits_as_under_a_format_of_decimals(tmp_path):
+    """A number under a format of decimals reads in Excel's 15 significant digits, as the sheet shows and keeps it;
+    under General the float held was read: 0.1234567890123456 converted to YAML (and printed by '%r') so, where
+    under 0.000000000000000 it was 0.123456789012346. Both read the 15 digits, as Excel keeps a number typed in."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None}, case={"replace": {"cards/mini/game.yaml": [
+        ["power: {type: int, min: 1, max: 5}", "power: {type: number, min: 0}"]]}})
+    book = mini_cards_workbook()
+    values = (0.1234567890123456, 0.1234567890123456, 12345678901234567891, 2)
+    for row, (value, shape) in enumerate(zip(values, ("General", "0.000000000000000", "General", "General")), start=2):
+        book.active.cell(row=row, column=4, value=value).number_format = shape
+    book.save(root / "cards" / "mini" / "cards.xlsx")
+    convert(root, root / "cards" / "mini" / "cards.xlsx", "yaml")
+    read = yaml.safe_load((root / "cards" / "mini" / "cards.yaml").read_text(encoding="utf-8"))
+    assert [item["power"] for item in read] == [0.123456789012346, 0.123456789012346, 1.23456789012346e19, 2], read
+    (root / "cards" / "mini" / "cards.yaml").write_text(yaml.safe_dump([{**read[0], "power": 0.1234567890123456}]))
+    convert(root, root / "cards" / "mini" / "cards.yaml", "xlsx", "--force")  # (the number a text cell: as typed)
+    convert(root, root / "cards" / "mini" / "cards.xlsx", "yaml", "--force")
+    assert yaml.safe_load((root / "cards" / "mini" / "cards.yaml").read_text(encoding="utf-8"))[0]["power"] == \
+        0.1234567890123456

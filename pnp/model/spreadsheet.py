@@ -1593,15 +1593,16 @@ def _number_shown(value: int | float, code: str) -> int | float | None:
     digits (_digits_shown) showing every decimal of the number as Excel shows it (3.5 as 3.50, 1234 as 1,234 or
     1.234: the same number), in its 15 significant digits, rounded half away from zero: 0.30000000000000004 (a
     sum's float, as a program writes 0.1 + 0.2) under 0.0 is 0.3, as the sheet shows it (it was refused as shown
-    otherwise, where General's was read)."""
+    otherwise, where General's was read). General reads it so too (_in_excel_digits): it read the float held, and
+    0.1234567890123456 converted to YAML and printed by '%r' so under General, as 0.123456789012346 under 0.0...0."""
     if _shown_as_it_is(code):
-        return value
+        return _in_excel_digits(value)
     digits = _digits_shown(code, (value > 0) - (value < 0))
     if digits is None or not abs(value) < _LARGEST_SHOWN:
         return None
     places, zero_shown = digits
     if places is None:
-        return value if _general_shows(value) else None
+        return _in_excel_digits(value) if _general_shows(value) else None
     exact = decimal.Decimal(repr(value))
     # (rounded to the places only where it has more decimals: 1234.5 quantized to 50 places, as "0.000..." of 50
     # zeros shows it, had more digits than a context holds, a traceback; so rounded, it has at most 16)
@@ -1612,6 +1613,16 @@ def _number_shown(value: int | float, code: str) -> int | float | None:
     if rounded != shown or not (zero_shown or value != 0):  # (# shows 0 as nothing)
         return None
     return value if shown == exact else type(value)(shown)
+
+
+def _in_excel_digits(value: int | float) -> int | float:
+    """A float as a sheet shows and keeps it, in Excel's 15 significant digits, rounded half away from zero (a
+    whole number, which a workbook holds as written, as it is; a float whose rounding would pass the largest float
+    as it is, for the check of a finite number)."""
+    if not isinstance(value, float) or not math.isfinite(value):
+        return value
+    rounded = float(_EXCEL_DIGITS.plus(decimal.Decimal(repr(value))))
+    return rounded if math.isfinite(rounded) else value
 
 
 _DIGIT_PLACES = ("0", "#", "?")
@@ -2207,13 +2218,14 @@ def _typed(value: object, field: Field | None) -> str | int | float | None:
     # a number a workbook cell cannot give back as it is is kept as its text, read back by its field's type:
     # openpyxl writes 16 digits, so 0.30000000000000004 came back 0.3 and 10**23 as 9.999999999999999e+22; and
     # a cell's whole number is read as an int below 2**53 only, so 2**63 came back a float (an int field's
-    # error) and 3.0 or -0.0 an int (printed 3 and 0), exit 0
+    # error) and 3.0 or -0.0 an int (printed 3 and 0), exit 0; and a cell under General is read in 15 significant
+    # digits, as the sheet shows it (_number_shown), so 0.1234567890123456 would come back 0.123456789012346
     return cell_text(value)
 
 
 def _read_back(value: int | float) -> tuple[type, object]:
-    """(The type, the value) a number cell written with `value` is read back as."""
-    read = _plain_number(float(_WORKBOOK_NUMBER % value))
+    """(The type, the value) a number cell written with `value`, under General, is read back as."""
+    read = _plain_number(_in_excel_digits(float(_WORKBOOK_NUMBER % value)))
     return type(read), read
 
 
