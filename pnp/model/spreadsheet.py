@@ -639,13 +639,16 @@ def _holds_nothing(cell: Any, shared: Any) -> bool:
     if kind == "inlineStr" and part.tag == _MAIN + "is":
         text = _rich_text(part)  # (each cell's own: read once, as the sheet's XML, at most 4 MB, is)
         return not isinstance(text, _RefusedText) and _blank(_unescaped(text))
-    if part.tag != _MAIN + "v":
-        return False
+    return part.tag == _MAIN + "v" and _value_holds_nothing(kind, part.text or "", shared)
+
+
+def _value_holds_nothing(kind: str | None, value: str, shared: Any) -> bool:
+    """Whether a cell of type `kind` whose <v> holds `value` holds nothing (_holds_nothing): a text of white space
+    alone, or the number of one of the `shared` texts that is."""
     if kind == "str":
-        return _blank(_unescaped(part.text or ""))
-    index = part.text or ""
-    return (kind == "s" and isinstance(shared, _SharedTexts) and index.isascii() and index.isdigit()
-            and _counted(index) < len(shared) and shared.holds_nothing(_counted(index)))
+        return _blank(_unescaped(value))
+    return (kind == "s" and isinstance(shared, _SharedTexts) and value.isascii() and value.isdigit()
+            and _counted(value) < len(shared) and shared.holds_nothing(_counted(value)))
 
 
 def _hidden(element: Any, size: str) -> bool:
