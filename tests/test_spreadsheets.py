@@ -2669,3 +2669,20 @@ def test_a_number_field_reads_a_number_under_general_in_15_digits_as_under_a_for
     convert(root, root / "cards" / "mini" / "cards.xlsx", "yaml", "--force")
     assert yaml.safe_load((root / "cards" / "mini" / "cards.yaml").read_text(encoding="utf-8"))[0]["power"] == \
         0.1234567890123456
+
+
+def test_a_whole_number_past_the_largest_float_converts_to_a_workbook_as_its_text(tmp_path):
+    """A number cell holds a float: a whole number past the largest (10**400, which a number field and an enum
+    take) ended convert --to xlsx as a bug in pnp (OverflowError), the table given as an item's value or an enum's
+    value offered in its drop-down. Written as its text, it reads back as the number."""
+    huge = "1" + "0" * 400
+    root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [
+        ["power: {type: int, min: 1, max: 5}", "power: {type: int, min: 1}"], ["kind: [beast, plant]",
+                                                                            f"kind: [beast, plant, {huge}]"]],
+        "cards/mini/cards.yaml": [["power: 4", f"power: {huge}"], ["kind: beast", f"kind: {huge}"]]}})
+    folder = root / "cards" / "mini"
+    original = yaml.safe_load((folder / "cards.yaml").read_text(encoding="utf-8"))
+    assert original[0]["power"] == original[0]["kind"] == 10**400, original[0]
+    convert(root, folder / "cards.yaml", "xlsx")
+    convert(root, folder / "cards.xlsx", "yaml", "--out", str(root / "back.yaml"))
+    assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == original

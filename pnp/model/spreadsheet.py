@@ -2226,9 +2226,15 @@ def _typed(value: object, field: Field | None) -> str | int | float | None:
     return cell_text(value)
 
 
-def _read_back(value: int | float) -> tuple[type, object]:
-    """(The type, the value) a number cell written with `value`, under General, is read back as."""
-    read = _plain_number(_in_excel_digits(float(_WORKBOOK_NUMBER % value)))
+def _read_back(value: int | float) -> tuple[type, object] | None:
+    """(The type, the value) a number cell written with `value`, under General, is read back as; None for a whole
+    number past the largest float, which no number cell holds (10**400 in a number field, which validated, ended
+    convert --to xlsx as a bug in pnp: OverflowError)."""
+    try:
+        written = _WORKBOOK_NUMBER % value
+    except OverflowError:
+        return None
+    read = _plain_number(_in_excel_digits(float(written)))
     return type(read), read
 
 
