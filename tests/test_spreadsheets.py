@@ -2614,3 +2614,75 @@ def test_a_utf32_csv_is_said_to_be_utf32(tmp_path, encoding):
     result = run(root, "validate", "mini")
     assert result.exit_code == 1 and "cards/mini/cards.csv:1:1: error: UTF-32 text, not UTF-8" in result.stderr, \
         result.output
+
+
+def test_blank_workbook_cells_past_the_limits_are_blank_as_the_rows_before_read_them(tmp_path, monkeypatch):
+    """A text cell of white space reads as blank in the rows of a sheet, as in a CSV table's; past the sheet's
+    limits (rows, columns) a shared, inline or formula-result text of a space was taken for a value, and the
+    workbook refused as too long or too wide, where the CSV reader passes such cells over. They are passed over
+    there too; a text that is not blank is still refused, at its cell."""
+    monkeypatch.setattr("pnp.model.spreadsheet.MAX_ROWS", 6)
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    path = root / "cards" / "mini" / "cards.xlsx"
+    book = mini_cards_workbook()
+    for row in range(2, 8):  # (the 7th and 8th rows are past the 6 read)
+        book.active.cell(row=row, column=1_001, value=" \u00a0")
+        book.active.cell(row=row, column=5, value=" ")
+    book.active.cell(row=8, column=1, value="\t")
+    book.save(path)
+    _with_shared_texts(path)
+    with zipfile.ZipFile(path) as z:
+        parts = {name: z.read(name) for name in z.namelist()}
+    blank = (b'<row r="9"><c r="A9" t="inlineStr"><is><r><t xml:space="preserve"> </t></r></is></c>'
+             b'<c r="B9" t="str"><v xml:space="preserve"> </v></c><c r="ALM9" t="inlineStr"><is><t> </t></is></c></row>')
+    for after, said in ((b"", None), (b'<row r="10"><c r="B10" t="inlineStr"><is><t> </t></is></c>'
+                                      b'<c r="C10" t="s"><v>0</v></c></row>', "10:1")):  # (shared text 0 is 'id')
+        parts["xl/worksheets/sheet1.xml"] = re.sub(rb"(<row r=\"9\".*)?</sheetData>", blank + after + b"</sheetData>",
+                                                   parts["xl/worksheets/sheet1.xml"])
+        with zipfile.ZipFile(path, "w") as z:
+            for name, data in parts.items():
+                z.writestr(name, data)
+        result = run(root, "validate", "mini")
+        if said is None:
+            assert result.exit_code == 0, result.output
+        else:
+            assert f"cards/mini/cards.xlsx[cards]:{said}: error: sheet has more than 6 rows" in result.stderr, \
+                result.output
+
+
+def test_a_number_field_reads_a_number_under_general_in_15_digits_as_under_a_format_of_decimals(tmp_path):
+    """A number under a format of decimals reads in Excel's 15 significant digits, as the sheet shows and keeps it;
+    under General the float held was read: 0.1234567890123456 converted to YAML (and printed by '%r') so, where
+    under 0.000000000000000 it was 0.123456789012346. Both read the 15 digits, as Excel keeps a number typed in."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None}, case={"replace": {"cards/mini/game.yaml": [
+        ["power: {type: int, min: 1, max: 5}", "power: {type: number, min: 0}"]]}})
+    book = mini_cards_workbook()
+    values = (0.1234567890123456, 0.1234567890123456, 12345678901234567891, 2)
+    for row, (value, shape) in enumerate(zip(values, ("General", "0.000000000000000", "General", "General")), start=2):
+        book.active.cell(row=row, column=4, value=value).number_format = shape
+    book.save(root / "cards" / "mini" / "cards.xlsx")
+    convert(root, root / "cards" / "mini" / "cards.xlsx", "yaml")
+    read = yaml.safe_load((root / "cards" / "mini" / "cards.yaml").read_text(encoding="utf-8"))
+    assert [item["power"] for item in read] == [0.123456789012346, 0.123456789012346, 1.23456789012346e19, 2], read
+    (root / "cards" / "mini" / "cards.yaml").write_text(yaml.safe_dump([{**read[0], "power": 0.1234567890123456}]))
+    convert(root, root / "cards" / "mini" / "cards.yaml", "xlsx", "--force")  # (the number a text cell: as typed)
+    convert(root, root / "cards" / "mini" / "cards.xlsx", "yaml", "--force")
+    assert yaml.safe_load((root / "cards" / "mini" / "cards.yaml").read_text(encoding="utf-8"))[0]["power"] == \
+        0.1234567890123456
+
+
+def test_a_whole_number_past_the_largest_float_converts_to_a_workbook_as_its_text(tmp_path):
+    """A number cell holds a float: a whole number past the largest (10**400, which a number field and an enum
+    take) ended convert --to xlsx as a bug in pnp (OverflowError), the table given as an item's value or an enum's
+    value offered in its drop-down. Written as its text, it reads back as the number."""
+    huge = "1" + "0" * 400
+    root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [
+        ["power: {type: int, min: 1, max: 5}", "power: {type: int, min: 1}"], ["kind: [beast, plant]",
+                                                                            f"kind: [beast, plant, {huge}]"]],
+        "cards/mini/cards.yaml": [["power: 4", f"power: {huge}"], ["kind: beast", f"kind: {huge}"]]}})
+    folder = root / "cards" / "mini"
+    original = yaml.safe_load((folder / "cards.yaml").read_text(encoding="utf-8"))
+    assert original[0]["power"] == original[0]["kind"] == 10**400, original[0]
+    convert(root, folder / "cards.yaml", "xlsx")
+    convert(root, folder / "cards.xlsx", "yaml", "--out", str(root / "back.yaml"))
+    assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == original

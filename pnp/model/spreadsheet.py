@@ -501,6 +501,7 @@ class _SharedTexts(Sequence[str]):
     def __init__(self, elements: list[Any]) -> None:
         self.elements = elements
         self.read: dict[int, str] = {}
+        self.blank: dict[int, bool] = {}  # whether the text of each number looked at holds nothing (holds_nothing)
 
     def __len__(self) -> int:
         return len(self.elements)
@@ -509,6 +510,15 @@ class _SharedTexts(Sequence[str]):
         if index not in self.read:
             self.read[index] = _rich_text(self.elements[index])
         return self.read[index]
+
+    def holds_nothing(self, index: int) -> bool:
+        """Whether the text numbered `index` is blank as a cell reads it (_blank, its escapes read; a refused text
+        is not), found once for every cell reading it: cells past a sheet's limits are not counted against its
+        text (MAX_SHEET_TEXT), and 100,000 of them each reading a text of 4 MB of spaces would read 400 GB."""
+        if index not in self.blank:
+            text = self[index]
+            self.blank[index] = not isinstance(text, _RefusedText) and _blank(_unescaped(text))
+        return self.blank[index]
 
 
 def _tags(root: Any) -> collections.Counter[str]:
@@ -608,10 +618,37 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
     return sheet.rows
 
 
-def _blank_row(row: Any) -> bool:
-    """Whether a sheet's <row> holds no value: each element in it is a cell of a blank cell's type holding no part
-    (a cell formatted, typed nothing in)."""
-    return all(cell.tag == _CELL_PATH[3] and not len(cell) and cell.get("t") in _BLANK_TYPES for cell in row)
+def _blank_row(row: Any, shared: Any) -> bool:
+    """Whether a sheet's <row> holds no value: each element in it is a cell holding nothing (_holds_nothing)."""
+    return all(cell.tag == _CELL_PATH[3] and _holds_nothing(cell, shared) for cell in row)
+
+
+def _holds_nothing(cell: Any, shared: Any) -> bool:
+    """Whether a sheet's cell (<c>) holds nothing, as _blank reads a value in the rows pnp reads: no part, of a
+    blank cell's type (a cell formatted, typed nothing in), or a text of white space alone, its own (inline, or a
+    text typed as a formula's result) or one of the workbook's `shared` texts (_SharedTexts.holds_nothing), its
+    escapes read (_unescaped). For the cells past a sheet's limits, passed over as the CSV reader passes over its
+    blank cells (a text of a space past the 100,000th row or the 1,000th column was taken for a value, and the
+    sheet refused as too long or too wide); a formula, or a text refused where a cell reads it, is not nothing."""
+    kind = cell.get("t")
+    if not len(cell):
+        return kind in _BLANK_TYPES
+    part = cell[0]
+    if len(cell) > 1 or part.tag not in (_MAIN + "v", _MAIN + "is"):
+        return False
+    if kind == "inlineStr" and part.tag == _MAIN + "is":
+        text = _rich_text(part)  # (each cell's own: read once, as the sheet's XML, at most 4 MB, is)
+        return not isinstance(text, _RefusedText) and _blank(_unescaped(text))
+    return part.tag == _MAIN + "v" and _value_holds_nothing(kind, part.text or "", shared)
+
+
+def _value_holds_nothing(kind: str | None, value: str, shared: Any) -> bool:
+    """Whether a cell of type `kind` whose <v> holds `value` holds nothing (_holds_nothing): a text of white space
+    alone, or the number of one of the `shared` texts that is."""
+    if kind == "str":
+        return _blank(_unescaped(value))
+    return (kind == "s" and isinstance(shared, _SharedTexts) and value.isascii() and value.isdigit()
+            and _counted(value) < len(shared) and shared.holds_nothing(_counted(value)))
 
 
 def _hidden(element: Any, size: str) -> bool:
@@ -784,7 +821,7 @@ class _SheetRead:
         self.row_hidden = _hidden(element, "ht") or self.rows_hidden and not element.get("ht")
         self.counted += 1
         self.placed += 1 + len(element)  # (each element in a row is a cell, or refused)
-        if self.counted > MAX_ROWS and _blank_row(element):
+        if self.counted > MAX_ROWS and _blank_row(element, self.ws._shared_strings):
             return  # (nothing to read: rows formatted down the sheet, saved row by row, were refused as too many)
         if self.counted > MAX_ROWS:  # (a row of no cell too: 250,000 of <row/> took 7 s)
             raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(self.where, self.row, 1))
@@ -801,7 +838,7 @@ class _SheetRead:
         if cell.tag != _CELL_PATH[3]:
             raise LoadError(_misplaced_said(cell.tag), Mark(self.where, self.row, self.column + 1))
         self.column = _cell_column(cell.get("r"), self.row, self.column, self.where)
-        if self.column > MAX_COLUMNS and not len(cell) and cell.get("t") in _BLANK_TYPES:
+        if self.column > MAX_COLUMNS and _holds_nothing(cell, self.ws._shared_strings):
             return None
         if self.column > MAX_COLUMNS:  # (refused as it is met: a row of 900,000 cells was read whole first, 360 MB)
             raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(self.where, self.row, MAX_COLUMNS + 1))
@@ -1559,15 +1596,16 @@ def _number_shown(value: int | float, code: str) -> int | float | None:
     digits (_digits_shown) showing every decimal of the number as Excel shows it (3.5 as 3.50, 1234 as 1,234 or
     1.234: the same number), in its 15 significant digits, rounded half away from zero: 0.30000000000000004 (a
     sum's float, as a program writes 0.1 + 0.2) under 0.0 is 0.3, as the sheet shows it (it was refused as shown
-    otherwise, where General's was read)."""
+    otherwise, where General's was read). General reads it so too (_in_excel_digits): it read the float held, and
+    0.1234567890123456 converted to YAML and printed by '%r' so under General, as 0.123456789012346 under 0.0...0."""
     if _shown_as_it_is(code):
-        return value
+        return _in_excel_digits(value)
     digits = _digits_shown(code, (value > 0) - (value < 0))
     if digits is None or not abs(value) < _LARGEST_SHOWN:
         return None
     places, zero_shown = digits
     if places is None:
-        return value if _general_shows(value) else None
+        return _in_excel_digits(value) if _general_shows(value) else None
     exact = decimal.Decimal(repr(value))
     # (rounded to the places only where it has more decimals: 1234.5 quantized to 50 places, as "0.000..." of 50
     # zeros shows it, had more digits than a context holds, a traceback; so rounded, it has at most 16)
@@ -1578,6 +1616,16 @@ def _number_shown(value: int | float, code: str) -> int | float | None:
     if rounded != shown or not (zero_shown or value != 0):  # (# shows 0 as nothing)
         return None
     return value if shown == exact else type(value)(shown)
+
+
+def _in_excel_digits(value: int | float) -> int | float:
+    """A float as a sheet shows and keeps it, in Excel's 15 significant digits, rounded half away from zero (a
+    whole number, which a workbook holds as written, as it is; a float whose rounding would pass the largest float
+    as it is, for the check of a finite number)."""
+    if not isinstance(value, float) or not math.isfinite(value):
+        return value
+    rounded = float(_EXCEL_DIGITS.plus(decimal.Decimal(repr(value))))
+    return rounded if math.isfinite(rounded) else value
 
 
 _DIGIT_PLACES = ("0", "#", "?")
@@ -2173,13 +2221,20 @@ def _typed(value: object, field: Field | None) -> str | int | float | None:
     # a number a workbook cell cannot give back as it is is kept as its text, read back by its field's type:
     # openpyxl writes 16 digits, so 0.30000000000000004 came back 0.3 and 10**23 as 9.999999999999999e+22; and
     # a cell's whole number is read as an int below 2**53 only, so 2**63 came back a float (an int field's
-    # error) and 3.0 or -0.0 an int (printed 3 and 0), exit 0
+    # error) and 3.0 or -0.0 an int (printed 3 and 0), exit 0; and a cell under General is read in 15 significant
+    # digits, as the sheet shows it (_number_shown), so 0.1234567890123456 would come back 0.123456789012346
     return cell_text(value)
 
 
-def _read_back(value: int | float) -> tuple[type, object]:
-    """(The type, the value) a number cell written with `value` is read back as."""
-    read = _plain_number(float(_WORKBOOK_NUMBER % value))
+def _read_back(value: int | float) -> tuple[type, object] | None:
+    """(The type, the value) a number cell written with `value`, under General, is read back as; None for a whole
+    number past the largest float, which no number cell holds (10**400 in a number field, which validated, ended
+    convert --to xlsx as a bug in pnp: OverflowError)."""
+    try:
+        written = _WORKBOOK_NUMBER % value
+    except OverflowError:
+        return None
+    read = _plain_number(_in_excel_digits(float(written)))
     return type(read), read
 
 
