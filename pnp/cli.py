@@ -614,7 +614,7 @@ def export(ctx: click.Context, games: tuple[str, ...], fmt: str, out_dir: str | 
            force: bool, base_url: str | None) -> None:
 
     from .kit import default_jobs
-    from .export import export_game
+    from .export.run import export_game
     from .units import MM, PrintOptions
 
     project = _project(ctx)
