@@ -97,7 +97,7 @@ def draw_sheets(canvas: Canvas, component: Component, studio: Studio) -> int:
     pages = sheet.pages_needed(len(fronts), grid.per_page)
     has_back = any(b is not None for b in backs)
     painter, title = studio.painter(canvas), studio.page_title
-    glued = studio.options.imposition == "gutterfold"  # printed single-sided: no duplex offset, a back glued on
+    glued = studio.options.imposition == "gutterfold"  # printed single-sided: a back is glued on (back_shift)
     how = "glue back to back with the fronts, tops together" if glued else "print double-sided, flip on the long edge"
     for p in range(pages):
         chunk = range(p * grid.per_page, min((p + 1) * grid.per_page, len(fronts)))
@@ -110,7 +110,7 @@ def draw_sheets(canvas: Canvas, component: Component, studio: Studio) -> int:
         paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name}{side} · sheet {p + 1} of {pages}")
         canvas.showPage()
         if has_back:
-            with paper.shifted(canvas, *((0.0, 0.0) if glued else back_shift(studio))):
+            with paper.shifted(canvas, *back_shift(studio)):
                 for slot_index, i in enumerate(chunk):
                     if (back := backs[i]) is not None:
                         place(canvas, studio, painter, grid, back, slot_index, len(chunk), back=True)
@@ -139,7 +139,11 @@ def place(canvas: Canvas, studio: Studio, painter: Painter, grid: Grid, face: Pr
 def back_shift(studio: Studio) -> tuple[float, float]:
     """How far to move a back page so that it lands behind its front on this printer. The duplex offset is
     where the back's cross showed on `pnp calibrate`'s sheet, seen from the front (right and up); a long-edge
-    flip mirrors left and right, so the back moves the same way across and the other way up and down."""
+    flip mirrors left and right, so the back moves the same way across and the other way up and down. A
+    gutterfold kit is printed single-sided: a back on a page of its own (a token's, a card's too large to fold)
+    is glued on, and no printer has misplaced it."""
+    if studio.options.imposition == "gutterfold":
+        return 0.0, 0.0
     dx, dy = studio.options.duplex_offset
     return dx, -dy
 
