@@ -894,7 +894,9 @@ def calibrate(ctx: click.Context, paper: str, out_dir: str | None) -> None:
     from .kit import write_calibration
 
     project = _project(ctx)
-    path = write_calibration(project, paper.lower(), project_mod.output_path(project, out_dir))
+    folder = project_mod.output_path(project, out_dir)
+    project_mod.folders_on_the_way(project, folder)  # (as build's: the file in the way named, not the folder)
+    path = write_calibration(project, paper.lower(), folder)
     click.echo(f"wrote {_shown_path(project, path)}: print it double-sided (flip on the long edge) and follow its steps")
 
 
