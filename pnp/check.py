@@ -314,25 +314,19 @@ class Checks:
             self.studio.budget.foresee_pages(pages, mark, on_paper)
 
     def gutter_fold(self) -> None:
-        """Cards with backs too large for half a page of any paper pnp offers, with `--imposition gutterfold`,
-        which prints each front and its back on the two halves of one page: refused before anything is drawn
-        (the build failed at the component after drawing the rest, and validate, which checked the duplex kit
-        alone, said ok: `validate --imposition gutterfold` checks this now)."""
-        if self.studio.options.imposition != "gutterfold":
-            return
-        papers = every_paper(self.studio.options.paper)  # as kit_pages: no paper's build refuses what this passed
+        """A warning at the `size:` of each component a `--imposition gutterfold` kit prints as a duplex kit
+        does, front and back on sheets of their own to glue back to back: its cards have backs and are too
+        large for half the page (the build failed there, after drawing the rest of the kit; then refused such
+        a game, dino-ranch among them, where a single-sided printer's user glues the two sheets)."""
         for component in self.game.components:
             if not KINDS[component.kind].gutter_folds:
                 continue
-            for paper in papers:
-                try:
-                    layout = unfolded(component, self.studio, paper_points(paper))
-                except (DataError, LayoutError):  # its faces or layouts are wrong: said by their own checks
-                    break
-                if layout is not None:
-                    on_paper = "" if paper == papers[0] else on_other_paper(paper, "gutterfold kit")
-                    self.error(unfolded_message(component) + on_paper, layout.spec.mark_of("size"))
-                    break
+            try:
+                layout = unfolded(component, self.studio)
+            except (DataError, LayoutError):  # its faces or layouts are wrong: said by their own checks
+                continue
+            if layout is not None:  # (once a component: two that share a layout are each said)
+                self.report.warning(unfolded_message(component), layout.spec.mark_of("size"))
 
     def pages_on(self, components: "list[Component]", paper: str) -> list[tuple[int, Mark | None]]:
         """(pages, the place of its `copies`) of each component on the named paper, in print order."""

@@ -261,7 +261,8 @@ def _as_received(project: "Project") -> list[Path]:
                    "its severity, code, message, file, line, col and the item it concerns, then the counts.")
 @click.option("--imposition", type=_Choice(IMPOSITIONS), default="duplex", show_default=True,
               help="Check the kit `pnp build --imposition` makes with this imposition (gutterfold prints each "
-                   "front and its back on the halves of one page, which some cards are too large for).")
+                   "front and its back on the halves of one page; cards too large for half of it are said, and "
+                   "print front and back on separate sheets, to glue back to back).")
 @click.pass_context
 def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool, imposition: str) -> None:
     """Check games' data against their rules model and layouts (all games when none are named).
@@ -300,7 +301,8 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool, impositi
                    "outline: at least half the ink. Files get '-inksaver' in their names.")
 @click.option("--imposition", type=_Choice(IMPOSITIONS), default="duplex", show_default=True,
               help="duplex: backs on the following page, for double-sided printing; gutterfold: fronts and "
-                   "backs side by side on one page, to fold together (for single-sided printers).")
+                   "backs side by side on one page, to fold together (for single-sided printers; what is too large "
+                   "for half a page prints its backs on sheets of their own, to glue on).")
 @click.option("--duplex-offset", metavar="X,Y", default="0,0", callback=lambda ctx, param, value: _offset(value),
               help="Millimetres your printer misplaces the back of a page, as read on `pnp calibrate`'s sheet; "
                    "back pages are moved to make up for it.")
@@ -612,7 +614,7 @@ def export(ctx: click.Context, games: tuple[str, ...], fmt: str, out_dir: str | 
            force: bool, base_url: str | None) -> None:
 
     from .kit import default_jobs
-    from .export import export_game
+    from .export.run import export_game
     from .units import MM, PrintOptions
 
     project = _project(ctx)
@@ -892,7 +894,9 @@ def calibrate(ctx: click.Context, paper: str, out_dir: str | None) -> None:
     from .kit import write_calibration
 
     project = _project(ctx)
-    path = write_calibration(project, paper.lower(), project_mod.output_path(project, out_dir))
+    folder = project_mod.output_path(project, out_dir)
+    project_mod.folders_on_the_way(project, folder)  # (as build's: the file in the way named, not the folder)
+    path = write_calibration(project, paper.lower(), folder)
     click.echo(f"wrote {_shown_path(project, path)}: print it double-sided (flip on the long edge) and follow its steps")
 
 

@@ -685,17 +685,6 @@ def test_cards_of_several_sizes_are_each_printed_at_their_own_size_not_cut_to_th
     assert [texts for texts in faces if any(t.endswith("foot") for t in texts)] == [["fern foot"], ["moss foot"]]
 
 
-def test_cards_too_large_for_a_gutter_fold_are_refused_at_their_layouts_size(tmp_path):
-    # the refusal named no file: the size that does not fit half a page is the layout's
-    card, back = "layouts/mini/card.yaml", "layouts/mini/back.yaml"
-    root = make_project(tmp_path / "p", {name: (DATA / "base" / name).read_text().replace("size: poker",
-                                                                                         "size: [180mm, 250mm]")
-                                         for name in (card, back)})
-    result = run(root, "build", "--imposition", "gutterfold")
-    assert result.exit_code == 1
-    assert any(line.startswith(f"{card}:1:7: error: ") and "gutter fold" in line for line in result.stderr.splitlines())
-
-
 def test_a_kind_the_game_no_longer_has_leaves_no_pdf_beside_the_new_kit(project):
     # the board removed: its PDFs of the last build stayed in the folder, listed by no manifest, printed with the kit
     assert run(project, "build", "mini").exit_code == 0

@@ -37,3 +37,12 @@ def test_a_file_where_the_games_folder_goes_is_refused_before_any_drawing(mini, 
     assert "kits/mini is a file, not a folder" in result.output
     assert drawn == []
     assert (mini / "kits" / "mini").read_text() == "a file where the game's folder goes\n"
+
+
+def test_calibrate_names_the_file_in_the_way_of_its_out(mini):
+    """`pnp calibrate --out afile/sub` said "cannot write to afile/sub: Not a directory", naming the folder it was
+    given rather than the file in its way, as build, export and report do."""
+    result = run(mini, "calibrate", "--out", str(mini / "afile" / "sub"))
+    assert result.exit_code == 1, result.output
+    assert "cannot write to afile/sub: afile is a file, not a folder" in result.output, result.output
+    assert list(mini.glob("afile*")) == [mini / "afile"]

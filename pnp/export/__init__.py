@@ -5,7 +5,18 @@ faces.py draws each face alone; raster.py turns pages into images; registry.py h
 each, in formats.py, services.py, tts.py or a module of its own) and what each writes and checks; run.py puts
 it together and replaces the export folder at once."""
 
+from typing import Any
+
 from .registry import ExportFormat, register, registered
-from .run import Exported, export_game
 
 __all__ = ["ExportFormat", "Exported", "export_game", "register", "registered"]
+
+
+def __getattr__(name: str) -> Any:
+    """export_game and Exported, from run.py when first asked for: importing the package (a format's module, to
+    list the formats for `pnp export --help`) does not import the check and the drawing run.py needs."""
+    if name in ("Exported", "export_game"):
+        from . import run
+
+        return getattr(run, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

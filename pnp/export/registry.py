@@ -1,7 +1,9 @@
 """The export formats: each is an ExportFormat subclass (its `--format` name, its help, the art it needs around
 each face, the settings export.json records, its plan and its preflight), registered with @register in the
-module that defines it. Every module of this package is imported when the formats are first asked for, so a
-new format is one new module; `pnp export --format` offers exactly what is registered here."""
+module that defines it. Every module of this package but the export's machinery (MACHINERY) is imported when the
+formats are first asked for, so a new format is one new module; `pnp export --format` offers exactly what is
+registered here. A format's module imports what drawing needs where it draws: `pnp export --help` imports the
+formats to list them."""
 
 import importlib
 import pkgutil
@@ -70,10 +72,17 @@ def register(cls: type[ExportFormat]) -> type[ExportFormat]:
     return cls
 
 
+# the modules of this package that define no format: not imported to list the formats (run imports the check and
+# the drawing, faces the component kinds: `pnp export --help` took 3 s of imports more than `pnp --help`)
+MACHINERY = frozenset({"drivethru", "faces", "preview", "raster", "registry", "run", "table"})
+
+
 def registered() -> dict[str, ExportFormat]:
-    """Every export format: each module of this package imported first, so that each has registered its own."""
+    """Every export format: each module of this package but its machinery imported first, so that each has
+    registered its own."""
     for module in pkgutil.iter_modules([str(Path(__file__).parent)]):
-        importlib.import_module(f"{__package__}.{module.name}")
+        if module.name not in MACHINERY:
+            importlib.import_module(f"{__package__}.{module.name}")
     return FORMATS
 
 

@@ -11,9 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from ..draw.text import parse
-from ..model.glossary import TERM_IN_TEXT
-from ..products.die import face_values
 from ..units import MM
 from .formats import INCH, Plan, _px, _shot
 from .registry import ExportFormat, register
@@ -47,6 +44,9 @@ def _markup_free(text: object) -> str:
     """Card text as plain words, read as the card prints it (draw.text.parse): a glossary term reads as its
     name, an icon as its name, no bold or italic marks, an escaped character as itself (a pattern of its own
     printed '10\\:30:45' as '10\\3045' and '2\\*3' as '2\\3')."""
+    from ..draw.text import parse  # (here: the format's module is imported to list the formats, drawing is not)
+    from ..model.glossary import TERM_IN_TEXT
+
     words = {"br": "\n", "space": " "}
     return "".join(words.get(run.kind, run.text) for run in parse(TERM_IN_TEXT.sub(r"\1", str(text)))).strip()
 
@@ -420,6 +420,8 @@ def _dice(faces_of: list["Face"], out: Path, url: Url, studio: "Studio", guids: 
           plan: "TablePlan") -> list[Placed]:
     """Each die: a standard die when its faces are the numbers 1 to n, else a custom die whose image holds its
     faces in a row-major grid, in face order."""
+    from ..products.die import face_values  # (here: as _markup_free's imports)
+
     dice: dict[int, list[Face]] = {}
     for face in faces_of:
         dice.setdefault(face.index, []).append(face)

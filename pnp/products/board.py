@@ -3,14 +3,14 @@ and each at full size on a page of its own, for a print shop."""
 
 from ..draw import sheet as paper
 from ..impose import tiles as tiling
-from ..impose.sheet import EDGE_SAFE, FOOTER_BAND, Grid, gutterfold, pages_needed
+from ..impose.sheet import EDGE_SAFE, FOOTER_BAND, Grid, pages_needed
 from ..impose.tiles import Interval, Tile
 from ..layout.prims import Prim
 from ..units import MM
 from ..errors import LayoutError
 from ..template import ExprError, render
 from .base import DrawFile, Kind, Printable, Reporter
-from .sheets import by_side, draw_sheets, fits_sheet, grid_for
+from .sheets import by_side, draw_sheets, fits_sheet, fold_for, grid_for
 from ..draw.paint import Painter
 from ..model.components import Component
 from ..model.load import Record, shown
@@ -112,10 +112,8 @@ def sheet_pages(component: Component, studio: Studio, paper: tuple[float, float]
         return 0
     grid = grid_for(component, studio, paper)  # (it has faces, so it fits a sheet when it has a grid)
     has_back = any(b is not None for b in backs)
-    if grid is not None and has_back and studio.options.imposition == "gutterfold":  # as draw_folded prints them
-        first = studio.layouts.get(fronts[0].layout)
-        fold = gutterfold(paper, (first.width, first.height), studio.bleed)
-        return 0 if fold is None else pages_needed(len(fronts), fold.per_page)
+    if grid is not None and (fold := fold_for(component, studio, paper)) is not None:  # as draw_folded prints them
+        return pages_needed(len(fronts), fold.per_page)
     if grid is not None:
         return (2 if has_back else 1) * pages_needed(len(fronts), grid.per_page)
     tiled = 0

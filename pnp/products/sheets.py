@@ -2,9 +2,8 @@
 print, and boards small enough for one sheet."""
 
 from ..draw import sheet as paper
-from ..errors import DataError
 from ..impose import sheet
-from ..impose.sheet import Grid
+from ..impose.sheet import Fold, Grid
 from ..layout.layouts import Layout
 from ..units import MM
 from ..draw.paint import Painter
@@ -43,18 +42,31 @@ def grid_for(component: Component, studio: Studio, sheet_size: tuple[float, floa
     return butted.with_outer_bleed(layout.bleed)
 
 
-def unfolded(component: Component, studio: Studio, paper_size: tuple[float, float]) -> Layout | None:
-    """The layout of the component's fronts when `--imposition gutterfold` cannot print it on paper of
-    `paper_size`: its faces go on sheets with backs (draw_folded), but a front does not fit half the page; else None."""
+def fold_for(component: Component, studio: Studio, paper_size: tuple[float, float] | None = None) -> Fold | None:
+    """The gutter fold a `--imposition gutterfold` kit prints the component on, on paper of `paper_size` (the
+    build's by default): None when the kit is not one, the component has no backs, or its cards do not fit
+    half the page (then its fronts and backs print on sheets of their own, to glue back to back: unfolded)."""
     fronts, backs = by_side(component, studio)
-    if not fronts or all(b is None for b in backs) or grid_for(component, studio, paper_size) is None:
+    if studio.options.imposition != "gutterfold" or not fronts or all(b is None for b in backs):
         return None
     layout = studio.layouts.get(fronts[0].layout)
-    return layout if sheet.gutterfold(paper_size, (layout.width, layout.height), studio.bleed) is None else None
+    return sheet.gutterfold(paper_size or studio.paper, (layout.width, layout.height), studio.bleed)
+
+
+def unfolded(component: Component, studio: Studio) -> Layout | None:
+    """The layout of the component's fronts when a `--imposition gutterfold` kit prints them and their backs
+    on sheets of their own, as a duplex kit does, to glue back to back: they have backs and fit a sheet, but
+    not half of one (a single-sided printer's way with a double-sided piece too large to fold); else None."""
+    fronts, backs = by_side(component, studio)
+    if studio.options.imposition != "gutterfold" or not fronts or all(b is None for b in backs) \
+            or grid_for(component, studio) is None or fold_for(component, studio) is not None:
+        return None
+    return studio.layouts.get(fronts[0].layout)
 
 
 def unfolded_message(component: Component) -> str:
-    return f"component '{component.id}': its cards do not fit half a page for a gutter fold"
+    return (f"component '{component.id}' prints front and back on separate sheets, to glue back to back: it does "
+            "not fit half a page for a gutter fold")
 
 
 def fits_sheet(component: Component, studio: Studio, sheet_size: tuple[float, float] | None = None) -> bool:
@@ -75,15 +87,18 @@ def by_side(component: Component, studio: Studio) -> tuple[list[Printable], list
 
 def draw_sheets(canvas: Canvas, component: Component, studio: Studio) -> int:
     """Fronts page, then (if the component has backs) the mirrored backs page, for each sheet of items;
-    or, with the gutter-fold imposition, fronts and backs on one page either side of a fold line."""
+    or, with the gutter-fold imposition, fronts and backs on one page either side of a fold line (cards too
+    large for half a page print as in a duplex kit, their backs to be glued on: unfolded)."""
     fronts, backs = by_side(component, studio)
-    if studio.options.imposition == "gutterfold" and any(b is not None for b in backs):
-        return draw_folded(canvas, component, studio, fronts, backs)
+    if (fold := fold_for(component, studio)) is not None:
+        return draw_folded(canvas, component, studio, fold, fronts, backs)
     grid = grid_for(component, studio)
     assert grid is not None  # drawn on sheets only when a face fits one (fits_sheet)
     pages = sheet.pages_needed(len(fronts), grid.per_page)
     has_back = any(b is not None for b in backs)
     painter, title = studio.painter(canvas), studio.page_title
+    glued = studio.options.imposition == "gutterfold"  # printed single-sided: a back is glued on (back_shift)
+    how = "glue back to back with the fronts, tops together" if glued else "print double-sided, flip on the long edge"
     for p in range(pages):
         chunk = range(p * grid.per_page, min((p + 1) * grid.per_page, len(fronts)))
         # marks for the slots that hold a card, none for empty ones
@@ -101,7 +116,7 @@ def draw_sheets(canvas: Canvas, component: Component, studio: Studio) -> int:
                         place(canvas, studio, painter, grid, back, slot_index, len(chunk), back=True)
                 paper.marks(canvas, grid.crop_marks(len(chunk), mirrored=True, style=studio.options.marks))
             paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name} · backs of sheet {p + 1} "
-                                                             "(print double-sided, flip on the long edge)")
+                                                             f"({how})")
             canvas.showPage()
     return pages * (2 if has_back else 1)
 
@@ -124,19 +139,19 @@ def place(canvas: Canvas, studio: Studio, painter: Painter, grid: Grid, face: Pr
 def back_shift(studio: Studio) -> tuple[float, float]:
     """How far to move a back page so that it lands behind its front on this printer. The duplex offset is
     where the back's cross showed on `pnp calibrate`'s sheet, seen from the front (right and up); a long-edge
-    flip mirrors left and right, so the back moves the same way across and the other way up and down."""
+    flip mirrors left and right, so the back moves the same way across and the other way up and down. A
+    gutterfold kit is printed single-sided: a back on a page of its own (a token's, a card's too large to fold)
+    is glued on, and no printer has misplaced it."""
+    if studio.options.imposition == "gutterfold":
+        return 0.0, 0.0
     dx, dy = studio.options.duplex_offset
     return dx, -dy
 
 
-def draw_folded(canvas: Canvas, component: Component, studio: Studio, fronts: list[Printable],
+def draw_folded(canvas: Canvas, component: Component, studio: Studio, fold: Fold, fronts: list[Printable],
                 backs: list[Printable | None]) -> int:
     """Gutter fold: each page holds fronts on one half and their backs mirrored on the other; fold on the
     dashed line, glue the halves together, then cut."""
-    layout = studio.layouts.get(fronts[0].layout)
-    fold = sheet.gutterfold(studio.paper, (layout.width, layout.height), studio.bleed)
-    if fold is None:  # (checked before drawing: Checks.gutter_fold, by unfolded)
-        raise DataError(unfolded_message(component), layout.spec.mark_of("size"))
     pages = sheet.pages_needed(len(fronts), fold.per_page)
     painter, title = studio.painter(canvas), studio.page_title
     canvas.setPageSize(fold.page)
