@@ -67,6 +67,22 @@ def _no_bug_hidden_by_the_last_resort(request, monkeypatch):
         pytest.fail("pnp met a bug (said as an internal error):\n" + "".join(traceback.format_exception(met[0])))
 
 
+@pytest.fixture(autouse=True)
+def _no_game_budget_left_open():
+    """A game's template budget (template.budget) open on this thread once its test is done would be joined by
+    every later game of the worker, which then ran out of a time long spent (one CI run failed 350 tests so,
+    far from what left it open): the test that leaves it open fails here, and the budget is closed."""
+    yield
+    from pnp import template
+
+    state = template._budget
+    if state.games or state.owner is not None or state.depth:
+        left = f"{state.games} budget block(s), {state.depth} evaluation(s)"
+        state.games, state.owner, state.depth, state.seconds_left, state.stopped = 0, None, 0, None, None
+        state.memory_ceiling, state.deadline = None, None
+        pytest.fail(f"the test left a game's template budget open: {left}")
+
+
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true",
                      help="rewrite tests/data/bad/*.errors from the current output (review the diff!)")
