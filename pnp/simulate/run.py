@@ -346,17 +346,21 @@ def _line_of_text(hook: str, value: Any) -> str:
 class _alarm:
     """A timeout for one game, in the process's processor time, and a check every `idle` seconds of wall time
     that the game still uses the processor (a game waiting on a lock it holds never reached the first: the run
-    waited for good); on the main thread of a process (where signals go); elsewhere none. Neither raises after
-    the block: the kernel may deliver an alarm late, and the default action of one (a handler put back as it
-    was) ended pnp."""
+    waited for good). By the system's timers on the main thread of a process (where signals go); elsewhere, and
+    where the system has no such timers (Windows: the rules looping for good held `pnp simulate` for good there),
+    by a watch of pnp's own (_Watch). Neither raises after the block: the kernel may deliver an alarm late, and
+    the default action of one (a handler put back as it was) ended pnp."""
 
     def __init__(self, seconds: float, idle: float = IDLE_CHECK) -> None:
         self.seconds, self.idle = seconds, idle
         self.armed = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
         self.used = 0.0  # the processor time used by the last check
         self.inside = False
+        self.watch: _Watch | None = None
 
     def __enter__(self) -> None:
+        if not self.armed:
+            self.watch = _Watch(self.seconds, self.idle)
         if self.armed:
             self.inside = True
             self.previous = signal.signal(signal.SIGVTALRM, self._out_of_time)
@@ -380,6 +384,8 @@ class _alarm:
 
     def __exit__(self, *exc: object) -> Literal[False]:
         self.inside = False
+        if self.watch is not None:
+            self.watch.stop()
         if self.cpu_limit is not None:
             _set_processor_limit(self.cpu_limit)
         if self.armed:
@@ -388,6 +394,57 @@ class _alarm:
             signal.signal(signal.SIGVTALRM, handler_after_alarm(self.previous))
             signal.signal(signal.SIGALRM, handler_after_alarm(self.previous_real))
         return False
+
+
+class _Watch:
+    """_alarm's timeout and idle check without the system's timers: a thread of pnp's own that looks at the
+    process's processor time every WATCH_EVERY seconds and raises _Timeout (or _Waiting) in the thread playing
+    the game, as the timers' signals would, between two steps of the rules. Like them it cannot interrupt one
+    call of Python's own (a sleep, a lock, input(), `-1 in itertools.count()`): the error is raised when that
+    call returns."""
+
+    def __init__(self, seconds: float, idle: float) -> None:
+        self.seconds, self.idle = seconds, idle
+        self.target = threading.get_ident()  # the thread playing the game
+        self.lock = threading.Lock()  # held to raise, and to stop: nothing is raised once the block has ended
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._watch, name="pnp-game-timeout", daemon=True)
+        self.thread.start()
+
+    def _watch(self) -> None:
+        start = checked = time.process_time()
+        checked_at = time.monotonic()
+        while not self.stopped.wait(WATCH_EVERY):
+            used = time.process_time()
+            if used - start >= self.seconds:
+                self._raise(_Timeout)
+                return
+            if time.monotonic() - checked_at >= self.idle:
+                if used - checked < IDLE_SHARE * self.idle:
+                    self._raise(_Waiting)
+                    return
+                checked, checked_at = used, time.monotonic()
+
+    def _raise(self, error: type[BaseException]) -> None:
+        with self.lock:
+            if not self.stopped.is_set():
+                _raise_in_thread(self.target, error)
+
+    def stop(self) -> None:
+        """End the watch; an error it raised that the game's thread has not yet met is taken back."""
+        with self.lock:
+            self.stopped.set()
+            _raise_in_thread(self.target, None)
+
+
+WATCH_EVERY = 0.05  # seconds between two looks of a _Watch at the processor time
+
+
+def _raise_in_thread(thread: int, error: type[BaseException] | None) -> None:
+    """Raise `error` in thread `thread` at its next step of Python (None: take back one raised and not yet met)."""
+    import ctypes
+
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), ctypes.py_object(error) if error else None)
 
 
 def stop_hard_past_timeouts() -> None:
@@ -540,6 +597,11 @@ ENDED = ("a process playing the games ended without a word: the rules ended it (
 OUT_OF_TIME = ("a game ran past its {seconds:g} s of processor time inside one call of Python's own that nothing "
                "interrupts (a loop in a built-in, e.g. `x in itertools.count()`): the process playing it was ended; "
                "run with --log to see the last moves")
+# said instead when that happened as the rules loaded, before any game (`x = 9**9**9` at the top of rules.py was
+# said as a game, to be seen with --log, which shows nothing then)
+LOAD_OUT_OF_TIME = ("the rules ran past {seconds:g} s of processor time as they loaded, inside one call of Python's "
+                    "own that nothing interrupts (a huge number, e.g. `9**9**9`, or a loop in a built-in at the top of "
+                    "rules.py, in __init__ or in ITEMS): the process loading them was ended")
 
 
 @dataclass
@@ -596,19 +658,23 @@ def run_apart(project: Project, game: Game, options: Options,
     child = context.Process(target=_play_apart, args=(sending, receiving, project, game, options), name="pnp-rules")
     child.start()
     sending.close()
+    loaded = False  # whether the rules loaded, and the games began
     try:
         while True:
             try:
                 kind, value = receiving.recv()
             except EOFError:  # it ended before it said how the games went
                 child.join(5)
-                said = OUT_OF_TIME.format(seconds=options.timeout) if child.exitcode == -signal.SIGXCPU else ENDED
+                said = ENDED if child.exitcode != -signal.SIGXCPU else \
+                    (OUT_OF_TIME if loaded else LOAD_OUT_OF_TIME).format(seconds=options.timeout)
                 raise DataError(said, Mark(project.rel(game.folder / RULES_FILE))) from None
-            if kind == "played":
+            if kind == "loaded":
+                loaded = True
+            elif kind == "played":
                 return cast(Played, value)
-            if kind == "raised":
+            elif kind == "raised":
                 raise cast(BaseException, value)
-            if progress:
+            elif progress:
                 progress(value)
     finally:
         receiving.close()
@@ -618,8 +684,12 @@ def run_apart(project: Project, game: Game, options: Options,
             child.join()
 
 
-def _played(project: Project, game: Game, options: Options, progress: Callable[[int], object] | None) -> Played:
+def _played(project: Project, game: Game, options: Options, progress: Callable[[int], object] | None,
+            loaded: Callable[[], object] | None = None) -> Played:
+    """The run's games, played once the rules are loaded (then loaded() is called)."""
     rules, data, (items, end_reasons) = _loaded(project, game, options)
+    if loaded:
+        loaded()
     names = item_names(game, items)
     tally = Tally(options.players)
     for result in run(rules, options, progress, data):
@@ -680,7 +750,8 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
         _cap_memory()
         stop_hard_past_timeouts()
         bound_recursion_limit()
-        sending.send(("played", _played(project, game, options, lambda n: sending.send(("progress", n)))))
+        sending.send(("played", _played(project, game, options, lambda n: sending.send(("progress", n)),
+                                        lambda: sending.send(("loaded", None)))))
     except KeyboardInterrupt:  # Ctrl-C reached pnp's process too, which says it
         pass
     except BaseException as e:  # a DataError said by pnp; anything else is pnp's own fault, said as such there
