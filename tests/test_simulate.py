@@ -1271,3 +1271,20 @@ def test_rules_stuck_inside_one_call_of_python_as_they_load_are_said_as_loading(
     said = [str(e) for e in report.errors]
     assert len(said) == 1 and said[0].startswith("cards/mini/rules.py: error: the rules ran past 0.01 s of processor "
                                                  "time as they loaded, inside one call"), said
+
+
+def test_a_stop_the_rules_finalizers_swallow_is_raised_again(tmp_path):
+    """A game's stop raised inside the rules' __del__, run by the garbage collector, is swallowed by Python (it
+    printed a traceback and went on): the next such __del__ sleeping held the game past its limits, and one
+    looping held it for good. The stop is raised again until it is met, and the game is said as stopped."""
+    slow = ("\n\nclass Slow:\n    left = 3\n\n    def __del__(self):\n        if Slow.left > 0:\n"
+            "            Slow.left -= 1\n            time.sleep(1)\n")
+    rules = NIM.replace("    def setup(self, players, rng):\n",
+                        "    def setup(self, players, rng):\n        for _ in range(3):\n            cycle = Slow()\n"
+                        "            cycle.me = cycle\n        del cycle\n        gc.collect()\n", 1)
+    root = _nim(tmp_path, "import gc\nimport time\n" + rules + slow)
+    project = Project(root)
+    rules = load_rules(project, load(project, "mini", Report(root)))
+    waiting = play(rules, Options(idle=0.2), 0, 1, ("random", "random"))
+    assert re.fullmatch(r"turn \d+: the game waited 0.2 s without playing .*", waiting.failure), waiting.failure
+    assert waiting.timed_out
