@@ -1242,23 +1242,6 @@ def test_a_program_read_from_standard_input_is_not_run_again(monkeypatch):
     assert cli_module._command_line_again() is not None
 
 
-def test_a_loop_in_the_rules_times_out_where_the_system_has_no_timers(tmp_path, monkeypatch):
-    """Windows has no signal.setitimer: a game's timeout was never set there, and rules looping for good held
-    pnp simulate for good. pnp's own watch stops the game as the timers do (the loop here ends after 3 s of
-    wall time, so that before the watch the game played on to a result)."""
-    root = _nim(tmp_path, NIM.replace("        state[\"pile\"] -= card.power\n",
-                                      "        began = time.monotonic()\n"
-                                      "        while state[\"turn\"] == 2 and time.monotonic() - began < 3:\n"
-                                      "            pass\n"
-                                      "        state[\"pile\"] -= card.power\n", 1).replace("from pnp", "import time\nfrom pnp", 1))
-    project = Project(root)
-    rules = load_rules(project, load(project, "mini", Report(root)))
-    monkeypatch.delattr("signal.setitimer")
-    looping = play(rules, Options(timeout=0.2), 0, 4, ("random", "random"))
-    assert looping.failure.startswith("turn 2: the game took more than 0.2 s of processor time"), looping.failure
-    assert looping.timed_out
-
-
 def test_rules_stuck_inside_one_call_of_python_as_they_load_are_said_as_loading(tmp_path, monkeypatch):
     """`x = 9**9**9` at the top of rules.py runs inside calls nothing interrupts: the system ends the process at
     the timeout, which was said as a game run past its time, to be seen with --log (no game had begun)."""

@@ -346,9 +346,8 @@ def _line_of_text(hook: str, value: Any) -> str:
 class _alarm:
     """A timeout for one game, in the process's processor time, and a check every `idle` seconds of wall time
     that the game still uses the processor (a game waiting on a lock it holds never reached the first: the run
-    waited for good). By the system's timers on the main thread of a process (where signals go); elsewhere, and
-    where the system has no such timers (Windows: the rules looping for good held `pnp simulate` for good there),
-    by a watch of pnp's own (_Watch). Neither raises after the block: the kernel may deliver an alarm late, and
+    waited for good); by the system's timers, on the main thread of a process (where signals go); elsewhere, and
+    where the system has no such timers (Windows), none (README says so). Neither raises after the block: the kernel may deliver an alarm late, and
     the default action of one (a handler put back as it was) ended pnp. A stop that Python swallows (raised in
     the rules' __del__, run by the garbage collector, which prints it and goes on) is raised again STOP_AGAIN
     later: the next such __del__ looping or sleeping for good held the game for good, past every limit."""
@@ -358,14 +357,11 @@ class _alarm:
         self.armed = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
         self.used = 0.0  # the processor time used by the last check
         self.inside = False
-        self.watch: _Watch | None = None
         self.stopping: type[_Timeout] | None = None  # the stop raised, to be raised again where it was swallowed
 
     def __enter__(self) -> None:
         self.previous_hook = sys.unraisablehook
         sys.unraisablehook = self._swallowed
-        if not self.armed:
-            self.watch = _Watch(self.seconds, self.idle)
         if self.armed:
             self.inside = True
             self.previous = signal.signal(signal.SIGVTALRM, self._out_of_time)
@@ -394,16 +390,12 @@ class _alarm:
         printed: it was a traceback in the terminal); anything else is said as Python says it."""
         if self._stopping() is None or not isinstance(unraisable.exc_value, _Timeout):
             self.previous_hook(unraisable)
-        elif self.watch is not None:
-            self.watch.again.set()
         elif self.armed:
             self.inside = True
             signal.setitimer(signal.ITIMER_REAL, STOP_AGAIN, self.idle)
 
     def __exit__(self, *exc: object) -> Literal[False]:
         self.inside = False
-        if self.watch is not None:
-            self.watch.stop()
         sys.unraisablehook = self.previous_hook
         if self.cpu_limit is not None:
             _set_processor_limit(self.cpu_limit)
@@ -418,69 +410,12 @@ class _alarm:
         return False
 
     def _stopping(self) -> type[_Timeout] | None:
-        """The stop raised in the game, by the timers or the watch, if one was."""
-        return self.watch.raised if self.watch is not None else self.stopping
+        """The stop raised in the game, if one was."""
+        return self.stopping
 
 
-class _Watch:
-    """_alarm's timeout and idle check without the system's timers: a thread of pnp's own that looks at the
-    process's processor time every WATCH_EVERY seconds and raises _Timeout (or _Waiting) in the thread playing
-    the game, as the timers' signals would, between two steps of the rules. Like them it cannot interrupt one
-    call of Python's own (a sleep, a lock, input(), `-1 in itertools.count()`): the error is raised when that
-    call returns."""
-
-    def __init__(self, seconds: float, idle: float) -> None:
-        self.seconds, self.idle = seconds, idle
-        self.target = threading.get_ident()  # the thread playing the game
-        self.lock = threading.Lock()  # held to raise, and to stop: nothing is raised once the block has ended
-        self.stopped = threading.Event()
-        self.again = threading.Event()  # set by _alarm when the error raised was swallowed
-        self.raised: type[_Timeout] | None = None
-        self.thread = threading.Thread(target=self._watch, name="pnp-game-timeout", daemon=True)
-        self.thread.start()
-
-    def _watch(self) -> None:
-        start = checked = time.process_time()
-        checked_at = time.monotonic()
-        error: type[_Timeout] | None = None
-        while error is None and not self.stopped.wait(WATCH_EVERY):
-            used = time.process_time()
-            if used - start >= self.seconds:
-                error = _Timeout
-            elif time.monotonic() - checked_at >= self.idle:
-                if used - checked < IDLE_SHARE * self.idle:
-                    error = _Waiting
-                checked, checked_at = used, time.monotonic()
-        while error is not None and not self.stopped.is_set():
-            self._raise(error)
-            self.again.wait()  # (set by stop too)
-            self.again.clear()
-            self.stopped.wait(STOP_AGAIN)
-
-    def _raise(self, error: type[_Timeout]) -> None:
-        with self.lock:
-            if not self.stopped.is_set():
-                self.raised = error
-                _raise_in_thread(self.target, error)
-
-    def stop(self) -> None:
-        """End the watch; an error it raised that the game's thread has not yet met is taken back."""
-        with self.lock:
-            self.stopped.set()
-            self.again.set()
-            _raise_in_thread(self.target, None)
-
-
-WATCH_EVERY = 0.05  # seconds between two looks of a _Watch at the processor time
 STOP_AGAIN = 0.001  # seconds after which a game's stop that Python swallowed is raised again (each __del__ the
 # collector runs may swallow it: 700 at most, by its default threshold)
-
-
-def _raise_in_thread(thread: int, error: type[BaseException] | None) -> None:
-    """Raise `error` in thread `thread` at its next step of Python (None: take back one raised and not yet met)."""
-    import ctypes
-
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), ctypes.py_object(error) if error else None)
 
 
 def stop_hard_past_timeouts() -> None:
