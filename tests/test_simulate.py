@@ -159,8 +159,14 @@ def test_rules_that_do_not_load_are_errors_at_their_line(tmp_path):
     result = _simulate(_nim(tmp_path, "x = 1\n\nimport no_such_module_here\n"), "--out", str(tmp_path / "o"))
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "cards/mini/rules.py:3:1: error: the rules failed to load: ModuleNotFoundError" in result.output
-    result = _simulate(_nim(tmp_path / "2", "class Rules:\n    pass\n"), "--out", str(tmp_path / "o"))
+    root = _nim(tmp_path / "2", "class Rules:\n    pass\n")
+    result = _simulate(root, "--out", str(tmp_path / "o"))
     assert "cards/mini/rules.py:1:1: error: rules.py must define `class Rules(GameRules)`" in result.output
+    # too deep for Python's compiler, which says so at no line ("RecursionError ... during compilation")
+    (root / "cards/mini/rules.py").write_text("x = " + "+".join(["1"] * 30_000) + "\n" + NIM, encoding="utf-8")
+    result = _simulate(root, "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "cards/mini/rules.py: error: the rules failed to load: an expression in them " \
+        "nests too deeply for Python to compile" in result.output, result.output
 
 
 
@@ -1234,3 +1240,34 @@ def test_a_program_read_from_standard_input_is_not_run_again(monkeypatch):
         assert cli_module._command_line_again() is None
     monkeypatch.setattr(sys, "orig_argv", ["py", "/bin/pnp", "simulate", "mini"])
     assert cli_module._command_line_again() is not None
+
+
+def test_rules_stuck_inside_one_call_of_python_as_they_load_are_said_as_loading(tmp_path, monkeypatch):
+    """`x = 9**9**9` at the top of rules.py runs inside calls nothing interrupts: the system ends the process at
+    the timeout, which was said as a game run past its time, to be seen with --log (no game had begun)."""
+    from pnp.simulate import run, simulate
+
+    monkeypatch.setattr(run, "HARD_STOP_GRACE", 0.0)  # (the system's limit, in whole seconds: one, not two)
+    root = _nim(tmp_path, "import itertools\n\n-1 in itertools.count()\n" + NIM)
+    project, report = Project(root), Report(root)
+    simulate(project, "mini", Options(games=1, jobs=1, timeout=0.01), tmp_path / "o", report)
+    said = [str(e) for e in report.errors]
+    assert len(said) == 1 and said[0].startswith("cards/mini/rules.py: error: the rules ran past 0.01 s of processor "
+                                                 "time as they loaded, inside one call"), said
+
+
+def test_a_stop_the_rules_finalizers_swallow_is_raised_again(tmp_path):
+    """A game's stop raised inside the rules' __del__, run by the garbage collector, is swallowed by Python (it
+    printed a traceback and went on): the next such __del__ sleeping held the game past its limits, and one
+    looping held it for good. The stop is raised again until it is met, and the game is said as stopped."""
+    slow = ("\n\nclass Slow:\n    left = 3\n\n    def __del__(self):\n        if Slow.left > 0:\n"
+            "            Slow.left -= 1\n            time.sleep(1)\n")
+    rules = NIM.replace("    def setup(self, players, rng):\n",
+                        "    def setup(self, players, rng):\n        for _ in range(3):\n            cycle = Slow()\n"
+                        "            cycle.me = cycle\n        del cycle\n        gc.collect()\n", 1)
+    root = _nim(tmp_path, "import gc\nimport time\n" + rules + slow)
+    project = Project(root)
+    rules = load_rules(project, load(project, "mini", Report(root)))
+    waiting = play(rules, Options(idle=0.2), 0, 1, ("random", "random"))
+    assert re.fullmatch(r"turn \d+: the game waited 0.2 s without playing .*", waiting.failure), waiting.failure
+    assert waiting.timed_out

@@ -358,9 +358,15 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
 def _compiled(source: str, path: str, shown: str) -> CodeType:
     """The rules' code; DataError at the file when Python runs out of memory compiling it (past the rules'
     memory, or a limit set on pnp: 1 MB of short lines takes 600 MB), which was said as the rules' MemoryError
-    past their cap, as if running them had taken it."""
+    past their cap, as if running them had taken it; or out of depth (`x = 1+1+...` of 300,000 terms), which was
+    said as the rules' RecursionError, in Python's words and at no line (Python gives none, and finding it
+    would take reading the file again as deep)."""
     try:
         return compile(source, path, "exec", dont_inherit=True)
+    except RecursionError:  # (Python says no line: "maximum recursion depth exceeded during compilation")
+        raise DataError("the rules failed to load: an expression in them nests too deeply for Python to compile (a "
+                        "chain of thousands of operators, calls or brackets?): write it in steps, keeping data in "
+                        "the game's tables", Mark(shown)) from None
     except MemoryError:
         lines = source.count("\n") + 1
         raise DataError(f"the rules failed to load: Python ran out of memory compiling them ({lines:,} lines, "

@@ -346,17 +346,22 @@ def _line_of_text(hook: str, value: Any) -> str:
 class _alarm:
     """A timeout for one game, in the process's processor time, and a check every `idle` seconds of wall time
     that the game still uses the processor (a game waiting on a lock it holds never reached the first: the run
-    waited for good); on the main thread of a process (where signals go); elsewhere none. Neither raises after
-    the block: the kernel may deliver an alarm late, and the default action of one (a handler put back as it
-    was) ended pnp."""
+    waited for good); by the system's timers, on the main thread of a process (where signals go); elsewhere, and
+    where the system has no such timers (Windows), none (README says so). Neither raises after the block: the kernel may deliver an alarm late, and
+    the default action of one (a handler put back as it was) ended pnp. A stop that Python swallows (raised in
+    the rules' __del__, run by the garbage collector, which prints it and goes on) is raised again STOP_AGAIN
+    later: the next such __del__ looping or sleeping for good held the game for good, past every limit."""
 
     def __init__(self, seconds: float, idle: float = IDLE_CHECK) -> None:
         self.seconds, self.idle = seconds, idle
         self.armed = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
         self.used = 0.0  # the processor time used by the last check
         self.inside = False
+        self.stopping: type[_Timeout] | None = None  # the stop raised, to be raised again where it was swallowed
 
     def __enter__(self) -> None:
+        self.previous_hook = sys.unraisablehook
+        sys.unraisablehook = self._swallowed
         if self.armed:
             self.inside = True
             self.previous = signal.signal(signal.SIGVTALRM, self._out_of_time)
@@ -368,18 +373,30 @@ class _alarm:
 
     def _out_of_time(self, signum: int, frame: FrameType | None) -> None:
         if self.inside:
-            self.inside = False
-            raise _Timeout()
+            self._stop(_Timeout)
 
     def _check_playing(self, signum: int, frame: FrameType | None) -> None:
         used = time.process_time()
-        if self.inside and used - self.used < IDLE_SHARE * self.idle:
-            self.inside = False
-            raise _Waiting()
+        if self.inside and (self.stopping or used - self.used < IDLE_SHARE * self.idle):
+            self._stop(self.stopping or _Waiting)
         self.used = used
+
+    def _stop(self, error: type[_Timeout]) -> None:
+        self.inside, self.stopping = False, error
+        raise error()
+
+    def _swallowed(self, unraisable: Any) -> None:
+        """sys.unraisablehook while the game plays: this alarm's stop, swallowed, is raised again (and not
+        printed: it was a traceback in the terminal); anything else is said as Python says it."""
+        if self._stopping() is None or not isinstance(unraisable.exc_value, _Timeout):
+            self.previous_hook(unraisable)
+        elif self.armed:
+            self.inside = True
+            signal.setitimer(signal.ITIMER_REAL, STOP_AGAIN, self.idle)
 
     def __exit__(self, *exc: object) -> Literal[False]:
         self.inside = False
+        sys.unraisablehook = self.previous_hook
         if self.cpu_limit is not None:
             _set_processor_limit(self.cpu_limit)
         if self.armed:
@@ -387,7 +404,18 @@ class _alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGVTALRM, handler_after_alarm(self.previous))
             signal.signal(signal.SIGALRM, handler_after_alarm(self.previous_real))
+        stopping = self._stopping()
+        if stopping is not None and exc[0] is None:  # stopped, but swallowed every time it was raised again
+            raise stopping()
         return False
+
+    def _stopping(self) -> type[_Timeout] | None:
+        """The stop raised in the game, if one was."""
+        return self.stopping
+
+
+STOP_AGAIN = 0.001  # seconds after which a game's stop that Python swallowed is raised again (each __del__ the
+# collector runs may swallow it: 700 at most, by its default threshold)
 
 
 def stop_hard_past_timeouts() -> None:
@@ -540,6 +568,11 @@ ENDED = ("a process playing the games ended without a word: the rules ended it (
 OUT_OF_TIME = ("a game ran past its {seconds:g} s of processor time inside one call of Python's own that nothing "
                "interrupts (a loop in a built-in, e.g. `x in itertools.count()`): the process playing it was ended; "
                "run with --log to see the last moves")
+# said instead when that happened as the rules loaded, before any game (`x = 9**9**9` at the top of rules.py was
+# said as a game, to be seen with --log, which shows nothing then)
+LOAD_OUT_OF_TIME = ("the rules ran past {seconds:g} s of processor time as they loaded, inside one call of Python's "
+                    "own that nothing interrupts (a huge number, e.g. `9**9**9`, or a loop in a built-in at the top of "
+                    "rules.py, in __init__ or in ITEMS): the process loading them was ended")
 
 
 @dataclass
@@ -596,19 +629,23 @@ def run_apart(project: Project, game: Game, options: Options,
     child = context.Process(target=_play_apart, args=(sending, receiving, project, game, options), name="pnp-rules")
     child.start()
     sending.close()
+    loaded = False  # whether the rules loaded, and the games began
     try:
         while True:
             try:
                 kind, value = receiving.recv()
             except EOFError:  # it ended before it said how the games went
                 child.join(5)
-                said = OUT_OF_TIME.format(seconds=options.timeout) if child.exitcode == -signal.SIGXCPU else ENDED
+                said = ENDED if child.exitcode != -signal.SIGXCPU else \
+                    (OUT_OF_TIME if loaded else LOAD_OUT_OF_TIME).format(seconds=options.timeout)
                 raise DataError(said, Mark(project.rel(game.folder / RULES_FILE))) from None
-            if kind == "played":
+            if kind == "loaded":
+                loaded = True
+            elif kind == "played":
                 return cast(Played, value)
-            if kind == "raised":
+            elif kind == "raised":
                 raise cast(BaseException, value)
-            if progress:
+            elif progress:
                 progress(value)
     finally:
         receiving.close()
@@ -618,8 +655,12 @@ def run_apart(project: Project, game: Game, options: Options,
             child.join()
 
 
-def _played(project: Project, game: Game, options: Options, progress: Callable[[int], object] | None) -> Played:
+def _played(project: Project, game: Game, options: Options, progress: Callable[[int], object] | None,
+            loaded: Callable[[], object] | None = None) -> Played:
+    """The run's games, played once the rules are loaded (then loaded() is called)."""
     rules, data, (items, end_reasons) = _loaded(project, game, options)
+    if loaded:
+        loaded()
     names = item_names(game, items)
     tally = Tally(options.players)
     for result in run(rules, options, progress, data):
@@ -680,7 +721,8 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
         _cap_memory()
         stop_hard_past_timeouts()
         bound_recursion_limit()
-        sending.send(("played", _played(project, game, options, lambda n: sending.send(("progress", n)))))
+        sending.send(("played", _played(project, game, options, lambda n: sending.send(("progress", n)),
+                                        lambda: sending.send(("loaded", None)))))
     except KeyboardInterrupt:  # Ctrl-C reached pnp's process too, which says it
         pass
     except BaseException as e:  # a DataError said by pnp; anything else is pnp's own fault, said as such there
