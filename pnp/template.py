@@ -3121,12 +3121,13 @@ def _parse_comparisons(source: str) -> list[Comparison] | None:
             return None
         pairs: list[Comparison] = []
         for node in _conjuncts(tree):
-            if not isinstance(node, nodes.Compare) or any(o.op not in _OPERATORS for o in node.ops):
+            compared = _comparison_parts(node)
+            if compared is None or any(op not in _OPERATORS for op, _ in compared[1]):
                 return None
-            left = Side(node.expr)
-            for operand in node.ops:
-                right = Side(operand.expr)
-                pairs.append((left, _OPERATORS[operand.op], right))
+            left = Side(compared[0])
+            for op, operand in compared[1]:
+                right = Side(operand)
+                pairs.append((left, _OPERATORS[op], right))
                 left = right
     except TemplateError:
         return None
@@ -3134,6 +3135,17 @@ def _parse_comparisons(source: str) -> list[Comparison] | None:
         raise LimitError(f"pnp ran out of memory reading this expression ({len(source):,} characters): the "
                          "machine has too little free memory, or a limit is set on pnp's") from None
     return pairs
+
+
+def _comparison_parts(node: nodes.Node) -> tuple[nodes.Expr, list[tuple[str, nodes.Expr]]] | None:
+    """A comparison's first operand and its (operator, operand) pairs, or None for a node that compares nothing:
+    `a < b` is read as _guarded routes it through _order (a filter), a chain or `==` as Jinja parses it."""
+    if isinstance(node, nodes.Compare):
+        return node.expr, [(operand.op, operand.expr) for operand in node.ops]
+    if isinstance(node, nodes.Filter) and node.name == "_pnp_order" and node.node is not None \
+            and len(node.args) == 2 and isinstance(node.args[0], nodes.Const):
+        return node.node, [(str(node.args[0].value), node.args[1])]
+    return None
 
 
 def _conjuncts(node: nodes.Node) -> list[nodes.Node]:
