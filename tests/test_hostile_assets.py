@@ -1573,3 +1573,25 @@ def test_an_icons_reference_escaping_a_character_xml_cannot_hold_names_no_elemen
 
     body = '<defs><rect id="a" width="5" height="5"/></defs><use href="#{}"/><rect width="5" height="5" fill="url(#{}) blue"/>'
     assert drawn(body.format("%00", "%01")) == drawn(body.format("none", "none"))
+
+
+@pytest.mark.parametrize("name, said", [
+    ("Source(SansPr-Regular", "holds the character '('"), ("Source%SansPr-Regular", "holds the character '%'"),
+    ("Source/SansPr-Regular", "holds the character '/'"), ("Source\x1bSansPr-Regular", "control character 0x1B"),
+    ("Source SansPr-Regular", None)])  # (a space ReportLab writes as '-')
+def test_a_font_whose_postscript_name_a_pdf_cannot_hold_is_refused_in_pnps_words(name, said):
+    """ReportLab refused a PostScript name holding PostScript's delimiters in its own words, with the name's raw
+    bytes and the character's code ("psName=b'Source(Sans...' contains invalid character 40"); read as ReportLab
+    reads it, the name is refused before, saying the character."""
+    from pnp.draw.fonts import _check_name_characters
+    from pnp.errors import DataError
+
+    regular = (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()
+    font = _font_named(regular, "SourceSansPro-Regular", name)
+    if said is None:
+        _check_name_characters(font, "font Body regular (f.ttf)", None)
+        return
+    with pytest.raises(DataError) as refused:
+        _check_name_characters(font, "font Body regular (f.ttf)", None)
+    assert refused.value.message.startswith("font Body regular (f.ttf) cannot be used: its PostScript name") \
+        and said in refused.value.message and "psName" not in refused.value.message, refused.value.message

@@ -707,15 +707,61 @@ def _check_code_points(face: TTFontFace, what: str, mark: Mark | None) -> None:
                         "Unicode's last (U+10FFFF); use a font whose character map is sound", mark)
 
 
-def _check_postscript_name(face: TTFontFace, what: str, mark: Mark | None) -> None:
-    """DataError when the font's PostScript name holds a control character: every PDF names the font by it, and
-    ReportLab wrote one there as an escape PDF readers cannot read (a line break as '#a': the PDF's font
-    dictionaries broken, exit 0). ReportLab refuses the name's other characters PostScript forbids."""
-    control = next((code for code in face.name if code < 0x21), None)
-    if control is not None:
-        raise DataError(f"{what} cannot be used: its PostScript name (its name table's ID 6) holds the control "
-                        f"character 0x{control:02X}, which a PDF cannot name a font by; use a font whose name is "
-                        "printable ASCII", mark)
+# The characters ReportLab refuses in a font's PostScript name (besides those past ASCII): PostScript's delimiters
+_POSTSCRIPT_DELIMITERS = frozenset("[](){}<>/%")
+_NAME_IDS = ((6, "PostScript name"), (4, "full name"), (1, "family name"))  # ReportLab's choice of the name, in order
+
+
+def _read_name(font: bytes) -> tuple[int, str] | None:
+    """(its name ID, the name) that ReportLab names the font (of a collection, its first font) by, read as it reads
+    it: the first of each of _NAME_IDS written for Windows in US English (UTF-16BE) or for the Mac in Roman, the
+    first of those IDs present; None when it has none or its name table is not one ReportLab reads (it says why)."""
+    try:
+        table = next(_tables(font, b"name"))
+        form, records, strings = struct.unpack_from(">HHH", font, table)
+        if form != 0:
+            return None
+        names: dict[int, str] = {}
+        for n in range(records):
+            platform, encoding, language, name_id, length, offset = struct.unpack_from(">6H", font, table + 6 + 12 * n)
+            codec = "utf_16_be" if (platform, encoding, language) == (3, 1, 0x409) else \
+                "mac_roman" if (platform, encoding, language) == (1, 0, 0) else None
+            if codec is None or name_id in names or name_id not in dict(_NAME_IDS):
+                continue
+            if codec == "utf_16_be" and length % 2:
+                return None  # (ReportLab refuses it)
+            raw = font[table + strings + offset:table + strings + offset + length]
+            try:
+                names[name_id] = raw.decode(codec)
+            except UnicodeDecodeError:
+                names[name_id] = raw.decode("latin1")
+            if len(names) == len(_NAME_IDS):
+                break
+    except (StopIteration, struct.error):
+        return None
+    return next(((name_id, names[name_id]) for name_id, _ in _NAME_IDS if names.get(name_id)), None)
+
+
+def _check_name_characters(font: bytes, what: str, mark: Mark | None) -> None:
+    """DataError when the name ReportLab gives the font (_read_name) holds a character a PDF cannot name a font by:
+    a control character (ReportLab wrote it as an escape PDF readers cannot read, a line break as '#a': the PDF's
+    font dictionaries broken, exit 0), one past ASCII or one of PostScript's delimiters (ReportLab refused the
+    font in its own words, naming the name's UTF-8 bytes and the character's code: "psName=b'Ev(il)' contains
+    invalid character 40"). A space is no fault: ReportLab writes it as '-'."""
+    read = _read_name(font)
+    if read is None:
+        return
+    name_id, name = read
+    bad = next((ch for ch in name if ch != " " and (ord(ch) < 0x21 or ord(ch) > 0x7E or ch in _POSTSCRIPT_DELIMITERS)),
+               None)
+    if bad is None:
+        return
+    code = ord(bad)
+    said = f"the control character 0x{code:02X}" if code < 0x21 or 0x7F <= code < 0xA0 else \
+        f"the character '{bad}'" if code <= 0x7E else f"the character U+{code:04X} ('{bad}')"
+    raise DataError(f"{what} cannot be used: its {dict(_NAME_IDS)[name_id]} (its name table's ID {name_id}) holds "
+                    f"{said}, which a PDF cannot name a font by; use a font whose name is "
+                    "printable ASCII without ( ) < > [ ] { } / %", mark)
 
 
 def _check_letter_heights(measured: "ImageFont.FreeTypeFont", face: TTFontFace, what: str, mark: Mark | None) -> None:
@@ -968,6 +1014,7 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     _check_map_is_unicode(raw, what, where)
     _check_licence_allows_subsets(raw, what, where)
     _check_units_per_em(raw, what, where)
+    _check_name_characters(raw, what, where)
     data = io.BytesIO(raw)
     data.name = file  # what ReportLab calls the font in its messages: the file as fonts.yaml says it
     try:
@@ -980,7 +1027,6 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     except Exception as e:  # noqa: BLE001 - a font parser meeting any broken file: say which, no traceback
         raise DataError(f"{what} cannot be loaded: {e}", where) from None
     _check_code_points(font.face, what, where)
-    _check_postscript_name(font.face, what, where)
     _check_metrics(font.face, what, where)
     digest = hashlib.sha256(raw).digest()
     _check_embeddable(font, digest, what, where)
