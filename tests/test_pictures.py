@@ -1037,3 +1037,29 @@ def test_a_damaged_png_or_one_of_a_chunk_of_the_wrong_length_is_refused_in_pnps_
             checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
         assert raised.value.mark == Mark("card.yaml", 3)
         assert raised.value.message.startswith(f"image '{name}' cannot be used: {said}"), raised.value.message
+
+
+def test_a_picture_cut_short_is_said_so_whatever_its_kind_and_wherever_it_was_cut(tmp_path):
+    """A PNG, JPEG or WebP that ends before its picture data does (a download or copy cut short) was refused in
+    Pillow's words, one of several by where it was cut ("image file is truncated", "Truncated File Read", "could
+    not create decoder object"), or as "not a PNG, JPEG or WebP image", or a PNG cut in its header as a header of
+    the wrong length; each is said cut short, and the whole file still reads."""
+    from pnp.errors import DataError
+    from pnp.model.images import checked_image
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    for kind in ("PNG", "JPEG", "WEBP"):
+        whole = io.BytesIO()
+        Image.effect_noise((64, 64), 60).convert("RGB").save(whole, kind)
+        data = whole.getvalue()
+        (tmp_path / f"whole.{kind}").write_bytes(data)
+        checked_image(Project(tmp_path), tmp_path / f"whole.{kind}", Mark("card.yaml", 3), "whole")
+        for kept in (20, 40, 100, len(data) // 2, len(data) - 13):
+            name = f"cut-{kept}.{kind}"
+            (tmp_path / name).write_bytes(data[:kept])
+            with pytest.raises(DataError) as raised:
+                checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+            assert raised.value.mark == Mark("card.yaml", 3)
+            assert raised.value.message == f"image '{name}' cannot be used: the file ends before its picture data " \
+                                           "does: cut short?", raised.value.message

@@ -445,6 +445,12 @@ MAX_JPEG_SEGMENTS = 200
 # padded only once open)
 MAX_JPEG_JUNK = 64 * 1024
 _START_OF_SCAN = b"\xff\xda"
+_END_MARKER = b"\xff\xd9"  # (EOI: _END_OF_IMAGE is its code)
+# A file that ends before its picture data does, as a download or copy cut short leaves it (png_cut_problem,
+# jpeg_problem, webp_problem): Pillow refused it in its own words, one of several by where it was cut ("image file
+# is truncated", "Truncated File Read", "could not create decoder object"), or as no picture it knows, and a PNG cut
+# in its header was said as a header of the wrong length
+CUT_SHORT = "the file ends before its picture data does: cut short?"
 _END_OF_IMAGE = 0xD9
 # markers with no length after them (TEM, RST0-7, SOI, EOI): libjpeg, Pillow and ReportLab read on after them
 _PARAMETERLESS = frozenset({0x01, *range(0xD0, 0xDA)})
@@ -477,9 +483,9 @@ def jpeg_markers(data: bytes | mmap.mmap) -> Iterator[tuple[int, int]]:
 
 def jpeg_problem(data: bytes | mmap.mmap) -> str | None:
     """Why a JPEG's structure is too costly to decode (too many scans, or segments or bytes that are no marker
-    before the first), or None; None too for what is no JPEG. Upper bounds read without decoding: a marker of
-    the compressed data is always a marker (its 0xFF bytes are stuffed), one inside a segment's payload is counted
-    as one too."""
+    before the first), or it is CUT_SHORT (no end, EOI, after its first scan), or None; None too for what is no
+    JPEG. Upper bounds read without decoding: a marker of the compressed data is always a marker (its 0xFF bytes
+    are stuffed), one inside a segment's payload is counted as one too."""
     if data[:2] != b"\xff\xd8":
         return None
     scans, at = 0, data.find(_START_OF_SCAN)
@@ -487,9 +493,10 @@ def jpeg_problem(data: bytes | mmap.mmap) -> str | None:
         scans, at = scans + 1, data.find(_START_OF_SCAN, at + 2)
     if scans > MAX_JPEG_SCANS:
         return f"a JPEG of more than {MAX_JPEG_SCANS} scans (a progressive JPEG has about 10)"
-    segments, junk, exif = 0, 0, 0
+    segments, junk, exif, scan = 0, 0, 0, -1
     profile_parts: list[tuple[int, int]] = []  # (its number, of how many) of each segment of its colour profile
     for at, code in jpeg_markers(data):
+        scan = at if code == 0xDA else scan
         if code < 0:
             junk -= code
         else:
@@ -504,6 +511,8 @@ def jpeg_problem(data: bytes | mmap.mmap) -> str | None:
         if junk > MAX_JPEG_JUNK:
             return f"a JPEG holding more than {MAX_JPEG_JUNK >> 10} KB that are no marker between its segments " \
                    f"(from byte {at:,}): a damaged file?"
+    if scan < 0 or data.find(_END_MARKER, scan) < 0:  # (every JPEG ends so: Pillow refused one without, in its words)
+        return CUT_SHORT
     return _jpeg_joined_problem(profile_parts, exif)
 
 
@@ -862,8 +871,36 @@ def _png_text_bytes(kind: bytes, payload: bytes, most: int) -> tuple[int, bool]:
 
 def structure_problem(data: bytes | mmap.mmap) -> str | None:
     """Why a JPEG's or PNG's structure is too costly to read, or says its colours otherwise than Pillow reads
-    them, or None (jpeg_problem, png_problem)."""
-    return jpeg_problem(data) or png_problem(data)
+    them, or a JPEG, PNG or WebP is CUT_SHORT, or None (jpeg_problem, png_problem, webp_problem)."""
+    return jpeg_problem(data) or png_cut_problem(data) or png_problem(data) or webp_problem(data)
+
+
+def png_cut_problem(data: bytes | mmap.mmap) -> str | None:
+    """CUT_SHORT for a PNG one of whose chunks before its end (IEND) runs past the file's end, or that ends before
+    any picture data (IDAT), else None; None too for what is no PNG. Walked over the chunks' lengths, at most as
+    many as png_problem reads (a length past the PNG standard's most is said there, as damage)."""
+    if data[:8] != _PNG_SIGNATURE:
+        return None
+    at, pictures = 8, 0
+    for _ in range(MAX_PNG_CHUNKS + MAX_PNG_DATA_CHUNKS + 2):
+        if at + 8 > len(data):
+            return None if pictures else CUT_SHORT  # (ended between chunks: the picture may be whole, IEND aside)
+        kind, length = data[at + 4:at + 8], int.from_bytes(data[at:at + 4], "big")
+        if kind == b"IEND" or length > _MOST_PNG_CHUNK_BYTES:
+            return None
+        if at + 12 + length > len(data):
+            return CUT_SHORT
+        pictures += kind == b"IDAT"
+        at += 12 + length
+    return None
+
+
+def webp_problem(data: bytes | mmap.mmap) -> str | None:
+    """CUT_SHORT for a WebP whose RIFF container says it holds more bytes than the file does, else None; None
+    too for what is no WebP."""
+    if data[:4] != b"RIFF" or data[8:12] != b"WEBP":
+        return None
+    return CUT_SHORT if 8 + int.from_bytes(data[4:8], "little") > len(data) else None
 
 
 def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -> tuple[Path, tuple, bool]:
@@ -941,10 +978,10 @@ def metadata_problem(image: "Image.Image") -> str | None:
 
 
 def _file_structure_problem(f: BinaryIO) -> str | None:
-    """structure_problem of a picture file before Pillow opens it (a JPEG's or a PNG's alone)."""
+    """structure_problem of a picture file before Pillow opens it (a JPEG's, a PNG's or a WebP's alone)."""
     start = f.read(8)
     f.seek(0)
-    if not start.startswith((b"\xff\xd8", _PNG_SIGNATURE)):  # (an empty file cannot be mapped)
+    if not start.startswith((b"\xff\xd8", _PNG_SIGNATURE, b"RIFF")):  # (an empty file cannot be mapped)
         return None
     with _whole(f) as data:
         return structure_problem(data)
