@@ -1043,7 +1043,9 @@ def test_a_picture_cut_short_is_said_so_whatever_its_kind_and_wherever_it_was_cu
     """A PNG, JPEG or WebP that ends before its picture data does (a download or copy cut short) was refused in
     Pillow's words, one of several by where it was cut ("image file is truncated", "Truncated File Read", "could
     not create decoder object"), or as "not a PNG, JPEG or WebP image", or a PNG cut in its header as a header of
-    the wrong length; each is said cut short, and the whole file still reads."""
+    the wrong length; each is said cut short, and the whole file still reads. A PNG or JPEG cut short embedded in
+    an icon was passed, and drawing it said Pillow's words at the icon's first line."""
+    from pnp.draw.icons import _embedded_problem
     from pnp.errors import DataError
     from pnp.model.images import checked_image
     from pnp.project import Project
@@ -1063,3 +1065,6 @@ def test_a_picture_cut_short_is_said_so_whatever_its_kind_and_wherever_it_was_cu
             assert raised.value.mark == Mark("card.yaml", 3)
             assert raised.value.message == f"image '{name}' cannot be used: the file ends before its picture data " \
                                            "does: cut short?", raised.value.message
+            if kind != "WEBP":  # embedded in an icon: it was passed, and drawing it said "image file is truncated" at 1:1
+                assert _embedded_problem(base64.b64encode(data[:kept]).decode()) == (
+                    "cannot be used: the file ends before its picture data does: cut short?", 0)
