@@ -1206,6 +1206,8 @@ def test_names_set_to_the_item_in_a_chain_are_read_in_one_pass(monkeypatch):
     ("{{ [{'a': none}, {'a': 1}] | groupby('a') }}", "the filter groupby cannot order nothing (none) and a whole"),
     ("{{ min(1, 'a') }} {{ sorted([none, 1]) }}", "the function min cannot order a whole number (1) and text ('a')"),
     ("{{ 'a' < none }}", "'<' cannot order text ('a') and nothing (none)"),
+    ("{{ 1 < 2 < 'a' }}", "'<' cannot order a whole number (2) and text ('a')"),
+    ("{{ 1 == 1 >= 'a' }}", "'>=' cannot order a whole number (1) and text ('a')"),
     ("{{ [1, 'a'] | select('gt', 0) | list }}", "'>' cannot order text ('a') and a whole number (0)"),
     ("{{ ['a'] | sum }}", "sum cannot add text ('a') to a whole number (0): it adds numbers"),
     ("{{ sum(['b'], 'a') }}", "sum adds numbers, and was given text to start from"),
@@ -1214,6 +1216,14 @@ def test_names_set_to_the_item_in_a_chain_are_read_in_one_pass(monkeypatch):
     # functions given nothing
     ("{{ len() }}", "the function len is written `len(items)`, and was given 0 values"),
     ("{{ max() }}", "the function max is written `max(items, ...)`, and was given 0 values"),
+    # methods given values they do not take
+    ("{{ 'a'.count() }}", "the method count of text is written `count(sub, start=0, end=...)`, and was given 0 values"),
+    ("{{ 'a'.replace('a') }}", "the method replace of text is written `replace(old, new, count=-1)`, and was given 1"),
+    ("{{ 'a'.upper(1) }}", "the method upper of text is written `upper()`, and was given 1 value"),
+    ("{{ 'a'.split(x=1) }}", "the method split of text is written `split(sep=None, maxsplit=-1)`, and was given 0 "
+                             "values and x="),
+    ("{{ [1].index() }}", "the method index of a list is written `index(value, start=0, end=...)`"),
+    ("{{ {}.get(1, 2, 3) }}", "the method get of a mapping is written `get(key, default=None)`, and was given 3"),
     # what a filter's or a text method's value takes
     ("{{ 'x' | trim(5) }}", "the filter trim takes text (or none) as its chars, not a whole number (5)"),
     ("{{ 'abcdefgh' | truncate(3, end=5) }}", "the filter truncate takes text as its end, not a whole number (5)"),
@@ -1255,11 +1265,26 @@ def test_a_value_a_template_cannot_use_there_is_said_in_pnps_words_at_its_line(s
     assert said in e.value.message and e.value.line == 2, e.value.message
 
 
+def test_a_chain_of_comparisons_reads_each_value_once_and_none_after_a_false_pair():
+    """`a < f() < b` (_Compiler's chain through _order): the middle value read once, as Python's chain reads it,
+    and the values after a pair that is false not read."""
+    read = []
+
+    def value(n):
+        read.append(n)
+        return n
+    assert template.render("{{ 1 < f(2) <= f(3) }} {{ 5 < f(4) < f(9) }} {{ 1 < 2 == f(2) != 3 }} {{ 1 < 2 in [2] }}",
+                           {"f": value}) == "True False True True"
+    assert read == [2, 3, 4, 2]
+
+
 def test_values_of_one_kind_are_ordered_formatted_and_given_as_before():
     source = ("{{ [3, 1.5, true] | sort }} {{ ['b', 'A'] | max }} {{ 1 < 2.5 }} {{ [1, 5] | select('>', 2) | list }} "
               "{{ -(2) }} {{ sum([1, 2.5]) }} {{ 'a\nb' | indent('>') }} {{ ' a ' | trim(none) }} {{ 'a'.center(3, '*') }} "
-              "{{ '%d%%' % 5 }} {{ '{:>3}|{a:.1f}'.format(1, a=2.25) }} {{ [('a', 1)] | urlencode }} {{ [[1], [1, 2]] | sort }}")
-    assert template.render(source, {}) == "[True, 1.5, 3] b True [5] -2 3.5 a\n>b a *a* 5%   1|2.3 a=1 [[1], [1, 2]]"
+              "{{ '%d%%' % 5 }} {{ '{:>3}|{a:.1f}'.format(1, a=2.25) }} {{ [('a', 1)] | urlencode }} {{ [[1], [1, 2]] | sort }} "
+              "{{ 'a b c'.split(maxsplit=1) }} {{ {'a': 1}.get('a') }} {{ [1, 2].index(2, 0, 5) }} {{ 'ab'.find('b', 0, none) }}")
+    assert template.render(source, {}) == ("[True, 1.5, 3] b True [5] -2 3.5 a\n>b a *a* 5%   1|2.3 a=1 [[1], [1, 2]] "
+                                           "['a', 'b c'] 1 1 1")
 
 
 def test_the_static_checks_of_a_template_walk_its_tree_once(monkeypatch):
