@@ -918,6 +918,9 @@ def _in_format_range(refused: Callable[[], str | None] = lambda: None) -> Iterat
 
 
 _NUMBER_CONVERSIONS = frozenset("diouxXeEfFgGc")  # the %-conversions that write a number (%c a character's code)
+# the conversions and spec types that write a whole number alone: a fraction given them was said as "cannot write a
+# number (1.5) (it writes a number)" ('{:d}'.format(1.5), '%x' % 1.5)
+_WHOLE_CONVERSIONS = frozenset("bdoxXc")
 
 
 _PERCENT_TYPES = frozenset("diouxXeEfFgGcrsa")  # the %-conversions there are
@@ -930,8 +933,9 @@ def _field_refused(fmt: str, field: str, kind: str, value: object) -> str:
     if kind and kind not in (_PERCENT_TYPES if field[:1] == "%" else _SPEC_TYPES):
         return (f"the format {shown}: its field {field} writes no kind pnp knows ('{kind}': the kinds are "
                 f"{'%s, %d, %f, %e, %g, %x...' if field[:1] == '%' else '{:d}, {:f}, {:e}, {:g}, {:x}, {:%}...'})")
-    return (f"the format {shown}: its field {field} cannot write {_describe_value(value)}"
-            f"{' (it writes a number)' if kind in _NUMBER_CONVERSIONS else ''}")
+    writes = " (it writes a whole number: round it first, `x | round | int`)" if kind in _WHOLE_CONVERSIONS and \
+        isinstance(value, float) else " (it writes a number)" if kind in _NUMBER_CONVERSIONS else ""
+    return f"the format {shown}: its field {field} cannot write {_describe_value(value)}{writes}"
 
 
 def _plural(count: int, what: str) -> str:
@@ -2451,7 +2455,7 @@ class _Env(ImmutableSandboxedEnvironment):
                 from None
 
 
-# how each method a template may call (METHOD_KINDS) is written, by kind and name: its parameters, `=` giving a
+# how each method a template may call (METHOD_KINDS) is written, by kind (or a type of its own) and name: its parameters, `=` giving a
 # default, those after `*` taken by name too; what a call gives it is bound to this before the call
 # (_refuse_method_arguments), as Python said it ("count() takes at least 1 argument (0 given)", "_replaced_size()
 # missing 1 required positional argument: 'new'", naming pnp's function behind replace)
@@ -2467,6 +2471,7 @@ _METHODS_WRITTEN: dict[str, dict[str, str]] = {
              "join": "items", "removeprefix": "prefix", "removesuffix": "suffix", "zfill": "width",
              "replace": "old, new, count=-1", "splitlines": "*, keepends=False"},
     "a list": {"count": "value", "index": "value, start=0, end=..."},
+    "range": {"count": "value", "index": "value"},  # (a list, whose index takes no start or end)
     "a mapping": {"get": "key, default=None", "items": "", "keys": "", "values": ""},
     "a number": {"is_integer": ""}}
 
@@ -2494,7 +2499,8 @@ def _refuse_method_arguments(method: Any, args: tuple[Any, ...], kwargs: Mapping
     refused as how it is written (_refuse_arguments), before it is called (_Env.call)."""
     kind = _kind_of(method.__self__)
     name = getattr(method, "__name__", "")
-    signature = _METHOD_SIGNATURES.get((kind.name, name)) if kind is not None else None
+    signature = _METHOD_SIGNATURES.get((type(method.__self__).__name__, name)) or \
+        _METHOD_SIGNATURES.get((kind.name, name)) if kind is not None else None
     if kind is not None and signature is not None:
         given = {key: value for key, value in kwargs.items() if key not in _JINJA_CALL_KEYS}
         _refuse_arguments(f"the method {name} of {kind.name}", name, signature, args, given, 0)

@@ -1223,6 +1223,7 @@ def test_names_set_to_the_item_in_a_chain_are_read_in_one_pass(monkeypatch):
     ("{{ 'a'.split(x=1) }}", "the method split of text is written `split(sep=None, maxsplit=-1)`, and was given 0 "
                              "values and x="),
     ("{{ [1].index() }}", "the method index of a list is written `index(value, start=0, end=...)`"),
+    ("{{ range(3).index(1, 0, 5) }}", "the method index of a list is written `index(value)`, and was given 3 values"),
     ("{{ {}.get(1, 2, 3) }}", "the method get of a mapping is written `get(key, default=None)`, and was given 3"),
     # what a filter's or a text method's value takes
     ("{{ 'x' | trim(5) }}", "the filter trim takes text (or none) as its chars, not a whole number (5)"),
@@ -1247,6 +1248,8 @@ def test_names_set_to_the_item_in_a_chain_are_read_in_one_pass(monkeypatch):
     ("{{ '50%' % 5 }}", "the format '50%' has a % that begins no field"),
     ("{{ '%y' % 5 }}", "its field %y writes no kind pnp knows ('y'"),
     ("{{ '{:q}'.format(1) }}", "its field {:q} writes no kind pnp knows ('q'"),
+    ("{{ '{:,d}'.format(1.5) }}", "its field {:,d} cannot write a number (1.5) (it writes a whole number: round it"),
+    ("{{ '%x' % 1.5 }}", "its field %x cannot write a number (1.5) (it writes a whole number"),
     ("{{ '{:d}'.format('a') }}", "the format '{:d}': its field {:d} cannot write text ('a') (it writes a number)"),
     ("{{ '{}{}'.format(1) }}", "the format '{}{}': its field {} has no value (it was given 1 value"),
     ("{{ '{0}{}'.format(1, 2) }}", "numbers some of its fields ({0}) and not others ({})"),
