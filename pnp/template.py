@@ -1737,6 +1737,36 @@ _WRITTEN = {"max": inspect.Signature([_ITEMS_PARAMETER,
 _WRITTEN["min"] = _WRITTEN["max"]
 
 
+_BOUNDED_FILTERS = frozenset({"truncate", "wordwrap", "int"})  # (their numbers' ranges: _refuse_out_of_range)
+
+
+def _refuse_out_of_range(name: str, signature: inspect.Signature, args: tuple[Any, ...],
+                         kwargs: Mapping[str, Any]) -> None:
+    """A number given truncate, wordwrap or int out of the range it takes refused in pnp's words: Jinja said
+    "expected length >= 3, got -1", "expected leeway >= 0", Python's textwrap "invalid width 0 (must be > 0)",
+    and int's base of 100 was said as the text being no number ('10' | int(base=100) printed 10)."""
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError:
+        return  # (the call says how the filter is written)
+    bound.apply_defaults()
+    given = bound.arguments
+    if name == "truncate":
+        end = given.get("end")
+        least = {"length": len(end) if isinstance(end, str) else 0, "leeway": 0}
+    else:
+        least = {"width": 1} if name == "wordwrap" else {}
+    for parameter, at_least in least.items():
+        value = given.get(parameter)
+        if isinstance(value, int) and value < at_least:
+            raise LimitError(f"the filter {name} takes a {parameter} of at least {at_least}"
+                             f"{' (the length of its end)' if parameter == 'length' else ''}, not {_describe_value(value)}")
+    base = given.get("base", 10)
+    if name == "int" and not (type(base) is int and (base == 0 or 2 <= base <= 36)):
+        raise LimitError(f"the filter int takes a base from 2 to 36 (or 0: as the text writes it), not "
+                         f"{_describe_value(base)}")
+
+
 def _refuse_no_items(name: str, value: object, what: str = "the filter") -> None:
     """A number, true/false or none given to a filter of items is refused in pnp's words (Python said "'int'
     object is not iterable", "object of type 'float' has no len()", Jinja "argument must be iterable"); so is
@@ -1807,6 +1837,8 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
             args = (*args[:skip], _numbers_rounded(args[skip], plain=name == "tojson"), *args[skip + 1:])
         if name == "unique":  # (before: its result is lazy, and fails where it is read)
             _refuse_unhashable(signature, args[unlisted:], kwargs)
+        if name in _BOUNDED_FILTERS:
+            _refuse_out_of_range(name, signature, args[unlisted:], kwargs)
         try:
             if sizer is not None:
                 bound = signature.bind(*args[unlisted:], **kwargs)

@@ -1229,6 +1229,10 @@ def test_names_set_to_the_item_in_a_chain_are_read_in_one_pass(monkeypatch):
     ("{{ 'x' | trim(5) }}", "the filter trim takes text (or none) as its chars, not a whole number (5)"),
     ("{{ 'abcdefgh' | truncate(3, end=5) }}", "the filter truncate takes text as its end, not a whole number (5)"),
     ("{{ 'a b' | wordwrap(2, wrapstring=5) }}", "the filter wordwrap takes text (or none) as its wrapstring, not a"),
+    ("{{ 'abcdef' | truncate(-1) }}", "the filter truncate takes a length of at least 3 (the length of its end), not"),
+    ("{{ 'abcdef' | truncate(4, leeway=-5) }}", "the filter truncate takes a leeway of at least 0, not"),
+    ("{{ 'ab cd' | wordwrap(0) }}", "the filter wordwrap takes a width of at least 1, not a whole number (0)"),
+    ("{{ '10' | int(base=100) }}", "the filter int takes a base from 2 to 36 (or 0: as the text writes it), not a"),
     ("{{ 'a' | center('x') }}", "the filter center takes a whole number as its width, not text ('x')"),
     ("{{ 'a' | indent(none) }}", "the filter indent takes a whole number or text as its width, not nothing (none)"),
     ("{{ 'abc'.count(5) }}", "count of text takes text there, not a whole number (5)"),
@@ -1285,9 +1289,10 @@ def test_values_of_one_kind_are_ordered_formatted_and_given_as_before():
     source = ("{{ [3, 1.5, true] | sort }} {{ ['b', 'A'] | max }} {{ 1 < 2.5 }} {{ [1, 5] | select('>', 2) | list }} "
               "{{ -(2) }} {{ sum([1, 2.5]) }} {{ 'a\nb' | indent('>') }} {{ ' a ' | trim(none) }} {{ 'a'.center(3, '*') }} "
               "{{ '%d%%' % 5 }} {{ '{:>3}|{a:.1f}'.format(1, a=2.25) }} {{ [('a', 1)] | urlencode }} {{ [[1], [1, 2]] | sort }} "
-              "{{ 'a b c'.split(maxsplit=1) }} {{ {'a': 1}.get('a') }} {{ [1, 2].index(2, 0, 5) }} {{ 'ab'.find('b', 0, none) }}")
+              "{{ 'a b c'.split(maxsplit=1) }} {{ {'a': 1}.get('a') }} {{ [1, 2].index(2, 0, 5) }} {{ 'ab'.find('b', 0, none) }} "
+              "{{ 'ff' | int(base=16) }} {{ '0x1f' | int(base=0) }} {{ 'abcdefgh' | truncate(3, leeway=0) }}")
     assert template.render(source, {}) == ("[True, 1.5, 3] b True [5] -2 3.5 a\n>b a *a* 5%   1|2.3 a=1 [[1], [1, 2]] "
-                                           "['a', 'b c'] 1 1 1")
+                                           "['a', 'b c'] 1 1 1 255 31 ...")
 
 
 def test_the_static_checks_of_a_template_walk_its_tree_once(monkeypatch):
