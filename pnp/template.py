@@ -1285,8 +1285,8 @@ def _order(left: Any, op: str, right: Any) -> Any:
     (_ordered_tree routes `a < b` here): values of kinds that have no order refused in pnp's words."""
     try:
         return _ORDERINGS[op](left, right)
-    except TypeError:
-        raise TypeError(_unordered(f"'{_ORDER_SIGNS[op]}'", left, right)) from None
+    except TypeError:  # (of two lists, the items that cannot be ordered: `[1, 'a'] < [1, 2]` said "a list and a list")
+        raise TypeError(_unordered(f"'{_ORDER_SIGNS[op]}'", *_first_unorderable(left, right))) from None
 
 
 def _order_test(op: str, value: Any, other: Any) -> Any:

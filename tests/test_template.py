@@ -1208,6 +1208,7 @@ def test_names_set_to_the_item_in_a_chain_are_read_in_one_pass(monkeypatch):
     ("{{ 'a' < none }}", "'<' cannot order text ('a') and nothing (none)"),
     ("{{ 1 < 2 < 'a' }}", "'<' cannot order a whole number (2) and text ('a')"),
     ("{{ 1 == 1 >= 'a' }}", "'>=' cannot order a whole number (1) and text ('a')"),
+    ("{{ [1, 'a'] < [1, 2] }}", "'<' cannot order text ('a') and a whole number (2)"),
     ("{{ [1, 'a'] | select('gt', 0) | list }}", "'>' cannot order text ('a') and a whole number (0)"),
     ("{{ ['a'] | sum }}", "sum cannot add text ('a') to a whole number (0): it adds numbers"),
     ("{{ sum(['b'], 'a') }}", "sum adds numbers, and was given text to start from"),
