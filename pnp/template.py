@@ -2873,6 +2873,16 @@ def _template_line(error: BaseException, files: tuple[str, ...] = _TEMPLATE_FILE
     return line
 
 
+def _deepest_file(error: BaseException, files: tuple[str, ...]) -> str | None:
+    """Which of `files` the deepest frame of a failure's traceback compiled from one of them is of (None: none)."""
+    found, tb = None, error.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename in files:
+            found = tb.tb_frame.f_code.co_filename
+        tb = tb.tb_next
+    return found
+
+
 def _describe(error: BaseException) -> str:
     """The error in a designer's words, a long value it quotes cut short (a 900,000-character text that is
     no number was quoted whole, once per card)."""
@@ -2923,7 +2933,10 @@ def _failure(error: BaseException, files: tuple[str, ...] = _TEMPLATE_FILES) -> 
     """The ExprError for a failure in a template compiled under `files`, at its line there; one that
     happened inside a macro of macros.j2 called from it says the macro's line too."""
     message = _describe(error)
-    in_macro = _template_line(error, (MACROS_FILE,)) if files != (MACROS_FILE,) else None
+    # (where it failed in a macro: not where a {% call %} block of the template, called back by the macro's caller(),
+    # failed, which was said as in the macro at the line of its caller())
+    in_macro = _template_line(error, (MACROS_FILE,)) if files != (MACROS_FILE,) and \
+        _deepest_file(error, (MACROS_FILE, *files)) == MACROS_FILE else None
     if in_macro is not None and not isinstance(error, TemplateSyntaxError):  # (a syntax error's line is its own)
         message += f" (in a macro of macros.j2, line {in_macro})"
     failure = ExprError(message, _template_line(error, files))
