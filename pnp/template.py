@@ -2388,6 +2388,9 @@ class _Env(ImmutableSandboxedEnvironment):
                 raise LimitError(f"macros call each other more than {MAX_CALL_DEPTH} deep "
                                  "(a macro that calls itself forever?)")
             return _check_result(super().call(__context, __obj, *args, **kwargs))
+        except ValueError:
+            _refuse_not_found(__obj, args)
+            raise
         finally:
             _budget.call_depth -= 1
 
@@ -2524,6 +2527,16 @@ def _written_signature(written: str) -> inspect.Signature:
 
 _METHOD_SIGNATURES = {(kind, name): _written_signature(written)
                       for kind, methods in _METHODS_WRITTEN.items() for name, written in methods.items()}
+
+
+def _refuse_not_found(method: Any, args: tuple[Any, ...]) -> None:
+    """index or rindex of text or a list that finds nothing, said in pnp's words (Python's "substring not found",
+    "5 is not in list"), when `method` is one of those (_Env.call; anything else is left to its own message)."""
+    name = getattr(method, "__name__", "")
+    kind = _kind_of(getattr(method, "__self__", None))
+    if kind is not None and name in ("index", "rindex") and args:
+        raise ValueError(f"the method {name} of {kind.name} does not find {_describe_value(args[0])} there (test "
+                         f"`value in x` first{f', or use {name[:-5]}find, which gives -1' if kind.name == 'text' else ''})")
 
 
 def _refuse_method_arguments(method: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> None:

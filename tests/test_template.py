@@ -1224,6 +1224,8 @@ def test_names_set_to_the_item_in_a_chain_are_read_in_one_pass(monkeypatch):
     ("{{ 'a'.split(x=1) }}", "the method split of text is written `split(sep=None, maxsplit=-1)`, and was given 0 "
                              "values and x="),
     ("{{ [1].index() }}", "the method index of a list is written `index(value, start=0, end=...)`"),
+    ("{{ 'ab'.index('z') }}", "the method index of text does not find text ('z') there (test `value in x` first, or"),
+    ("{{ [1, 2].index(5) }}", "the method index of a list does not find a whole number (5) there"),
     ("{{ range(3).index(1, 0, 5) }}", "the method index of a list is written `index(value)`, and was given 3 values"),
     ("{{ {}.get(1, 2, 3) }}", "the method get of a mapping is written `get(key, default=None)`, and was given 3"),
     # what a filter's or a text method's value takes
