@@ -2,6 +2,7 @@
 game (constraints, derived fields, macros, layouts, the rulebook) is evaluated here and nowhere else."""
 
 import _string  # type: ignore[import-not-found]  # (no stub) how str.format splits a field name
+import ast
 import collections
 import contextlib
 import contextvars
@@ -30,6 +31,7 @@ from typing import Any, Literal, NoReturn, TypeGuard, TypeVar, cast
 import jinja2
 import markupsafe
 from jinja2 import StrictUndefined, TemplateError, Undefined, nodes, pass_context, pass_environment
+from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 from jinja2.environment import Template, TemplateExpression, TemplateModule
 from jinja2.filters import make_attrgetter
 from jinja2.lexer import Token, TokenStream
@@ -916,6 +918,9 @@ def _in_format_range(refused: Callable[[], str | None] = lambda: None) -> Iterat
 
 
 _NUMBER_CONVERSIONS = frozenset("diouxXeEfFgGc")  # the %-conversions that write a number (%c a character's code)
+# the conversions and spec types that write a whole number alone: a fraction given them was said as "cannot write a
+# number (1.5) (it writes a number)" ('{:d}'.format(1.5), '%x' % 1.5)
+_WHOLE_CONVERSIONS = frozenset("bdoxXc")
 
 
 _PERCENT_TYPES = frozenset("diouxXeEfFgGcrsa")  # the %-conversions there are
@@ -928,8 +933,9 @@ def _field_refused(fmt: str, field: str, kind: str, value: object) -> str:
     if kind and kind not in (_PERCENT_TYPES if field[:1] == "%" else _SPEC_TYPES):
         return (f"the format {shown}: its field {field} writes no kind pnp knows ('{kind}': the kinds are "
                 f"{'%s, %d, %f, %e, %g, %x...' if field[:1] == '%' else '{:d}, {:f}, {:e}, {:g}, {:x}, {:%}...'})")
-    return (f"the format {shown}: its field {field} cannot write {_describe_value(value)}"
-            f"{' (it writes a number)' if kind in _NUMBER_CONVERSIONS else ''}")
+    writes = " (it writes a whole number: round it first, `x | round | int`)" if kind in _WHOLE_CONVERSIONS and \
+        isinstance(value, float) else " (it writes a number)" if kind in _NUMBER_CONVERSIONS else ""
+    return f"the format {shown}: its field {field} cannot write {_describe_value(value)}{writes}"
 
 
 def _plural(count: int, what: str) -> str:
@@ -1279,8 +1285,8 @@ def _order(left: Any, op: str, right: Any) -> Any:
     (_ordered_tree routes `a < b` here): values of kinds that have no order refused in pnp's words."""
     try:
         return _ORDERINGS[op](left, right)
-    except TypeError:
-        raise TypeError(_unordered(f"'{_ORDER_SIGNS[op]}'", left, right)) from None
+    except TypeError:  # (of two lists, the items that cannot be ordered: `[1, 'a'] < [1, 2]` said "a list and a list")
+        raise TypeError(_unordered(f"'{_ORDER_SIGNS[op]}'", *_first_unorderable(left, right))) from None
 
 
 def _order_test(op: str, value: Any, other: Any) -> Any:
@@ -1731,6 +1737,36 @@ _WRITTEN = {"max": inspect.Signature([_ITEMS_PARAMETER,
 _WRITTEN["min"] = _WRITTEN["max"]
 
 
+_BOUNDED_FILTERS = frozenset({"truncate", "wordwrap", "int"})  # (their numbers' ranges: _refuse_out_of_range)
+
+
+def _refuse_out_of_range(name: str, signature: inspect.Signature, args: tuple[Any, ...],
+                         kwargs: Mapping[str, Any]) -> None:
+    """A number given truncate, wordwrap or int out of the range it takes refused in pnp's words: Jinja said
+    "expected length >= 3, got -1", "expected leeway >= 0", Python's textwrap "invalid width 0 (must be > 0)",
+    and int's base of 100 was said as the text being no number ('10' | int(base=100) printed 10)."""
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError:
+        return  # (the call says how the filter is written)
+    bound.apply_defaults()
+    given = bound.arguments
+    if name == "truncate":
+        end = given.get("end")
+        least = {"length": len(end) if isinstance(end, str) else 0, "leeway": 0}
+    else:
+        least = {"width": 1} if name == "wordwrap" else {}
+    for parameter, at_least in least.items():
+        value = given.get(parameter)
+        if isinstance(value, int) and value < at_least:
+            raise LimitError(f"the filter {name} takes a {parameter} of at least {at_least}"
+                             f"{' (the length of its end)' if parameter == 'length' else ''}, not {_describe_value(value)}")
+    base = given.get("base", 10)
+    if name == "int" and not (type(base) is int and (base == 0 or 2 <= base <= 36)):
+        raise LimitError(f"the filter int takes a base from 2 to 36 (or 0: as the text writes it), not "
+                         f"{_describe_value(base)}")
+
+
 def _refuse_no_items(name: str, value: object, what: str = "the filter") -> None:
     """A number, true/false or none given to a filter of items is refused in pnp's words (Python said "'int'
     object is not iterable", "object of type 'float' has no len()", Jinja "argument must be iterable"); so is
@@ -1801,6 +1837,8 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
             args = (*args[:skip], _numbers_rounded(args[skip], plain=name == "tojson"), *args[skip + 1:])
         if name == "unique":  # (before: its result is lazy, and fails where it is read)
             _refuse_unhashable(signature, args[unlisted:], kwargs)
+        if name in _BOUNDED_FILTERS:
+            _refuse_out_of_range(name, signature, args[unlisted:], kwargs)
         try:
             if sizer is not None:
                 bound = signature.bind(*args[unlisted:], **kwargs)
@@ -2234,12 +2272,53 @@ _FORMATTER = string.Formatter()
 _JINJA_CALL_KEYS = ("_loop_vars", "_block_vars")  # what Jinja passes along to every call, for macros
 
 
+# the operators a chain of comparisons may hold besides those that order (_ORDERINGS), as Python applies them
+_EQUALITY_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    "eq": operator.eq, "ne": operator.ne, "in": lambda left, right: left in right,
+    "notin": lambda left, right: left not in right}
+
+
+def _compared_chain(left: Any, *pairs: Any) -> Any:
+    """`a < b <= c`, a chain of comparisons (_Compiler writes it as a call here): each pair compared as `a < b`
+    alone is (_order: values of no order said in pnp's words, where Python said "'<' not supported between
+    instances of 'int' and 'str'"), each operand read once (`pairs`: operator, then a function giving the
+    operand) and none after the first pair that is false, as Python's chain."""
+    result: Any = True
+    for op, operand in zip(pairs[::2], pairs[1::2]):
+        right = operand()
+        result = _order(left, op, right) if op in _ORDERINGS else _EQUALITY_OPERATORS[op](left, right)
+        if not result:
+            return result
+        left = right
+    return result
+
+
+class _Compiler(CodeGenerator):
+    """Jinja's compiler, with a chain of comparisons that orders (`1 < x < 'a'`) checked as one comparison is
+    (_guarded routes `a < b` alone through _order; a chain stays one node, read whole by comparisons())."""
+
+    @optimizeconst
+    def visit_Compare(self, node: nodes.Compare, frame: Frame) -> None:
+        if len(node.ops) < 2 or not any(operand.op in _ORDERINGS for operand in node.ops):
+            super().visit_Compare(node, frame)
+            return
+        self.write("environment.compared_chain(")
+        self.visit(node.expr, frame)
+        for operand in node.ops:
+            self.write(f", {operand.op!r}, (lambda: ")
+            self.visit(operand.expr, frame)
+            self.write(")")
+        self.write(")")
+
+
 class _Env(ImmutableSandboxedEnvironment):
     """Templates read the game; they cannot change it (no list.append) nor reach Python internals."""
 
     intercepted_binops = frozenset(_BINOPS)
     intercepted_unops = frozenset({"-", "+"})
     concat = staticmethod(_joined_output)  # a block's output joined, its size refused before
+    code_generator_class = _Compiler
+    compared_chain = staticmethod(_compared_chain)
 
     def handle_exception(self, source: str | None = None) -> NoReturn:
         """A failure raised as it is. Jinja's own rewrites its traceback into one of fake frames that hold
@@ -2294,6 +2373,8 @@ class _Env(ImmutableSandboxedEnvironment):
         if type(__obj) is LoopContext and args:  # a recursive loop's next level: `loop(children)`, guarded as a `for`
             _check_loop_here(__obj)
             args = (_Guarded(args[0]), *args[1:])
+        if _kind_of(getattr(__obj, "__self__", None)) is not None:  # a method of a number, text, list, mapping
+            _refuse_method_arguments(__obj, args, kwargs)
         if isinstance(getattr(__obj, "__self__", None), str):  # a text's method (one of _TEXT_METHODS)
             args = _text_method_checked(__obj, args, kwargs)
         if isinstance(__obj, Macro) and "caller" in kwargs:
@@ -2307,6 +2388,9 @@ class _Env(ImmutableSandboxedEnvironment):
                 raise LimitError(f"macros call each other more than {MAX_CALL_DEPTH} deep "
                                  "(a macro that calls itself forever?)")
             return _check_result(super().call(__context, __obj, *args, **kwargs))
+        except ValueError:
+            _refuse_not_found(__obj, args)
+            raise
         finally:
             _budget.call_depth -= 1
 
@@ -2404,6 +2488,67 @@ class _Env(ImmutableSandboxedEnvironment):
             raise _TooBig("too many loops, blocks or brackets inside one another to compile (Python allows 20 "
                           "loops)", _template_line_of_code(source, getattr(e, "lineno", None))) \
                 from None
+
+
+# how each method a template may call (METHOD_KINDS) is written, by kind (or a type of its own) and name: its parameters, `=` giving a
+# default, those after `*` taken by name too; what a call gives it is bound to this before the call
+# (_refuse_method_arguments), as Python said it ("count() takes at least 1 argument (0 given)", "_replaced_size()
+# missing 1 required positional argument: 'new'", naming pnp's function behind replace)
+_METHODS_WRITTEN: dict[str, dict[str, str]] = {
+    "text": {**{name: "sub, start=0, end=..." for name in ("count", "find", "index", "rfind", "rindex")},
+             **{name: "prefix, start=0, end=..." for name in ("startswith", "endswith")},
+             **{name: "" for name in ("capitalize", "isalnum", "isalpha", "isdecimal", "isdigit", "islower",
+                                      "isnumeric", "isspace", "istitle", "isupper", "lower", "title", "upper")},
+             **{name: "width, fillchar=' '" for name in ("center", "ljust", "rjust")},
+             **{name: "sep" for name in ("partition", "rpartition")},
+             **{name: "chars=None" for name in ("strip", "lstrip", "rstrip")},
+             **{name: "*, sep=None, maxsplit=-1" for name in ("split", "rsplit")},
+             "join": "items", "removeprefix": "prefix", "removesuffix": "suffix", "zfill": "width",
+             "replace": "old, new, count=-1", "splitlines": "*, keepends=False"},
+    "a list": {"count": "value", "index": "value, start=0, end=..."},
+    "range": {"count": "value", "index": "value"},  # (a list, whose index takes no start or end)
+    "a mapping": {"get": "key, default=None", "items": "", "keys": "", "values": ""},
+    "a number": {"is_integer": ""}}
+
+
+def _written_signature(written: str) -> inspect.Signature:
+    """A method's signature from how _METHODS_WRITTEN writes it."""
+    kind: inspect._ParameterKind = inspect.Parameter.POSITIONAL_ONLY
+    parameters = []
+    for word in written.split(", ") if written else ():
+        if word == "*":
+            kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+            continue
+        name, has_default, default = word.partition("=")
+        value = inspect.Parameter.empty if not has_default else ... if default == "..." else ast.literal_eval(default)
+        parameters.append(inspect.Parameter(name, kind, default=value))
+    return inspect.Signature(parameters)
+
+
+_METHOD_SIGNATURES = {(kind, name): _written_signature(written)
+                      for kind, methods in _METHODS_WRITTEN.items() for name, written in methods.items()}
+
+
+def _refuse_not_found(method: Any, args: tuple[Any, ...]) -> None:
+    """index or rindex of text or a list that finds nothing, said in pnp's words (Python's "substring not found",
+    "5 is not in list"), when `method` is one of those (_Env.call; anything else is left to its own message)."""
+    name = getattr(method, "__name__", "")
+    kind = _kind_of(getattr(method, "__self__", None))
+    if kind is not None and name in ("index", "rindex") and args:
+        raise ValueError(f"the method {name} of {kind.name} does not find {_describe_value(args[0])} there (test "
+                         f"`value in x` first{f', or use {name[:-5]}find, which gives -1' if kind.name == 'text' else ''})")
+
+
+def _refuse_method_arguments(method: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> None:
+    """A method of a value of METHOD_KINDS given values it does not take (too few, too many, a name it has not)
+    refused as how it is written (_refuse_arguments), before it is called (_Env.call)."""
+    kind = _kind_of(method.__self__)
+    name = getattr(method, "__name__", "")
+    signature = _METHOD_SIGNATURES.get((type(method.__self__).__name__, name)) or \
+        _METHOD_SIGNATURES.get((kind.name, name)) if kind is not None else None
+    if kind is not None and signature is not None:
+        given = {key: value for key, value in kwargs.items() if key not in _JINJA_CALL_KEYS}
+        _refuse_arguments(f"the method {name} of {kind.name}", name, signature, args, given, 0)
 
 
 def _text_method_checked(method: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -2741,6 +2886,16 @@ def _template_line(error: BaseException, files: tuple[str, ...] = _TEMPLATE_FILE
     return line
 
 
+def _deepest_file(error: BaseException, files: tuple[str, ...]) -> str | None:
+    """Which of `files` the deepest frame of a failure's traceback compiled from one of them is of (None: none)."""
+    found, tb = None, error.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename in files:
+            found = tb.tb_frame.f_code.co_filename
+        tb = tb.tb_next
+    return found
+
+
 def _describe(error: BaseException) -> str:
     """The error in a designer's words, a long value it quotes cut short (a 900,000-character text that is
     no number was quoted whole, once per card)."""
@@ -2791,7 +2946,10 @@ def _failure(error: BaseException, files: tuple[str, ...] = _TEMPLATE_FILES) -> 
     """The ExprError for a failure in a template compiled under `files`, at its line there; one that
     happened inside a macro of macros.j2 called from it says the macro's line too."""
     message = _describe(error)
-    in_macro = _template_line(error, (MACROS_FILE,)) if files != (MACROS_FILE,) else None
+    # (where it failed in a macro: not where a {% call %} block of the template, called back by the macro's caller(),
+    # failed, which was said as in the macro at the line of its caller())
+    in_macro = _template_line(error, (MACROS_FILE,)) if files != (MACROS_FILE,) and \
+        _deepest_file(error, (MACROS_FILE, *files)) == MACROS_FILE else None
     if in_macro is not None and not isinstance(error, TemplateSyntaxError):  # (a syntax error's line is its own)
         message += f" (in a macro of macros.j2, line {in_macro})"
     failure = ExprError(message, _template_line(error, files))
@@ -3223,8 +3381,9 @@ TableEnums = Callable[[str], Mapping[str, Sequence[object]]]  # a table's name -
 Field = tuple[str | None, str]  # (whose, field) of Compared: a field of the item, or of an item of a table
 
 
-# (a macro of macros.j2, a place of caller()'s values, and the place and name of the macro's parameter it gives there)
-CallerPlaces = frozenset[tuple[str, int, int, str]]
+# (a macro of macros.j2, a place of caller()'s values, the place and name of the macro's parameter it gives there,
+# and the field of that parameter it gives, or "" for the parameter itself)
+CallerPlaces = frozenset[tuple[str, int, int, str, str]]
 
 
 def enum_mistakes(source: object, expression: bool, item: frozenset[str], enums: Mapping[str, Sequence[object]],
@@ -3395,13 +3554,14 @@ def _macros_block_pairs(block: nodes.CallBlock, callers: CallerPlaces) -> list[t
     its own parameters at x's place (`callers`): x is the value the block's call gives that parameter."""
     name = block.call.node.attr if isinstance(block.call.node, nodes.Getattr) else None
     pairs: list[tuple[nodes.Node, nodes.Node]] = []
-    for macro, place, at, param in sorted(callers):
+    for macro, place, at, param, field in sorted(callers):
         if macro != name or place >= len(block.args):
             continue
         value = block.call.args[at] if at < len(block.call.args) else \
             next((kw.value for kw in block.call.kwargs if kw.key == param), None)
-        if value is not None:
-            pairs.append((block.args[place], value))
+        if value is not None:  # (`caller(c.kind)`: x is the block's call's value's field, `card.kind`)
+            pairs.append((block.args[place], nodes.Getattr(value, field, "load", lineno=value.lineno) if field
+                          else value))
     return pairs
 
 
@@ -3414,7 +3574,7 @@ def macro_callers(source: str) -> CallerPlaces:
     return frozenset(found for name in macros for found in _caller_places(macros, name))
 
 
-def _caller_places(macros: Mapping[str, nodes.Macro], name: str) -> list[tuple[str, int, int, str]]:
+def _caller_places(macros: Mapping[str, nodes.Macro], name: str) -> list[tuple[str, int, int, str, str]]:
     """macro_callers of one macro."""
     params = [arg.name for arg in macros[name].args]
     calls = [call for call in _find_all(macros[name], nodes.Call)
@@ -3422,11 +3582,24 @@ def _caller_places(macros: Mapping[str, nodes.Macro], name: str) -> list[tuple[s
     found = []
     for place in range(max((len(call.args) for call in calls), default=0)):
         given = [call.args[place] for call in calls if place < len(call.args)]
-        one = given[0]
-        if len(given) == len(calls) and all(value == one for value in given) and isinstance(one, nodes.Name) \
-                and one.name in params and _param_given(macros, (name, one.name, None)) is not None:
-            found.append((name, place, params.index(one.name), one.name))
+        one = _param_field(given[0])
+        if len(given) == len(calls) and all(value == given[0] for value in given) and one is not None \
+                and one[0] in params and _param_given(macros, (name, one[0], None)) is not None:
+            found.append((name, place, params.index(one[0]), *one))
     return found
+
+
+def _param_field(value: nodes.Node) -> tuple[str, str] | None:
+    """(name, field) of what a macro gives caller(): a name (`c`, field ""), or a field of one (`c.kind`,
+    `c['kind']`); None for anything else."""
+    if isinstance(value, nodes.Name):
+        return value.name, ""
+    if isinstance(value, nodes.Getattr) and isinstance(value.node, nodes.Name):
+        return value.node.name, value.attr
+    if isinstance(value, nodes.Getitem) and isinstance(value.node, nodes.Name) and isinstance(value.arg, nodes.Const) \
+            and isinstance(value.arg.value, str) and value.arg.value:
+        return value.node.name, value.arg.value
+    return None
 
 
 def _set_in(macro: nodes.Macro | None, value: nodes.Node) -> bool:

@@ -1206,6 +1206,9 @@ def test_names_set_to_the_item_in_a_chain_are_read_in_one_pass(monkeypatch):
     ("{{ [{'a': none}, {'a': 1}] | groupby('a') }}", "the filter groupby cannot order nothing (none) and a whole"),
     ("{{ min(1, 'a') }} {{ sorted([none, 1]) }}", "the function min cannot order a whole number (1) and text ('a')"),
     ("{{ 'a' < none }}", "'<' cannot order text ('a') and nothing (none)"),
+    ("{{ 1 < 2 < 'a' }}", "'<' cannot order a whole number (2) and text ('a')"),
+    ("{{ 1 == 1 >= 'a' }}", "'>=' cannot order a whole number (1) and text ('a')"),
+    ("{{ [1, 'a'] < [1, 2] }}", "'<' cannot order text ('a') and a whole number (2)"),
     ("{{ [1, 'a'] | select('gt', 0) | list }}", "'>' cannot order text ('a') and a whole number (0)"),
     ("{{ ['a'] | sum }}", "sum cannot add text ('a') to a whole number (0): it adds numbers"),
     ("{{ sum(['b'], 'a') }}", "sum adds numbers, and was given text to start from"),
@@ -1214,10 +1217,25 @@ def test_names_set_to_the_item_in_a_chain_are_read_in_one_pass(monkeypatch):
     # functions given nothing
     ("{{ len() }}", "the function len is written `len(items)`, and was given 0 values"),
     ("{{ max() }}", "the function max is written `max(items, ...)`, and was given 0 values"),
+    # methods given values they do not take
+    ("{{ 'a'.count() }}", "the method count of text is written `count(sub, start=0, end=...)`, and was given 0 values"),
+    ("{{ 'a'.replace('a') }}", "the method replace of text is written `replace(old, new, count=-1)`, and was given 1"),
+    ("{{ 'a'.upper(1) }}", "the method upper of text is written `upper()`, and was given 1 value"),
+    ("{{ 'a'.split(x=1) }}", "the method split of text is written `split(sep=None, maxsplit=-1)`, and was given 0 "
+                             "values and x="),
+    ("{{ [1].index() }}", "the method index of a list is written `index(value, start=0, end=...)`"),
+    ("{{ 'ab'.index('z') }}", "the method index of text does not find text ('z') there (test `value in x` first, or"),
+    ("{{ [1, 2].index(5) }}", "the method index of a list does not find a whole number (5) there"),
+    ("{{ range(3).index(1, 0, 5) }}", "the method index of a list is written `index(value)`, and was given 3 values"),
+    ("{{ {}.get(1, 2, 3) }}", "the method get of a mapping is written `get(key, default=None)`, and was given 3"),
     # what a filter's or a text method's value takes
     ("{{ 'x' | trim(5) }}", "the filter trim takes text (or none) as its chars, not a whole number (5)"),
     ("{{ 'abcdefgh' | truncate(3, end=5) }}", "the filter truncate takes text as its end, not a whole number (5)"),
     ("{{ 'a b' | wordwrap(2, wrapstring=5) }}", "the filter wordwrap takes text (or none) as its wrapstring, not a"),
+    ("{{ 'abcdef' | truncate(-1) }}", "the filter truncate takes a length of at least 3 (the length of its end), not"),
+    ("{{ 'abcdef' | truncate(4, leeway=-5) }}", "the filter truncate takes a leeway of at least 0, not"),
+    ("{{ 'ab cd' | wordwrap(0) }}", "the filter wordwrap takes a width of at least 1, not a whole number (0)"),
+    ("{{ '10' | int(base=100) }}", "the filter int takes a base from 2 to 36 (or 0: as the text writes it), not a"),
     ("{{ 'a' | center('x') }}", "the filter center takes a whole number as its width, not text ('x')"),
     ("{{ 'a' | indent(none) }}", "the filter indent takes a whole number or text as its width, not nothing (none)"),
     ("{{ 'abc'.count(5) }}", "count of text takes text there, not a whole number (5)"),
@@ -1237,6 +1255,8 @@ def test_names_set_to_the_item_in_a_chain_are_read_in_one_pass(monkeypatch):
     ("{{ '50%' % 5 }}", "the format '50%' has a % that begins no field"),
     ("{{ '%y' % 5 }}", "its field %y writes no kind pnp knows ('y'"),
     ("{{ '{:q}'.format(1) }}", "its field {:q} writes no kind pnp knows ('q'"),
+    ("{{ '{:,d}'.format(1.5) }}", "its field {:,d} cannot write a number (1.5) (it writes a whole number: round it"),
+    ("{{ '%x' % 1.5 }}", "its field %x cannot write a number (1.5) (it writes a whole number"),
     ("{{ '{:d}'.format('a') }}", "the format '{:d}': its field {:d} cannot write text ('a') (it writes a number)"),
     ("{{ '{}{}'.format(1) }}", "the format '{}{}': its field {} has no value (it was given 1 value"),
     ("{{ '{0}{}'.format(1, 2) }}", "numbers some of its fields ({0}) and not others ({})"),
@@ -1255,11 +1275,27 @@ def test_a_value_a_template_cannot_use_there_is_said_in_pnps_words_at_its_line(s
     assert said in e.value.message and e.value.line == 2, e.value.message
 
 
+def test_a_chain_of_comparisons_reads_each_value_once_and_none_after_a_false_pair():
+    """`a < f() < b` (_Compiler's chain through _order): the middle value read once, as Python's chain reads it,
+    and the values after a pair that is false not read."""
+    read = []
+
+    def value(n):
+        read.append(n)
+        return n
+    assert template.render("{{ 1 < f(2) <= f(3) }} {{ 5 < f(4) < f(9) }} {{ 1 < 2 == f(2) != 3 }} {{ 1 < 2 in [2] }}",
+                           {"f": value}) == "True False True True"
+    assert read == [2, 3, 4, 2]
+
+
 def test_values_of_one_kind_are_ordered_formatted_and_given_as_before():
     source = ("{{ [3, 1.5, true] | sort }} {{ ['b', 'A'] | max }} {{ 1 < 2.5 }} {{ [1, 5] | select('>', 2) | list }} "
               "{{ -(2) }} {{ sum([1, 2.5]) }} {{ 'a\nb' | indent('>') }} {{ ' a ' | trim(none) }} {{ 'a'.center(3, '*') }} "
-              "{{ '%d%%' % 5 }} {{ '{:>3}|{a:.1f}'.format(1, a=2.25) }} {{ [('a', 1)] | urlencode }} {{ [[1], [1, 2]] | sort }}")
-    assert template.render(source, {}) == "[True, 1.5, 3] b True [5] -2 3.5 a\n>b a *a* 5%   1|2.3 a=1 [[1], [1, 2]]"
+              "{{ '%d%%' % 5 }} {{ '{:>3}|{a:.1f}'.format(1, a=2.25) }} {{ [('a', 1)] | urlencode }} {{ [[1], [1, 2]] | sort }} "
+              "{{ 'a b c'.split(maxsplit=1) }} {{ {'a': 1}.get('a') }} {{ [1, 2].index(2, 0, 5) }} {{ 'ab'.find('b', 0, none) }} "
+              "{{ 'ff' | int(base=16) }} {{ '0x1f' | int(base=0) }} {{ 'abcdefgh' | truncate(3, leeway=0) }}")
+    assert template.render(source, {}) == ("[True, 1.5, 3] b True [5] -2 3.5 a\n>b a *a* 5%   1|2.3 a=1 [[1], [1, 2]] "
+                                           "['a', 'b c'] 1 1 1 255 31 ...")
 
 
 def test_the_static_checks_of_a_template_walk_its_tree_once(monkeypatch):
