@@ -582,6 +582,15 @@ def _with_captions(inline: Token | None) -> list[Token]:
     return children + [c for image in children if image.type == "image" for c in image.children or []]
 
 
+def _refuse_only_breaks(inline: Token, text: str, images: list[Image]) -> None:
+    """Refuse a paragraph whose only markup is line break tags (`<br>`, see _BREAK_TAG), `text` its words and
+    `images` its pictures, at its line: it printed nothing, 3,000 of them with exit 0 (a `<br>` before words or
+    between them breaks the line, as written)."""
+    if not images and _blank(text) and any(_is_break(c) for c in inline.children or []):
+        raise BookError("a paragraph of only line breaks prints nothing: write its words, or leave out its "
+                        "'<br>' (a blank line parts paragraphs)", line=_line(inline))
+
+
 def _refuse_html(inline: Token | None) -> None:
     """Refuse HTML in the text of the inline token `inline` (`<b>bold</b>`, `<sup>`) at its line: the rulebook
     reads no HTML (a block of it is refused too), and it was printed as typed with exit 0."""
@@ -1061,11 +1070,13 @@ class Book:
         # (its pictures' captions too: a footnote in one printed as typed)
         _refuse_left_as_typed(" ".join([text, *(caption for _, caption, _ in images)]), st.tokens[st.i + 1])
         _refuse_picture_in_caption(st.tokens[st.i + 1])
-        if st.lists:  # pictures too beside the item's label: an item that began with one printed no number
-            if st.tokens[st.i - 1].type == "list_item_open" and not images and _blank(text):
-                label = "number" if st.lists[-1][0] else "bullet"
-                raise BookError(f"a list item whose first line has no words would print its {label} beside nothing: "
-                                "write its words, or leave out its line", line=_line(st.tokens[st.i]))
+        first_in_item = bool(st.lists) and st.tokens[st.i - 1].type == "list_item_open"
+        if first_in_item and not images and _blank(text):  # (pictures too beside the item's label: an item
+            label = "number" if st.lists[-1][0] else "bullet"  # that began with one printed no number)
+            raise BookError(f"a list item whose first line has no words would print its {label} beside nothing: "
+                            "write its words, or leave out its line", line=_line(st.tokens[st.i]))
+        _refuse_only_breaks(st.tokens[st.i + 1], text, images)
+        if st.lists:
             column = self.paper[0] - 2 * MARGIN - st.lists[-1][2]
             st.flow.append(self._list_item(self._in_order(st.tokens[st.i + 1], column, 2.5), st.lists, st.tokens,
                                            st.i))
@@ -1278,6 +1289,7 @@ class Book:
             _refuse_unstructured(t)
             if t.type == "inline":
                 text = _text_only(t.children, "a tip", t)
+                _refuse_only_breaks(t, text, [])
                 inner.append(self.para(text, self.paper[0] - 2 * MARGIN - indent - 8 * MM, size=9.5, space_after=3))
             elif t.type == "hr":
                 inner.append(Rule(RULE_COLOUR, space=3.0))
