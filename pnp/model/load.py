@@ -141,7 +141,7 @@ class Record(Mapping[Any, Any]):
     """A YAML mapping: read-only, remembers where each key and value was written. Keys are text or numbers,
     values whatever the data holds (game-defined)."""
 
-    __slots__ = ("_data", "_marks", "_key_marks", "mark", "_written")
+    __slots__ = ("_data", "_marks", "_key_marks", "mark", "_written", "_keys_written")
 
     def __init__(self, data: Mapping[Any, Any] | None = None, marks: Mapping[Any, Place | None] | None = None,
                  key_marks: Mapping[Any, Place | None] | None = None, mark: Mark | None = None,
@@ -155,6 +155,7 @@ class Record(Mapping[Any, Any]):
         self._key_marks = dict(key_marks or {})
         self.mark = mark
         self._written = dict(written) if written else None
+        self._keys_written: dict[Any, str] | None = None
 
     def __getitem__(self, key: Any) -> Any:
         return self._data[key]
@@ -195,12 +196,19 @@ class Record(Mapping[Any, Any]):
 
     @classmethod
     def _made(cls, data: dict[Any, Any], marks: dict[Any, Place | None], key_marks: dict[Any, Place | None],
-              mark: Mark | None, written: dict[Any, str] | None = None) -> "Record":
+              mark: Mark | None, written: dict[Any, str] | None = None,
+              keys_written: dict[Any, str] | None = None) -> "Record":
         """A Record owning the dicts given (the loader's fresh ones): no copies."""
         record = cls.__new__(cls)
         record._data, record._marks, record._key_marks, record.mark = data, marks, key_marks, mark
-        record._written = written
+        record._written, record._keys_written = written, keys_written
         return record
+
+    def key_written(self, key: Any) -> str | None:
+        """The text `key` was written as, where YAML read it as a value that prints otherwise (`yes:` read as
+        true, `1.0:` as 1.0), else None: for a message about the key to quote it as written."""
+        written = getattr(self, "_keys_written", None)  # (a record made without the loader has none)
+        return written.get(key) if written else None
 
     def written_of_all(self) -> Mapping[Any, str]:
         """Each key's number written otherwise than it prints (see written_of), not to be changed."""
@@ -540,7 +548,7 @@ class _Builder:
         done = self.stack.pop()
         value: Record | MarkedList
         if done.is_map:
-            value = Record._made(done.data, done.marks, done.key_marks, done.mark, done.written)
+            value = Record._made(done.data, done.marks, done.key_marks, done.mark, done.written, done.keys_written)
             for base, base_mark in done.merges:  # '<<: *base' fills in keys the mapping does not set itself
                 self.merge(value, base, base_mark)
         else:

@@ -521,7 +521,7 @@ class Map(Field):
             elif isinstance(k, bool) or not isinstance(k, (str, int, float)) or k != k:
                 # (YAML reads a key yes or no as true or false: a card listing its votes printed 'True=3')
                 kind = "not a number (NaN)" if k != k else type_name(k)
-                yield (f"key {shown(spelt(k))} is {kind}: a map's keys are text or numbers; quote it (YAML reads yes, "
+                yield (f"key {shown(value.key_written(k) or spelt(k))} is {kind}: a map's keys are text or numbers; quote it (YAML reads yes, "
                        "no, on and off as true/false, and 2024-01-02 as a date)"), value.key_mark(k)
             elif isinstance(k, str) and not k.strip():  # a credit ': Ada' printed with no role, exit 0
                 yield f"key {shown(k)} is blank: it would print nothing; write its words", value.key_mark(k)
