@@ -281,9 +281,11 @@ class Checks:
         each element the style drew, and not at all where none did); the elements drawn with it say it no more."""
         styles = self.studio.layouts.styles
         for spec in styles.raw.values():
-            font = spec.get("font")
+            font = given = spec.get("font")
+            if isinstance(font, (int, float)) and not isinstance(font, bool):  # read as text, as written (`font: 1`
+                font = spec.written_of("font") or str(font)  # was said at each element and not at its own line)
             if isinstance(font, str) and not is_template(font) and not self.studio.fonts.has(font):
-                self.fonts_refused.add(font)
+                self.fonts_refused.update((font, str(given)))  # (an element's style holds '1.5' for `1.50`)
                 self.error(self.unknown_font(font), spec.mark_of("font"))
 
     def unknown_font(self, font: str) -> str:
