@@ -2,6 +2,7 @@
 deep nesting, huge numbers and huge files."""
 
 import bisect
+import datetime
 import hashlib
 import re
 import threading
@@ -316,6 +317,12 @@ def _written_otherwise(value: object, text: str) -> str | None:
     return text if type(value) in (int, float, bool) and str(value) != text else None
 
 
+def _key_written_otherwise(value: object, text: str) -> str | None:
+    """`text`, where YAML read from it a mapping's key of a date or time that prints otherwise
+    (`2001-12-14t21:59:43.10-05:00:` said as '2001-12-14T21:59:43.100000-05:00'), else None."""
+    return text if isinstance(value, (datetime.date, datetime.time)) and value.isoformat() != text else None
+
+
 class _Builder:
     """Turns the parser's event stream into Records and MarkedLists without recursion, so no nesting can
     overflow a stack; counts every value an alias expands to."""
@@ -408,6 +415,8 @@ class _Builder:
             self.allowed(tag, self.mark(place))
         value = self.text_scalar(event.value, place) if tag == _STR else self.construct(tag, event, self.mark(place))
         written = _written_otherwise(value, event.value)
+        if written is None and self.stack and self.stack[-1].is_map and self.stack[-1].key is None:
+            written = _key_written_otherwise(value, event.value)
         if event.anchor is not None:
             self.anchor(event.anchor, value, 1, written)
         if written is None:
