@@ -414,15 +414,21 @@ class _Builder:
         if tag not in _ALLOWED_TAGS:
             self.allowed(tag, self.mark(place))
         value = self.text_scalar(event.value, place) if tag == _STR else self.construct(tag, event, self.mark(place))
-        written = _written_otherwise(value, event.value)
-        if written is None and self.stack and self.stack[-1].is_map and self.stack[-1].key is None:
-            written = _key_written_otherwise(value, event.value)
+        written = self.written_otherwise(value, event.value)
         if event.anchor is not None:
             self.anchor(event.anchor, value, 1, written)
         if written is None:
             self.add_one(value, place)
         else:
             self.add_written(value, place, written)
+
+    def written_otherwise(self, value: object, text: str) -> str | None:
+        """`text`, where the scalar YAML read from it prints otherwise (see _written_otherwise; a mapping's key, see
+        _key_written_otherwise too), else None."""
+        written = _written_otherwise(value, text)
+        if written is None and self.stack and self.stack[-1].is_map and self.stack[-1].key is None:
+            return _key_written_otherwise(value, text)
+        return written
 
     def merge_key(self, tag: str, place: int) -> bool:
         """Add a '<<' read as a mapping's key (the merge key) and say so; elsewhere it is text."""
