@@ -33,7 +33,7 @@ from .products.rulebook import credit_problems
 from .products.sheets import unfolded, unfolded_message
 from .project import present
 from .options import shown_number
-from .report import Mark, Report, Suggestions, shortened
+from .report import Mark, Report, Suggestions, did_you_mean, shortened
 from .template import MacroArgument, budget, is_template, macro_callers, macro_enum_mistakes
 from .units import MM, PrintOptions, every_paper, on_other_paper, paper_points, to_mm
 
@@ -281,11 +281,18 @@ class Checks:
         each element the style drew, and not at all where none did); the elements drawn with it say it no more."""
         styles = self.studio.layouts.styles
         for spec in styles.raw.values():
-            font = spec.get("font")
+            font = given = spec.get("font")
+            if isinstance(font, (int, float)) and not isinstance(font, bool):  # read as text, as written (`font: 1`
+                font = spec.written_of("font") or str(font)  # was said at each element and not at its own line)
             if isinstance(font, str) and not is_template(font) and not self.studio.fonts.has(font):
-                self.fonts_refused.add(font)
-                self.error(f"unknown font '{font}' (fonts.yaml has {', '.join(self.studio.fonts.families)})",
-                           spec.mark_of("font"))
+                self.fonts_refused.update((font, str(given)))  # (an element's style holds '1.5' for `1.50`)
+                self.error(self.unknown_font(font), spec.mark_of("font"))
+
+    def unknown_font(self, font: str) -> str:
+        """The message for a font fonts.yaml has no family of, with the family it likely means ('body' was said
+        with none, where other unknown names are)."""
+        families = self.studio.fonts.families
+        return f"unknown font '{font}'{did_you_mean(font, families)} (fonts.yaml has {', '.join(families)})"
 
     def rulebook_below_min_size(self) -> None:
         """A warning at `min_text_size` where it is above the smallest type the rulebook sets itself: the key is
@@ -634,7 +641,7 @@ class Checks:
         if font in self.fonts_refused:  # (said at the text style's own `font:`, once, not at each element)
             return
         if not self.studio.fonts.has(font):
-            self.error(f"unknown font '{font}' (fonts.yaml has {', '.join(self.studio.fonts.families)})", prim.mark)
+            self.error(self.unknown_font(font), prim.mark)
             return
         missing = unmapped(prim.text, self.studio.fonts, font)
         if missing is not None:  # said at the item's field that writes it, else at the layout's element

@@ -582,6 +582,20 @@ def _with_captions(inline: Token | None) -> list[Token]:
     return children + [c for image in children if image.type == "image" for c in image.children or []]
 
 
+def _refuse_blank_paragraph(inline: Token, text: str, images: list[Image]) -> None:
+    """Refuse a paragraph that prints nothing, `text` its words and `images` its pictures, at its line: one of
+    only line break tags (`<br>`, see _BREAK_TAG) or of characters that print nothing ('&nbsp;', a soft hyphen)
+    printed no line, not even a blank one, 3,000 of them with exit 0 (a `<br>` before words or between them
+    breaks the line, as written)."""
+    if images or not _blank(text):
+        return
+    if any(_is_break(c) for c in inline.children or []):
+        raise BookError("a paragraph of only line breaks prints nothing: write its words, or leave out its "
+                        "'<br>' (a blank line parts paragraphs)", line=_line(inline))
+    raise BookError("a paragraph of only characters that print nothing ('&nbsp;', a soft hyphen) prints nothing, "
+                    "not even a blank line: write its words, or leave it out", line=_line(inline))
+
+
 def _refuse_html(inline: Token | None) -> None:
     """Refuse HTML in the text of the inline token `inline` (`<b>bold</b>`, `<sup>`) at its line: the rulebook
     reads no HTML (a block of it is refused too), and it was printed as typed with exit 0."""
@@ -1061,11 +1075,13 @@ class Book:
         # (its pictures' captions too: a footnote in one printed as typed)
         _refuse_left_as_typed(" ".join([text, *(caption for _, caption, _ in images)]), st.tokens[st.i + 1])
         _refuse_picture_in_caption(st.tokens[st.i + 1])
-        if st.lists:  # pictures too beside the item's label: an item that began with one printed no number
-            if st.tokens[st.i - 1].type == "list_item_open" and not images and _blank(text):
-                label = "number" if st.lists[-1][0] else "bullet"
-                raise BookError(f"a list item whose first line has no words would print its {label} beside nothing: "
-                                "write its words, or leave out its line", line=_line(st.tokens[st.i]))
+        first_in_item = bool(st.lists) and st.tokens[st.i - 1].type == "list_item_open"
+        if first_in_item and not images and _blank(text):  # (pictures too beside the item's label: an item
+            label = "number" if st.lists[-1][0] else "bullet"  # that began with one printed no number)
+            raise BookError(f"a list item whose first line has no words would print its {label} beside nothing: "
+                            "write its words, or leave out its line", line=_line(st.tokens[st.i]))
+        _refuse_blank_paragraph(st.tokens[st.i + 1], text, images)
+        if st.lists:
             column = self.paper[0] - 2 * MARGIN - st.lists[-1][2]
             st.flow.append(self._list_item(self._in_order(st.tokens[st.i + 1], column, 2.5), st.lists, st.tokens,
                                            st.i))
@@ -1273,17 +1289,21 @@ class Book:
     def tip(self, tokens: list[Token], indent: float = 0.0) -> "_Together":
         """A tip's box of its paragraphs, as wide as the page's text less `indent` (a list item's)."""
         inner: list[Flowable] = []
+        paragraphs: list[tuple[Token, str]] = []
         for t in tokens:
             _refuse_unprinted(t)  # a tip prints its paragraphs, and its rules (---)
             _refuse_unstructured(t)
             if t.type == "inline":
                 text = _text_only(t.children, "a tip", t)
+                paragraphs.append((t, text))
                 inner.append(self.para(text, self.paper[0] - 2 * MARGIN - indent - 8 * MM, size=9.5, space_after=3))
             elif t.type == "hr":
                 inner.append(Rule(RULE_COLOUR, space=3.0))
         if all(not isinstance(para, RichText) or _blank(para.markup) for para in inner):  # a '>' alone
             raise BookError("a tip (`>`) with no words would print as an empty box: write its words, or leave out "
                             "its '>'")
+        for paragraph, text in paragraphs:  # (a tip of words, and a paragraph of it that prints nothing)
+            _refuse_blank_paragraph(paragraph, text, [])
         box = _table([[inner]], hAlign="LEFT", fonts=self.fonts, commands=[("BACKGROUND", (0, 0), (-1, -1), TIP),
                                  ("LINEBEFORE", (0, 0), (0, -1), 2, colors.HexColor(ACCENT)),
                                  ("LEFTPADDING", (0, 0), (-1, -1), 4 * MM), ("RIGHTPADDING", (0, 0), (-1, -1), 4 * MM),

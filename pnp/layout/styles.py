@@ -15,12 +15,13 @@ OWN_KEYS = ("extends", "doc")
 MAX_EXTENDS = 50  # styles built on styles, this deep at most (resolved by recursion: 3,000 was a traceback)
 
 
-def _name_refused(name: object) -> str | None:
+def _name_refused(name: object, written: str | None = None) -> str | None:
     """Why a style cannot be named `name`, None when it can: a layout's `style:` names text, so a style `1:` was
     unusable, and listing the styles beside one named by text (for an unknown style's message) ended as a bug in
-    pnp, said at game.yaml; an empty name was listed as nothing ('styles: , title')."""
+    pnp, said at game.yaml; an empty name was listed as nothing ('styles: , title'). `written` is the name as its
+    file writes it, where that prints otherwise (`yes:` was said 'true')."""
     if not isinstance(name, str):
-        return f"a style's name is text, and this one is {type_name(name)}: quote it ('{spelt(name)}')"
+        return f"a style's name is text, and this one is {type_name(name)}: quote it ('{written or spelt(name)}')"
     if not name.strip():
         return "a style's name is empty: name it"
     return None
@@ -60,7 +61,7 @@ class StyleSet:
             self.problems.append(("text-styles.yaml is a mapping of style name -> settings", Mark(shown, 1, 1)))
             return
         for name, spec in data.items():
-            refused = _name_refused(name)
+            refused = _name_refused(name, data.key_written(name))
             if refused:
                 self.problems.append((refused, data.key_mark(name)))
                 continue

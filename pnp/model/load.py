@@ -2,6 +2,7 @@
 deep nesting, huge numbers and huge files."""
 
 import bisect
+import datetime
 import hashlib
 import re
 import threading
@@ -141,7 +142,7 @@ class Record(Mapping[Any, Any]):
     """A YAML mapping: read-only, remembers where each key and value was written. Keys are text or numbers,
     values whatever the data holds (game-defined)."""
 
-    __slots__ = ("_data", "_marks", "_key_marks", "mark", "_written")
+    __slots__ = ("_data", "_marks", "_key_marks", "mark", "_written", "_keys_written")
 
     def __init__(self, data: Mapping[Any, Any] | None = None, marks: Mapping[Any, Place | None] | None = None,
                  key_marks: Mapping[Any, Place | None] | None = None, mark: Mark | None = None,
@@ -155,6 +156,7 @@ class Record(Mapping[Any, Any]):
         self._key_marks = dict(key_marks or {})
         self.mark = mark
         self._written = dict(written) if written else None
+        self._keys_written: dict[Any, str] | None = None
 
     def __getitem__(self, key: Any) -> Any:
         return self._data[key]
@@ -195,12 +197,19 @@ class Record(Mapping[Any, Any]):
 
     @classmethod
     def _made(cls, data: dict[Any, Any], marks: dict[Any, Place | None], key_marks: dict[Any, Place | None],
-              mark: Mark | None, written: dict[Any, str] | None = None) -> "Record":
+              mark: Mark | None, written: dict[Any, str] | None = None,
+              keys_written: dict[Any, str] | None = None) -> "Record":
         """A Record owning the dicts given (the loader's fresh ones): no copies."""
         record = cls.__new__(cls)
         record._data, record._marks, record._key_marks, record.mark = data, marks, key_marks, mark
-        record._written = written
+        record._written, record._keys_written = written, keys_written
         return record
+
+    def key_written(self, key: Any) -> str | None:
+        """The text `key` was written as, where YAML read it as a value that prints otherwise (`yes:` read as
+        true, `1.0:` as 1.0), else None: for a message about the key to quote it as written."""
+        written = getattr(self, "_keys_written", None)  # (a record made without the loader has none)
+        return written.get(key) if written else None
 
     def written_of_all(self) -> Mapping[Any, str]:
         """Each key's number written otherwise than it prints (see written_of), not to be changed."""
@@ -308,6 +317,12 @@ def _written_otherwise(value: object, text: str) -> str | None:
     return text if type(value) in (int, float, bool) and str(value) != text else None
 
 
+def _key_written_otherwise(value: object, text: str) -> str | None:
+    """`text`, where YAML read from it a mapping's key of a date or time that prints otherwise
+    (`2001-12-14t21:59:43.10-05:00:` said as '2001-12-14T21:59:43.100000-05:00'), else None."""
+    return text if isinstance(value, (datetime.date, datetime.time)) and value.isoformat() != text else None
+
+
 class _Builder:
     """Turns the parser's event stream into Records and MarkedLists without recursion, so no nesting can
     overflow a stack; counts every value an alias expands to."""
@@ -399,13 +414,21 @@ class _Builder:
         if tag not in _ALLOWED_TAGS:
             self.allowed(tag, self.mark(place))
         value = self.text_scalar(event.value, place) if tag == _STR else self.construct(tag, event, self.mark(place))
-        written = _written_otherwise(value, event.value)
+        written = self.written_otherwise(value, event.value)
         if event.anchor is not None:
             self.anchor(event.anchor, value, 1, written)
         if written is None:
             self.add_one(value, place)
         else:
             self.add_written(value, place, written)
+
+    def written_otherwise(self, value: object, text: str) -> str | None:
+        """`text`, where the scalar YAML read from it prints otherwise (see _written_otherwise; a mapping's key, see
+        _key_written_otherwise too), else None."""
+        written = _written_otherwise(value, text)
+        if written is None and self.stack and self.stack[-1].is_map and self.stack[-1].key is None:
+            return _key_written_otherwise(value, text)
+        return written
 
     def merge_key(self, tag: str, place: int) -> bool:
         """Add a '<<' read as a mapping's key (the merge key) and say so; elsewhere it is text."""
@@ -540,7 +563,7 @@ class _Builder:
         done = self.stack.pop()
         value: Record | MarkedList
         if done.is_map:
-            value = Record._made(done.data, done.marks, done.key_marks, done.mark, done.written)
+            value = Record._made(done.data, done.marks, done.key_marks, done.mark, done.written, done.keys_written)
             for base, base_mark in done.merges:  # '<<: *base' fills in keys the mapping does not set itself
                 self.merge(value, base, base_mark)
         else:

@@ -482,6 +482,11 @@ def _item_mark(value: object, index: int, default: Mark | None) -> Mark | None:
     return value.mark_of(index) if isinstance(value, MarkedList) else default
 
 
+def _key_as_written(record: Record, key: Any) -> str:
+    """A mapping's key as its file writes it, for a message (`yes:` was said 'true')."""
+    return record.key_written(key) or spelt(key)
+
+
 class Map(Field):
     """A mapping, e.g. a cost {plants: 2, mammals: 1}: keys from `keys` (any text when it is left out),
     each value checked as `values` says."""
@@ -521,7 +526,7 @@ class Map(Field):
             elif isinstance(k, bool) or not isinstance(k, (str, int, float)) or k != k:
                 # (YAML reads a key yes or no as true or false: a card listing its votes printed 'True=3')
                 kind = "not a number (NaN)" if k != k else type_name(k)
-                yield (f"key {shown(spelt(k))} is {kind}: a map's keys are text or numbers; quote it (YAML reads yes, "
+                yield (f"key {shown(_key_as_written(value, k))} is {kind}: a map's keys are text or numbers; quote it (YAML reads yes, "
                        "no, on and off as true/false, and 2024-01-02 as a date)"), value.key_mark(k)
             elif isinstance(k, str) and not k.strip():  # a credit ': Ada' printed with no role, exit 0
                 yield f"key {shown(k)} is blank: it would print nothing; write its words", value.key_mark(k)
