@@ -1156,8 +1156,8 @@ def test_xml_that_cannot_be_read_after_a_row_of_5000_digits_is_refused_at_that_r
 @pytest.mark.parametrize("fmt, field, text, said", [
     ("csv", "title", '""', "no characters"),  # required: its blank cell read back as missing
     ("xlsx", "text", '"  "', "only spaces"),  # its blank cell read back as the default, ""
-    ("xlsx", "title", ".inf", "inf, not a finite number"),  # written as an empty number cell: read back as left out
-    ("csv", "text", ".NaN", "nan, not a finite number"),  # read back as the text 'nan'
+    ("xlsx", "title", ".inf", ".inf, not a finite number"),  # written as an empty number cell: read back as left out
+    ("csv", "text", ".NaN", ".nan, not a finite number"),  # read back as the text 'nan' (said as YAML writes it)
 ])
 def test_a_blank_text_a_blank_cell_cannot_give_back_is_refused_at_its_item(proj, fmt, field, text, said):
     folder = proj / "cards" / GAME
@@ -2686,3 +2686,14 @@ def test_a_whole_number_past_the_largest_float_converts_to_a_workbook_as_its_tex
     convert(root, folder / "cards.yaml", "xlsx")
     convert(root, folder / "cards.xlsx", "yaml", "--out", str(root / "back.yaml"))
     assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == original
+
+
+def test_a_utf16_csv_that_begins_with_the_character_0_is_said_to_be_utf16(tmp_path):
+    """UTF-16's byte-order mark and a character U+0000 are FF FE 00 00, UTF-32's mark: such a file was said to be
+    UTF-32. The characters after it are read as UTF-32 to tell them apart."""
+    root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [
+        ["    fields:", "    file: cards.csv\n    fields:"]]}, "files": {"cards/mini/cards.yaml": None}})
+    (root / "cards" / "mini" / "cards.csv").write_bytes("\ufeff\x00id,name\nx,Café\n".encode("utf-16-le"))
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1 and "cards/mini/cards.csv:1:1: error: UTF-16 text, not UTF-8" in result.stderr, \
+        result.output
