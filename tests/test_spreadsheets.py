@@ -2697,3 +2697,31 @@ def test_a_utf16_csv_that_begins_with_the_character_0_is_said_to_be_utf16(tmp_pa
     result = run(root, "validate", "mini")
     assert result.exit_code == 1 and "cards/mini/cards.csv:1:1: error: UTF-16 text, not UTF-8" in result.stderr, \
         result.output
+
+
+def test_workbook_cells_of_an_empty_value_past_the_limits_are_blank_as_the_rows_before_read_them(tmp_path,
+                                                                                                monkeypatch):
+    """A cell whose <v/> holds no value reads as blank in a sheet's rows; past its limits (rows, columns) it was
+    taken for a value, and the sheet refused as too long or too wide. An error cell of no value is said so, not
+    as Python's 'None'."""
+    monkeypatch.setattr("pnp.model.spreadsheet.MAX_ROWS", 6)
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    path = root / "cards" / "mini" / "cards.xlsx"
+    mini_cards_workbook().save(path)
+    with zipfile.ZipFile(path) as z:
+        parts = {name: z.read(name) for name in z.namelist()}
+    sheet = parts["xl/worksheets/sheet1.xml"]
+    for cells, said in ((b'<c r="E2"><v/></c><c r="ALM2"><v></v></c><c r="ALN2" t="n"><v/></c>'
+                         b'<c r="ALO2" t="s"><v/></c><c r="ALP2" t="b"><v/></c>', None),
+                        (b'<c r="E2" t="e"><v/></c>', "2:5: error: this cell holds an error value (of no text)")):
+        rows_past = b'<row r="9"><c r="A9"><v/></c><c r="B9" t="s"><v/></c></row></sheetData>'
+        parts["xl/worksheets/sheet1.xml"] = re.sub(rb'(<row r="2">.*?)</row>', rb"\1" + cells + b"</row>", sheet,
+                                                   count=1).replace(b"</sheetData>", rows_past)
+        with zipfile.ZipFile(path, "w") as z:
+            for name, data in parts.items():
+                z.writestr(name, data)
+        result = run(root, "validate", "mini")
+        if said is None:
+            assert result.exit_code == 0, result.output
+        else:
+            assert f"cards/mini/cards.xlsx[cards]:{said}" in result.stderr, result.output

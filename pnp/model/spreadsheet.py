@@ -644,7 +644,11 @@ def _holds_nothing(cell: Any, shared: Any) -> bool:
 
 def _value_holds_nothing(kind: str | None, value: str, shared: Any) -> bool:
     """Whether a cell of type `kind` whose <v> holds `value` holds nothing (_holds_nothing): a text of white space
-    alone, or the number of one of the `shared` texts that is."""
+    alone, or the number of one of the `shared` texts that is; or no value at all, <v/>, which the rows read read as
+    a blank cell, in a type a blank cell has (an empty <v/> of a number past the 1,000th column was taken for a
+    value, and the sheet refused as too wide)."""
+    if not value:
+        return kind in _BLANK_TYPES and kind != "inlineStr"  # (an inline text's <v> is refused where it is read)
     if kind == "str":
         return _blank(_unescaped(value))
     return (kind == "s" and isinstance(shared, _SharedTexts) and value.isascii() and value.isdigit()
@@ -1016,7 +1020,8 @@ def _cell_value(reader: Any, element: Any, where: str, row: int, column: int) ->
         raise LoadError(f"this cell cannot be read as its type says ({type(e).__name__}: {e})",
                         Mark(where, row, column)) from None
     if cell["data_type"] == "e":
-        raise LoadError(f"this cell holds an error value ({shown(str(cell['value']))}), not data: type the value",
+        said = "of no text" if cell["value"] is None else shown(str(cell["value"]))  # (<v/>: not Python's 'None')
+        raise LoadError(f"this cell holds an error value ({said}), not data: type the value",
                         Mark(where, row, column))
     if cell["data_type"] == "s" and (text := element.find(_MAIN + "is")) is not None:
         cell["value"] = _rich_text(text)  # (read as a shared text is)
