@@ -2725,3 +2725,14 @@ def test_workbook_cells_of_an_empty_value_past_the_limits_are_blank_as_the_rows_
             assert result.exit_code == 0, result.output
         else:
             assert f"cards/mini/cards.xlsx[cards]:{said}" in result.stderr, result.output
+
+
+def test_a_true_false_header_cell_names_its_column_as_the_sheet_shows_it(tmp_path):
+    """A header cell of TRUE named its column 'True', Python's word, where the sheet shows TRUE."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    book = mini_cards_workbook()
+    book.active.cell(row=1, column=5, value=True)
+    book.active.cell(row=2, column=5, value=7)
+    book.save(root / "cards" / "mini" / "cards.xlsx")
+    result = run(root, "validate", "mini")
+    assert "cards/mini/cards.xlsx[cards]:1:5: error: unknown field 'TRUE'" in result.stderr, result.output

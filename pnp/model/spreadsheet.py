@@ -1462,10 +1462,10 @@ def _fields_by_text(schema: Schema) -> dict[str, Any]:
 def _header_text(cell: object, fields: Mapping[str, Any]) -> str | None:
     """The name a header cell holding `cell` gives its column: None when blank, else its text, trimmed unless it is
     the name of one of the `fields` as it is (a field named ' pad' was read back from its own converted file as
-    'pad', exit 0)."""
+    'pad', exit 0); a true/false cell as the sheet shows it, TRUE or FALSE (it was named 'True', Python's word)."""
     if _blank(cell):
         return None
-    return text if (text := str(cell)) in fields else text.strip()
+    return text if (text := shown_text(cell)) in fields else text.strip()
 
 
 def _header(header: list[Any], where: str, line: int, fields: Mapping[str, Any]) -> list[str | None]:
