@@ -526,7 +526,8 @@ def utf8_text(raw: bytes, shown: str, advice: str = "", encoding: str = "utf-8")
     # a byte-order mark of UTF-32 (its little-endian one begins as UTF-16's: a UTF-32 file was said to be UTF-16)
     # or of UTF-16 (Excel's "Unicode Text", Notepad's "Unicode"): said as what it is, not as the byte 0xff an
     # editor does not show
-    if named := next(((name, size) for name, size, marks in _WIDE_MARKS if raw.startswith(marks)), None):
+    if named := next(((name, size) for name, size, marks in _WIDE_MARKS
+                      if raw.startswith(marks) and (size != "four" or _utf32_after_mark(raw))), None):
         raise LoadError(f"{named[0]} text, not UTF-8 (its first {named[1]} bytes say so)"
                         f"{advice or ': save it as UTF-8'}", Mark(shown, 1, 1))
     try:  # the same bytes as plain UTF-8 (a byte-order mark is UTF-8): the offset counted from the file's start
@@ -542,6 +543,19 @@ def utf8_text(raw: bytes, shown: str, advice: str = "", encoding: str = "utf-8")
 # (name, size, byte-order marks), UTF-32's first: its little-endian mark begins as UTF-16's
 _WIDE_MARKS = (("UTF-32", "four", (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")),
                ("UTF-16", "two", (b"\xff\xfe", b"\xfe\xff")))
+
+
+def _utf32_after_mark(raw: bytes) -> bool:
+    """Whether the bytes after `raw`'s UTF-32 byte-order mark begin as UTF-32 characters: FF FE 00 00 is also
+    UTF-16's mark and the character U+0000, and a UTF-16 file that begins so was said to be UTF-32; its next
+    characters, read four bytes at a time, are past the last character, U+10FFFF (a letter's two bytes are the
+    high ones)."""
+    start = raw[4:68]
+    try:
+        start[:len(start) - len(start) % 4].decode("utf-32-be" if raw.startswith(b"\x00") else "utf-32-le")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _wide_without_mark(raw: bytes) -> tuple[str, str] | None:

@@ -1156,8 +1156,8 @@ def test_xml_that_cannot_be_read_after_a_row_of_5000_digits_is_refused_at_that_r
 @pytest.mark.parametrize("fmt, field, text, said", [
     ("csv", "title", '""', "no characters"),  # required: its blank cell read back as missing
     ("xlsx", "text", '"  "', "only spaces"),  # its blank cell read back as the default, ""
-    ("xlsx", "title", ".inf", "inf, not a finite number"),  # written as an empty number cell: read back as left out
-    ("csv", "text", ".NaN", "nan, not a finite number"),  # read back as the text 'nan'
+    ("xlsx", "title", ".inf", ".inf, not a finite number"),  # written as an empty number cell: read back as left out
+    ("csv", "text", ".NaN", ".nan, not a finite number"),  # read back as the text 'nan' (said as YAML writes it)
 ])
 def test_a_blank_text_a_blank_cell_cannot_give_back_is_refused_at_its_item(proj, fmt, field, text, said):
     folder = proj / "cards" / GAME
@@ -2686,3 +2686,53 @@ def test_a_whole_number_past_the_largest_float_converts_to_a_workbook_as_its_tex
     convert(root, folder / "cards.yaml", "xlsx")
     convert(root, folder / "cards.xlsx", "yaml", "--out", str(root / "back.yaml"))
     assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == original
+
+
+def test_a_utf16_csv_that_begins_with_the_character_0_is_said_to_be_utf16(tmp_path):
+    """UTF-16's byte-order mark and a character U+0000 are FF FE 00 00, UTF-32's mark: such a file was said to be
+    UTF-32. The characters after it are read as UTF-32 to tell them apart."""
+    root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [
+        ["    fields:", "    file: cards.csv\n    fields:"]]}, "files": {"cards/mini/cards.yaml": None}})
+    (root / "cards" / "mini" / "cards.csv").write_bytes("\ufeff\x00id,name\nx,Café\n".encode("utf-16-le"))
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1 and "cards/mini/cards.csv:1:1: error: UTF-16 text, not UTF-8" in result.stderr, \
+        result.output
+
+
+def test_workbook_cells_of_an_empty_value_past_the_limits_are_blank_as_the_rows_before_read_them(tmp_path,
+                                                                                                monkeypatch):
+    """A cell whose <v/> holds no value reads as blank in a sheet's rows; past its limits (rows, columns) it was
+    taken for a value, and the sheet refused as too long or too wide. An error cell of no value is said so, not
+    as Python's 'None'."""
+    monkeypatch.setattr("pnp.model.spreadsheet.MAX_ROWS", 6)
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    path = root / "cards" / "mini" / "cards.xlsx"
+    mini_cards_workbook().save(path)
+    with zipfile.ZipFile(path) as z:
+        parts = {name: z.read(name) for name in z.namelist()}
+    sheet = parts["xl/worksheets/sheet1.xml"]
+    for cells, said in ((b'<c r="E2"><v/></c><c r="ALM2"><v></v></c><c r="ALN2" t="n"><v/></c>'
+                         b'<c r="ALO2" t="s"><v/></c><c r="ALP2" t="b"><v/></c>', None),
+                        (b'<c r="E2" t="e"><v/></c>', "2:5: error: this cell holds an error value (of no text)")):
+        rows_past = b'<row r="9"><c r="A9"><v/></c><c r="B9" t="s"><v/></c></row></sheetData>'
+        parts["xl/worksheets/sheet1.xml"] = re.sub(rb'(<row r="2">.*?)</row>', rb"\1" + cells + b"</row>", sheet,
+                                                   count=1).replace(b"</sheetData>", rows_past)
+        with zipfile.ZipFile(path, "w") as z:
+            for name, data in parts.items():
+                z.writestr(name, data)
+        result = run(root, "validate", "mini")
+        if said is None:
+            assert result.exit_code == 0, result.output
+        else:
+            assert f"cards/mini/cards.xlsx[cards]:{said}" in result.stderr, result.output
+
+
+def test_a_true_false_header_cell_names_its_column_as_the_sheet_shows_it(tmp_path):
+    """A header cell of TRUE named its column 'True', Python's word, where the sheet shows TRUE."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    book = mini_cards_workbook()
+    book.active.cell(row=1, column=5, value=True)
+    book.active.cell(row=2, column=5, value=7)
+    book.save(root / "cards" / "mini" / "cards.xlsx")
+    result = run(root, "validate", "mini")
+    assert "cards/mini/cards.xlsx[cards]:1:5: error: unknown field 'TRUE'" in result.stderr, result.output

@@ -644,7 +644,11 @@ def _holds_nothing(cell: Any, shared: Any) -> bool:
 
 def _value_holds_nothing(kind: str | None, value: str, shared: Any) -> bool:
     """Whether a cell of type `kind` whose <v> holds `value` holds nothing (_holds_nothing): a text of white space
-    alone, or the number of one of the `shared` texts that is."""
+    alone, or the number of one of the `shared` texts that is; or no value at all, <v/>, which the rows read read as
+    a blank cell, in a type a blank cell has (an empty <v/> of a number past the 1,000th column was taken for a
+    value, and the sheet refused as too wide)."""
+    if not value:
+        return kind in _BLANK_TYPES and kind != "inlineStr"  # (an inline text's <v> is refused where it is read)
     if kind == "str":
         return _blank(_unescaped(value))
     return (kind == "s" and isinstance(shared, _SharedTexts) and value.isascii() and value.isdigit()
@@ -1016,7 +1020,8 @@ def _cell_value(reader: Any, element: Any, where: str, row: int, column: int) ->
         raise LoadError(f"this cell cannot be read as its type says ({type(e).__name__}: {e})",
                         Mark(where, row, column)) from None
     if cell["data_type"] == "e":
-        raise LoadError(f"this cell holds an error value ({shown(str(cell['value']))}), not data: type the value",
+        said = "of no text" if cell["value"] is None else shown(str(cell["value"]))  # (<v/>: not Python's 'None')
+        raise LoadError(f"this cell holds an error value ({said}), not data: type the value",
                         Mark(where, row, column))
     if cell["data_type"] == "s" and (text := element.find(_MAIN + "is")) is not None:
         cell["value"] = _rich_text(text)  # (read as a shared text is)
@@ -1457,10 +1462,10 @@ def _fields_by_text(schema: Schema) -> dict[str, Any]:
 def _header_text(cell: object, fields: Mapping[str, Any]) -> str | None:
     """The name a header cell holding `cell` gives its column: None when blank, else its text, trimmed unless it is
     the name of one of the `fields` as it is (a field named ' pad' was read back from its own converted file as
-    'pad', exit 0)."""
+    'pad', exit 0); a true/false cell as the sheet shows it, TRUE or FALSE (it was named 'True', Python's word)."""
     if _blank(cell):
         return None
-    return text if (text := str(cell)) in fields else text.strip()
+    return text if (text := shown_text(cell)) in fields else text.strip()
 
 
 def _header(header: list[Any], where: str, line: int, fields: Mapping[str, Any]) -> list[str | None]:
@@ -1492,9 +1497,9 @@ def _required_columns(names: list[Any], where: str, line: int, schema: Schema) -
     strangers = [n for n in names if n is not None and n not in schema.fields]
     close = closest(str(missing[0]), strangers)
     col = names.index(close[0]) + 1 if close else 1
-    hint = f"; is column '{close[0]}' meant to be '{missing[0]}'?" if close else ""
-    also = f" (nor for {', '.join(repr(n) for n in missing[1:])})" if len(missing) > 1 else ""
-    raise LoadError(f"the header row has no column for '{missing[0]}', a field every item needs{also}{hint}",
+    hint = f"; is column {shown(close[0])} meant to be {shown(missing[0])}?" if close else ""
+    also = f" (nor for {', '.join(shown(n) for n in missing[1:])})" if len(missing) > 1 else ""
+    raise LoadError(f"the header row has no column for {shown(missing[0])}, a field every item needs{also}{hint}",
                     Mark(where, line, col))
 
 
@@ -1529,7 +1534,7 @@ def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     """_cell's value of a cell that holds one value."""
     value = _plain_number(_number_of(value, field, mark))
     if isinstance(value, float) and not math.isfinite(value):  # <v>1e999</v>: printed 'inf' in a text field
-        raise LoadError(f"this cell's number ({value}) is not a finite number", mark)
+        raise LoadError(f"this cell's number ({shown(value)}) is not a finite number", mark)
     if isinstance(value, str) and (problem := _text_problem(value)):
         raise LoadError(problem, mark)
     if isinstance(value, _DATES_AND_TIMES):
@@ -1967,7 +1972,7 @@ def _csv_cells_readable(items: list[Any], written: list[list[Any]], names: list[
     for item, cells in zip(items, written):
         for name, text in zip(names, cells):
             if len(text) > most:
-                raise DataError(f"'{name}' is {len(text):,} characters as a cell; a CSV cell holds at most {most:,} "
+                raise DataError(f"{shown(name)} is {len(text):,} characters as a cell; a CSV cell holds at most {most:,} "
                                 "(keep the table in YAML)", item.mark_of(name) if isinstance(item, Record) else None)
 
 
@@ -1987,7 +1992,7 @@ def _cells_given_back(items: list[Any], rows: list[dict[Any, Any]], names: list[
     for item, row in zip(items, rows):
         cells = [written(row.get(name), schema.fields.get(name)) for name in names]
         for name, cell in zip(names, cells):
-            if problem := (_NULL_SAID.format(name=name) if name in row and row[name] is None
+            if problem := (_NULL_SAID.format(name=shown(name)) if name in row and row[name] is None
                            else _value_problem(name, row.get(name), schema.fields.get(name), cell, ids)):
                 raise DataError(problem, item.mark_of(name) if isinstance(item, Record) else None)
         if all(_blank(cell) for cell in cells):  # (every field left out: `- {}`)
@@ -1998,7 +2003,7 @@ def _cells_given_back(items: list[Any], rows: list[dict[Any, Any]], names: list[
     return table
 
 
-_NULL_SAID = ("'{name}' is given as null (nothing), which a spreadsheet's blank cell cannot give back (it is read as the "
+_NULL_SAID = ("{name} is given as null (nothing), which a spreadsheet's blank cell cannot give back (it is read as the "
               "field left out); leave the field out or give it a value")
 
 
@@ -2011,12 +2016,12 @@ def _value_problem(name: Any, value: object, field: Field | None, cell: object,
         if field is not None and value == field.default:
             return None
         said = "no characters" if not value else "only spaces"
-        return (f"'{name}' is a text of {said}, which a spreadsheet's blank cell cannot give back (it is read as a "
+        return (f"{shown(name)} is a text of {said}, which a spreadsheet's blank cell cannot give back (it is read as a "
                 "value left out); leave the field out or give it text")
     if isinstance(value, float) and not math.isfinite(value):
-        return f"'{name}' is {value}, not a finite number, which no spreadsheet cell gives back"
+        return f"{shown(name)} is {shown(value)}, not a finite number, which no spreadsheet cell gives back"
     if isinstance(value, str) and (problem := _text_problem(value)):  # (written, a cell pnp refuses to read, or
-        return f"'{name}': {problem}"  # openpyxl refuses to write: an internal error)
+        return f"{shown(name)}: {problem}"  # openpyxl refuses to write: an internal error)
     return _round_trip_problem(name, value, field, cell, ids)
 
 
@@ -2030,12 +2035,12 @@ def _round_trip_problem(name: Any, value: object, field: Field | None, cell: obj
     try:
         back = plain(_cell(cell if isinstance(cell, str) else _plain_number(cell), _read_as(field, ids), Mark(""))[0])
     except LoadError as e:
-        return f"'{name}' is {shown(value)}, whose cell would not be read back: {e.message}"
+        return f"{shown(name)} is {shown(value)}, whose cell would not be read back: {e.message}"
     if same(back, value):
         return None
     why = ("the table's fields do not say its type; leave it out (a derived field is computed)" if field is None
            else f"its field ({field.name}) reads the cell so: keep such a value in YAML, or give it its field's type")
-    return (f"'{name}' is {shown(value)} ({type_name(value)}), which its cell would give back as {shown(back)} "
+    return (f"{shown(name)} is {shown(value)} ({type_name(value)}), which its cell would give back as {shown(back)} "
             f"({type_name(back)}): {why}")
 
 
