@@ -771,18 +771,36 @@ def output_path(project: "Project", given: str | Path | None, *parts: str, defau
 def folders_on_the_way(project: "Project", target: Path, itself: bool = True) -> None:
     """OutputError if a folder `target` is in (or `target` itself, when `itself`: a folder the command makes) is
     there but is no folder (a file, a named pipe, ...): said before the command's work, where the write would
-    have said it only at the end (`build --out afile/sub` drew every page first)."""
+    have said it only at the end (`build --out afile/sub` drew every page first). So too a nearest folder there is
+    that cannot be written (a read-only mount, /proc): tried by making a temporary folder in it and removing it,
+    since permissions alone do not say it (root may write every folder the modes close, and none on a read-only
+    mount); the folders not there yet are not made before the work."""
     folder = target if itself else target.parent
     walked = Path(folder.anchor)
+    nearest = walked
     for part in folder.relative_to(walked).parts:
         walked = walked / part
         try:
             mode = os.stat(walked).st_mode  # (a link is followed, as writing would)
-        except (OSError, ValueError):  # nothing there yet (made when written), or unreadable: said when written
-            return
+        except (OSError, ValueError):  # nothing there yet (made when written), or unreadable: tried below
+            break
         kind = not_regular(mode) or "a file"
         if kind != "a folder":
             raise OutputError(f"cannot write to {project.rel(target)}: {project.rel(walked)} is {kind}, not a folder")
+        nearest = walked
+    _writable(project, target, nearest)
+
+
+def _writable(project: "Project", target: Path, folder: Path) -> None:
+    """OutputError if nothing can be made in the existing `folder` (on the way to `target`)."""
+    try:
+        probe = temporary_beside(folder / "probe", folder=True)
+        with contextlib.suppress(FileNotFoundError):  # (a pnp holding the folder's lock removes such leftovers)
+            probe.rmdir()
+    except (OSError, ValueError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise OutputError(f"cannot write to {project.rel(target)}: nothing can be made in {project.rel(folder)} "
+                          f"({reason})") from None
 
 
 def _no_link_inside(project: "Project", path: Path, shown: str, out_option: bool = True) -> None:

@@ -1,5 +1,7 @@
 """Commands refuse an output folder that cannot be made (a file in the way) before they draw anything."""
 
+import os
+
 import pytest
 
 from conftest import make_project, run
@@ -46,3 +48,17 @@ def test_calibrate_names_the_file_in_the_way_of_its_out(mini):
     assert result.exit_code == 1, result.output
     assert "cannot write to afile/sub: afile is a file, not a folder" in result.output, result.output
     assert list(mini.glob("afile*")) == [mini / "afile"]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
+@pytest.mark.parametrize("command", [["build", "mini"], ["export", "mini", "--format", "png"], ["report", "mini"],
+                                     ["calibrate"]])
+def test_an_out_whose_nearest_folder_cannot_be_written_is_refused_before_any_drawing(mini, command, monkeypatch):
+    """`pnp build --out /proc/self/x` drew every page, then said "cannot write ... No such file or directory": the
+    folders on the way were checked only up to the first that was not there, never that it could be made."""
+    drawn = []
+    monkeypatch.setattr(Studio, "printed", lambda self, face: drawn.append(face))
+    result = run(mini, *command, "--out", "/proc/self/pnp-out")
+    assert result.exit_code == 1, result.output
+    assert "cannot write to /proc/self/pnp-out" in result.output and "nothing can be made in /proc/self" in result.output
+    assert drawn == []
