@@ -19,7 +19,6 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
 from ..project import not_regular, output_lock, program, read_project_file, repository, special_file, write_file, written_beside
-from ..products.base import distinct
 from ..report import Mark, Report, printable, shell_word, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
 from .inputs import manifest_name
@@ -742,6 +741,8 @@ def selected(game: "Game", keys: Mapping[str, Collection[str]]) -> "Game":
     face of its own, faces.TEXT) is kept whole. Components with nothing selected are left out. (A component was
     kept whole when the item key 'text' was selected: the change of a card whose id is `text` reprinted its
     whole deck, said to be a reprint of 1 item.)"""
+    from ..products.base import distinct  # (here: `pnp changes` says a build is missing without the products)
+
     components = []
     for component in game.components:
         wanted = keys.get(component.id)
@@ -785,9 +786,9 @@ def game_changes(project: "Project", game_id: str, since: str | None, options: "
                  report: Report) -> tuple[Changes, "Studio"] | tuple[None, None]:
     """(Changes, studio) of one game from the state `since` names to its files now; (None, None) when the
     game does not validate now (the errors are in `report`)."""
-    from ..check import validate
-
     old = faces_since(project, game_id, since, options, out_root)
+    from ..check import validate  # (after: a build missing is said without loading the engine)
+
     game, studio = validate(project, game_id, report, options)
     if studio is None or report.errors:
         return None, None
