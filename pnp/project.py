@@ -800,11 +800,16 @@ def folders_on_the_way(project: "Project", target: Path, itself: bool = True) ->
 
 def _names_fit(project: "Project", target: Path, nearest: Path, missing: tuple[str, ...]) -> None:
     """OutputError if a folder to be made in `nearest` (the names `missing`) has a name longer than its file
-    system allows (`build --out` a name of 300 letters drew every page, then said "File name too long")."""
+    system allows, or `target`'s path longer than it allows (`build --out` a name of 300 letters, or a path of
+    4,300, drew every page, then said "File name too long")."""
     try:
         longest = os.pathconf(nearest, "PC_NAME_MAX")
+        longest_path = os.pathconf(nearest, "PC_PATH_MAX")
     except (OSError, ValueError, AttributeError):  # (no such limit said here, or no pathconf: Windows)
         return
+    if len(os.fsencode(target)) >= longest_path:  # (the limit counts the path's closing NUL)
+        raise OutputError(f"cannot write to {printable(project.rel(target))[:80]}...: its path is "
+                          f"{len(os.fsencode(target))} bytes long, past the {longest_path - 1} its system allows")
     for part in missing:
         if len(os.fsencode(part)) > longest:
             raise OutputError(f"cannot write to {printable(project.rel(target))}: the folder name "

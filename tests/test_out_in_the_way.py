@@ -76,6 +76,8 @@ def test_an_out_folder_name_longer_than_the_file_system_allows_is_refused_before
     result = run(mini, *command, "--out", str(outside / ("n" * 300) / "sub"))
     assert result.exit_code == 1, result.output
     assert "is 300 bytes long, past the" in result.output and drawn == [] and list(outside.iterdir()) == []
+    deep = run(mini, *command, "--out", str(outside.joinpath(*["d" * 250] * 17)))
+    assert deep.exit_code == 1 and "bytes long, past the" in deep.output and drawn == [], deep.output
     inside = run(mini, *command, "--out", str(mini / ("n" * 300) / "sub"))
     assert inside.exit_code == 2 and "loop" not in inside.output and drawn == [], inside.output
 
