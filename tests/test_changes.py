@@ -849,3 +849,12 @@ def test_changes_says_a_missing_build_without_loading_the_engine(tmp_path):
     engine = ("pnp.check", "pnp.draw", "pnp.products", "pnp.layout", "pnp.printables")
     assert [name for name in imported.split() if name.startswith(engine)] == []
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("option", ["--since", "--changed-since"])
+def test_an_empty_since_is_said_as_empty(tmp_path, option):
+    """`pnp changes GAME --since ''` said "--since : is a folder, not a build's manifest" (Path('') is '.')."""
+    repo = Path(__file__).resolve().parent.parent
+    result = run(repo, "changes" if option == "--since" else "build", "dinospan", option, "", "--out", str(tmp_path))
+    assert result.exit_code == 2 and f"{option}: is empty" in result.output, result.output
+    assert list(tmp_path.iterdir()) == []

@@ -151,6 +151,8 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
             raise UsageError(f"{game_id}: {project.rel(path)} {_unsealed_why()}, or compare with it anyway: "
                              f"--since {shell_word(_as_typed(path))}")
         return State(read_faces(project, path, game_id, drawn=options), "manifest", project.rel(path))
+    if not since:  # (Path('') is the current folder: it was said to be "a folder, not a build's manifest")
+        raise UsageError("--since: is empty; give a build's manifest.json, or a git commit")
     path = Path(since)
     # (os.path's tests, not Path's: a name too long for the system raised from Path's, a traceback)
     if os.path.isfile(path) and not names_a_file(since):
