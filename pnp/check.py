@@ -333,7 +333,7 @@ class Checks:
             except (DataError, LayoutError):  # its faces or layouts are wrong: said by their own checks
                 continue
             if layout is not None:  # (once a component: two that share a layout are each said)
-                self.report.warning(unfolded_message(component), layout.spec.mark_of("size"))
+                self.report.warning(unfolded_message(component, self.studio.options.paper), layout.spec.mark_of("size"))
 
     def pages_on(self, components: "list[Component]", paper: str) -> list[tuple[int, Mark | None]]:
         """(pages, the place of its `copies`) of each component on the named paper, in print order."""

@@ -261,7 +261,7 @@ def _as_received(project: "Project") -> list[Path]:
                    "its severity, code, message, file, line, col and the item it concerns, then the counts.")
 @click.option("--imposition", type=_Choice(IMPOSITIONS), default="duplex", show_default=True,
               help="Check the kit `pnp build --imposition` makes with this imposition (gutterfold prints each "
-                   "front and its back on the halves of one page; cards too large for half of it are said, and "
+                   "front and its back on the halves of one A4 page; cards too large for half of it are said, and "
                    "print front and back on separate sheets, to glue back to back).")
 @click.pass_context
 def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool, imposition: str) -> None:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 from .errors import TEMPORARY_NAME, DataError, LoadError, OutputError, UsageError
 from .options import did_you_mean
-from .report import Mark, shown
+from .report import Mark, printable, shown
 
 try:
     import fcntl
@@ -768,7 +768,11 @@ def output_path(project: "Project", given: str | Path | None, *parts: str, defau
         for path in (target, followed):
             _no_link_inside(project, path, shown, out_option)
         real = target.resolve()
-    except (OSError, RuntimeError):  # a loop of links
+    except OSError as e:  # a name the system refuses to look up: said as what it is, not as a loop
+        if e.errno != errno.ELOOP:
+            raise UsageError(f"{shown}: {e.strerror or e}") from None
+        raise UsageError(f"{shown}: a loop of symbolic links") from None
+    except RuntimeError:  # a loop of links
         raise UsageError(f"{shown}: a loop of symbolic links") from None
     for name in protected:
         folder = (project.root / name).resolve()
@@ -785,18 +789,59 @@ def output_path(project: "Project", given: str | Path | None, *parts: str, defau
 def folders_on_the_way(project: "Project", target: Path, itself: bool = True) -> None:
     """OutputError if a folder `target` is in (or `target` itself, when `itself`: a folder the command makes) is
     there but is no folder (a file, a named pipe, ...): said before the command's work, where the write would
-    have said it only at the end (`build --out afile/sub` drew every page first)."""
+    have said it only at the end (`build --out afile/sub` drew every page first). So too a nearest folder there is
+    that cannot be written (a read-only mount, /proc): tried by making a temporary folder in it and removing it,
+    since permissions alone do not say it (root may write every folder the modes close, and none on a read-only
+    mount); the folders not there yet are not made before the work."""
     folder = target if itself else target.parent
     walked = Path(folder.anchor)
-    for part in folder.relative_to(walked).parts:
+    nearest = walked
+    parts = folder.relative_to(walked).parts
+    for at, part in enumerate(parts):
         walked = walked / part
         try:
             mode = os.stat(walked).st_mode  # (a link is followed, as writing would)
-        except (OSError, ValueError):  # nothing there yet (made when written), or unreadable: said when written
-            return
+        except (OSError, ValueError):  # nothing there yet (made when written), or unreadable: tried below
+            _names_fit(project, target, nearest, parts[at:])
+            break
         kind = not_regular(mode) or "a file"
         if kind != "a folder":
-            raise OutputError(f"cannot write to {project.rel(target)}: {project.rel(walked)} is {kind}, not a folder")
+            raise OutputError(f"cannot write to {printable(project.rel(target))}: {printable(project.rel(walked))} is "
+                              f"{kind}, not a folder")
+        nearest = walked
+    _writable(project, target, nearest)
+
+
+def _names_fit(project: "Project", target: Path, nearest: Path, missing: tuple[str, ...]) -> None:
+    """OutputError if a folder to be made in `nearest` (the names `missing`) has a name longer than its file
+    system allows, or `target`'s path longer than it allows (`build --out` a name of 300 letters, or a path of
+    4,300, drew every page, then said "File name too long")."""
+    try:
+        longest = os.pathconf(nearest, "PC_NAME_MAX")
+        longest_path = os.pathconf(nearest, "PC_PATH_MAX")
+    except (OSError, ValueError, AttributeError):  # (no such limit said here, or no pathconf: Windows)
+        return
+    if len(os.fsencode(target)) >= longest_path:  # (the limit counts the path's closing NUL)
+        raise OutputError(f"cannot write to {printable(project.rel(target))[:80]}...: its path is "
+                          f"{len(os.fsencode(target))} bytes long, past the {longest_path - 1} its system allows")
+    for part in missing:
+        if len(os.fsencode(part)) > longest:
+            raise OutputError(f"cannot write to {printable(project.rel(target))}: the folder name "
+                              f"{printable(part[:40])}... is {len(os.fsencode(part))} bytes long, past the "
+                              f"{longest} its file system allows")
+
+
+def _writable(project: "Project", target: Path, folder: Path) -> None:
+    """OutputError if nothing can be made in the existing `folder` (on the way to `target`)."""
+    try:
+        probe = temporary_beside(folder / "probe", folder=True)
+        with contextlib.suppress(FileNotFoundError):  # (a pnp holding the folder's lock removes such leftovers)
+            probe.rmdir()
+    except (OSError, ValueError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise OutputError(f"cannot write to {printable(project.rel(target))}: nothing can be made in "
+                          f"{printable(project.rel(folder))} "
+                          f"({reason})") from None
 
 
 def _no_link_inside(project: "Project", path: Path, shown: str, out_option: bool = True) -> None:

@@ -6,6 +6,8 @@ import os
 import re
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
@@ -830,3 +832,29 @@ def test_the_since_a_changes_note_gives_pastes_back_as_one_word_when_the_path_ha
         assert words == ["--since", str(root / "output/mini/manifest-bleed3mm.json")], output
         result = run(root, "changes", "mini", *words)
         assert result.exit_code == 0 and "nothing changed since" in result.output, result.output
+
+
+def test_changes_says_a_missing_build_without_loading_the_engine(tmp_path):
+    """`pnp changes GAME` with no earlier build imported the check, the component kinds and the drawing before it
+    looked for the manifest (4.4 s to say there was none): it is looked for first."""
+    repo = Path(__file__).resolve().parent.parent
+    script = ("import sys; from pnp.cli import main\n"
+              f"sys.argv = ['pnp', '--root', {str(repo)!r}, 'changes', 'dinospan', '--out', {str(tmp_path)!r}]\n"
+              "try:\n    main()\nexcept SystemExit as e:\n    print('exit', e.code)\n"
+              "print(*sorted(m for m in sys.modules if m.startswith('pnp.')))")
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(repo), "PNP_CACHE_DIR": "off"})
+    *_, said, imported = done.stdout.splitlines()
+    assert said == "exit 2" and "no earlier build to compare with" in done.stderr, done.stdout + done.stderr
+    engine = ("pnp.check", "pnp.draw", "pnp.products", "pnp.layout", "pnp.printables")
+    assert [name for name in imported.split() if name.startswith(engine)] == []
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("option", ["--since", "--changed-since"])
+def test_an_empty_since_is_said_as_empty(tmp_path, option):
+    """`pnp changes GAME --since ''` said "--since : is a folder, not a build's manifest" (Path('') is '.')."""
+    repo = Path(__file__).resolve().parent.parent
+    result = run(repo, "changes" if option == "--since" else "build", "dinospan", option, "", "--out", str(tmp_path))
+    assert result.exit_code == 2 and f"{option}: is empty" in result.output, result.output
+    assert list(tmp_path.iterdir()) == []

@@ -7,7 +7,7 @@ from pdfread import page_geometry, read, texts
 
 LARGE = "size: [180mm, 250mm]\n"  # fits a sheet of every paper, not half of one
 SAID = ("layouts/mini/card.yaml:1:7: warning: component 'deck' prints front and back on separate sheets, to glue "
-        "back to back: it does not fit half a page for a gutter fold\n")
+        "back to back: it does not fit half a page of a4 paper for a gutter fold\n")
 
 
 def test_a_gutterfold_kit_prints_what_does_not_fit_half_a_page_front_then_back_for_gluing(tmp_path):

@@ -1,5 +1,7 @@
 """Commands refuse an output folder that cannot be made (a file in the way) before they draw anything."""
 
+import os
+
 import pytest
 
 from conftest import make_project, run
@@ -46,3 +48,43 @@ def test_calibrate_names_the_file_in_the_way_of_its_out(mini):
     assert result.exit_code == 1, result.output
     assert "cannot write to afile/sub: afile is a file, not a folder" in result.output, result.output
     assert list(mini.glob("afile*")) == [mini / "afile"]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
+@pytest.mark.parametrize("command", [["build", "mini"], ["export", "mini", "--format", "png"], ["report", "mini"],
+                                     ["calibrate"]])
+def test_an_out_whose_nearest_folder_cannot_be_written_is_refused_before_any_drawing(mini, command, monkeypatch):
+    """`pnp build --out /proc/self/x` drew every page, then said "cannot write ... No such file or directory": the
+    folders on the way were checked only up to the first that was not there, never that it could be made."""
+    drawn = []
+    monkeypatch.setattr(Studio, "printed", lambda self, face: drawn.append(face))
+    result = run(mini, *command, "--out", "/proc/self/pnp-out")
+    assert result.exit_code == 1, result.output
+    assert "cannot write to /proc/self/pnp-out" in result.output and "nothing can be made in /proc/self" in result.output
+    assert drawn == []
+
+
+@pytest.mark.parametrize("command", [["build", "mini"], ["export", "mini", "--format", "png"], ["calibrate"]])
+def test_an_out_folder_name_longer_than_the_file_system_allows_is_refused_before_any_drawing(mini, command, monkeypatch):
+    """`pnp build --out` a folder name of 300 letters drew every page (10 s for dinospan), then said "File name
+    too long"; the folders to be made are held to their file system's longest name before the work. Inside
+    the project, the name was said to be "a loop of symbolic links"."""
+    drawn = []
+    monkeypatch.setattr(Studio, "printed", lambda self, face: drawn.append(face))
+    outside = mini.parent / "outside-long"
+    outside.mkdir(exist_ok=True)
+    result = run(mini, *command, "--out", str(outside / ("n" * 300) / "sub"))
+    assert result.exit_code == 1, result.output
+    assert "is 300 bytes long, past the" in result.output and drawn == [] and list(outside.iterdir()) == []
+    deep = run(mini, *command, "--out", str(outside.joinpath(*["d" * 250] * 17)))
+    assert deep.exit_code == 1 and "bytes long, past the" in deep.output and drawn == [], deep.output
+    inside = run(mini, *command, "--out", str(mini / ("n" * 300) / "sub"))
+    assert inside.exit_code == 2 and "loop" not in inside.output and drawn == [], inside.output
+
+
+def test_a_line_break_in_the_name_of_a_file_in_the_way_is_said_as_an_escape(mini):
+    """The file in the way of --out was named as it is: a line break in its name forged a line of pnp's output."""
+    (mini / "forged\nerror: x").write_text("a file\n")
+    result = run(mini, "calibrate", "--out", str(mini / "forged\nerror: x" / "sub"))
+    assert result.exit_code == 1 and "forged\\nerror: x is a file, not a folder" in result.output, result.output
+    assert not any(line.startswith("error: x") for line in result.output.splitlines())

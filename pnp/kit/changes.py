@@ -19,7 +19,6 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
 from ..project import not_regular, output_lock, program, read_project_file, repository, special_file, write_file, written_beside
-from ..products.base import distinct
 from ..report import Mark, Report, printable, shell_word, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
 from .inputs import manifest_name
@@ -141,17 +140,9 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
     """The State named by `since`: a manifest file, a git commit, or (None) the game's last build in
     out_root."""
     if since is None:
-        path = Path(out_root) / game_id / manifest_name(options)
-        if not path.is_file() and not path.is_symlink():
-            raise UsageError(f"{game_id}: no earlier build to compare with ({project.rel(path)} is missing); "
-                             + _other_build_said(path))
-        if not _sealed_or_unreadable(path):
-            # a folder received with its output/ holds a manifest of faces its data never made, which `pnp
-            # changes` compared with as the last build, exit 0: only one this user's pnp wrote there is the last
-            # build (as only such a manifest makes a kit up to date); one named with --since is the user's choice
-            raise UsageError(f"{game_id}: {project.rel(path)} {_unsealed_why()}, or compare with it anyway: "
-                             f"--since {shell_word(_as_typed(path))}")
-        return State(read_faces(project, path, game_id, drawn=options), "manifest", project.rel(path))
+        return _last_build(project, game_id, options, out_root)
+    if not since:  # (Path('') is the current folder: it was said to be "a folder, not a build's manifest")
+        raise UsageError("--since: is empty; give a build's manifest.json, or a git commit")
     path = Path(since)
     # (os.path's tests, not Path's: a name too long for the system raised from Path's, a traceback)
     if os.path.isfile(path) and not names_a_file(since):
@@ -194,6 +185,21 @@ def _unsealed_why() -> str:
 # builds of other options looked at when the last build's manifest is missing, among the folder's first entries (a
 # folder someone sent holds any number)
 MANIFESTS_LOOKED_AT, ENTRIES_LOOKED_AT = 64, 10_000
+
+
+def _last_build(project: "Project", game_id: str, options: "PrintOptions", out_root: str | Path) -> State:
+    """The State of the game's last build with these options in out_root: UsageError when there is none."""
+    path = Path(out_root) / game_id / manifest_name(options)
+    if not path.is_file() and not path.is_symlink():
+        raise UsageError(f"{game_id}: no earlier build to compare with ({project.rel(path)} is missing); "
+                         + _other_build_said(path))
+    if not _sealed_or_unreadable(path):
+        # a folder received with its output/ holds a manifest of faces its data never made, which `pnp
+        # changes` compared with as the last build, exit 0: only one this user's pnp wrote there is the last
+        # build (as only such a manifest makes a kit up to date); one named with --since is the user's choice
+        raise UsageError(f"{game_id}: {project.rel(path)} {_unsealed_why()}, or compare with it anyway: "
+                         f"--since {shell_word(_as_typed(path))}")
+    return State(read_faces(project, path, game_id, drawn=options), "manifest", project.rel(path))
 
 
 def _other_build_said(missing: Path) -> str:
@@ -742,6 +748,8 @@ def selected(game: "Game", keys: Mapping[str, Collection[str]]) -> "Game":
     face of its own, faces.TEXT) is kept whole. Components with nothing selected are left out. (A component was
     kept whole when the item key 'text' was selected: the change of a card whose id is `text` reprinted its
     whole deck, said to be a reprint of 1 item.)"""
+    from ..products.base import distinct  # (here: `pnp changes` says a build is missing without the products)
+
     components = []
     for component in game.components:
         wanted = keys.get(component.id)
@@ -785,9 +793,9 @@ def game_changes(project: "Project", game_id: str, since: str | None, options: "
                  report: Report) -> tuple[Changes, "Studio"] | tuple[None, None]:
     """(Changes, studio) of one game from the state `since` names to its files now; (None, None) when the
     game does not validate now (the errors are in `report`)."""
-    from ..check import validate
-
     old = faces_since(project, game_id, since, options, out_root)
+    from ..check import validate  # (after: a build missing is said without loading the engine)
+
     game, studio = validate(project, game_id, report, options)
     if studio is None or report.errors:
         return None, None

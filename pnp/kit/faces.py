@@ -5,7 +5,6 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..products import KINDS
 
 if TYPE_CHECKING:
     from ..model.load import Record
@@ -66,6 +65,8 @@ def _reads_as_number(text: str) -> bool:
 
 def manifest_faces(studio: "Studio", component: "Component") -> list[list[Any]]:
     """The manifest's record of a component's faces: a row (see FACE_FIELDS) per face."""
+    from ..products import KINDS  # (here: `pnp changes` says a build is missing without importing every product)
+
     faces = [[item_key(p.item, p.index), side_key(p), p.copies, *studio.fingerprint(p)] for p in studio.of(component)]
     text = KINDS[component.kind].text_digest(component, studio)
     if text is not None:

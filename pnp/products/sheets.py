@@ -64,9 +64,11 @@ def unfolded(component: Component, studio: Studio) -> Layout | None:
     return studio.layouts.get(fronts[0].layout)
 
 
-def unfolded_message(component: Component) -> str:
+def unfolded_message(component: Component, paper: str) -> str:
+    """The warning for a component `unfolded` on the named paper, which says it: whether it folds depends on the
+    paper (106 mm wide fits half a Letter page, not half an A4 one), and validate checks the default paper."""
     return (f"component '{component.id}' prints front and back on separate sheets, to glue back to back: it does "
-            "not fit half a page for a gutter fold")
+            f"not fit half a page of {paper} paper for a gutter fold")
 
 
 def fits_sheet(component: Component, studio: Studio, sheet_size: tuple[float, float] | None = None) -> bool:
