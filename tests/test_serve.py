@@ -889,6 +889,61 @@ def test_a_games_folder_renamed_away_is_seen_by_the_preview(mini, running):
     assert any(p["where"] and p["where"]["file"] == "cards/mini/game.yaml" for p in preview.state["problems"])
 
 
+def test_a_folder_gone_before_its_watch_began_does_not_end_the_watcher(mini, monkeypatch):
+    """A folder listed, then removed before its watch began (rm -rf of a tree of thousands of folders while the
+    watcher walked it), raised FileNotFoundError in the watcher's task: it ended silently, and the page showed
+    no edit again until the server was restarted. It goes on, and the games are checked again."""
+    import asyncio
+
+    from pnp.serve import watch
+
+    monkeypatch.setattr(watch, "FOLDERS_LOOKED_FOR_MS", 20)
+    real, walks = watch._folders_now, []
+
+    def listed(project, games):
+        walks.append(1)
+        found = real(project, games)
+        return [*found, (mini.cards / "mini" / "gone", 1)] if len(walks) == 1 else found
+
+    monkeypatch.setattr(watch, "_folders_now", listed)
+
+    async def watched():
+        stop, changed = asyncio.Event(), []
+        task = asyncio.create_task(watch.watch(mini, ["mini"], changed.append, stop))
+        for _ in range(300):
+            await asyncio.sleep(0.01)
+            if len(walks) >= 3 or task.done():
+                break
+        ended = task.done()
+        stop.set()
+        await task
+        return changed, ended
+
+    changed, ended = asyncio.run(watched())
+    assert not ended and len(walks) >= 3 and {"mini"} in changed
+
+
+def test_a_watcher_ended_by_an_error_is_said_in_the_terminal(capsys):
+    """The watcher's task ending in an error ended with not a word: pages showed no edit again."""
+    import asyncio
+
+    from pnp.serve.app import _said_if_failed
+
+    async def failing():
+        raise OSError("no watch left")
+
+    async def ended():
+        task = asyncio.create_task(failing())
+        task.add_done_callback(_said_if_failed)
+        with contextlib.suppress(OSError):
+            await task
+        await asyncio.sleep(0)  # (the callback runs at the loop's next turn)
+
+    asyncio.run(ended())
+    err = capsys.readouterr().err
+    assert err.startswith("pnp serve: the watch of the games' files ended") and "no watch left" in err
+
+
 def test_a_fonts_folder_made_after_the_preview_started_is_watched(mini, running):
     """Only the folders there at the start were watched: a project's first fonts/ was never read again, and the
     page said ok where validate refused its fonts.yaml."""

@@ -164,6 +164,15 @@ class Latest(Generic[Drawing]):
             return cast(Drawing, self.drawn)  # drawn by now
 
 
+def _said_if_failed(watcher: "asyncio.Task[None]") -> None:
+    """A line in the terminal when the watcher ends in an error: it ended with not a word (until the server
+    stopped), and the pages showed no edit again while they said the game as it was."""
+    if not watcher.cancelled() and watcher.exception() is not None:
+        error = watcher.exception()
+        print(f"pnp serve: the watch of the games' files ended ({type(error).__name__}: {error}): edits are no "
+              "longer shown; restart pnp serve", file=sys.stderr, flush=True)
+
+
 class Hub:
     """The previews being served, their refresh loops and the pages listening for updates."""
 
@@ -185,7 +194,9 @@ class Hub:
             self.tasks.append(asyncio.create_task(self._loop(game)))
         if len(self.games) == 1:
             self.open(self.games[0])
-        self.tasks.append(asyncio.create_task(watch(self.project, self.games, self.changed, self.stop)))
+        watcher = asyncio.create_task(watch(self.project, self.games, self.changed, self.stop))
+        watcher.add_done_callback(_said_if_failed)
+        self.tasks.append(watcher)
 
     async def close(self) -> None:
         if self.stop is not None:

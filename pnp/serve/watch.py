@@ -182,22 +182,42 @@ async def watch(project: "Project", games: Iterable[str], on_change: Callable[[s
     found = InputFilter(project, games)
     folders = await asyncio.to_thread(_folders_now, project, games)
     _say_if_capped(folders)
+    failures, failed, said = 0, "", set()  # watches in a row that could not begin, why the last could not, and
+    # the failures said in the terminal (each once)
     while stop_event is None or not stop_event.is_set():
         now: list[tuple[Path, int]] | None = None  # the folders as the walk that ended the watch found them
-        if folders:
-            async for changes in awatch(*(folder for folder, _ in folders), watch_filter=found, stop_event=stop_event,
-                                        debounce=400, step=30, rust_timeout=FOLDERS_LOOKED_FOR_MS,
-                                        yield_on_timeout=True, recursive=False):
-                concerned: set[str] = set()
-                for _, path in changes:
-                    concerned |= games_of(project, path, games)
-                if concerned:
-                    on_change(concerned)
-                if (now := await asyncio.to_thread(_folders_now, project, games)) != folders:
-                    break
-                now = None
-        else:
+        try:
+            if folders:
+                async for changes in awatch(*(folder for folder, _ in folders), watch_filter=found,
+                                            stop_event=stop_event, debounce=400, step=30,
+                                            rust_timeout=FOLDERS_LOOKED_FOR_MS, yield_on_timeout=True,
+                                            recursive=False):
+                    failures = 0
+                    concerned: set[str] = set()
+                    for _, path in changes:
+                        concerned |= games_of(project, path, games)
+                    if concerned:
+                        on_change(concerned)
+                    if (now := await asyncio.to_thread(_folders_now, project, games)) != folders:
+                        break
+                    now = None
+            else:
+                await asyncio.sleep(FOLDERS_LOOKED_FOR_MS / 1000)
+        except OSError as e:
+            # a folder listed was gone (or not to be watched) when its watch began: a tree removed while it was
+            # walked (rm -rf of a folder of thousands). The watcher ended there, silently, and the page showed no
+            # edit again until the server was restarted. Looked for again a second later; the games re-checked
+            # once (their edits in between were not seen); said when the same failure comes again (a folder
+            # there that cannot be watched: a removal in progress fails at another folder each time)
             await asyncio.sleep(FOLDERS_LOOKED_FOR_MS / 1000)
+            failures += 1
+            if failures == 1:
+                on_change(set(games))
+            elif str(e) == failed and failed not in said:
+                said.add(failed)
+                print(f"pnp serve: cannot watch the games' folders ({e.strerror or e}): an edit is shown at the "
+                      "next save once they can be", file=sys.stderr, flush=True)
+            failed = str(e)
         if now is None:  # (the watch ended otherwise: stopped, or no folder to watch)
             now = await asyncio.to_thread(_folders_now, project, games)
         if now != folders:  # a folder made, or made anew: what it holds is read afresh
