@@ -182,43 +182,18 @@ async def watch(project: "Project", games: Iterable[str], on_change: Callable[[s
     found = InputFilter(project, games)
     folders = await asyncio.to_thread(_folders_now, project, games)
     _say_if_capped(folders)
-    failures, failed, said = 0, "", set()  # watches in a row that could not begin, why the last could not, and
-    # the failures said in the terminal (each once)
+    failures = _WatchFailures()
     while stop_event is None or not stop_event.is_set():
         now: list[tuple[Path, int]] | None = None  # the folders as the walk that ended the watch found them
         try:
             if folders:
-                async for changes in awatch(*(folder for folder, _ in folders), watch_filter=found,
-                                            stop_event=stop_event, debounce=400, step=30,
-                                            rust_timeout=FOLDERS_LOOKED_FOR_MS, yield_on_timeout=True,
-                                            recursive=False):
-                    failures = 0
-                    concerned: set[str] = set()
-                    for _, path in changes:
-                        concerned |= games_of(project, path, games)
-                    if concerned:
-                        on_change(concerned)
-                    if (now := await asyncio.to_thread(_folders_now, project, games)) != folders:
-                        break
-                    now = None
+                now = await _watched(project, games, folders, found, on_change, stop_event, failures)
             else:
                 await asyncio.sleep(FOLDERS_LOOKED_FOR_MS / 1000)
         except OSError as e:
-            # a folder listed was gone (or not to be watched) when its watch began: a tree removed while it was
-            # walked (rm -rf of a folder of thousands). The watcher ended there, silently, and the page showed no
-            # edit again until the server was restarted. Looked for again a second later; the games re-checked
-            # once (their edits in between were not seen); said when the same failure comes again (a folder
-            # there that cannot be watched: a removal in progress fails at another folder each time)
             await asyncio.sleep(FOLDERS_LOOKED_FOR_MS / 1000)
-            failures += 1
-            if failures == 1:
-                on_change(set(games))
-            elif str(e) == failed and failed not in said:
-                said.add(failed)
-                print(f"pnp serve: cannot watch the games' folders ({e.strerror or e}): an edit is shown at the "
-                      "next save once they can be", file=sys.stderr, flush=True)
-            failed = str(e)
-        if now is None:  # (the watch ended otherwise: stopped, or no folder to watch)
+            failures.note(e, lambda: on_change(set(games)))
+        if now is None:  # (the watch ended otherwise: stopped, failed, or no folder to watch)
             now = await asyncio.to_thread(_folders_now, project, games)
         if now != folders:  # a folder made, or made anew: what it holds is read afresh
             if len(folders) < MAX_WATCHED_FOLDERS:
@@ -226,6 +201,47 @@ async def watch(project: "Project", games: Iterable[str], on_change: Callable[[s
             folders, made = now, _games_of_folders(project, games, folders, now)
             if made:
                 on_change(made)
+
+
+async def _watched(project: "Project", games: list[str], folders: list[tuple[Path, int]], found: InputFilter,
+                   on_change: Callable[[set[str]], None], stop_event: asyncio.Event | None,
+                   failures: "_WatchFailures") -> list[tuple[Path, int]] | None:
+    """Watch `folders` until the folders to watch are others (given back) or the watch ends (None), calling
+    `on_change` with the games each batch of changes concerns (a batch: the watch began, no failure in a row)."""
+    async for changes in awatch(*(folder for folder, _ in folders), watch_filter=found, stop_event=stop_event,
+                                debounce=400, step=30, rust_timeout=FOLDERS_LOOKED_FOR_MS, yield_on_timeout=True,
+                                recursive=False):
+        failures.count = 0
+        concerned: set[str] = set()
+        for _, path in changes:
+            concerned |= games_of(project, path, games)
+        if concerned:
+            on_change(concerned)
+        if (now := await asyncio.to_thread(_folders_now, project, games)) != folders:
+            return now
+    return None
+
+
+class _WatchFailures:
+    """Watches in a row that could not begin. A folder listed was gone (or not to be watched) when its watch
+    began: a tree removed while it was walked (rm -rf of a folder of thousands). The watcher ended there,
+    silently, and the page showed no edit again until the server was restarted. It is looked for again a second
+    later; the games are re-checked once (their edits in between were not seen); a failure is said when the same
+    one comes again (a folder there that cannot be watched: a removal in progress fails at another folder each
+    time), and each only once."""
+
+    def __init__(self) -> None:
+        self.count, self.last, self.said = 0, "", set[str]()
+
+    def note(self, error: OSError, recheck: Callable[[], None]) -> None:
+        self.count += 1
+        if self.count == 1:
+            recheck()
+        elif str(error) == self.last and self.last not in self.said:
+            self.said.add(self.last)
+            print(f"pnp serve: cannot watch the games' folders ({error.strerror or error}): an edit is shown at "
+                  "the next save once they can be", file=sys.stderr, flush=True)
+        self.last = str(error)
 
 
 def _games_of_folders(project: "Project", games: list[str], before: list[tuple[Path, int]],
