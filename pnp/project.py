@@ -795,7 +795,7 @@ def folders_on_the_way(project: "Project", target: Path, itself: bool = True) ->
     mount); the folders not there yet are not made before the work."""
     folder = target if itself else target.parent
     walked = Path(folder.anchor)
-    nearest = walked
+    nearest, missing = walked, False
     parts = folder.relative_to(walked).parts
     for at, part in enumerate(parts):
         walked = walked / part
@@ -803,13 +803,18 @@ def folders_on_the_way(project: "Project", target: Path, itself: bool = True) ->
             mode = os.stat(walked).st_mode  # (a link is followed, as writing would)
         except (OSError, ValueError):  # nothing there yet (made when written), or unreadable: tried below
             _names_fit(project, target, nearest, parts[at:])
+            missing = True
             break
         kind = not_regular(mode) or "a file"
         if kind != "a folder":
             raise OutputError(f"cannot write to {printable(project.rel(target))}: {printable(project.rel(walked))} is "
                               f"{kind}, not a folder")
         nearest = walked
-    _writable(project, target, nearest)
+    if missing:  # (folders will be made there: one is tried; an existing folder is left as it is, not even its
+        _writable(project, target, nearest)  # time changed, for a build that finds its game up to date)
+    elif not os.access(nearest, os.W_OK):  # (a read-only mount says so here, to root too)
+        raise OutputError(f"cannot write to {printable(project.rel(target))}: {printable(project.rel(nearest))} "
+                          "cannot be written")
 
 
 def _names_fit(project: "Project", target: Path, nearest: Path, missing: tuple[str, ...]) -> None:
