@@ -2639,15 +2639,7 @@ def test_blank_workbook_cells_past_the_limits_are_blank_as_the_rows_before_read_
                                       b'<c r="C10" t="s"><v>0</v></c></row>', "10:1")):  # (shared text 0 is 'id')
         parts["xl/worksheets/sheet1.xml"] = re.sub(rb"(<row r=\"9\".*)?</sheetData>", blank + after + b"</sheetData>",
                                                    parts["xl/worksheets/sheet1.xml"])
-        with zipfile.ZipFile(path, "w") as z:
-            for name, data in parts.items():
-                z.writestr(name, data)
-        result = run(root, "validate", "mini")
-        if said is None:
-            assert result.exit_code == 0, result.output
-        else:
-            assert f"cards/mini/cards.xlsx[cards]:{said}: error: sheet has more than 6 rows" in result.stderr, \
-                result.output
+        _validated_as(root, path, parts, said and f"{said}: error: sheet has more than 6 rows")
 
 
 def test_a_number_field_reads_a_number_under_general_in_15_digits_as_under_a_format_of_decimals(tmp_path):
@@ -2717,14 +2709,20 @@ def test_workbook_cells_of_an_empty_value_past_the_limits_are_blank_as_the_rows_
         rows_past = b'<row r="9"><c r="A9"><v/></c><c r="B9" t="s"><v/></c></row></sheetData>'
         parts["xl/worksheets/sheet1.xml"] = re.sub(rb'(<row r="2">.*?)</row>', rb"\1" + cells + b"</row>", sheet,
                                                    count=1).replace(b"</sheetData>", rows_past)
-        with zipfile.ZipFile(path, "w") as z:
-            for name, data in parts.items():
-                z.writestr(name, data)
-        result = run(root, "validate", "mini")
-        if said is None:
-            assert result.exit_code == 0, result.output
-        else:
-            assert f"cards/mini/cards.xlsx[cards]:{said}" in result.stderr, result.output
+        _validated_as(root, path, parts, said)
+
+
+def _validated_as(root, path, parts, said):
+    """The workbook at `path` written of `parts`; the mini game then validates (said None) or is refused with
+    cards.xlsx[cards]:`said`."""
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    result = run(root, "validate", "mini")
+    if said is None:
+        assert result.exit_code == 0, result.output
+    else:
+        assert f"cards/mini/cards.xlsx[cards]:{said}" in result.stderr, result.output
 
 
 def test_a_true_false_header_cell_names_its_column_as_the_sheet_shows_it(tmp_path):
