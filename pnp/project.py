@@ -790,9 +790,10 @@ def folders_on_the_way(project: "Project", target: Path, itself: bool = True) ->
     """OutputError if a folder `target` is in (or `target` itself, when `itself`: a folder the command makes) is
     there but is no folder (a file, a named pipe, ...): said before the command's work, where the write would
     have said it only at the end (`build --out afile/sub` drew every page first). So too a nearest folder there is
-    that cannot be written (a read-only mount, /proc): tried by making a temporary folder in it and removing it,
-    since permissions alone do not say it (root may write every folder the modes close, and none on a read-only
-    mount); the folders not there yet are not made before the work."""
+    that cannot be written (a read-only mount, /proc): where folders are to be made in it, tried by making a
+    temporary folder and removing it, since permissions alone do not say it (root may write every folder the modes
+    close, and /proc's); an existing target is asked with access(), which leaves it as it is; the folders not there
+    yet are not made before the work."""
     folder = target if itself else target.parent
     walked = Path(folder.anchor)
     nearest, missing = walked, False

@@ -1282,7 +1282,7 @@ def _unordered(what: str, left: object, right: object) -> str:
 
 def _order(left: Any, op: str, right: Any) -> Any:
     """`left < right` (`op`: lt, lteq, gt, gteq), as a template's operator or test orders two values
-    (_ordered_tree routes `a < b` here): values of kinds that have no order refused in pnp's words."""
+    (_Compiler writes `a < b` as a call here): values of kinds that have no order refused in pnp's words."""
     try:
         return _ORDERINGS[op](left, right)
     except TypeError:  # (of two lists, the items that cannot be ordered: `[1, 'a'] < [1, 2]` said "a list and a list")
@@ -2195,10 +2195,6 @@ def _guarded(parent: nodes.Node, child: object) -> object:
         return child
     if isinstance(child, (nodes.List, nodes.Dict)) or isinstance(child, nodes.Tuple) and child.ctx == "load":
         return nodes.Filter(child, "_pnp_built", [], [], None, None, lineno=child.lineno)
-    if isinstance(child, nodes.Compare) and len(child.ops) == 1 and child.ops[0].op in _ORDERINGS:
-        # `a < b` through _order, which says two values of no order in pnp's words (a chain, `a < b < c`, as it is)
-        return nodes.Filter(child.expr, "_pnp_order", [nodes.Const(child.ops[0].op), child.ops[0].expr], [], None,
-                            None, lineno=child.lineno)
     if isinstance(child, nodes.Concat):
         return nodes.Filter(nodes.List(child.nodes, lineno=child.lineno), "_pnp_concat", [], [], None, None,
                             lineno=child.lineno)
@@ -2294,13 +2290,21 @@ def _compared_chain(left: Any, *pairs: Any) -> Any:
 
 
 class _Compiler(CodeGenerator):
-    """Jinja's compiler, with a chain of comparisons that orders (`1 < x < 'a'`) checked as one comparison is
-    (_guarded routes `a < b` alone through _order; a chain stays one node, read whole by comparisons())."""
+    """Jinja's compiler, with comparisons that order written as calls of _order (`a < b`) or _compared_chain
+    (`1 < x < 'a'`), which say two values of no order in pnp's words; the tree keeps its Compare nodes, which
+    comparisons() and the checks read."""
 
     @optimizeconst
     def visit_Compare(self, node: nodes.Compare, frame: Frame) -> None:
-        if len(node.ops) < 2 or not any(operand.op in _ORDERINGS for operand in node.ops):
+        if not any(operand.op in _ORDERINGS for operand in node.ops):
             super().visit_Compare(node, frame)
+            return
+        if len(node.ops) == 1:  # (no function made for the operand, as a chain's: each is read once anyway)
+            self.write("environment.ordered(")
+            self.visit(node.expr, frame)
+            self.write(f", {node.ops[0].op!r}, ")
+            self.visit(node.ops[0].expr, frame)
+            self.write(")")
             return
         self.write("environment.compared_chain(")
         self.visit(node.expr, frame)
@@ -2319,6 +2323,7 @@ class _Env(ImmutableSandboxedEnvironment):
     concat = staticmethod(_joined_output)  # a block's output joined, its size refused before
     code_generator_class = _Compiler
     compared_chain = staticmethod(_compared_chain)
+    ordered = staticmethod(_order)
 
     def handle_exception(self, source: str | None = None) -> NoReturn:
         """A failure raised as it is. Jinja's own rewrites its traceback into one of fake frames that hold
@@ -2771,8 +2776,7 @@ OWN_FILTERS: dict[str, Callable[..., Any]] = {
     "percent": _percent, "count": _count, "count_by": _count_by, "lookup": _lookup_ids, "split": _split,
     "as_typed": _as_typed_filter}
 ENV.filters.update({name: _guard_filter(name, function) for name, function in OWN_FILTERS.items()},
-                   _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result, _pnp_truth=_truth,
-                   _pnp_order=_order)
+                   _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result, _pnp_truth=_truth)
 ENV.globals.update(max=_of_items("max", max), min=_of_items("min", min), abs=_abs, round=_round,
                    sorted=_of_items("sorted", sorted), len=_of_items("len", len), sum=_of_items("sum", _sum),
                    range=_bounded_range)
@@ -3279,13 +3283,12 @@ def _parse_comparisons(source: str) -> list[Comparison] | None:
             return None
         pairs: list[Comparison] = []
         for node in _conjuncts(tree):
-            compared = _comparison_parts(node)
-            if compared is None or any(op not in _OPERATORS for op, _ in compared[1]):
+            if not isinstance(node, nodes.Compare) or any(o.op not in _OPERATORS for o in node.ops):
                 return None
-            left = Side(compared[0])
-            for op, operand in compared[1]:
-                right = Side(operand)
-                pairs.append((left, _OPERATORS[op], right))
+            left = Side(node.expr)
+            for operand in node.ops:
+                right = Side(operand.expr)
+                pairs.append((left, _OPERATORS[operand.op], right))
                 left = right
     except TemplateError:
         return None
@@ -3293,17 +3296,6 @@ def _parse_comparisons(source: str) -> list[Comparison] | None:
         raise LimitError(f"pnp ran out of memory reading this expression ({len(source):,} characters): the "
                          "machine has too little free memory, or a limit is set on pnp's") from None
     return pairs
-
-
-def _comparison_parts(node: nodes.Node) -> tuple[nodes.Expr, list[tuple[str, nodes.Expr]]] | None:
-    """A comparison's first operand and its (operator, operand) pairs, or None for a node that compares nothing:
-    `a < b` is read as _guarded routes it through _order (a filter), a chain or `==` as Jinja parses it."""
-    if isinstance(node, nodes.Compare):
-        return node.expr, [(operand.op, operand.expr) for operand in node.ops]
-    if isinstance(node, nodes.Filter) and node.name == "_pnp_order" and node.node is not None \
-            and len(node.args) == 2 and isinstance(node.args[0], nodes.Const):
-        return node.node, [(str(node.args[0].value), node.args[1])]
-    return None
 
 
 def _conjuncts(node: nodes.Node) -> list[nodes.Node]:
