@@ -446,7 +446,7 @@ MAX_JPEG_SEGMENTS = 200
 MAX_JPEG_JUNK = 64 * 1024
 _START_OF_SCAN = b"\xff\xda"
 _END_MARKER = b"\xff\xd9"  # (EOI: _END_OF_IMAGE is its code)
-# A file that ends before its picture data does, as a download or copy cut short leaves it (png_cut_problem,
+# A file that ends before its picture data does, as a download or copy cut short leaves it (png_problem,
 # jpeg_problem, webp_problem): Pillow refused it in its own words, one of several by where it was cut ("image file
 # is truncated", "Truncated File Read", "could not create decoder object"), or as no picture it knows, and a PNG cut
 # in its header was said as a header of the wrong length
@@ -551,33 +551,69 @@ _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def png_problem(data: bytes | mmap.mmap) -> str | None:
-    """Why a PNG's structure is too costly to read (too many chunks), or gives its colours otherwise than
-    Pillow reads them (_png_chunk_problem, _PngHeader), or None; None too for what is no PNG. Counted from the
-    chunks' lengths, without reading them, up to the limits."""
+    """Why a PNG is CUT_SHORT (one of its chunks before its end, IEND, runs past the file's end, or it ends before
+    any picture data, IDAT), or its structure is too costly to read (too many chunks), or gives its colours
+    otherwise than Pillow reads them (_PngChunks), or None; None too for what is no PNG. One walk over the chunks'
+    lengths, without reading the picture data: a file cut short is said so whatever its whole chunks hold (the
+    cut is what to mend first), so the walk goes on past the first other problem to the file's end, at most as
+    many chunks as the limits allow (past them, _png_count_problem has been said)."""
     if data[:8] != _PNG_SIGNATURE:
         return None
-    others, pictures, text, at = 0, 0, 0, 8
-    header = _PngHeader(data[25:26])
-    while at + 8 <= len(data) and data[at + 4:at + 8] != b"IEND":
+    chunks, at = _PngChunks(data), 8
+    for _ in range(MAX_PNG_CHUNKS + MAX_PNG_DATA_CHUNKS + 2):
+        if at + 8 > len(data):  # (ended between chunks: the picture may be whole, IEND aside)
+            return chunks.problem() if chunks.pictures else CUT_SHORT
         kind, length = data[at + 4:at + 8], int.from_bytes(data[at:at + 4], "big")
+        if kind == b"IEND":
+            break
+        past_most = length > _MOST_PNG_CHUNK_BYTES  # (said by _png_damage_problem, as damage, not as a cut)
+        if not past_most and at + 12 + length > len(data):
+            return CUT_SHORT
+        chunks.read(at, kind, length)
+        if past_most:
+            break
+        at += 12 + length
+    return chunks.problem()
+
+
+class _PngChunks:
+    """What is read of a PNG's chunks, one at a time in their order, up to the first that makes a problem: their
+    counts, its _PngHeader, and its text's bytes."""
+
+    def __init__(self, data: bytes | mmap.mmap) -> None:
+        self.data = data
+        self.others, self.pictures, self.text = 0, 0, 0  # chunks besides the picture data (IDAT), and of it
+        self.header = _PngHeader(data[25:26])
+        self.found: str | None = None  # the problem of the first chunk that made one
+
+    def read(self, at: int, kind: bytes, length: int) -> None:
+        """Read the chunk at `at` (its kind, its length), unless a chunk before made a problem."""
         if kind == b"IDAT":
-            pictures += 1
+            self.pictures += 1
         else:
-            others += 1
-        if not pictures or kind == b"IDAT" and pictures == 1:
-            if problem := header.read(kind, length, data[at + 8:at + 8 + min(length, 33)]):
+            self.others += 1
+        if self.found is None:
+            self.found = self._problem(at, kind, length)
+
+    def _problem(self, at: int, kind: bytes, length: int) -> str | None:
+        """Why the chunk at `at` (its kind and length), after those read before, makes a problem, or None."""
+        data = self.data
+        if not self.pictures or kind == b"IDAT" and self.pictures == 1:
+            if problem := self.header.read(kind, length, data[at + 8:at + 8 + min(length, 33)]):
                 return problem
-        if problem := _png_count_problem(others, pictures) or \
+        if problem := _png_count_problem(self.others, self.pictures) or \
                 _png_chunk_problem(kind, data[at + 8:at + 8 + min(length, _PNG_KEYWORD_BYTES + 2)], at == 8,
-                                   header.palette is not None) or _png_damage_problem(data, at, kind, length):
+                                   self.header.palette is not None) or _png_damage_problem(data, at, kind, length):
             return problem  # (a chunk named otherwise than in letters said before its checksum is read)
         if kind in _PNG_TEXT_CHUNKS or kind == b"iCCP":
-            read, problem = _png_text_problem(kind, data[at + 8:at + 8 + length], text)
-            if problem:
-                return problem
-            text += read
-        at += 12 + length
-    return header.problem()
+            read, problem = _png_text_problem(kind, data[at + 8:at + 8 + length], self.text)
+            self.text += read
+            return problem
+        return None
+
+    def problem(self) -> str | None:
+        """The problem of the first chunk that made one, or else of the chunks before the picture data."""
+        return self.found or self.header.problem()
 
 
 def _png_count_problem(others: int, pictures: int) -> str | None:
@@ -872,27 +908,7 @@ def _png_text_bytes(kind: bytes, payload: bytes, most: int) -> tuple[int, bool]:
 def structure_problem(data: bytes | mmap.mmap) -> str | None:
     """Why a JPEG's or PNG's structure is too costly to read, or says its colours otherwise than Pillow reads
     them, or a JPEG, PNG or WebP is CUT_SHORT, or None (jpeg_problem, png_problem, webp_problem)."""
-    return jpeg_problem(data) or png_cut_problem(data) or png_problem(data) or webp_problem(data)
-
-
-def png_cut_problem(data: bytes | mmap.mmap) -> str | None:
-    """CUT_SHORT for a PNG one of whose chunks before its end (IEND) runs past the file's end, or that ends before
-    any picture data (IDAT), else None; None too for what is no PNG. Walked over the chunks' lengths, at most as
-    many as png_problem reads (a length past the PNG standard's most is said there, as damage)."""
-    if data[:8] != _PNG_SIGNATURE:
-        return None
-    at, pictures = 8, 0
-    for _ in range(MAX_PNG_CHUNKS + MAX_PNG_DATA_CHUNKS + 2):
-        if at + 8 > len(data):
-            return None if pictures else CUT_SHORT  # (ended between chunks: the picture may be whole, IEND aside)
-        kind, length = data[at + 4:at + 8], int.from_bytes(data[at:at + 4], "big")
-        if kind == b"IEND" or length > _MOST_PNG_CHUNK_BYTES:
-            return None
-        if at + 12 + length > len(data):
-            return CUT_SHORT
-        pictures += kind == b"IDAT"
-        at += 12 + length
-    return None
+    return jpeg_problem(data) or png_problem(data) or webp_problem(data)
 
 
 def webp_problem(data: bytes | mmap.mmap) -> str | None:
