@@ -1068,3 +1068,46 @@ def test_a_picture_cut_short_is_said_so_whatever_its_kind_and_wherever_it_was_cu
             if kind != "WEBP":  # embedded in an icon: it was passed, and drawing it said "image file is truncated" at 1:1
                 assert _embedded_problem(base64.b64encode(data[:kept]).decode()) == (
                     "cannot be used: the file ends before its picture data does: cut short?", 0)
+
+
+def test_a_picture_whose_picture_data_ends_early_in_whole_chunks_is_said_cut_short(tmp_path):
+    """A PNG whose last picture data chunks were lost (every chunk whole, IEND after them), or a cut WebP whose
+    container's size was written again, was refused in Pillow's words ("image file is truncated", "could not
+    create decoder object"), and such a PNG embedded in an icon was passed, then said so at the icon's line 1:1 as
+    it was drawn; each is said cut short. A PNG whose picture data is damaged, not cut, is not said cut short."""
+    import zlib
+
+    from pnp.draw.icons import _embedded_problem
+    from pnp.errors import DataError
+    from pnp.model.images import checked_image, opened_image
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    def chunk(kind: bytes, payload: bytes) -> bytes:
+        return len(payload).to_bytes(4, "big") + kind + payload + zlib.crc32(payload, zlib.crc32(kind)).to_bytes(4, "big")
+
+    whole = io.BytesIO()
+    Image.effect_noise((64, 64), 60).convert("RGB").save(whole, "PNG")
+    png = whole.getvalue()
+    idat = png.index(b"IDAT") - 4
+    stream = png[idat + 8:idat + 8 + int.from_bytes(png[idat:idat + 4], "big")]
+    head, end = png[:idat], chunk(b"IEND", b"")
+    said = "cannot be used: the file ends before its picture data does: cut short?"
+    for name, data, cut in (("idat-cut.png", head + chunk(b"IDAT", stream[:len(stream) // 2]) + end, True),
+                            ("idat-lost.png", head + chunk(b"IDAT", stream[:4000]) + end, True),
+                            ("idat-damaged.png", head + chunk(b"IDAT", stream[:2] + b"\xff" * 4000) + end, False)):
+        with pytest.raises(DataError) as raised, opened_image(io.BytesIO(data), name, Mark("card.yaml", 3)) as image:
+            image.load()
+        assert raised.value.mark == Mark("card.yaml", 3)
+        assert (raised.value.message == f"image '{name}' {said}") == cut, raised.value.message
+        assert (_embedded_problem(base64.b64encode(data).decode()) == (said, 0)) == cut
+    with opened_image(io.BytesIO(png), "whole.png", None) as image:
+        image.load()
+    webp = io.BytesIO()
+    Image.effect_noise((64, 64), 60).convert("RGB").save(webp, "WEBP")
+    cut_webp = bytearray(webp.getvalue()[:len(webp.getvalue()) // 2])
+    cut_webp[4:8] = (len(cut_webp) - 8).to_bytes(4, "little")
+    (tmp_path / "cut.webp").write_bytes(cut_webp)
+    with pytest.raises(DataError) as raised:
+        checked_image(Project(tmp_path), tmp_path / "cut.webp", Mark("card.yaml", 3), "cut.webp")
+    assert raised.value.message == f"image 'cut.webp' {said}", raised.value.message

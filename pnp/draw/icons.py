@@ -1300,7 +1300,8 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
 
     from PIL import Image, UnidentifiedImageError
 
-    from ..model.images import MAX_IMAGE_PIXELS, animation_problem, drawn_as_is, structure_problem
+    from ..model.images import (CUT_SHORT, MAX_IMAGE_PIXELS, animation_problem, drawn_as_is, png_data_cut,
+                                 structure_problem)
 
     try:
         picture = base64.decodebytes(payload.encode("ascii"))
@@ -1318,6 +1319,8 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
         return "cannot be read", 0
     if width * height > MAX_IMAGE_PIXELS:
         return f"has more than {MAX_IMAGE_PIXELS:,} pixels", 0
+    if png_data_cut(picture):  # (its chunks whole: svglib decoded it only to draw it, and failed in Pillow's words)
+        return f"cannot be used: {CUT_SHORT}", 0
     if not as_is:  # a picture of the game's own is redrawn (pnp.draw.pictures); svglib hands this one as it is
         return ("would print otherwise than it is seen (16-bit greys clipped to white, a transparent colour "
                 "printed, an EXIF orientation not turned, a JPEG ReportLab misreads: arithmetic-coded, or a header it walks otherwise, "

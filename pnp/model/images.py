@@ -911,12 +911,67 @@ def structure_problem(data: bytes | mmap.mmap) -> str | None:
     return jpeg_problem(data) or png_problem(data) or webp_problem(data)
 
 
+# A still WebP holds a few chunks (VP8X, ICCP, ANIM, ALPH, VP8 or VP8L, EXIF, XMP); an animated one is refused
+# (animation_problem): its chunks are walked for a cut up to this many, no further
+MAX_WEBP_CHUNKS = 64
+
+
 def webp_problem(data: bytes | mmap.mmap) -> str | None:
-    """CUT_SHORT for a WebP whose RIFF container says it holds more bytes than the file does, else None; None
-    too for what is no WebP."""
+    """CUT_SHORT for a WebP whose RIFF container, or one of its first MAX_WEBP_CHUNKS chunks, says it holds more
+    bytes than the file does, else None; None too for what is no WebP. A file cut short whose container's size
+    was written again after the cut (as a tool mending the header does) was refused by Pillow in its own words
+    ("could not create decoder object")."""
     if data[:4] != b"RIFF" or data[8:12] != b"WEBP":
         return None
-    return CUT_SHORT if 8 + int.from_bytes(data[4:8], "little") > len(data) else None
+    end = 8 + int.from_bytes(data[4:8], "little")
+    if end > len(data):
+        return CUT_SHORT
+    at = 12
+    for _ in range(MAX_WEBP_CHUNKS):
+        if at + 8 > end:
+            break
+        length = int.from_bytes(data[at + 4:at + 8], "little")
+        if at + 8 + length > len(data):
+            return CUT_SHORT
+        at += 8 + length + (length & 1)  # (a chunk of an odd length is padded to an even one)
+    return None
+
+
+# The samples of a pixel of each colour type of a PNG's header: grey, RGB, palette, grey and alpha, RGBA
+_PNG_SAMPLES = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+_INFLATED_STEP = 1024 * 1024
+
+
+def png_data_cut(data: bytes | mmap.mmap) -> bool:
+    """Whether a PNG whose chunks are whole ends its picture data (its IDAT chunks, joined) before their
+    compressed stream ends, as a file whose last IDAT chunks were lost does: Pillow refused it in its own words
+    ("image file is truncated"). Read only once Pillow has failed to decode the picture (its data is inflated
+    again, at most as many bytes as its pixels could need), so that a file decoded whole is read but once, or for
+    a picture inside an icon, which svglib decodes only as it draws it. False too for what is no PNG."""
+    import zlib
+
+    if data[:8] != _PNG_SIGNATURE or len(data) < 26:  # (a signature and a header's size and depth)
+        return False
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    row_bits = width * _PNG_SAMPLES.get(data[25], 4) * min(data[24], 16)
+    most = height * ((row_bits + 7) // 8 + 8) + _INFLATED_STEP  # (each row's filter byte; an interlaced one's 7 more)
+    stream, inflated, at = zlib.decompressobj(), 0, 8
+    try:
+        for _ in range(MAX_PNG_CHUNKS + MAX_PNG_DATA_CHUNKS + 2):
+            if at + 8 > len(data) or stream.eof or inflated > most:
+                break
+            kind, length = data[at + 4:at + 8], int.from_bytes(data[at:at + 4], "big")
+            if kind == b"IEND":
+                break
+            if kind == b"IDAT":
+                pending = bytes(data[at + 8:at + 8 + length])
+                while pending and not stream.eof and inflated <= most:
+                    inflated += len(stream.decompress(pending, _INFLATED_STEP))
+                    pending = stream.unconsumed_tail
+            at += 12 + length
+    except zlib.error:  # damaged, not cut: said in Pillow's words
+        return False
+    return inflated > 0 and not stream.eof and inflated <= most
 
 
 def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -> tuple[Path, tuple, bool]:
@@ -978,7 +1033,18 @@ def opened_image(source: BinaryIO, shown: str, mark: Mark | None) -> Iterator["I
         raise DataError(f"image '{shown}' cannot be used: more than {MAX_IMAGE_PIXELS:,} pixels", mark) \
             from None
     except (OSError, ValueError, SyntaxError, EOFError) as e:  # Pillow's errors for damaged files
+        if _picture_data_cut(source):
+            raise DataError(f"image '{shown}' cannot be used: {CUT_SHORT}", mark) from None
         raise DataError(f"image '{shown}' cannot be read: {_problem(e)}", mark) from None
+
+
+def _picture_data_cut(source: BinaryIO) -> bool:
+    """Whether the PNG in `source` (that Pillow failed to decode) is png_data_cut; False for another picture."""
+    source.seek(0)
+    if source.read(8) != _PNG_SIGNATURE:  # (an empty file cannot be mapped)
+        return False
+    with _whole(source) as data:
+        return png_data_cut(data)
 
 
 def metadata_problem(image: "Image.Image") -> str | None:
