@@ -421,7 +421,8 @@ class Checks:
                 continue
             if why is not None:
                 message, line, column = why
-                self.error(f"icon '{path.stem}': {message}", Mark(self.game.project.rel(path), line, column))
+                self.error(f"icon '{self.game.icons.icon_of(path)}': {message}",
+                           Mark(self.game.project.rel(path), line, column))
 
     def printable(self, p: "Printable") -> None:
         problems: "Problems" = []

@@ -23,6 +23,9 @@ class IconIndex:
         self._files: dict[str, Path] = {}
         self._found: dict[str, Path | None] = {}  # name -> path(): every card's text asks for the same few names
         self._names: list[str] | None = None  # names(), once asked for
+        # the icon name of each file found (a link's, not its target's: round-star.svg linking to t.svg is the
+        # icon 'round-star', and a problem of the file was said as icon 't's, a name the game gives nowhere)
+        self._named: dict[Path, str] = {}
         for folder in reversed(self.folders):  # earlier folders win
             if not folder.is_dir():
                 continue
@@ -37,6 +40,7 @@ class IconIndex:
                 stem = icon_name(entry.name[:-4] if entry.name.lower() != ".svg" else entry.name)  # (as Path.stem)
                 if not entry.is_symlink():
                     self._files[stem] = real_folder / entry.name
+                    self._named[real_folder / entry.name] = stem
                     if not entry.is_file(follow_symlinks=False):  # (told by the listing alone: no stat)
                         self._special(folder / entry.name)
                     continue
@@ -51,6 +55,7 @@ class IconIndex:
                                                    f"('{project.rel(real)}')", Mark(shown)))
                     continue
                 self._files[stem] = real
+                self._named[real] = stem
                 self._special(folder / entry.name)
 
     def _special(self, path: Path) -> None:
@@ -98,6 +103,10 @@ class IconIndex:
         if path is not None:
             self.used.add(path)
         return path
+
+    def icon_of(self, path: Path) -> str:
+        """The icon name a file the index found is known by (its own name's stem, or its link's)."""
+        return self._named.get(path, path.stem)
 
     def exists(self, name: str) -> bool:
         return self.path(name) is not None
