@@ -882,7 +882,7 @@ class _HalfAwayFields(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> Any:
         spec = _SPEC.fullmatch(format_spec)
         if spec is not None and spec[1] is None and not spec[2]:  # ('{}', '{:>6}', '{:,}' write a float as
-            value = _numbers_rounded(value)  # repr does: as a template prints it, then; and a list's floats too:
+            value = _numbers_rounded(value, as_text=True)  # repr does: as a template prints it, then; and a list's floats too:
             # '{}'.format([1 / 3]) wrote [0.3333333333333333])
         return super().format_field(_spec_rounded(value, format_spec), format_spec)
 
@@ -1125,7 +1125,7 @@ def _number_printed(value: object) -> object:
     what needs 16 or 17 digits to write; every decimal of at most 15 digits (a value as written in a table)
     is written back as it was, and whole numbers and text are left as they are. A list, tuple or mapping
     prints its floats so too (_numbers_rounded: `{{ [0.1 + 0.2] }}` printed [0.30000000000000004])."""
-    rounded = _numbers_rounded(value)
+    rounded = _numbers_rounded(value, as_text=True)
     return repr(rounded) if type(value) is float and rounded is not value else rounded
 
 
@@ -1134,13 +1134,14 @@ def printed_number(number: int | float) -> str:
     return str(_number_printed(number))
 
 
-def _numbers_rounded(value: object, plain: bool = False) -> object:
+def _numbers_rounded(value: object, plain: bool = False, as_text: bool = False) -> object:
     """`value` with each float in it as a template prints it (_number_rounded), inside lists, tuples and
     mappings too (an item of a table prints as a dict does; each copied only when a float in it changes), for
     what writes a container as text: `{{ }}`, `~`, `| string`, `| tojson`, `| pprint`. Anything else is given
     back itself. Walked without recursion: a list a loop nested 900 deep printed, and must still. `plain`:
     every mapping made a dict, every list a list (for tojson, which writes no other kind: `{{ card | tojson }}`
-    was refused, "Object of type mapping is not JSON serializable")."""
+    was refused, "Object of type mapping is not JSON serializable"). `as_text`: the value is being written as
+    text, where a none in it is refused as a none printed alone is (_refuse_none_inside)."""
     if type(value) is float:
         return _number_rounded(value)
     if _container(value) is None:
@@ -1158,10 +1159,24 @@ def _numbers_rounded(value: object, plain: bool = False) -> object:
             continue
         stack.pop()
         if id(node) not in done:
+            if as_text:
+                _refuse_none_inside(node, children)
             rounded = [done.get(id(c), c) if _container(c) is not None else _number_rounded(c) for c in children]
             same = all(new is old for new, old in zip(rounded, children)) and not (plain and type(node) is not kind)
             done[id(node)] = node if same else _made(kind, rounded, node)
     return done[id(value)]
+
+
+def _refuse_none_inside(container: object, parts: list[object]) -> None:
+    """A list, tuple or mapping written as text with a none among its `parts` (_parts), refused as a none
+    written alone is (_printed, _refuse_none): `{{ [card.friend] }}` printed [None] in Python's words, on the
+    cards without a friend, exit 0, where `{{ card.friend }}` is refused."""
+    if any(part is None for part in parts):
+        if isinstance(container, (list, tuple)):
+            raise LimitError("a list written as text holds none, which would print as the word 'None': leave the "
+                             "nones out (`| reject('none')`) or give each a value (`x or ''`)")
+        raise LimitError("a mapping written as text holds none, which would print as the word 'None' (an optional "
+                         "field left out?): give it a value (`x or ''`)")
 
 
 def as_printed(value: object) -> object:
@@ -1737,7 +1752,12 @@ _WRITTEN = {"max": inspect.Signature([_ITEMS_PARAMETER,
 _WRITTEN["min"] = _WRITTEN["max"]
 
 
-_BOUNDED_FILTERS = frozenset({"truncate", "wordwrap", "int"})  # (their numbers' ranges: _refuse_out_of_range)
+# the filters whose numbers take a range, or whose words a few choices, checked by _refuse_out_of_range
+_BOUNDED_FILTERS = frozenset({"truncate", "wordwrap", "int", "dictsort", "round", "map", "selectattr", "rejectattr",
+                              "groupby"})
+# a word that takes one of a few values: (filter, parameter) -> the values
+_CHOICES = {("dictsort", "by"): ("key", "value"), ("round", "method"): ("common", "ceil", "floor")}
+_FIELD_NAMED = frozenset({"map", "selectattr", "rejectattr", "groupby"})  # (those given a field's name to read)
 
 
 def _refuse_out_of_range(name: str, signature: inspect.Signature, args: tuple[Any, ...],
@@ -1761,10 +1781,31 @@ def _refuse_out_of_range(name: str, signature: inspect.Signature, args: tuple[An
         if isinstance(value, int) and value < at_least:
             raise LimitError(f"the filter {name} takes a {parameter} of at least {at_least}"
                              f"{' (the length of its end)' if parameter == 'length' else ''}, not {_describe_value(value)}")
+    _refuse_unknown_choice(name, given)
     base = given.get("base", 10)
     if name == "int" and not (type(base) is int and (base == 0 or 2 <= base <= 36)):
         raise LimitError(f"the filter int takes a base from 2 to 36 (or 0: as the text writes it), not "
                          f"{_describe_value(base)}")
+
+
+def _refuse_unknown_choice(name: str, given: Mapping[str, Any]) -> None:
+    """A filter's word outside its few choices (dictsort's `by`, round's `method`) refused in pnp's words, as
+    its numbers are (Jinja said 'You can only sort by either "key" or "value"', 'method must be common, ceil or
+    floor', at no line); and a field's name given as none to a filter that reads a field: `map(attribute=none)`
+    gave the items themselves back, `selectattr(none)` and `groupby(none)` tested and grouped them whole, as if
+    no field had been named (a variable holding the name, left out)."""
+    for (filter_name, parameter), choices in _CHOICES.items():
+        value = given.get(parameter)
+        if filter_name == name and value not in choices:
+            raise LimitError(f"the filter {name} takes a {parameter} of " + ", ".join(f"'{c}'" for c in choices[:-1])
+                             + f" or '{choices[-1]}', not {_describe_value(value)}")
+    if name not in _FIELD_NAMED:
+        return
+    args, kwargs = given.get("args", ()), given.get("kwargs", {})
+    field = given.get("attribute", _ABSENT) if name == "groupby" else \
+        kwargs.get("attribute", _ABSENT) if name == "map" and not args else args[0] if name != "map" and args else _ABSENT
+    if field is None:
+        raise LimitError(f"the filter {name} takes the name of a field to read, not nothing (none)")
 
 
 def _refuse_no_items(name: str, value: object, what: str = "the filter") -> None:

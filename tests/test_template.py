@@ -133,11 +133,28 @@ from pnp.errors import ExprError
     ("{{ len(5) }}{{ max(5) }}", "the function len takes a list (or text, a mapping), not a whole number (5)"),
     ("{{ sorted(0.5) }}", "the function sorted takes a list (or text, a mapping), not a number (0.5)"),
     ("{{ 5 | as_typed }}", "as_typed escapes text, and was given"),
+    # a word outside a filter's choices, in pnp's words (Jinja's 'You can only sort by either "key" or "value"')
+    ("{{ {'a': 1} | dictsort(by=none) }}", "the filter dictsort takes a by of 'key' or 'value', not nothing"),
+    ("{{ [1.5] | map('round', 0, 'up') | list }}", "the filter round takes a method of 'common', 'ceil' or 'floor'"),
+    # a field's name given as none read the items whole, as if none had been named
+    ("{{ [card] | selectattr(none) | list }}", "the filter selectattr takes the name of a field to read, not nothing"),
+    ("{{ [card] | rejectattr(none) | list }}", "the filter rejectattr takes the name of a field to read, not nothing"),
+    # a none inside what is written as text, refused as a none alone is (it printed [None], Python's form)
+    ("{{ '{}'.format([none]) }}", "a list written as text holds none, which would print as the word 'None'"),
+    ("{{ card.name ~ (none,) }}", "a list written as text holds none, which would print as the word 'None'"),
+    ("{{ '%s' % [{'a': none}] }}", "a mapping written as text holds none, which would print as the word 'None'"),
+    ("{{ {'a': none}.items() }}", "a mapping written as text holds none"),
 ])
 def test_refused_with_a_message(source, message):
     with pytest.raises(ExprError) as e:
         template.render(source, {"card": {"name": "Lion"}})
     assert message in e.value.message
+
+
+def test_a_none_inside_is_still_written_by_what_writes_none_as_itself():
+    # tojson writes it as JSON's null, pprint and %r as Python writes a value: they are asked to
+    assert template.render("{{ [none] | tojson }} {{ [none] | pprint }} {{ '%r' % [none] }}", {}) \
+        == "[null] [None] [None]"
 
 
 def test_the_macros_module_is_no_printed_value():
