@@ -794,6 +794,8 @@ def _rounded_for(number: Any, kind: str, precision: int) -> Any:
     even on the binary value ('%.2f' % 2.675 wrote 2.67 where `2.675 | round(2)` printed 2.68), has no half
     left to round. Anything but a finite number is given back as it is."""
     exact = _exact_decimal(number)
+    if exact is not None and not exact and isinstance(number, float):  # ('%.1f' % (0 * -1.5) wrote -0.0)
+        return 0.0
     if exact is None or not exact or kind not in _DECIMAL_TYPES:
         return number
     if kind == "%":  # (the percentage written is the number times 100)
@@ -1237,6 +1239,8 @@ def _number_rounded(value: object) -> object:
     (_number_printed); anything else, and a float that prints as it is, given back itself."""
     if not isinstance(value, float) or type(value) is not float or not math.isfinite(value):
         return value
+    if value == 0 and math.copysign(1.0, value) < 0:  # `0 * -1.5` printed '-0.0' (round never gives it)
+        return 0.0
     mantissa = repr(value).split("e")[0].lstrip("-").replace(".", "").strip("0")
     if len(mantissa) <= _WRITTEN_DIGITS:
         return value
@@ -2088,10 +2092,10 @@ def _keys_named(mapping: Mapping[Any, Any]) -> str:
 def _past_the_end(sequence: list[Any] | tuple[Any, ...] | range | str, index: int) -> str:
     """Why `sequence[index]` found nothing: it has fewer items (counted from 0, or from the end with -1)."""
     what, unit = ("the text", "character") if isinstance(sequence, str) else ("the list", "item")
-    count = len(sequence)
+    count, written = len(sequence), _short(str(index))  # (quoted, not copied: an index of 1,200 digits was)
     if not count:
-        return f"[{index}]: {what} is empty"
-    return (f"[{index}]: {what} has {count:,} {unit}{'s' if count != 1 else ''}, [0] to [{count - 1}] (or [-{count}] "
+        return f"[{written}]: {what} is empty"
+    return (f"[{written}]: {what} has {count:,} {unit}{'s' if count != 1 else ''}, [0] to [{count - 1}] (or [-{count}] "
             "to [-1] from its end)")
 
 

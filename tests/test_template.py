@@ -34,6 +34,8 @@ from pnp.errors import ExprError
     # an index past a list's end said as one ("a list has no attribute '10'")
     ("{{ [1, 2, 3, 4][10] }}", "[10]: the list has 4 items, [0] to [3] (or [-4] to [-1] from its end)"),
     ("{{ [][0] }} {{ 'abc'[-4] }}", "[0]: the list is empty"),
+    # an index past the end quoted, not copied (1,200 digits were)
+    ("{{ 'a'[2 ** 4000] }}", "[13182040934309431001038897942…]: the text has 1 character"),
     # a recursive loop whose values lead back to one another, said as the loop it is (it read "macros call ...")
     ("{% for c in [card] recursive %}{{ loop([card]) }}{% endfor %}", "a recursive loop goes more than 100 levels"),
     ("{{ lipsum(10) }}", "'lipsum' is not defined"),
@@ -225,6 +227,9 @@ def test_int_and_float_read_numbers_blanks_and_nothing_and_print_a_default_given
      "{{ '%(a).2f' | format(a=2.675) }}", "1.3e+02 0.13 2.000001 0.1% 2.68"),
     # rounded to zero, a negative number writes 0.0 as round gives it, not '-0.0'
     ("{{ '%.1f' % -0.04 }} {{ '{:+.1f}'.format(-0.04) }}", "0.0 +0.0"),
+    # and a zero worked out from a negative number prints 0.0 wherever it prints ('-0.0', '-0' before)
+    ("{{ 0 * -1.5 }} {{ [0 * -1.5] }} {{ '%.1f' % (0 * -1.5) }} {{ '{:g}'.format(0 * -1.5) }} {{ -0.0 ~ '' }}",
+     "0.0 [0.0] 0.0 0 0.0"),
     ("{{ '{:.2n}'.format(0.125) }} {{ '{:n}'.format(125) }} {{ '{}'.format(0.125) }}", "0.13 125 0.125"),
     # a format marked safe still escapes its values (its keys taken out as plain text, not escaped)
     ("{{ ('<i>%(a)s %(b).2f</i>' | safe) % {'a': 'x<y', 'b': 0.125} }}", "<i>x&lt;y 0.13</i>"),
