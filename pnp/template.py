@@ -1308,6 +1308,31 @@ def _order(left: Any, op: str, right: Any) -> Any:
         raise TypeError(_unordered(f"'{_ORDER_SIGNS[op]}'", *_first_unorderable(left, right))) from None
 
 
+def _contained(item: Any, op: str, container: Any) -> bool:
+    """`item in container` (`op`: in, notin), as a template's operator or test asks it (_Compiler writes `a in b`
+    as a call of _compared): a container that holds nothing, or an item it cannot hold, refused in pnp's words
+    (Python said "argument of type 'NoneType' is not iterable", "'in <string>' requires string as left operand,
+    not int", "unhashable type: 'dict'")."""
+    try:
+        found = item in container
+    except TypeError:
+        if container is None or isinstance(container, (int, float)):
+            raise TypeError(f"`in` looks in a list, text or mapping, not in {_describe_value(container)} (an "
+                            "optional field left out?)") from None
+        if isinstance(container, str):
+            raise TypeError(f"`in` of text looks for text, not {_describe_value(item)} (`x | string in t`)") from None
+        if _is_mapping(container) or isinstance(container, (set, frozenset)):
+            raise TypeError(f"`in` of a mapping looks for one of its keys, which {_describe_value(item)} cannot "
+                            "be (text, a number, true or false)") from None
+        raise
+    return found if op == "in" else not found
+
+
+def _compared(left: Any, op: str, right: Any) -> Any:
+    """A comparison of two values that _Compiler writes as a call: one that orders (_order) or `in` (_contained)."""
+    return _order(left, op, right) if op in _ORDERINGS else _contained(left, op, right)
+
+
 def _order_test(op: str, value: Any, other: Any) -> Any:
     """The tests that order (`x is lt(3)`, select('>', 2)), as the operators order (_order)."""
     return _order(value, op, other)
@@ -2315,8 +2340,8 @@ _JINJA_CALL_KEYS = ("_loop_vars", "_block_vars")  # what Jinja passes along to e
 
 # the operators a chain of comparisons may hold besides those that order (_ORDERINGS), as Python applies them
 _EQUALITY_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
-    "eq": operator.eq, "ne": operator.ne, "in": lambda left, right: left in right,
-    "notin": lambda left, right: left not in right}
+    "eq": operator.eq, "ne": operator.ne, "in": lambda left, right: _contained(left, "in", right),
+    "notin": lambda left, right: _contained(left, "notin", right)}
 
 
 def _compared_chain(left: Any, *pairs: Any) -> Any:
@@ -2334,18 +2359,21 @@ def _compared_chain(left: Any, *pairs: Any) -> Any:
     return result
 
 
+_CALLED_COMPARISONS = frozenset({*_ORDERINGS, "in", "notin"})  # (those _Compiler writes as calls)
+
+
 class _Compiler(CodeGenerator):
-    """Jinja's compiler, with comparisons that order written as calls of _order (`a < b`) or _compared_chain
-    (`1 < x < 'a'`), which say two values of no order in pnp's words; the tree keeps its Compare nodes, which
-    comparisons() and the checks read."""
+    """Jinja's compiler, with comparisons that order or ask `in` written as calls of _compared (`a < b`, `a in
+    b`) or _compared_chain (`1 < x < 'a'`), which say two values of no order, or a container that cannot hold an
+    item, in pnp's words; the tree keeps its Compare nodes, which comparisons() and the checks read."""
 
     @optimizeconst
     def visit_Compare(self, node: nodes.Compare, frame: Frame) -> None:
-        if not any(operand.op in _ORDERINGS for operand in node.ops):
+        if not any(operand.op in _CALLED_COMPARISONS for operand in node.ops):
             super().visit_Compare(node, frame)
             return
         if len(node.ops) == 1:  # (no function made for the operand, as a chain's: each is read once anyway)
-            self.write("environment.ordered(")
+            self.write("environment.compared(")
             self.visit(node.expr, frame)
             self.write(f", {node.ops[0].op!r}, ")
             self.visit(node.ops[0].expr, frame)
@@ -2368,7 +2396,7 @@ class _Env(ImmutableSandboxedEnvironment):
     concat = staticmethod(_joined_output)  # a block's output joined, its size refused before
     code_generator_class = _Compiler
     compared_chain = staticmethod(_compared_chain)
-    ordered = staticmethod(_order)
+    compared = staticmethod(_compared)
 
     def handle_exception(self, source: str | None = None) -> NoReturn:
         """A failure raised as it is. Jinja's own rewrites its traceback into one of fake frames that hold
@@ -2687,6 +2715,14 @@ def _same_as(value: Any, other: Any) -> bool:
 
 
 ENV.tests["sameas"] = _same_as
+
+
+def _in_test(value: Any, seq: Any) -> bool:
+    """Jinja's test `in` (`x is in(y)`, select('in', y)), as the operator asks it (_contained)."""
+    return _contained(value, "in", seq)
+
+
+ENV.tests["in"] = _in_test
 
 
 def _number_test(name: str, test: Callable[..., Any]) -> Callable[..., bool]:

@@ -146,6 +146,13 @@ from pnp.errors import ExprError
     ("{{ card.name ~ (none,) }}", "a list written as text holds none, which would print as the word 'None'"),
     ("{{ '%s' % [{'a': none}] }}", "a mapping written as text holds none, which would print as the word 'None'"),
     ("{{ {'a': none}.items() }}", "a mapping written as text holds none"),
+    # `in` of what holds nothing, or of an item it cannot hold, in pnp's words (Python's "argument of type
+    # 'NoneType' is not iterable", "'in <string>' requires string as left operand, not int")
+    ("{{ 'x' in card.get('friend') }}", "`in` looks in a list, text or mapping, not in nothing (none)"),
+    ("{{ 0 < 1 not in 5 }}", "`in` looks in a list, text or mapping, not in a whole number (5)"),
+    ("{{ 1 in card.name }}", "`in` of text looks for text, not a whole number (1)"),
+    ("{{ [1] | select('in', none) | list }}", "`in` looks in a list, text or mapping, not in nothing (none)"),
+    ("{{ {} is in card }}", "`in` of a mapping looks for one of its keys, which a mapping cannot be"),
 ])
 def test_refused_with_a_message(source, message):
     with pytest.raises(ExprError) as e:
