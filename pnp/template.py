@@ -461,6 +461,9 @@ _METHOD_VALUES: dict[str, tuple[_Taken, ...]] = {
 # the parameters of Jinja's filters that take text (trim's chars, truncate's end, wordwrap's wrapstring, split's
 # sep), and whether none may be given there
 _TEXT_PARAMETERS = {"chars": True, "end": False, "wrapstring": True, "sep": True}
+# the text methods' numbers that Python holds in a machine word (`'a'.replace('a', 'b', 2 ** 70)` said "a number
+# too large to compute"), bounded as the replace filter's count is; a start or end past the text is read as its end
+_METHOD_COUNTS = frozenset({"count", "maxsplit", "keepends"})
 _WHOLE_OR_NONE = frozenset({"leeway", "count", "trim_url_limit", "indent"})  # (whole-number parameters none may be given)
 _KIND_WORDS = {"whole": "a whole number", "text": "text", "texts": "text (or a list of texts)",
                "character": "one character", "indent": "a whole number or text"}
@@ -2652,6 +2655,8 @@ def _refuse_method_values(method: str, args: tuple[Any, ...], kwargs: Mapping[st
     for at, name, kind, none in _METHOD_VALUES.get(method, ()):
         given = args[at] if at < len(args) else kwargs.get(name, _ABSENT) if name else _ABSENT
         _refuse_kind(given, kind, none, f"{method} of text takes {{}} there")
+        if name in _METHOD_COUNTS:
+            _check_int(given, f"the {name} given to {method} of text,")
     if method == "join" and len(args) == 1:
         _refuse_no_items("join", args[0], "the method")
     if method == "join" and len(args) == 1 and isinstance(args[0], (list, tuple)):

@@ -21,6 +21,9 @@ from pnp.errors import ExprError
     ("{{ '%c' % 1114112 }}", "%c and {:c} take a character code from 0 to 1,114,111"),
     ("{{ '{:c}'.format(-1) }}", "%c and {:c} take a character code from 0 to 1,114,111"),
     ("{{ 'x'.ljust(10**10) }}", "the number 10000000000 is too large"),
+    # a count Python holds in a machine word, bounded as the replace filter's ("a number too large to compute")
+    ("{{ 'abc'.replace('b', 'x', 2 ** 70) }}", "the count given to replace of text, 1180591620717411303424 is too"),
+    ("{{ 'a,b'.split(',', 2 ** 70) }}", "the maxsplit given to split of text, 1180591620717411303424 is too large"),
     ("{{ [1] | batch(linecount=10**9, fill_with=0) | list }}", "the number 1000000000 is too large"),
     # slice's signature is its function's, one argument after the context its wrapper takes: read at its place
     ("{{ [1, 2, 3] | slice(10**8) | list }}", "the number 100000000 is too large"),
