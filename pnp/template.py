@@ -2998,8 +2998,11 @@ _QUOTED_LONG = re.compile(r"""('[^'\n]{60}[^']*'|"[^"\n]{60}[^"]*")""")
 def _described(error: BaseException) -> str:
     if isinstance(error, (LimitError, _TooBig)):
         return error.message or ""  # (each has its message)
+    unknown = _unknown_name(error.message or "") if isinstance(error, TemplateError) else None
     if isinstance(error, TemplateSyntaxError):
-        return f"template syntax error: {error.message}"
+        return f"template syntax error: {unknown or error.message}"
+    if unknown is not None:
+        return unknown
     if isinstance(error, UndefinedError):
         return _friendly(str(error.message))
     if isinstance(error, _NotOffered):
@@ -3017,6 +3020,22 @@ def _described(error: BaseException) -> str:
     if type(error) is KeyError and error.args:  # ('%(nmae)s' % card said only "'nmae'")
         return f"no field or key {_short(repr(error.args[0]), 60)} in the value formatted"
     return _friendly(str(error) or type(error).__name__)
+
+
+_NO_SUCH_NAME = re.compile(r"No (filter|test) named (.*)\.", re.S)  # (Jinja's words, at compiling and in map/select)
+
+
+def _unknown_name(message: str) -> str | None:
+    """A filter or test that does not exist (`x | uper`, `select('od')`), said with the name it may be a typo of
+    (Jinja said only "No filter named 'uper'."), or None for any other message."""
+    match = _NO_SUCH_NAME.fullmatch(message)
+    if match is None:
+        return None
+    kind, named = match[1], match[2]
+    known = [name for name in (ENV.filters if kind == "filter" else ENV.tests) if not name.startswith("_")]
+    word = named[1:-1] if len(named) > 1 and named[0] == named[-1] == "'" else named
+    return f"there is no {kind} named {'nothing (none)' if named == 'None' else _short(named, 60)}" \
+        f"{did_you_mean(word, known)}"
 
 
 def _friendly(message: str) -> str:

@@ -138,6 +138,10 @@ from pnp.errors import ExprError
     ("{{ len(5) }}{{ max(5) }}", "the function len takes a list (or text, a mapping), not a whole number (5)"),
     ("{{ sorted(0.5) }}", "the function sorted takes a list (or text, a mapping), not a number (0.5)"),
     ("{{ 5 | as_typed }}", "as_typed escapes text, and was given"),
+    # a filter or test that does not exist, with the one it may be a typo of (Jinja: "No filter named 'uper'.")
+    ("{{ card.name | uper }}", "template syntax error: there is no filter named 'uper' (did you mean 'upper'?)"),
+    ("{{ [1] | select('od') | list }}", "there is no test named 'od' (did you mean 'odd'?)"),
+    ("{{ [1] | map(none) | list }}", "there is no filter named nothing (none)"),
     # a word outside a filter's choices, in pnp's words (Jinja's 'You can only sort by either "key" or "value"')
     ("{{ {'a': 1} | dictsort(by=none) }}", "the filter dictsort takes a by of 'key' or 'value', not nothing"),
     ("{{ [1.5] | map('round', 0, 'up') | list }}", "the filter round takes a method of 'common', 'ceil' or 'floor'"),
