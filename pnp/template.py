@@ -2700,7 +2700,10 @@ ENV.filters["format"] = _guard_filter("format", _format_filter)
 @pass_environment
 def _attr_filter(environment: jinja2.Environment, obj: Any, name: str) -> Any:
     """`x | attr('name')` read as `x.name` is (a mapping's fields first): Jinja's own found no field of a
-    mapping and said "no field 'cards' (did you mean 'cards'?)"."""
+    mapping and said "no field 'cards' (did you mean 'cards'?)". A name that is no text is refused in pnp's
+    words (Python said "attribute name must be string, not 'NoneType'")."""
+    if not isinstance(name, str):
+        raise LimitError(f"the filter attr takes the name of a field to read, not {_describe_value(name)}")
     return environment.getattr(obj, name)
 
 

@@ -148,6 +148,7 @@ from pnp.errors import ExprError
     # a field's name given as none read the items whole, as if none had been named
     ("{{ [card] | selectattr(none) | list }}", "the filter selectattr takes the name of a field to read, not nothing"),
     ("{{ [card] | rejectattr(none) | list }}", "the filter rejectattr takes the name of a field to read, not nothing"),
+    ("{{ card | attr(none) }}", "the filter attr takes the name of a field to read, not nothing (none)"),
     # a none inside what is written as text, refused as a none alone is (it printed [None], Python's form)
     ("{{ '{}'.format([none]) }}", "a list written as text holds none, which would print as the word 'None'"),
     ("{{ card.name ~ (none,) }}", "a list written as text holds none, which would print as the word 'None'"),
