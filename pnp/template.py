@@ -1176,12 +1176,16 @@ def _refuse_none_inside(container: object, parts: list[object]) -> None:
     """A list, tuple or mapping written as text with a none among its `parts` (_parts), refused as a none
     written alone is (_printed, _refuse_none): `{{ [card.friend] }}` printed [None] in Python's words, on the
     cards without a friend, exit 0, where `{{ card.friend }}` is refused."""
-    if any(part is None for part in parts):
-        if isinstance(container, (list, tuple)):
-            raise LimitError("a list written as text holds none, which would print as the word 'None': leave the "
-                             "nones out (`| reject('none')`) or give each a value (`x or ''`)")
-        raise LimitError("a mapping written as text holds none, which would print as the word 'None' (an optional "
-                         "field left out?): give it a value (`x or ''`)")
+    at = next((n for n, part in enumerate(parts) if part is None), None)
+    if at is None:
+        return
+    if isinstance(container, (list, tuple)):
+        raise LimitError(f"a list written as text holds none (its item [{at}]), which would print as the word "
+                         "'None': leave the nones out (`| reject('none')`) or give each a value (`x or ''`)")
+    paired = _container(container) in (dict, _ITEMS)  # (its parts: each key, then its value)
+    where = f" (at '{_short(str(parts[at - 1]))}')" if paired and at % 2 else ""
+    raise LimitError(f"a mapping written as text holds none{where}, which would print as the word 'None' (an "
+                     "optional field left out?): print the fields meant (`x.name`), or see it whole with `| tojson`")
 
 
 def as_printed(value: object) -> object:
@@ -1834,6 +1838,9 @@ def _refuse_unknown_choice(name: str, given: Mapping[str, Any]) -> None:
     if name not in _FIELD_NAMED:
         return
     args, kwargs = given.get("args", ()), given.get("kwargs", {})
+    if name != "groupby" and not args and "attribute" not in kwargs:  # (Jinja: "map requires a filter argument")
+        raise LimitError(f"the filter {name} takes " + ("a filter's name, `map('upper')`, or a field's, "
+                         "`map(attribute='name')`" if name == "map" else f"the name of a field, `{name}('name')`"))
     field = given.get("attribute", _ABSENT) if name == "groupby" else \
         kwargs.get("attribute", _ABSENT) if name == "map" and not args else args[0] if name != "map" and args else _ABSENT
     if field is None:

@@ -148,11 +148,13 @@ from pnp.errors import ExprError
     # a field's name given as none read the items whole, as if none had been named
     ("{{ [card] | selectattr(none) | list }}", "the filter selectattr takes the name of a field to read, not nothing"),
     ("{{ [card] | rejectattr(none) | list }}", "the filter rejectattr takes the name of a field to read, not nothing"),
+    ("{{ [card] | map | list }}", "the filter map takes a filter's name, `map('upper')`, or a field's"),
+    ("{{ [card] | selectattr | list }}", "the filter selectattr takes the name of a field, `selectattr('name')`"),
     ("{{ card | attr(none) }}", "the filter attr takes the name of a field to read, not nothing (none)"),
     # a none inside what is written as text, refused as a none alone is (it printed [None], Python's form)
-    ("{{ '{}'.format([none]) }}", "a list written as text holds none, which would print as the word 'None'"),
-    ("{{ card.name ~ (none,) }}", "a list written as text holds none, which would print as the word 'None'"),
-    ("{{ '%s' % [{'a': none}] }}", "a mapping written as text holds none, which would print as the word 'None'"),
+    ("{{ '{}'.format([none]) }}", "a list written as text holds none (its item [0]), which would print as the word 'None'"),
+    ("{{ card.name ~ (none,) }}", "a list written as text holds none (its item [0]), which would print as the word 'None'"),
+    ("{{ '%s' % [{'a': none}] }}", "a mapping written as text holds none (at 'a'), which would print"),
     ("{{ {'a': none}.items() }}", "a mapping written as text holds none"),
     # `in` of what holds nothing, or of an item it cannot hold, in pnp's words (Python's "argument of type
     # 'NoneType' is not iterable", "'in <string>' requires string as left operand, not int")
