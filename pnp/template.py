@@ -1164,19 +1164,18 @@ def _numbers_rounded(value: object, plain: bool = False, as_text: bool = False) 
             continue
         stack.pop()
         if id(node) not in done:
-            if as_text:
-                _refuse_none_inside(node, children)
+            _refuse_none_inside(node, children, as_text)
             rounded = [done.get(id(c), c) if _container(c) is not None else _number_rounded(c) for c in children]
             same = all(new is old for new, old in zip(rounded, children)) and not (plain and type(node) is not kind)
             done[id(node)] = node if same else _made(kind, rounded, node)
     return done[id(value)]
 
 
-def _refuse_none_inside(container: object, parts: list[object]) -> None:
-    """A list, tuple or mapping written as text with a none among its `parts` (_parts), refused as a none
-    written alone is (_printed, _refuse_none): `{{ [card.friend] }}` printed [None] in Python's words, on the
-    cards without a friend, exit 0, where `{{ card.friend }}` is refused."""
-    at = next((n for n, part in enumerate(parts) if part is None), None)
+def _refuse_none_inside(container: object, parts: list[object], as_text: bool) -> None:
+    """A list, tuple or mapping written as text (`as_text`) with a none among its `parts` (_parts), refused as
+    a none written alone is (_printed, _refuse_none): `{{ [card.friend] }}` printed [None] in Python's words, on
+    the cards without a friend, exit 0, where `{{ card.friend }}` is refused."""
+    at = next((n for n, part in enumerate(parts) if part is None), None) if as_text else None
     if at is None:
         return
     if isinstance(container, (list, tuple)):
@@ -1317,7 +1316,7 @@ def _order(left: Any, op: str, right: Any) -> Any:
 
 def _contained(item: Any, op: str, container: Any) -> bool:
     """`item in container` (`op`: in, notin), as a template's operator or test asks it (_Compiler writes `a in b`
-    as a call of _compared): a container that holds nothing, or an item it cannot hold, refused in pnp's words
+    as a call of _comparison): a container that holds nothing, or an item it cannot hold, refused in pnp's words
     (Python said "argument of type 'NoneType' is not iterable", "'in <string>' requires string as left operand,
     not int", "unhashable type: 'dict'")."""
     try:
@@ -1335,7 +1334,7 @@ def _contained(item: Any, op: str, container: Any) -> bool:
     return found if op == "in" else not found
 
 
-def _compared(left: Any, op: str, right: Any) -> Any:
+def _comparison(left: Any, op: str, right: Any) -> Any:
     """A comparison of two values that _Compiler writes as a call: one that orders (_order) or `in` (_contained)."""
     return _order(left, op, right) if op in _ORDERINGS else _contained(left, op, right)
 
@@ -1790,7 +1789,7 @@ _WRITTEN["min"] = _WRITTEN["max"]
 
 # the filters whose numbers take a range, or whose words a few choices, checked by _refuse_out_of_range
 _BOUNDED_FILTERS = frozenset({"truncate", "wordwrap", "int", "dictsort", "round", "map", "selectattr", "rejectattr",
-                              "groupby"})
+                              "groupby", "sort"})
 # a word that takes one of a few values: (filter, parameter) -> the values
 _CHOICES = {("dictsort", "by"): ("key", "value"), ("round", "method"): ("common", "ceil", "floor")}
 _FIELD_NAMED = frozenset({"map", "selectattr", "rejectattr", "groupby"})  # (those given a field's name to read)
@@ -1818,6 +1817,8 @@ def _refuse_out_of_range(name: str, signature: inspect.Signature, args: tuple[An
             raise LimitError(f"the filter {name} takes a {parameter} of at least {at_least}"
                              f"{' (the length of its end)' if parameter == 'length' else ''}, not {_describe_value(value)}")
     _refuse_unknown_choice(name, given)
+    if name in _FIELD_NAMED:
+        _refuse_no_field(name, given)
     base = given.get("base", 10)
     if name == "int" and not (type(base) is int and (base == 0 or 2 <= base <= 36)):
         raise LimitError(f"the filter int takes a base from 2 to 36 (or 0: as the text writes it), not "
@@ -1825,18 +1826,24 @@ def _refuse_out_of_range(name: str, signature: inspect.Signature, args: tuple[An
 
 
 def _refuse_unknown_choice(name: str, given: Mapping[str, Any]) -> None:
-    """A filter's word outside its few choices (dictsort's `by`, round's `method`) refused in pnp's words, as
-    its numbers are (Jinja said 'You can only sort by either "key" or "value"', 'method must be common, ceil or
-    floor', at no line); and a field's name given as none to a filter that reads a field: `map(attribute=none)`
-    gave the items themselves back, `selectattr(none)` and `groupby(none)` tested and grouped them whole, as if
-    no field had been named (a variable holding the name, left out)."""
+    """A filter's word outside its few choices (dictsort's `by`, round's `method`, sort's `reverse`) refused in
+    pnp's words, as its numbers are (Jinja said 'You can only sort by either "key" or "value"', 'method must be
+    common, ceil or floor', at no line)."""
     for (filter_name, parameter), choices in _CHOICES.items():
         value = given.get(parameter)
         if filter_name == name and value not in choices:
             raise LimitError(f"the filter {name} takes a {parameter} of " + ", ".join(f"'{c}'" for c in choices[:-1])
                              + f" or '{choices[-1]}', not {_describe_value(value)}")
-    if name not in _FIELD_NAMED:
-        return
+    reverse = given.get("reverse", False)
+    if name in ("sort", "dictsort") and not isinstance(reverse, int):  # (Python: "'NoneType' object cannot be
+        # interpreted as an integer")
+        raise LimitError(f"the filter {name} takes true or false as its reverse, not {_describe_value(reverse)}")
+
+
+def _refuse_no_field(name: str, given: Mapping[str, Any]) -> None:
+    """A filter that reads a field (_FIELD_NAMED) given none to read, or none as the field's name:
+    `map(attribute=none)` gave the items themselves back, `selectattr(none)` and `groupby(none)` tested and
+    grouped them whole, as if no field had been named (a variable holding the name, left out)."""
     args, kwargs = given.get("args", ()), given.get("kwargs", {})
     if name != "groupby" and not args and "attribute" not in kwargs:  # (Jinja: "map requires a filter argument")
         raise LimitError(f"the filter {name} takes " + ("a filter's name, `map('upper')`, or a field's, "
@@ -2373,7 +2380,7 @@ _CALLED_COMPARISONS = frozenset({*_ORDERINGS, "in", "notin"})  # (those _Compile
 
 
 class _Compiler(CodeGenerator):
-    """Jinja's compiler, with comparisons that order or ask `in` written as calls of _compared (`a < b`, `a in
+    """Jinja's compiler, with comparisons that order or ask `in` written as calls of _comparison (`a < b`, `a in
     b`) or _compared_chain (`1 < x < 'a'`), which say two values of no order, or a container that cannot hold an
     item, in pnp's words; the tree keeps its Compare nodes, which comparisons() and the checks read."""
 
@@ -2383,7 +2390,7 @@ class _Compiler(CodeGenerator):
             super().visit_Compare(node, frame)
             return
         if len(node.ops) == 1:  # (no function made for the operand, as a chain's: each is read once anyway)
-            self.write("environment.compared(")
+            self.write("environment.comparison(")
             self.visit(node.expr, frame)
             self.write(f", {node.ops[0].op!r}, ")
             self.visit(node.ops[0].expr, frame)
@@ -2406,7 +2413,7 @@ class _Env(ImmutableSandboxedEnvironment):
     concat = staticmethod(_joined_output)  # a block's output joined, its size refused before
     code_generator_class = _Compiler
     compared_chain = staticmethod(_compared_chain)
-    compared = staticmethod(_compared)
+    comparison = staticmethod(_comparison)
 
     def handle_exception(self, source: str | None = None) -> NoReturn:
         """A failure raised as it is. Jinja's own rewrites its traceback into one of fake frames that hold
@@ -2999,34 +3006,33 @@ def _deepest_file(error: BaseException, files: tuple[str, ...]) -> str | None:
 def _describe(error: BaseException) -> str:
     """The error in a designer's words, a long value it quotes cut short (a 900,000-character text that is
     no number was quoted whole, once per card)."""
-    return _QUOTED_LONG.sub(lambda m: m[1][:40] + "…" + m[1][-1], _described(error))
+    return _QUOTED_LONG.sub(lambda m: m[1][:40] + "…" + m[1][-1], _unknown_name(error) or _described(error))
 
 
 _QUOTED_LONG = re.compile(r"""('[^'\n]{60}[^']*'|"[^"\n]{60}[^"]*")""")
 
 
+# failures of Python's said in a few plain words, whatever Python said
+_PLAIN_FAILURES: tuple[tuple[type[BaseException], str], ...] = (
+    (RecursionError, "nested too deeply (a macro or loop that calls itself forever?)"),
+    (MemoryError, "ran out of memory"), (ZeroDivisionError, "division by zero"),
+    (OverflowError, "a number too large to compute"))
+
+
 def _described(error: BaseException) -> str:
     if isinstance(error, (LimitError, _TooBig)):
         return error.message or ""  # (each has its message)
-    unknown = _unknown_name(error.message or "") if isinstance(error, TemplateError) else None
     if isinstance(error, TemplateSyntaxError):
-        return f"template syntax error: {unknown or error.message}"
-    if unknown is not None:
-        return unknown
+        return f"template syntax error: {error.message}"
     if isinstance(error, UndefinedError):
         return _friendly(str(error.message))
     if isinstance(error, _NotOffered):
         return error.message or ""
     if isinstance(error, SecurityError):
         return "not allowed in a template (pnp templates cannot reach Python internals)"
-    if isinstance(error, RecursionError):
-        return "nested too deeply (a macro or loop that calls itself forever?)"
-    if isinstance(error, MemoryError):
-        return "ran out of memory"
-    if isinstance(error, ZeroDivisionError):
-        return "division by zero"
-    if isinstance(error, OverflowError):
-        return "a number too large to compute"
+    for kind, words in _PLAIN_FAILURES:
+        if isinstance(error, kind):
+            return words
     if type(error) is KeyError and error.args:  # ('%(nmae)s' % card said only "'nmae'")
         return f"no field or key {_short(repr(error.args[0]), 60)} in the value formatted"
     return _friendly(str(error) or type(error).__name__)
@@ -3035,17 +3041,18 @@ def _described(error: BaseException) -> str:
 _NO_SUCH_NAME = re.compile(r"No (filter|test) named (.*)\.", re.S)  # (Jinja's words, at compiling and in map/select)
 
 
-def _unknown_name(message: str) -> str | None:
+def _unknown_name(error: BaseException) -> str | None:
     """A filter or test that does not exist (`x | uper`, `select('od')`), said with the name it may be a typo of
-    (Jinja said only "No filter named 'uper'."), or None for any other message."""
-    match = _NO_SUCH_NAME.fullmatch(message)
+    (Jinja said only "No filter named 'uper'."), or None for any other failure."""
+    match = _NO_SUCH_NAME.fullmatch(error.message or "") if isinstance(error, TemplateError) else None
     if match is None:
         return None
     kind, named = match[1], match[2]
     known = [name for name in (ENV.filters if kind == "filter" else ENV.tests) if not name.startswith("_")]
     word = named[1:-1] if len(named) > 1 and named[0] == named[-1] == "'" else named
-    return f"there is no {kind} named {'nothing (none)' if named == 'None' else _short(named, 60)}" \
+    said = f"there is no {kind} named {'nothing (none)' if named == 'None' else _short(named, 60)}" \
         f"{did_you_mean(word, known)}"
+    return f"template syntax error: {said}" if isinstance(error, TemplateSyntaxError) else said
 
 
 def _friendly(message: str) -> str:

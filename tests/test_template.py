@@ -148,6 +148,8 @@ from pnp.errors import ExprError
     # a field's name given as none read the items whole, as if none had been named
     ("{{ [card] | selectattr(none) | list }}", "the filter selectattr takes the name of a field to read, not nothing"),
     ("{{ [card] | rejectattr(none) | list }}", "the filter rejectattr takes the name of a field to read, not nothing"),
+    ("{{ card | dictsort(reverse=none) }}", "the filter dictsort takes true or false as its reverse, not nothing"),
+    ("{{ [2, 1] | sort(reverse='yes') }}", "the filter sort takes true or false as its reverse, not text ('yes')"),
     ("{{ [card] | map | list }}", "the filter map takes a filter's name, `map('upper')`, or a field's"),
     ("{{ [card] | selectattr | list }}", "the filter selectattr takes the name of a field, `selectattr('name')`"),
     ("{{ card | attr(none) }}", "the filter attr takes the name of a field to read, not nothing (none)"),
