@@ -1172,10 +1172,13 @@ def _numbers_rounded(value: object, plain: bool = False, as_text: bool = False) 
 
 
 def _refuse_none_inside(container: object, parts: list[object], as_text: bool) -> None:
-    """A list, tuple or mapping written as text (`as_text`) with a none among its `parts` (_parts), refused as
-    a none written alone is (_printed, _refuse_none): `{{ [card.friend] }}` printed [None] in Python's words, on
-    the cards without a friend, exit 0, where `{{ card.friend }}` is refused."""
-    at = next((n for n, part in enumerate(parts) if part is None), None) if as_text else None
+    """A list, tuple or mapping a template made, written as text (`as_text`) with a none among its `parts`
+    (_parts), refused as a none written alone is (_printed, _refuse_none): `{{ [card.friend] }}` printed [None]
+    in Python's words, on the cards without a friend, exit 0, where `{{ card.friend }}` is refused. The game's
+    own data printed whole is printed as it is (`item | string`, the fields it left out as None: a filter
+    searches all of an item's text so)."""
+    made = type(container) in _BUILT or type(container) in _DICT_VIEWS
+    at = next((n for n, part in enumerate(parts) if part is None), None) if as_text and made else None
     if at is None:
         return
     if isinstance(container, (list, tuple)):
