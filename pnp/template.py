@@ -1326,8 +1326,9 @@ def _contained(item: Any, op: str, container: Any) -> bool:
         found = item in container
     except TypeError:
         if container is None or isinstance(container, (int, float)):
-            raise TypeError(f"`in` looks in a list, text or mapping, not in {_describe_value(container)} (an "
-                            "optional field left out?)") from None
+            hint = " (an optional field left out?)" if container is None else ""
+            raise TypeError(f"`in` looks in a list, text or mapping, not in {_describe_value(container)}{hint}") \
+                from None
         if isinstance(container, str):
             raise TypeError(f"`in` of text looks for text, not {_describe_value(item)} (`x | string in t`)") from None
         if _is_mapping(container) or isinstance(container, (set, frozenset)):
