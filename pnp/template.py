@@ -461,6 +461,9 @@ _METHOD_VALUES: dict[str, tuple[_Taken, ...]] = {
 # the parameters of Jinja's filters that take text (trim's chars, truncate's end, wordwrap's wrapstring, split's
 # sep), and whether none may be given there
 _TEXT_PARAMETERS = {"chars": True, "end": False, "wrapstring": True, "sep": True}
+# the text methods' numbers that Python holds in a machine word (`'a'.replace('a', 'b', 2 ** 70)` said "a number
+# too large to compute"), bounded as the replace filter's count is; a start or end past the text is read as its end
+_METHOD_COUNTS = frozenset({"count", "maxsplit", "keepends"})
 _WHOLE_OR_NONE = frozenset({"leeway", "count", "trim_url_limit", "indent"})  # (whole-number parameters none may be given)
 _KIND_WORDS = {"whole": "a whole number", "text": "text", "texts": "text (or a list of texts)",
                "character": "one character", "indent": "a whole number or text"}
@@ -794,6 +797,8 @@ def _rounded_for(number: Any, kind: str, precision: int) -> Any:
     even on the binary value ('%.2f' % 2.675 wrote 2.67 where `2.675 | round(2)` printed 2.68), has no half
     left to round. Anything but a finite number is given back as it is."""
     exact = _exact_decimal(number)
+    if exact is not None and not exact and isinstance(number, float):  # ('%.1f' % (0 * -1.5) wrote -0.0)
+        return 0.0
     if exact is None or not exact or kind not in _DECIMAL_TYPES:
         return number
     if kind == "%":  # (the percentage written is the number times 100)
@@ -882,7 +887,7 @@ class _HalfAwayFields(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> Any:
         spec = _SPEC.fullmatch(format_spec)
         if spec is not None and spec[1] is None and not spec[2]:  # ('{}', '{:>6}', '{:,}' write a float as
-            value = _numbers_rounded(value)  # repr does: as a template prints it, then; and a list's floats too:
+            value = _numbers_rounded(value, as_text=True)  # repr does: as a template prints it, then; and a list's floats too:
             # '{}'.format([1 / 3]) wrote [0.3333333333333333])
         return super().format_field(_spec_rounded(value, format_spec), format_spec)
 
@@ -1125,7 +1130,7 @@ def _number_printed(value: object) -> object:
     what needs 16 or 17 digits to write; every decimal of at most 15 digits (a value as written in a table)
     is written back as it was, and whole numbers and text are left as they are. A list, tuple or mapping
     prints its floats so too (_numbers_rounded: `{{ [0.1 + 0.2] }}` printed [0.30000000000000004])."""
-    rounded = _numbers_rounded(value)
+    rounded = _numbers_rounded(value, as_text=True)
     return repr(rounded) if type(value) is float and rounded is not value else rounded
 
 
@@ -1134,13 +1139,14 @@ def printed_number(number: int | float) -> str:
     return str(_number_printed(number))
 
 
-def _numbers_rounded(value: object, plain: bool = False) -> object:
+def _numbers_rounded(value: object, plain: bool = False, as_text: bool = False) -> object:
     """`value` with each float in it as a template prints it (_number_rounded), inside lists, tuples and
     mappings too (an item of a table prints as a dict does; each copied only when a float in it changes), for
     what writes a container as text: `{{ }}`, `~`, `| string`, `| tojson`, `| pprint`. Anything else is given
     back itself. Walked without recursion: a list a loop nested 900 deep printed, and must still. `plain`:
     every mapping made a dict, every list a list (for tojson, which writes no other kind: `{{ card | tojson }}`
-    was refused, "Object of type mapping is not JSON serializable")."""
+    was refused, "Object of type mapping is not JSON serializable"). `as_text`: the value is being written as
+    text, where a none in it is refused as a none printed alone is (_refuse_none_inside)."""
     if type(value) is float:
         return _number_rounded(value)
     if _container(value) is None:
@@ -1158,10 +1164,30 @@ def _numbers_rounded(value: object, plain: bool = False) -> object:
             continue
         stack.pop()
         if id(node) not in done:
+            _refuse_none_inside(node, children, as_text)
             rounded = [done.get(id(c), c) if _container(c) is not None else _number_rounded(c) for c in children]
             same = all(new is old for new, old in zip(rounded, children)) and not (plain and type(node) is not kind)
             done[id(node)] = node if same else _made(kind, rounded, node)
     return done[id(value)]
+
+
+def _refuse_none_inside(container: object, parts: list[object], as_text: bool) -> None:
+    """A list, tuple or mapping a template made, written as text (`as_text`) with a none among its `parts`
+    (_parts), refused as a none written alone is (_printed, _refuse_none): `{{ [card.friend] }}` printed [None]
+    in Python's words, on the cards without a friend, exit 0, where `{{ card.friend }}` is refused. The game's
+    own data printed whole is printed as it is (`item | string`, the fields it left out as None: a filter
+    searches all of an item's text so)."""
+    made = type(container) in _BUILT or type(container) in _DICT_VIEWS
+    at = next((n for n, part in enumerate(parts) if part is None), None) if as_text and made else None
+    if at is None:
+        return
+    if isinstance(container, (list, tuple)):
+        raise LimitError(f"a list written as text holds none (its item [{at}]), which would print as the word "
+                         "'None': leave the nones out (`| reject('none')`) or give each a value (`x or ''`)")
+    paired = _container(container) in (dict, _ITEMS)  # (its parts: each key, then its value)
+    where = f" (at '{_short(str(parts[at - 1]))}')" if paired and at % 2 else ""
+    raise LimitError(f"a mapping written as text holds none{where}, which would print as the word 'None' (an "
+                     "optional field left out?): print the fields meant (`x.name`), or see it whole with `| tojson`")
 
 
 def as_printed(value: object) -> object:
@@ -1222,6 +1248,8 @@ def _number_rounded(value: object) -> object:
     (_number_printed); anything else, and a float that prints as it is, given back itself."""
     if not isinstance(value, float) or type(value) is not float or not math.isfinite(value):
         return value
+    if value == 0 and math.copysign(1.0, value) < 0:  # `0 * -1.5` printed '-0.0' (round never gives it)
+        return 0.0
     mantissa = repr(value).split("e")[0].lstrip("-").replace(".", "").strip("0")
     if len(mantissa) <= _WRITTEN_DIGITS:
         return value
@@ -1287,6 +1315,32 @@ def _order(left: Any, op: str, right: Any) -> Any:
         return _ORDERINGS[op](left, right)
     except TypeError:  # (of two lists, the items that cannot be ordered: `[1, 'a'] < [1, 2]` said "a list and a list")
         raise TypeError(_unordered(f"'{_ORDER_SIGNS[op]}'", *_first_unorderable(left, right))) from None
+
+
+def _contained(item: Any, op: str, container: Any) -> bool:
+    """`item in container` (`op`: in, notin), as a template's operator or test asks it (_Compiler writes `a in b`
+    as a call of _comparison): a container that holds nothing, or an item it cannot hold, refused in pnp's words
+    (Python said "argument of type 'NoneType' is not iterable", "'in <string>' requires string as left operand,
+    not int", "unhashable type: 'dict'")."""
+    try:
+        found = item in container
+    except TypeError:
+        if container is None or isinstance(container, (int, float)):
+            hint = " (an optional field left out?)" if container is None else ""
+            raise TypeError(f"`in` looks in a list, text or mapping, not in {_describe_value(container)}{hint}") \
+                from None
+        if isinstance(container, str):
+            raise TypeError(f"`in` of text looks for text, not {_describe_value(item)} (`x | string in t`)") from None
+        if _is_mapping(container) or isinstance(container, (set, frozenset)):
+            raise TypeError(f"`in` of a mapping looks for one of its keys, which {_describe_value(item)} cannot "
+                            "be (text, a number, true or false)") from None
+        raise
+    return found if op == "in" else not found
+
+
+def _comparison(left: Any, op: str, right: Any) -> Any:
+    """A comparison of two values that _Compiler writes as a call: one that orders (_order) or `in` (_contained)."""
+    return _order(left, op, right) if op in _ORDERINGS else _contained(left, op, right)
 
 
 def _order_test(op: str, value: Any, other: Any) -> Any:
@@ -1737,7 +1791,12 @@ _WRITTEN = {"max": inspect.Signature([_ITEMS_PARAMETER,
 _WRITTEN["min"] = _WRITTEN["max"]
 
 
-_BOUNDED_FILTERS = frozenset({"truncate", "wordwrap", "int"})  # (their numbers' ranges: _refuse_out_of_range)
+# the filters whose numbers take a range, or whose words a few choices, checked by _refuse_out_of_range
+_BOUNDED_FILTERS = frozenset({"truncate", "wordwrap", "int", "dictsort", "round", "map", "selectattr", "rejectattr",
+                              "groupby", "sort"})
+# a word that takes one of a few values: (filter, parameter) -> the values
+_CHOICES = {("dictsort", "by"): ("key", "value"), ("round", "method"): ("common", "ceil", "floor")}
+_FIELD_NAMED = frozenset({"map", "selectattr", "rejectattr", "groupby"})  # (those given a field's name to read)
 
 
 def _refuse_out_of_range(name: str, signature: inspect.Signature, args: tuple[Any, ...],
@@ -1761,10 +1820,42 @@ def _refuse_out_of_range(name: str, signature: inspect.Signature, args: tuple[An
         if isinstance(value, int) and value < at_least:
             raise LimitError(f"the filter {name} takes a {parameter} of at least {at_least}"
                              f"{' (the length of its end)' if parameter == 'length' else ''}, not {_describe_value(value)}")
+    _refuse_unknown_choice(name, given)
+    if name in _FIELD_NAMED:
+        _refuse_no_field(name, given)
     base = given.get("base", 10)
     if name == "int" and not (type(base) is int and (base == 0 or 2 <= base <= 36)):
         raise LimitError(f"the filter int takes a base from 2 to 36 (or 0: as the text writes it), not "
                          f"{_describe_value(base)}")
+
+
+def _refuse_unknown_choice(name: str, given: Mapping[str, Any]) -> None:
+    """A filter's word outside its few choices (dictsort's `by`, round's `method`, sort's `reverse`) refused in
+    pnp's words, as its numbers are (Jinja said 'You can only sort by either "key" or "value"', 'method must be
+    common, ceil or floor', at no line)."""
+    for (filter_name, parameter), choices in _CHOICES.items():
+        value = given.get(parameter)
+        if filter_name == name and value not in choices:
+            raise LimitError(f"the filter {name} takes a {parameter} of " + ", ".join(f"'{c}'" for c in choices[:-1])
+                             + f" or '{choices[-1]}', not {_describe_value(value)}")
+    reverse = given.get("reverse", False)
+    if name in ("sort", "dictsort") and not isinstance(reverse, int):  # (Python: "'NoneType' object cannot be
+        # interpreted as an integer")
+        raise LimitError(f"the filter {name} takes true or false as its reverse, not {_describe_value(reverse)}")
+
+
+def _refuse_no_field(name: str, given: Mapping[str, Any]) -> None:
+    """A filter that reads a field (_FIELD_NAMED) given none to read, or none as the field's name:
+    `map(attribute=none)` gave the items themselves back, `selectattr(none)` and `groupby(none)` tested and
+    grouped them whole, as if no field had been named (a variable holding the name, left out)."""
+    args, kwargs = given.get("args", ()), given.get("kwargs", {})
+    if name != "groupby" and not args and "attribute" not in kwargs:  # (Jinja: "map requires a filter argument")
+        raise LimitError(f"the filter {name} takes " + ("a filter's name, `map('upper')`, or a field's, "
+                         "`map(attribute='name')`" if name == "map" else f"the name of a field, `{name}('name')`"))
+    field = given.get("attribute", _ABSENT) if name == "groupby" else \
+        kwargs.get("attribute", _ABSENT) if name == "map" and not args else args[0] if name != "map" and args else _ABSENT
+    if field is None:
+        raise LimitError(f"the filter {name} takes the name of a field to read, not nothing (none)")
 
 
 def _refuse_no_items(name: str, value: object, what: str = "the filter") -> None:
@@ -2047,10 +2138,10 @@ def _keys_named(mapping: Mapping[Any, Any]) -> str:
 def _past_the_end(sequence: list[Any] | tuple[Any, ...] | range | str, index: int) -> str:
     """Why `sequence[index]` found nothing: it has fewer items (counted from 0, or from the end with -1)."""
     what, unit = ("the text", "character") if isinstance(sequence, str) else ("the list", "item")
-    count = len(sequence)
+    count, written = len(sequence), _short(str(index))  # (quoted, not copied: an index of 1,200 digits was)
     if not count:
-        return f"[{index}]: {what} is empty"
-    return (f"[{index}]: {what} has {count:,} {unit}{'s' if count != 1 else ''}, [0] to [{count - 1}] (or [-{count}] "
+        return f"[{written}]: {what} is empty"
+    return (f"[{written}]: {what} has {count:,} {unit}{'s' if count != 1 else ''}, [0] to [{count - 1}] (or [-{count}] "
             "to [-1] from its end)")
 
 
@@ -2270,8 +2361,8 @@ _JINJA_CALL_KEYS = ("_loop_vars", "_block_vars")  # what Jinja passes along to e
 
 # the operators a chain of comparisons may hold besides those that order (_ORDERINGS), as Python applies them
 _EQUALITY_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
-    "eq": operator.eq, "ne": operator.ne, "in": lambda left, right: left in right,
-    "notin": lambda left, right: left not in right}
+    "eq": operator.eq, "ne": operator.ne, "in": lambda left, right: _contained(left, "in", right),
+    "notin": lambda left, right: _contained(left, "notin", right)}
 
 
 def _compared_chain(left: Any, *pairs: Any) -> Any:
@@ -2289,18 +2380,21 @@ def _compared_chain(left: Any, *pairs: Any) -> Any:
     return result
 
 
+_CALLED_COMPARISONS = frozenset({*_ORDERINGS, "in", "notin"})  # (those _Compiler writes as calls)
+
+
 class _Compiler(CodeGenerator):
-    """Jinja's compiler, with comparisons that order written as calls of _order (`a < b`) or _compared_chain
-    (`1 < x < 'a'`), which say two values of no order in pnp's words; the tree keeps its Compare nodes, which
-    comparisons() and the checks read."""
+    """Jinja's compiler, with comparisons that order or ask `in` written as calls of _comparison (`a < b`, `a in
+    b`) or _compared_chain (`1 < x < 'a'`), which say two values of no order, or a container that cannot hold an
+    item, in pnp's words; the tree keeps its Compare nodes, which comparisons() and the checks read."""
 
     @optimizeconst
     def visit_Compare(self, node: nodes.Compare, frame: Frame) -> None:
-        if not any(operand.op in _ORDERINGS for operand in node.ops):
+        if not any(operand.op in _CALLED_COMPARISONS for operand in node.ops):
             super().visit_Compare(node, frame)
             return
         if len(node.ops) == 1:  # (no function made for the operand, as a chain's: each is read once anyway)
-            self.write("environment.ordered(")
+            self.write("environment.comparison(")
             self.visit(node.expr, frame)
             self.write(f", {node.ops[0].op!r}, ")
             self.visit(node.ops[0].expr, frame)
@@ -2323,7 +2417,7 @@ class _Env(ImmutableSandboxedEnvironment):
     concat = staticmethod(_joined_output)  # a block's output joined, its size refused before
     code_generator_class = _Compiler
     compared_chain = staticmethod(_compared_chain)
-    ordered = staticmethod(_order)
+    comparison = staticmethod(_comparison)
 
     def handle_exception(self, source: str | None = None) -> NoReturn:
         """A failure raised as it is. Jinja's own rewrites its traceback into one of fake frames that hold
@@ -2579,6 +2673,8 @@ def _refuse_method_values(method: str, args: tuple[Any, ...], kwargs: Mapping[st
     for at, name, kind, none in _METHOD_VALUES.get(method, ()):
         given = args[at] if at < len(args) else kwargs.get(name, _ABSENT) if name else _ABSENT
         _refuse_kind(given, kind, none, f"{method} of text takes {{}} there")
+        if name in _METHOD_COUNTS:
+            _check_int(given, f"the {name} given to {method} of text,")
     if method == "join" and len(args) == 1:
         _refuse_no_items("join", args[0], "the method")
     if method == "join" and len(args) == 1 and isinstance(args[0], (list, tuple)):
@@ -2622,7 +2718,10 @@ ENV.filters["format"] = _guard_filter("format", _format_filter)
 @pass_environment
 def _attr_filter(environment: jinja2.Environment, obj: Any, name: str) -> Any:
     """`x | attr('name')` read as `x.name` is (a mapping's fields first): Jinja's own found no field of a
-    mapping and said "no field 'cards' (did you mean 'cards'?)"."""
+    mapping and said "no field 'cards' (did you mean 'cards'?)". A name that is no text is refused in pnp's
+    words (Python said "attribute name must be string, not 'NoneType'")."""
+    if not isinstance(name, str):
+        raise LimitError(f"the filter attr takes the name of a field to read, not {_describe_value(name)}")
     return environment.getattr(obj, name)
 
 
@@ -2642,6 +2741,14 @@ def _same_as(value: Any, other: Any) -> bool:
 
 
 ENV.tests["sameas"] = _same_as
+
+
+def _in_test(value: Any, seq: Any) -> bool:
+    """Jinja's test `in` (`x is in(y)`, select('in', y)), as the operator asks it (_contained)."""
+    return _contained(value, "in", seq)
+
+
+ENV.tests["in"] = _in_test
 
 
 def _number_test(name: str, test: Callable[..., Any]) -> Callable[..., bool]:
@@ -2903,10 +3010,17 @@ def _deepest_file(error: BaseException, files: tuple[str, ...]) -> str | None:
 def _describe(error: BaseException) -> str:
     """The error in a designer's words, a long value it quotes cut short (a 900,000-character text that is
     no number was quoted whole, once per card)."""
-    return _QUOTED_LONG.sub(lambda m: m[1][:40] + "…" + m[1][-1], _described(error))
+    return _QUOTED_LONG.sub(lambda m: m[1][:40] + "…" + m[1][-1], _unknown_name(error) or _described(error))
 
 
 _QUOTED_LONG = re.compile(r"""('[^'\n]{60}[^']*'|"[^"\n]{60}[^"]*")""")
+
+
+# failures of Python's said in a few plain words, whatever Python said
+_PLAIN_FAILURES: tuple[tuple[type[BaseException], str], ...] = (
+    (RecursionError, "nested too deeply (a macro or loop that calls itself forever?)"),
+    (MemoryError, "ran out of memory"), (ZeroDivisionError, "division by zero"),
+    (OverflowError, "a number too large to compute"))
 
 
 def _described(error: BaseException) -> str:
@@ -2920,17 +3034,29 @@ def _described(error: BaseException) -> str:
         return error.message or ""
     if isinstance(error, SecurityError):
         return "not allowed in a template (pnp templates cannot reach Python internals)"
-    if isinstance(error, RecursionError):
-        return "nested too deeply (a macro or loop that calls itself forever?)"
-    if isinstance(error, MemoryError):
-        return "ran out of memory"
-    if isinstance(error, ZeroDivisionError):
-        return "division by zero"
-    if isinstance(error, OverflowError):
-        return "a number too large to compute"
+    for kind, words in _PLAIN_FAILURES:
+        if isinstance(error, kind):
+            return words
     if type(error) is KeyError and error.args:  # ('%(nmae)s' % card said only "'nmae'")
         return f"no field or key {_short(repr(error.args[0]), 60)} in the value formatted"
     return _friendly(str(error) or type(error).__name__)
+
+
+_NO_SUCH_NAME = re.compile(r"No (filter|test) named (.*)\.", re.S)  # (Jinja's words, at compiling and in map/select)
+
+
+def _unknown_name(error: BaseException) -> str | None:
+    """A filter or test that does not exist (`x | uper`, `select('od')`), said with the name it may be a typo of
+    (Jinja said only "No filter named 'uper'."), or None for any other failure."""
+    match = _NO_SUCH_NAME.fullmatch(error.message or "") if isinstance(error, TemplateError) else None
+    if match is None:
+        return None
+    kind, named = match[1], match[2]
+    known = [name for name in (ENV.filters if kind == "filter" else ENV.tests) if not name.startswith("_")]
+    word = named[1:-1] if len(named) > 1 and named[0] == named[-1] == "'" else named
+    said = f"there is no {kind} named {'nothing (none)' if named == 'None' else _short(named, 60)}" \
+        f"{did_you_mean(word, known)}"
+    return f"template syntax error: {said}" if isinstance(error, TemplateSyntaxError) else said
 
 
 def _friendly(message: str) -> str:

@@ -21,6 +21,9 @@ from pnp.errors import ExprError
     ("{{ '%c' % 1114112 }}", "%c and {:c} take a character code from 0 to 1,114,111"),
     ("{{ '{:c}'.format(-1) }}", "%c and {:c} take a character code from 0 to 1,114,111"),
     ("{{ 'x'.ljust(10**10) }}", "the number 10000000000 is too large"),
+    # a count Python holds in a machine word, bounded as the replace filter's ("a number too large to compute")
+    ("{{ 'abc'.replace('b', 'x', 2 ** 70) }}", "the count given to replace of text, 1180591620717411303424 is too"),
+    ("{{ 'a,b'.split(',', 2 ** 70) }}", "the maxsplit given to split of text, 1180591620717411303424 is too large"),
     ("{{ [1] | batch(linecount=10**9, fill_with=0) | list }}", "the number 1000000000 is too large"),
     # slice's signature is its function's, one argument after the context its wrapper takes: read at its place
     ("{{ [1, 2, 3] | slice(10**8) | list }}", "the number 100000000 is too large"),
@@ -34,6 +37,8 @@ from pnp.errors import ExprError
     # an index past a list's end said as one ("a list has no attribute '10'")
     ("{{ [1, 2, 3, 4][10] }}", "[10]: the list has 4 items, [0] to [3] (or [-4] to [-1] from its end)"),
     ("{{ [][0] }} {{ 'abc'[-4] }}", "[0]: the list is empty"),
+    # an index past the end quoted, not copied (1,200 digits were)
+    ("{{ 'a'[2 ** 4000] }}", "[13182040934309431001038897942…]: the text has 1 character"),
     # a recursive loop whose values lead back to one another, said as the loop it is (it read "macros call ...")
     ("{% for c in [card] recursive %}{{ loop([card]) }}{% endfor %}", "a recursive loop goes more than 100 levels"),
     ("{{ lipsum(10) }}", "'lipsum' is not defined"),
@@ -133,11 +138,44 @@ from pnp.errors import ExprError
     ("{{ len(5) }}{{ max(5) }}", "the function len takes a list (or text, a mapping), not a whole number (5)"),
     ("{{ sorted(0.5) }}", "the function sorted takes a list (or text, a mapping), not a number (0.5)"),
     ("{{ 5 | as_typed }}", "as_typed escapes text, and was given"),
+    # a filter or test that does not exist, with the one it may be a typo of (Jinja: "No filter named 'uper'.")
+    ("{{ card.name | uper }}", "template syntax error: there is no filter named 'uper' (did you mean 'upper'?)"),
+    ("{{ [1] | select('od') | list }}", "there is no test named 'od' (did you mean 'odd'?)"),
+    ("{{ [1] | map(none) | list }}", "there is no filter named nothing (none)"),
+    # a word outside a filter's choices, in pnp's words (Jinja's 'You can only sort by either "key" or "value"')
+    ("{{ {'a': 1} | dictsort(by=none) }}", "the filter dictsort takes a by of 'key' or 'value', not nothing"),
+    ("{{ [1.5] | map('round', 0, 'up') | list }}", "the filter round takes a method of 'common', 'ceil' or 'floor'"),
+    # a field's name given as none read the items whole, as if none had been named
+    ("{{ [card] | selectattr(none) | list }}", "the filter selectattr takes the name of a field to read, not nothing"),
+    ("{{ [card] | rejectattr(none) | list }}", "the filter rejectattr takes the name of a field to read, not nothing"),
+    ("{{ card | dictsort(reverse=none) }}", "the filter dictsort takes true or false as its reverse, not nothing"),
+    ("{{ [2, 1] | sort(reverse='yes') }}", "the filter sort takes true or false as its reverse, not text ('yes')"),
+    ("{{ [card] | map | list }}", "the filter map takes a filter's name, `map('upper')`, or a field's"),
+    ("{{ [card] | selectattr | list }}", "the filter selectattr takes the name of a field, `selectattr('name')`"),
+    ("{{ card | attr(none) }}", "the filter attr takes the name of a field to read, not nothing (none)"),
+    # a none inside what is written as text, refused as a none alone is (it printed [None], Python's form)
+    ("{{ '{}'.format([none]) }}", "a list written as text holds none (its item [0]), which would print as the word 'None'"),
+    ("{{ card.name ~ (none,) }}", "a list written as text holds none (its item [0]), which would print as the word 'None'"),
+    ("{{ '%s' % [{'a': none}] }}", "a mapping written as text holds none (at 'a'), which would print"),
+    ("{{ {'a': none}.items() }}", "a mapping written as text holds none"),
+    # `in` of what holds nothing, or of an item it cannot hold, in pnp's words (Python's "argument of type
+    # 'NoneType' is not iterable", "'in <string>' requires string as left operand, not int")
+    ("{{ 'x' in card.get('friend') }}", "`in` looks in a list, text or mapping, not in nothing (none)"),
+    ("{{ 0 < 1 not in 5 }}", "`in` looks in a list, text or mapping, not in a whole number (5)"),
+    ("{{ 1 in card.name }}", "`in` of text looks for text, not a whole number (1)"),
+    ("{{ [1] | select('in', none) | list }}", "`in` looks in a list, text or mapping, not in nothing (none)"),
+    ("{{ {} is in card }}", "`in` of a mapping looks for one of its keys, which a mapping cannot be"),
 ])
 def test_refused_with_a_message(source, message):
     with pytest.raises(ExprError) as e:
         template.render(source, {"card": {"name": "Lion"}})
     assert message in e.value.message
+
+
+def test_a_none_inside_is_still_written_by_what_writes_none_as_itself():
+    # tojson writes it as JSON's null, pprint and %r as Python writes a value: they are asked to
+    assert template.render("{{ [none] | tojson }} {{ [none] | pprint }} {{ '%r' % [none] }}", {}) \
+        == "[null] [None] [None]"
 
 
 def test_the_macros_module_is_no_printed_value():
@@ -208,6 +246,9 @@ def test_int_and_float_read_numbers_blanks_and_nothing_and_print_a_default_given
      "{{ '%(a).2f' | format(a=2.675) }}", "1.3e+02 0.13 2.000001 0.1% 2.68"),
     # rounded to zero, a negative number writes 0.0 as round gives it, not '-0.0'
     ("{{ '%.1f' % -0.04 }} {{ '{:+.1f}'.format(-0.04) }}", "0.0 +0.0"),
+    # and a zero worked out from a negative number prints 0.0 wherever it prints ('-0.0', '-0' before)
+    ("{{ 0 * -1.5 }} {{ [0 * -1.5] }} {{ '%.1f' % (0 * -1.5) }} {{ '{:g}'.format(0 * -1.5) }} {{ -0.0 ~ '' }}",
+     "0.0 [0.0] 0.0 0 0.0"),
     ("{{ '{:.2n}'.format(0.125) }} {{ '{:n}'.format(125) }} {{ '{}'.format(0.125) }}", "0.13 125 0.125"),
     # a format marked safe still escapes its values (its keys taken out as plain text, not escaped)
     ("{{ ('<i>%(a)s %(b).2f</i>' | safe) % {'a': 'x<y', 'b': 0.125} }}", "<i>x&lt;y 0.13</i>"),
