@@ -663,6 +663,8 @@ class _Builder:
                     record._data[k], record._marks[k], record._key_marks[k] = one[k], one.mark_of(k), one.key_mark(k)
                     if (written := one.written_of(k)) is not None:
                         record._written = {**(record._written or {}), k: written}
+                    if (key_written := one.key_written(k)) is not None:  # (a merged `0x10:` was said 16)
+                        record._keys_written = {**(record._keys_written or {}), k: key_written}
 
 
 _HANDLERS: dict[type[yaml.Event], Callable[[Any, Any], None]] = {
