@@ -139,6 +139,12 @@ def quoted_as_written(value: object, written: str | None) -> object:
     return number
 
 
+def key_as_written(key: object, written: str | None) -> object:
+    """A mapping's key as a message quotes it: as its file writes it (`written`, load.Record.key_written) where
+    that prints otherwise, else itself (`0x10:` was said 16, `1.50:` 1.5, as values are not)."""
+    return key if written is None else _Written(written)
+
+
 def plain_type(value: object) -> type:
     """The type of `value`, a number quoted as written (quoted_as_written) taken as the number it is."""
     kind = type(value)

@@ -607,3 +607,17 @@ def test_escaped_brackets_are_text_not_brackets_left_open():
     from pnp.draw.book import _reading_cost
     assert _reading_cost("\\[" * 700 + " word" * 600) == ""
     assert "stay open" in _reading_cost("\\\\[" * 700 + " word" * 600)  # (an escaped backslash, then a '[')
+
+
+@pytest.mark.parametrize("markdown", ["- a\n" * 6_500, "|a|\n|-|\n" + "a\n" * 6_500, "|a|\n|-|\n\n" * 2_000])
+def test_markdown_past_the_blocks_is_read_no_further(markdown):
+    """Markdown of more blocks than the rulebook holds is refused at the block past the limit, and the lines
+    after it are read as none: markdown-it read on, and a list of 37,000 items, a table of 74,000 rows (150,000
+    characters, what a rulebook may render) took 10 s to be refused."""
+    from pnp.draw import book
+
+    tokens = book.parse(markdown)
+    refused = book._too_many_blocks(tokens)
+    assert refused is not None and refused.line is not None
+    assert refused.line <= book.MAX_BLOCKS + 3  # the block past the limit, as a full reading finds it
+    assert len(tokens) < 3 * book.MAX_BLOCKS  # (each of 6,500 read: 32,500 tokens)

@@ -12,7 +12,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_block.html_block import html_block
-from markdown_it.rules_block.table import escapedSplit
+from markdown_it.rules_block.table import escapedSplit, table
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
@@ -100,7 +100,7 @@ def _too_many_blocks(tokens: list[Token]) -> "BookError | None":
     """The error for Markdown of more than MAX_BLOCKS blocks or MAX_HEADINGS headings, at the line of the one
     past the limit; None when there are not so many."""
     # a rule (---) is a block of its own, with no closing token: 29,000 of them took 14 s to set
-    opened = [t for t in tokens if t.nesting == 1 or t.type == "hr"]
+    opened = [t for t in tokens if _opens_a_block(t)]
     headings = [t for t in opened if t.type == "heading_open"]
     for counted, limit, what in ((opened, MAX_BLOCKS, "headings, paragraphs, list items, table cells and rules "
                                                       "(---)"),
@@ -182,6 +182,8 @@ def parse(markdown: str) -> Parsed:
     markdown_parser.validateLink = _any_link  # type: ignore[method-assign]
     markdown_parser.normalizeLink = _as_typed  # type: ignore[method-assign]
     markdown_parser.inline.ruler.before("link", "term", _term)
+    markdown_parser.block.ruler.before("table", "past_the_blocks", _past_the_blocks)
+    markdown_parser.block.ruler.at("table", _table_within_blocks, {"alt": ["paragraph", "reference"]})
     markdown_parser.block.ruler.at("html_block", _html_block_not_a_break, {"alt": ["paragraph", "reference", "blockquote"]})
     markdown_parser.inline.ruler.before("emphasis", "underscores_as_typed", _underscores_as_typed)
     markdown_parser.core.ruler.before("inline", "too_long", _unread_if_too_long)
@@ -193,6 +195,39 @@ def parse(markdown: str) -> Parsed:
     parsed.definitions = frozenset(line + 1 for ref in references.values() if ref.get("map")
                                    for line in range(ref["map"][0], ref["map"][1]))
     return parsed
+
+
+_BLOCKS_READ = "pnp: blocks read"  # the parse's env: [tokens looked at, blocks among them] (_past_the_blocks)
+
+
+def _opens_a_block(token: Token) -> bool:
+    """Whether `token` is one of the blocks the rulebook counts (see _too_many_blocks): a rule (---) is one of
+    its own, with no closing token."""
+    return token.nesting == 1 or token.type == "hr"
+
+
+def _past_the_blocks(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Once the Markdown holds more than MAX_BLOCKS blocks, the lines left read as none: the book refuses it at
+    the one past the limit (_too_many_blocks), which is read. markdown-it read on: a list of 37,000 items, a
+    table of 74,000 rows (150,000 characters, what a rulebook may render) took 10 s to be refused."""
+    if silent:
+        return False
+    counted = state.env.setdefault(_BLOCKS_READ, [0, 0])
+    looked_at, blocks = counted
+    blocks += sum(1 for token in state.tokens[looked_at:] if _opens_a_block(token))
+    counted[:] = [len(state.tokens), blocks]
+    if blocks <= MAX_BLOCKS:
+        return False
+    state.line = end
+    return True
+
+
+def _table_within_blocks(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """markdown-it's table, read no more rows deep than cross MAX_BLOCKS: it reads a table's rows in one go, and
+    each row is two blocks or more, a row and a cell (a longer one is refused all the same, at the same line:
+    see _past_the_blocks, which counted the blocks before it)."""
+    left = MAX_BLOCKS + 1 - state.env.get(_BLOCKS_READ, [0, 0])[1]
+    return table(state, start, min(end, start + 3 + max(left, 0) // 2), silent)
 
 
 def _html_block_not_a_break(state: StateBlock, start: int, end: int, silent: bool) -> bool:

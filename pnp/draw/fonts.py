@@ -392,7 +392,7 @@ def load_fonts(project: Project) -> "FontSet":
     files: list[tuple[Path, tuple[int, ...]]] = []  # each font file read, with its status then
     for family, styles in families.items():
         if not isinstance(family, str):  # (a layout's font: names a family by its text)
-            raise DataError(f"font family name must be text, got {quoted(family)} (quote it)", families.key_mark(family))
+            raise DataError(f"font family name must be text, got {quoted(families.key_quoted(family))} (quote it)", families.key_mark(family))
         fonts.families[family] = _register(project, path, family, styles, families.mark_of(family), read, files, fonts)
         licence = _credit(family, styles, "license")
         fonts.licences[family] = (_credit(family, styles, "name"), licence,
@@ -949,7 +949,7 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
         raise DataError(f"font family '{family}' needs at least a 'regular' font file", mark)
     for key in styles:
         if key not in FAMILY_KEYS:
-            raise DataError(f"font family '{family}' does not take '{key}'; it takes {', '.join(sorted(FAMILY_KEYS))}",
+            raise DataError(f"font family '{family}' does not take '{styles.key_quoted(key)}'; it takes {', '.join(sorted(FAMILY_KEYS))}",
                             styles.key_mark(key))
     names: dict[str, str] = {}
     for style in STYLES:

@@ -171,7 +171,7 @@ class _Compiler:
             if key == "rotate":
                 message = f"'{kind}' elements do not rotate"
             else:
-                message = f"'{kind}' element does not take '{key}'{did_you_mean(key, compiled.params)}"
+                message = f"'{kind}' element does not take '{spec.key_quoted(key)}'{did_you_mean(key, compiled.params)}"
             self.problems.append((message, spec.key_mark(key)))
         for name, param in compiled.params.items():
             if param.required and name not in spec:

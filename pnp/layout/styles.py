@@ -76,7 +76,7 @@ class StyleSet:
         for key in spec:
             if key not in STYLE_KEYS and key not in OWN_KEYS:
                 allowed = list(STYLE_KEYS) + list(OWN_KEYS)
-                self.problems.append((f"a text style does not take '{key}'{did_you_mean(key, allowed)}; it "
+                self.problems.append((f"a text style does not take '{spec.key_quoted(key)}'{did_you_mean(key, allowed)}; it "
                                       f"sets {', '.join(allowed)}", spec.key_mark(key)))
             elif key in STYLE_KEYS and not is_template(spec[key]):
                 try:

@@ -163,7 +163,7 @@ def _kind_ok(spec: Record, kinds: Kinds, chk: CheckerShape) -> bool:
     shared = set(COMPONENT_FIELDS)
     for key in spec:
         if key not in shared and key not in kinds[kind]:
-            chk.error(f"a '{kind}' component does not take '{key}'", spec.key_mark(key))
+            chk.error(f"a '{kind}' component does not take '{spec.key_quoted(key)}'", spec.key_mark(key))
     missing = [key for key, field in kinds[kind].items() if field.required and key not in spec]
     for key in missing:
         chk.error(f"a '{kind}' component needs '{key}': {kinds[kind][key].doc}", spec.mark)

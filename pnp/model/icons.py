@@ -8,7 +8,7 @@ from pathlib import Path
 from ..errors import DataError
 from ..options import did_you_mean
 from ..project import Project, hidden_part, not_regular
-from ..report import Mark
+from ..report import Mark, type_name
 from .load import Record
 from .shapes import CheckerShape
 
@@ -72,8 +72,13 @@ class IconIndex:
                                            "ordinary files)", Mark(shown)))
 
     def set_aliases(self, aliases: Record, chk: CheckerShape) -> None:
-        """game.yaml's `icons:` (name -> icon); an alias naming nothing, or itself through others, is reported."""
-        self.aliases = {icon_name(str(alias)): icon_name(str(icon)) for alias, icon in aliases.items()}
+        """game.yaml's `icons:` (name -> icon); an alias naming nothing, or itself through others, is reported, and
+        one not named by text, which text cannot name as `:name:` (`0x20:` ended validate as a bug in pnp)."""
+        for alias in [alias for alias in aliases if not isinstance(alias, (str, bool))]:  # (a true/false: Map.check)
+            chk.error(f"an icon alias's name is text, and this one is {type_name(alias)}: quote it "
+                      f"('{aliases.key_quoted(alias)}')", aliases.key_mark(alias))
+        aliases = aliases.holding({alias: icon for alias, icon in aliases.items() if isinstance(alias, str)})
+        self.aliases = {icon_name(alias): icon_name(str(icon)) for alias, icon in aliases.items()}
         self._found, self._names = {}, None
         for problem in self.problems:
             chk.report.add(problem)

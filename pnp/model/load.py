@@ -19,7 +19,7 @@ from ..errors import LoadError, blame
 from ..options import CONTROL_CHARACTER, control_problem
 from ..options import plain, shown  # noqa: F401  (the model's callers import them from here)
 from ..project import open_project_file, read_project_file, utf8_text
-from ..report import Mark
+from ..report import Mark, key_as_written, spelt
 
 _Loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader]
 try:  # the C parser is several times faster and gives the same events and marks
@@ -211,6 +211,10 @@ class Record(Mapping[Any, Any]):
         written = getattr(self, "_keys_written", None)  # (a record made without the loader has none)
         return written.get(key) if written else None
 
+    def key_quoted(self, key: Any) -> object:
+        """`key` as a message quotes it: as its file writes it, where that prints otherwise (see key_written)."""
+        return key_as_written(key, self.key_written(key))
+
     def written_of_all(self) -> Mapping[Any, str]:
         """Each key's number written otherwise than it prints (see written_of), not to be changed."""
         return getattr(self, "_written", None) or {}
@@ -227,6 +231,13 @@ class Record(Mapping[Any, Any]):
 
     def key_mark(self, key: Any) -> Mark | None:
         return place_mark(self._key_marks.get(key), self.mark) or self.mark
+
+    def holding(self, data: Mapping[Any, Any]) -> "Record":
+        """A Record of `data`, this one's values cleaned (some left out), with its marks and its keys' written
+        texts (a cleaned map's number key, `0x10:`, was said 16: see key_quoted)."""
+        record = Record(data, self._marks, self._key_marks, self.mark)
+        record._keys_written = getattr(self, "_keys_written", None)  # (never changed: shared)
+        return record
 
     def with_values(self, extra: Mapping[Any, Any], mark: Mark | None = None) -> "Record":
         """A copy with more (computed) fields; computed fields point at `mark`."""
@@ -313,8 +324,8 @@ def _refuse_yaml11_only_number(text: str, value: object, mark: Mark) -> None:
 
 def _written_otherwise(value: object, text: str) -> str | None:
     """`text`, where YAML read from it a number or true/false that prints otherwise (`1.10` as 1.1, `1_000` as 1000,
-    `yes` as True), else None."""
-    return text if type(value) in (int, float, bool) and str(value) != text else None
+    `yes` as True), or that pnp says otherwise (`True`, said 'true'), else None."""
+    return text if type(value) in (int, float, bool) and not str(value) == text == spelt(value) else None
 
 
 def _key_written_otherwise(value: object, text: str) -> str | None:
@@ -652,6 +663,8 @@ class _Builder:
                     record._data[k], record._marks[k], record._key_marks[k] = one[k], one.mark_of(k), one.key_mark(k)
                     if (written := one.written_of(k)) is not None:
                         record._written = {**(record._written or {}), k: written}
+                    if (key_written := one.key_written(k)) is not None:  # (a merged `0x10:` was said 16)
+                        record._keys_written = {**(record._keys_written or {}), k: key_written}
 
 
 _HANDLERS: dict[type[yaml.Event], Callable[[Any, Any], None]] = {

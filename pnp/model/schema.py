@@ -521,20 +521,27 @@ class Map(Field):
             yield f"expected a mapping, got {type_name(value)}", mark
             return
         for k, v in value.items():
-            if self.keys is not None:
-                yield from self.keys.check(k, value.key_mark(k), ctx)
-            elif isinstance(k, bool) or not isinstance(k, (str, int, float)) or k != k:
-                # (YAML reads a key yes or no as true or false: a card listing its votes printed 'True=3')
-                kind = "not a number (NaN)" if k != k else type_name(k)
-                yield (f"key {shown(_key_as_written(value, k))} is {kind}: a map's keys are text or numbers; quote it (YAML reads yes, "
-                       "no, on and off as true/false, and 2024-01-02 as a date)"), value.key_mark(k)
-            elif isinstance(k, str) and not k.strip():  # a credit ': Ada' printed with no role, exit 0
-                yield f"key {shown(k)} is blank: it would print nothing; write its words", value.key_mark(k)
+            yield from self._key_problems(value, k, ctx)
             yield from self.value.check(self.value.quoted(v, value.written_of(k)), value.mark_of(k), ctx)
         if self.min_total is not None or self.max_total is not None:
             total = sum(v for v in value.values() if _is_number(v))
             if _outside(total, self.min_total, self.max_total):
                 yield f"total {out_of_range(total, self.min_total, self.max_total)}", mark
+
+    def _key_problems(self, value: Record, k: Any, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
+        """The problems of the mapping `value`'s key `k`, each said at the key, the key quoted as written."""
+        if self.keys is not None:
+            # (a key as written: `0x10:` was said 16, `True:` 'true')
+            yield from self.keys.check(self.keys.quoted(k, value.key_written(k)), value.key_mark(k), ctx)
+        elif isinstance(k, bool) or not isinstance(k, (str, int, float)) or not _is_finite(k):
+            # (YAML reads a key yes or no as true or false: a card listing its votes printed 'True=3')
+            # (a key .inf printed 'inf', as no value prints: a number field refuses it)
+            kind = "not a number (NaN)" if k != k else "not a finite number" if isinstance(k, float) \
+                else type_name(k)
+            yield (f"key {shown(_key_as_written(value, k))} is {kind}: a map's keys are text or numbers; quote it (YAML "
+                   "reads yes, no, on and off as true/false, and 2024-01-02 as a date)"), value.key_mark(k)
+        elif isinstance(k, str) and not k.strip():  # a credit ': Ada' printed with no role, exit 0
+            yield f"key {shown(k)} is blank: it would print nothing; write its words", value.key_mark(k)
 
     def clean(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Any:
         if not isinstance(value, Record):
@@ -546,7 +553,7 @@ class Map(Field):
             v = self.value.clean(self.value.as_read(v, value.written_of(k)), value.mark_of(k), ctx)
             if v is not INVALID:
                 kept[k] = v
-        return Record(kept, value._marks, value._key_marks, value.mark)
+        return value.holding(kept)
 
 
 class Nested(Field):
@@ -740,7 +747,8 @@ class Schema:
         """Problems of one record; `computed` names derived fields, which a record may also type in."""
         for key in record:
             if key not in self.fields and key not in computed:
-                yield f"unknown {self.word} {shown(key)}{ctx.suggest(key, self.fields)}", record.key_mark(key)
+                yield (f"unknown {self.word} {shown(record.key_quoted(key))}{ctx.suggest(key, self.fields)}",
+                       record.key_mark(key))
         for name, field in self.fields.items():
             if name in record:  # the field's Mark is made only for a problem found (model/load.py: places)
                 # (a number as its file writes it, which the messages quote: see quoted_as_written)

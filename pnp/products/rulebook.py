@@ -653,13 +653,13 @@ def _no_picture(src: str, width: str) -> NoReturn:
 def _role_problems(credits: Record) -> list[tuple[str, Mark | None]]:
     """The credits' roles that would not print as written, each at its key: one of underscores alone (they print
     as spaces), and one YAML read as a number, which prints as Python writes it (`1.10:` printed "1.1", `1_000:`
-    "1000"): a key's written digits are not kept, as a value's are (Record.written_of), so it is refused until
-    quoted."""
+    "1000"): it is refused until quoted, said as written (Record.key_quoted: `0x10:` was said 'the role 16')."""
     said = [(f"credits: the role '{role}' prints as no words (its '_' print as spaces): write its words",
              credits.key_mark(role)) for role in credits
             if str(role).strip() and not str(role).replace("_", " ").strip()]
-    return said + [(f"credits: the role {role} is read as a number, which prints as {role} whatever digits it was "
-                    "written with: quote it ('1.10': ...) to print it as written", credits.key_mark(role))
+    return said + [(f"credits: the role {credits.key_quoted(role)} is read as a number, which prints as {role} "
+                    f"whatever digits it was written with: quote it ('{credits.key_quoted(role)}': ...) to print it "
+                    "as written", credits.key_mark(role))
                    for role in credits if isinstance(role, (int, float)) and not isinstance(role, bool)]
 
 
