@@ -944,6 +944,14 @@ def _hide_column(ws):
     ws.column_dimensions["B"].hidden = True
 
 
+def _shrink_row(ws):
+    ws.row_dimensions[3].height = 0.01  # a row no pixel high: read and printed, exit 0, as the sheet showed none
+
+
+def _shrink_column(ws):
+    ws.column_dimensions["B"].width = 0.01
+
+
 def _hide_columns_by_default(ws):
     ws.sheet_format.defaultColWidth = 0  # columns of no width of their own are hidden: the second has none
     ws.column_dimensions["A"].width = 12
@@ -952,7 +960,9 @@ def _hide_columns_by_default(ws):
 @pytest.mark.parametrize("hide, cell, what", [(_hide_row, "3:1", "row is hidden (by hand, by a filter"),
                                               (_hide_rows_by_default, "3:1", "row is hidden (by hand, by a filter"),
                                               (_hide_column, "1:2", "column is hidden (by hand"),
-                                              (_hide_columns_by_default, "1:2", "column is hidden (by hand")])
+                                              (_hide_columns_by_default, "1:2", "column is hidden (by hand"),
+                                              (_shrink_row, "3:1", "row is hidden (by hand, by a filter, by a height"),
+                                              (_shrink_column, "1:2", "column is hidden (by hand, by a width")])
 def test_a_hidden_row_or_column_holding_a_value_is_refused_at_its_first_cell(proj, hide, cell, what):
     """A row hidden by a filter was read as an item, and a hidden column as a field, with exit 0: the sheet
     shows the table without them."""

@@ -655,13 +655,21 @@ def _value_holds_nothing(kind: str | None, value: str, shared: Any) -> bool:
             and _counted(value) < len(shared) and shared.holds_nothing(_counted(value)))
 
 
+# The height of a row (in points) and the width of a column (in characters) under which a sheet at 100% shows it
+# in no pixel: a row rounds to none under half a pixel at 96 dpi; a column of a width under 1/32 of a character is
+# none wide with any default font whose digits are under 16 pixels wide (Calibri 11's are 7). A row of a height of
+# 0.01 was read and printed where the sheet showed nothing, exit 0, as one of 0 is hidden
+_SHOWS_NOTHING = {"ht": 0.375, "width": 1 / 32, "defaultColWidth": 1 / 32}
+
+
 def _hidden(element: Any, size: str) -> bool:
     """Whether a sheet's row or column (`element`) is hidden: marked so (by hand, by a filter, by a collapsed
-    outline), or of no height or width (`size`), which a spreadsheet program shows as hidden."""
+    outline), or of a height or width (`size`) that shows no pixel (_SHOWS_NOTHING): a spreadsheet program shows
+    it as hidden."""
     if element.get("hidden") in ("1", "true"):
         return True
     try:
-        return float(element.get(size) or "nan") == 0
+        return float(element.get(size) or "nan") < _SHOWS_NOTHING[size]
     except ValueError:
         return False
 
@@ -890,8 +898,9 @@ class _SheetRead:
             if isinstance(value, str) and (problem := _longer_than_a_cell(values[column - 1])):
                 raise LoadError(problem, Mark(self.where, self.row, column))
             if not _blank(values[column - 1]) and (self.row_hidden or self.hidden_columns[column]):
-                hidden = ("row is hidden (by hand, by a filter" if self.row_hidden
-                          else "column is hidden (by hand, by the sheet's default width of 0")
+                hidden = ("row is hidden (by hand, by a filter, by a height too small to show" if self.row_hidden
+                          else "column is hidden (by hand, by a width too small to show, by the sheet's default "
+                               "width of 0")
                 raise LoadError(f"this cell's {hidden} or in a collapsed outline), and pnp reads every row and "
                                 "column, shown or not: show it, or delete it if it is not part of the table",
                                 Mark(self.where, self.row, column))
