@@ -2099,6 +2099,8 @@ _OVERSIZED = "x" * 140_000
     # and a cell the reader refuses: text after its closing quote, a quote never closed
     ('id,"name" ,kind,power\nlion,Lion,beast,4\n', "cards.csv:1:2: error: malformed CSV"),
     ('id,name,kind,power\nlion,Lion,beast,4\nfern,Fern,"pl\nant,1\n', "cards.csv:3:3: error: malformed CSV"),
+    # a quote no quote closes over more than the reader reads was said in its words as a field past its limit
+    (f'id,name,kind,power\nlion,"{_OVERSIZED}\n', "cards.csv:2:2: error: malformed CSV: this cell opens a quote"),
     # a 'sep=' line naming a character no delimiter should be: NUL read as the delimiter, a letter split the words
     ("sep=\0\nid\0name\0kind\0power\nlion\0Lion\0beast\0 4\n", "cards.csv:1:5: error: 'sep=' names U+0000"),
     ("sep=i\nid,name,kind,power\nlion,Lion,beast,4\n", "cards.csv:1:5: error: 'sep=' names U+0069"),

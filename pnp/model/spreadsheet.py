@@ -133,10 +133,14 @@ def _split_rows(text: str, delimiter: str, shown: str, before: int) -> Rows:
             rows.append((line, [_csv_cell(cell) for cell in cells]))
             line = before + reader.line_num + 1
     except csv.Error as e:
-        column, oversized = _cell_at_fault(text, delimiter, line - before)
-        if oversized:
+        column, fault = _cell_at_fault(text, delimiter, line - before)
+        if fault == "oversized":
             raise LoadError(f"cell holds more than {csv.field_size_limit():,} characters, the most a CSV cell "
                             "read holds (keep a text this long in a YAML table)", Mark(shown, line, column)) from None
+        if fault == "unclosed":
+            raise LoadError("malformed CSV: this cell opens a quote that no quote closes before the file ends: "
+                            "close it, or double a quote meant as a character (\"\")", Mark(shown, line, column)) \
+                from None
         raise LoadError(f"malformed CSV: {e}", Mark(shown, line if column else before + reader.line_num or line,
                                                     column or 1)) from None
     return rows
@@ -165,26 +169,30 @@ def _separator_line_problem(file: str, line: str) -> LoadError:
                      Mark(file, 1, column))
 
 
-def _cell_at_fault(text: str, delimiter: str, line: int) -> tuple[int, bool]:
+def _cell_at_fault(text: str, delimiter: str, line: int) -> tuple[int, str | None]:
     """The column of the first cell csv.reader refuses in the row starting at the text's `line` (text after a
-    quoted cell's closing quote, a quote never closed), or 0, and whether it holds more characters than the
-    reader reads (its field_size_limit): its refusal, in the library's words, named column 1."""
+    quoted cell's closing quote, a quote never closed), or 0, and its fault where pnp says it: "oversized" where
+    it holds more characters than the reader reads (its field_size_limit), "unclosed" where its opening quote is
+    closed by none (said as the first of these where it was both: 'field larger than field limit', the library's
+    words about the size of what was a stray quote). csv.reader's refusal named column 1."""
     pos = 0
     for _, ended in zip(range(line - 1), _LINE_END.finditer(text)):
         pos = ended.end()
     cell, most = _one_cell(delimiter), csv.field_size_limit()
     for column in range(1, MAX_COLUMNS + 1):
         if (found := cell.match(text, pos)) is None:
-            return 0, False
+            return 0, None
         value = found[0]
+        if not value and text.startswith('"', pos):  # (no quoted cell matches: no quote closes this one)
+            return column, "unclosed"
         if (len(value) - 2 - value.count('""', 1, -1) if value.startswith('"') else len(value)) > most:
-            return column, True
+            return column, "oversized"
         if found.end() == len(text) or _LINE_END.match(text, found.end()):
-            return 0, False
+            return 0, None
         if not text.startswith(delimiter, found.end()):
-            return column, False
+            return column, None
         pos = found.end() + 1
-    return 0, False
+    return 0, None
 
 
 # A first line "sep=;" names the file's delimiter, as Excel reads and writes it: it was read as the header (a
