@@ -766,6 +766,19 @@ def _misplaced_said(tag: str) -> str:
 _DATES_AND_TIMES = (datetime.date, datetime.time, datetime.timedelta)  # (a datetime is a date)
 
 
+def _dated(value: object, code: str) -> str | None:
+    """The refusal of a cell of number format `code` whose `value` openpyxl reads as a date, a time or a duration,
+    or None. It was said as Python writes it ("2024-01-02 00:00:00" where the sheet showed 2-Jan; in a text field
+    printed so, exit 0; a duration or a time of day was a traceback converting the table to YAML): refused as a
+    YAML table's dates are, in any row, the header's too (a date there named a column by Python's text), naming
+    the format that shows it."""
+    if not isinstance(value, _DATES_AND_TIMES):
+        return None
+    kind = "a date cell" if _shown_as_it_is(code) else f"its number format is {shown(code)}"
+    return (f"this cell holds a date or time ({kind}), which pnp's data has no type for: format the cell as text "
+            "(or a number) and type the value")
+
+
 class _SheetRead:
     """The rows of a sheet read so far (_sheet_rows), and where the reading is."""
 
@@ -893,14 +906,8 @@ class _SheetRead:
             if isinstance(value, str):  # (counted before any is looked at: each check reads the whole text)
                 self._spend_text(len(value), column)
             code = self._number_format(cell["style_id"], column, value)
-            if isinstance(value, _DATES_AND_TIMES):
-                # (said as Python writes it, "2024-01-02 00:00:00" where the sheet showed 2-Jan, in a text field; a
-                # duration or a time of day was a traceback converting the table to YAML): refused as a YAML
-                # table's dates are, in any row, the header's too (a date there named a column by Python's text)
-                raise LoadError(f"this cell holds a date or time (its number format is {shown(code)}), which pnp's "
-                                "data has no type for: format the cell as text (or a number) and type the value",
-                                Mark(self.where, self.row, column))
-            if problem := _shown_otherwise(value, code) or self._zero_unshown(value) or self._repeated(cell["style_id"]):
+            if problem := (_dated(value, code) or _shown_otherwise(value, code) or self._zero_unshown(value)
+                           or self._repeated(cell["style_id"])):
                 raise LoadError(problem, Mark(self.where, self.row, column))
             values[column - 1] = _unescaped(value) if isinstance(value, str) else _number_as_shown(value, code)
             if isinstance(value, str) and (problem := _longer_than_a_cell(values[column - 1])):
