@@ -555,22 +555,55 @@ def test_a_table_reads_the_first_sheet_a_spreadsheet_program_shows_not_a_hidden_
     assert "The jungle grows" in back and "An old title" not in back
 
 
-@pytest.mark.parametrize("column, value, said", [
-    (4, datetime.datetime(2024, 1, 2), "2024-01-02 00:00:00"),  # a text typed "1/2", which Excel makes a date
-    (1, datetime.timedelta(days=3), "3 days, 0:00:00"),  # a duration in a number field
-    (2, datetime.time(1, 30), "01:30:00"),
+@pytest.mark.parametrize("row, column, value, code", [
+    (3, 4, datetime.datetime(2024, 1, 2), "d-mmm"),  # a text typed "1/2", which Excel makes a date
+    (3, 1, datetime.timedelta(days=3), "[h]:mm"),  # a duration in a number field
+    (3, 2, datetime.time(1, 30), "h:mm"),
+    (1, 6, datetime.datetime(2024, 1, 2), "d-mmm"),  # a header cell: it named its column by Python's text
 ])
-def test_a_date_or_time_cell_is_refused_at_its_cell(proj, column, value, said):
+def test_a_date_or_time_cell_is_refused_at_its_cell_naming_its_format(proj, row, column, value, code):
     """A date cell in a text field printed as Python writes it ('2024-01-02 00:00:00' where the sheet showed
-    2-Jan), with exit 0; a duration or a time of day was a traceback when the table was converted to YAML."""
+    2-Jan), with exit 0; a duration or a time of day was a traceback when the table was converted to YAML. Its
+    refusal said it as Python writes it too, and a header's named an unknown field so: it names its format."""
     path = xlsx_table(proj, "turn")
     book = openpyxl.load_workbook(path)
-    book.active.cell(row=3, column=column, value=value)
+    book.active.cell(row=row, column=column, value=value).number_format = code
     book.save(path)
-    message = f"3:{column}: error: this cell holds a date or time ({said}), which pnp's data has no type for"
+    message = (f"{row}:{column}: error: this cell holds a date or time (its number format is '{code}'), which pnp's "
+               "data has no type for")
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:{message}") for ln in errors(proj)), errors(proj)
     result = run(proj, "convert", str(path), "--to", "yaml")
     assert result.exit_code == 1 and "Traceback" not in result.output and message.split(" error: ")[1] in result.output
+
+
+def test_a_number_header_cell_names_its_column_as_the_sheet_shows_it(proj):
+    """A header cell of the number 1E+20 was said 'unknown field 1e+20', Python's text, and one of 7 formatted
+    000 'unknown field 7'."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    for column, (number, code) in enumerate([(1e20, "General"), (7, "000"), (-123456789012, "General")], start=6):
+        book.active.cell(row=1, column=column, value=number).number_format = code
+        book.active.cell(row=2, column=column, value="x")
+    book.save(path)
+    found = [ln.split(": error: ")[1] for ln in errors(proj) if "turn.xlsx[turn]:1:" in ln]
+    assert {"unknown field '1E+20'", "unknown field '007'", "unknown field '-1.23457E+11'"} <= {
+        f.split(" (")[0] for f in found}, found
+
+
+@pytest.mark.parametrize("number", ["9" * 4301, "1" + "0" * 4400 + ".0e-4400", "0." + "0" * 4300 + "1"])
+def test_a_csv_number_of_more_digits_than_yaml_reads_is_refused_as_yaml_refuses_it(proj, number):
+    """A whole number of 4,301 digits in a CSV cell was said to be text ('expected a whole number, got text'), and
+    1 written with 4,400 zeros and .0e-4400 read as 1, where the same written in YAML is refused for its digits."""
+    path, rows, header = tokens_as_csv(proj)
+    col = header.index("count") + 1
+    cells = rows[1].split(",")
+    cells[col - 1] = number
+    path.write_text("\n".join([rows[0], ",".join(cells), *rows[2:]]) + "\n", encoding="utf-8")
+    said = "error: a number of more than 4,300 digits cannot be read"
+    assert f"cards/{GAME}/tokens.csv:2:{col}: {said}" in errors(proj)
+    (proj / "cards" / GAME / "tokens.yaml").write_text(f"- {{id: a, name: A, count: {number}}}\n", encoding="utf-8")
+    path.unlink()
+    assert f"cards/{GAME}/tokens.yaml:1:27: {said}" in errors(proj)
 
 
 def test_a_true_false_cell_in_a_text_field_prints_as_the_sheet_shows_it(proj):
@@ -911,6 +944,14 @@ def _hide_column(ws):
     ws.column_dimensions["B"].hidden = True
 
 
+def _shrink_row(ws):
+    ws.row_dimensions[3].height = 0.01  # a row no pixel high: read and printed, exit 0, as the sheet showed none
+
+
+def _shrink_column(ws):
+    ws.column_dimensions["B"].width = 0.01
+
+
 def _hide_columns_by_default(ws):
     ws.sheet_format.defaultColWidth = 0  # columns of no width of their own are hidden: the second has none
     ws.column_dimensions["A"].width = 12
@@ -919,7 +960,9 @@ def _hide_columns_by_default(ws):
 @pytest.mark.parametrize("hide, cell, what", [(_hide_row, "3:1", "row is hidden (by hand, by a filter"),
                                               (_hide_rows_by_default, "3:1", "row is hidden (by hand, by a filter"),
                                               (_hide_column, "1:2", "column is hidden (by hand"),
-                                              (_hide_columns_by_default, "1:2", "column is hidden (by hand")])
+                                              (_hide_columns_by_default, "1:2", "column is hidden (by hand"),
+                                              (_shrink_row, "3:1", "row is hidden (by hand, by a filter, by a height"),
+                                              (_shrink_column, "1:2", "column is hidden (by hand, by a width")])
 def test_a_hidden_row_or_column_holding_a_value_is_refused_at_its_first_cell(proj, hide, cell, what):
     """A row hidden by a filter was read as an item, and a hidden column as a field, with exit 0: the sheet
     shows the table without them."""
@@ -2056,6 +2099,8 @@ _OVERSIZED = "x" * 140_000
     # and a cell the reader refuses: text after its closing quote, a quote never closed
     ('id,"name" ,kind,power\nlion,Lion,beast,4\n', "cards.csv:1:2: error: malformed CSV"),
     ('id,name,kind,power\nlion,Lion,beast,4\nfern,Fern,"pl\nant,1\n', "cards.csv:3:3: error: malformed CSV"),
+    # a quote no quote closes over more than the reader reads was said in its words as a field past its limit
+    (f'id,name,kind,power\nlion,"{_OVERSIZED}\n', "cards.csv:2:2: error: malformed CSV: this cell opens a quote"),
     # a 'sep=' line naming a character no delimiter should be: NUL read as the delimiter, a letter split the words
     ("sep=\0\nid\0name\0kind\0power\nlion\0Lion\0beast\0 4\n", "cards.csv:1:5: error: 'sep=' names U+0000"),
     ("sep=i\nid,name,kind,power\nlion,Lion,beast,4\n", "cards.csv:1:5: error: 'sep=' names U+0069"),

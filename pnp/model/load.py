@@ -283,7 +283,9 @@ def _mark(file: str, m: _ParserMark | None, lines: int = 0) -> Mark:
     return Mark(file, m.line + 1 + lines, m.column + 1) if m else Mark(file)
 
 
-def _too_long(mark: Mark) -> LoadError:
+def number_too_long(mark: Mark) -> LoadError:
+    """The refusal of a number written in more than MAX_NUMBER_DIGITS characters (in a YAML file or a table's
+    cell alike)."""
     return LoadError(f"a number of more than {MAX_NUMBER_DIGITS:,} digits cannot be read", mark)
 
 
@@ -522,7 +524,7 @@ class _Builder:
         if tag == _INT and text.isdigit() and (text[0] != "0" or len(text) == 1) and len(text) < 19:
             return int(text)
         if tag in _NUMBER_TAGS and len(text) > MAX_NUMBER_DIGITS:
-            raise _too_long(mark)  # before PyYAML reads it: a long base-60 number takes it minutes
+            raise number_too_long(mark)  # before PyYAML reads it: a long base-60 number takes it minutes
         # the stubs type a node's marks as the pure-Python parser's; the C parser's serve the same
         node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)  # type: ignore[arg-type]
         try:
@@ -535,7 +537,7 @@ class _Builder:
             raise LoadError(f"{shown(text)} is written as a number, date or yes/no but is not one; quote it to keep "
                             "it as text", mark) from None
         if type(value) is int and not -_HUGE < value < _HUGE:
-            raise _too_long(mark)  # hex, binary and base 60 write many digits in few characters
+            raise number_too_long(mark)  # hex, binary and base 60 write many digits in few characters
         if event.tag is None and tag in _PLAIN_NUMBER_TAGS:
             _refuse_yaml11_only_number(text, value, mark)
         return value

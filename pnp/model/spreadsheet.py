@@ -30,9 +30,9 @@ from ..options import closest, control_problem, type_name
 from ..project import read_project_file, utf8_text
 from ..report import Mark
 from ..template import printed_number
-from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME_SHEET_TEXT, UNSEEN_LINE_BREAK, MarkedList,
-                   Place, Record, check_file, counted_load, plain, shown, spend_cells, spend_sheet_text, spend_values,
-                   values_left)
+from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME_SHEET_TEXT, MAX_NUMBER_DIGITS,
+                   UNSEEN_LINE_BREAK, MarkedList, Place, Record, check_file, counted_load, number_too_long, plain,
+                   shown, spend_cells, spend_sheet_text, spend_values, values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
 from .workbook_parts import (MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts,
@@ -133,10 +133,14 @@ def _split_rows(text: str, delimiter: str, shown: str, before: int) -> Rows:
             rows.append((line, [_csv_cell(cell) for cell in cells]))
             line = before + reader.line_num + 1
     except csv.Error as e:
-        column, oversized = _cell_at_fault(text, delimiter, line - before)
-        if oversized:
+        column, fault = _cell_at_fault(text, delimiter, line - before)
+        if fault == "oversized":
             raise LoadError(f"cell holds more than {csv.field_size_limit():,} characters, the most a CSV cell "
                             "read holds (keep a text this long in a YAML table)", Mark(shown, line, column)) from None
+        if fault == "unclosed":
+            raise LoadError("malformed CSV: this cell opens a quote that no quote closes before the file ends: "
+                            "close it, or double a quote meant as a character (\"\")", Mark(shown, line, column)) \
+                from None
         raise LoadError(f"malformed CSV: {e}", Mark(shown, line if column else before + reader.line_num or line,
                                                     column or 1)) from None
     return rows
@@ -165,26 +169,30 @@ def _separator_line_problem(file: str, line: str) -> LoadError:
                      Mark(file, 1, column))
 
 
-def _cell_at_fault(text: str, delimiter: str, line: int) -> tuple[int, bool]:
+def _cell_at_fault(text: str, delimiter: str, line: int) -> tuple[int, str | None]:
     """The column of the first cell csv.reader refuses in the row starting at the text's `line` (text after a
-    quoted cell's closing quote, a quote never closed), or 0, and whether it holds more characters than the
-    reader reads (its field_size_limit): its refusal, in the library's words, named column 1."""
+    quoted cell's closing quote, a quote never closed), or 0, and its fault where pnp says it: "oversized" where
+    it holds more characters than the reader reads (its field_size_limit), "unclosed" where its opening quote is
+    closed by none (said as the first of these where it was both: 'field larger than field limit', the library's
+    words about the size of what was a stray quote). csv.reader's refusal named column 1."""
     pos = 0
     for _, ended in zip(range(line - 1), _LINE_END.finditer(text)):
         pos = ended.end()
     cell, most = _one_cell(delimiter), csv.field_size_limit()
     for column in range(1, MAX_COLUMNS + 1):
         if (found := cell.match(text, pos)) is None:
-            return 0, False
+            return 0, None
         value = found[0]
+        if not value and text.startswith('"', pos):  # (no quoted cell matches: no quote closes this one)
+            return column, "unclosed"
         if (len(value) - 2 - value.count('""', 1, -1) if value.startswith('"') else len(value)) > most:
-            return column, True
+            return column, "oversized"
         if found.end() == len(text) or _LINE_END.match(text, found.end()):
-            return 0, False
+            return 0, None
         if not text.startswith(delimiter, found.end()):
-            return column, False
+            return column, None
         pos = found.end() + 1
-    return 0, False
+    return 0, None
 
 
 # A first line "sep=;" names the file's delimiter, as Excel reads and writes it: it was read as the header (a
@@ -655,13 +663,21 @@ def _value_holds_nothing(kind: str | None, value: str, shared: Any) -> bool:
             and _counted(value) < len(shared) and shared.holds_nothing(_counted(value)))
 
 
+# The height of a row (in points) and the width of a column (in characters) under which a sheet at 100% shows it
+# in no pixel: a row rounds to none under half a pixel at 96 dpi; a column of a width under 1/32 of a character is
+# none wide with any default font whose digits are under 16 pixels wide (Calibri 11's are 7). A row of a height of
+# 0.01 was read and printed where the sheet showed nothing, exit 0, as one of 0 is hidden
+_SHOWS_NOTHING = {"ht": 0.375, "width": 1 / 32, "defaultColWidth": 1 / 32}
+
+
 def _hidden(element: Any, size: str) -> bool:
     """Whether a sheet's row or column (`element`) is hidden: marked so (by hand, by a filter, by a collapsed
-    outline), or of no height or width (`size`), which a spreadsheet program shows as hidden."""
+    outline), or of a height or width (`size`) that shows no pixel (_SHOWS_NOTHING): a spreadsheet program shows
+    it as hidden."""
     if element.get("hidden") in ("1", "true"):
         return True
     try:
-        return float(element.get(size) or "nan") == 0
+        return float(element.get(size) or "nan") < _SHOWS_NOTHING[size]
     except ValueError:
         return False
 
@@ -745,6 +761,22 @@ def _misplaced_said(tag: str) -> str:
     lost or put in the wrong place, exit 0)."""
     return (f"a <{local_name(tag)}> element where a sheet holds none (its cells are each in a <row> of its <sheetData>): "
             "the file is damaged; save it again from the spreadsheet program")
+
+
+_DATES_AND_TIMES = (datetime.date, datetime.time, datetime.timedelta)  # (a datetime is a date)
+
+
+def _dated(value: object, code: str) -> str | None:
+    """The refusal of a cell of number format `code` whose `value` openpyxl reads as a date, a time or a duration,
+    or None. It was said as Python writes it ("2024-01-02 00:00:00" where the sheet showed 2-Jan; in a text field
+    printed so, exit 0; a duration or a time of day was a traceback converting the table to YAML): refused as a
+    YAML table's dates are, in any row, the header's too (a date there named a column by Python's text), naming
+    the format that shows it."""
+    if not isinstance(value, _DATES_AND_TIMES):
+        return None
+    kind = "a date cell" if _shown_as_it_is(code) else f"its number format is {shown(code)}"
+    return (f"this cell holds a date or time ({kind}), which pnp's data has no type for: format the cell as text "
+            "(or a number) and type the value")
 
 
 class _SheetRead:
@@ -874,14 +906,16 @@ class _SheetRead:
             if isinstance(value, str):  # (counted before any is looked at: each check reads the whole text)
                 self._spend_text(len(value), column)
             code = self._number_format(cell["style_id"], column, value)
-            if problem := _shown_otherwise(value, code) or self._zero_unshown(value) or self._repeated(cell["style_id"]):
+            if problem := (_dated(value, code) or _shown_otherwise(value, code) or self._zero_unshown(value)
+                           or self._repeated(cell["style_id"])):
                 raise LoadError(problem, Mark(self.where, self.row, column))
             values[column - 1] = _unescaped(value) if isinstance(value, str) else _number_as_shown(value, code)
             if isinstance(value, str) and (problem := _longer_than_a_cell(values[column - 1])):
                 raise LoadError(problem, Mark(self.where, self.row, column))
             if not _blank(values[column - 1]) and (self.row_hidden or self.hidden_columns[column]):
-                hidden = ("row is hidden (by hand, by a filter" if self.row_hidden
-                          else "column is hidden (by hand, by the sheet's default width of 0")
+                hidden = ("row is hidden (by hand, by a filter, by a height too small to show" if self.row_hidden
+                          else "column is hidden (by hand, by a width too small to show, by the sheet's default "
+                               "width of 0")
                 raise LoadError(f"this cell's {hidden} or in a collapsed outline), and pnp reads every row and "
                                 "column, shown or not: show it, or delete it if it is not part of the table",
                                 Mark(self.where, self.row, column))
@@ -1459,13 +1493,42 @@ def _fields_by_text(schema: Schema) -> dict[str, Any]:
     return {str(name): name for name in schema.fields}
 
 
-def _header_text(cell: object, fields: Mapping[str, Any]) -> str | None:
-    """The name a header cell holding `cell` gives its column: None when blank, else its text, trimmed unless it is
-    the name of one of the `fields` as it is (a field named ' pad' was read back from its own converted file as
-    'pad', exit 0); a true/false cell as the sheet shows it, TRUE or FALSE (it was named 'True', Python's word)."""
+def _header_text(cell: object, fields: Mapping[str, Any], mark: Mark | None = None) -> str | None:
+    """The name a header cell holding `cell` (at `mark`) gives its column: None when blank, else its text, trimmed
+    unless it is the name of one of the `fields` as it is (a field named ' pad' was read back from its own converted
+    file as 'pad', exit 0); a true/false cell as the sheet shows it, TRUE or FALSE (it was named 'True', Python's
+    word), and a number cell too (_header_number)."""
     if _blank(cell):
         return None
+    if isinstance(cell, (int, float, _FormattedNumber)) and not isinstance(cell, bool):
+        return _header_number(cell, mark)
     return text if (text := shown_text(cell)) in fields else text.strip()
+
+
+def _header_number(cell: int | float | _FormattedNumber, mark: Mark | None) -> str:
+    """The name a header cell holding a number gives its column: the text the sheet shows (General's 1E+20, 007 of
+    7 formatted 000), as a message then says it (it was said as Python writes the number, 'unknown field
+    1e+20'); LoadError at `mark` where that text is not sure (a number General rounds, a fraction)."""
+    number, code = (cell.value, cell.format) if isinstance(cell, _FormattedNumber) else (cell, "General")
+    text = _general_text(number) if _shown_as_it_is(code) else _shown_number(number, code)
+    if text is None:
+        raise LoadError(f"this header cell holds a number ({_quoted_number(number)}) formatted as {shown(code)}, "
+                        "which the sheet shows otherwise than pnp would name its column: format the cell as text "
+                        "and type the field's name", mark)
+    return text
+
+
+def _general_text(value: int | float) -> str | None:
+    """The text the General format shows for a number, where that is sure: the number's text when it is short
+    (_general_number), else, for a number of 12 whole digits or more or under 0.0001, its six significant digits
+    or fewer in scientific notation, as Excel writes it (1E+20, 1.23457E+11, 1E-05); None for the rest (a number
+    of many decimals, which General rounds to the column's width)."""
+    if (number := _general_number(value)) is not None:
+        return str(number)
+    if not math.isfinite(value) or 1e-4 <= abs(value) < 1e11:
+        return None
+    mantissa, exponent = f"{value:.5E}".split("E")
+    return mantissa.rstrip("0").rstrip(".") + "E" + exponent
 
 
 def _header(header: list[Any], where: str, line: int, fields: Mapping[str, Any]) -> list[str | None]:
@@ -1474,7 +1537,7 @@ def _header(header: list[Any], where: str, line: int, fields: Mapping[str, Any])
     names: list[str | None] = []
     seen: dict[str, int] = {}
     for col, cell in enumerate(header, start=1):
-        if (name := _header_text(cell, fields)) is None:
+        if (name := _header_text(cell, fields, Mark(where, line, col))) is None:
             names.append(None)
             continue
         if name in seen:
@@ -1527,9 +1590,6 @@ def _cell(value: object, field: Field | None, mark: Mark) -> tuple[Any, int]:
     return _remarked(found, mark), size
 
 
-_DATES_AND_TIMES = (datetime.date, datetime.time, datetime.timedelta)  # (a datetime is a date)
-
-
 def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     """_cell's value of a cell that holds one value."""
     value = _plain_number(_number_of(value, field, mark))
@@ -1537,11 +1597,6 @@ def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
         raise LoadError(f"this cell's number ({shown(value)}) is not a finite number", mark)
     if isinstance(value, str) and (problem := _text_problem(value)):
         raise LoadError(problem, mark)
-    if isinstance(value, _DATES_AND_TIMES):
-        # (printed as Python writes it, "2024-01-02 00:00:00" where the sheet showed 2-Jan; a duration or a time
-        # of day was a traceback converting the table to YAML): refused as a YAML table's dates are
-        raise LoadError(f"this cell holds a date or time ({value}), which pnp's data has no type for: format the "
-                        "cell as text (or a number) and type the value", mark)
     if isinstance(field, Str):  # str, text, id, icon: the cell as the sheet shows it
         return shown_text(value)
     if isinstance(field, Enum):  # the value the cell shows (a "2" typed in a workbook is the number 2)
@@ -1552,7 +1607,7 @@ def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     text = value.strip()
     if isinstance(field, TrueFalse):
         return {"true": True, "false": False, "yes": True, "no": False}.get(text.lower(), value)
-    return _scalar(text)  # a number, or a field the table does not declare
+    return _scalar(text, mark)  # a number, or a field the table does not declare
 
 
 def _text_problem(text: str) -> str | None:
@@ -1799,15 +1854,16 @@ def _shown_number(value: int | float, code: str) -> str | None:
     return text if text.strip() else None
 
 
-def _scalar(text: str) -> int | float | str:
-    """A number, else the text (the schema check then says what was expected)."""
+def _scalar(text: str, mark: Mark) -> int | float | str:
+    """A number, else the text (the schema check then says what was expected); LoadError at `mark` for a number
+    written in more characters than a YAML file's number may be (number_too_long): a whole number of 5,000 digits
+    was said to be text, and 1 written with 4,400 zeros and .0e-4400 read as 1, where the same in YAML is refused."""
     for kind, pattern in ((int, _INT), (float, _FLOAT)):
         if not pattern.fullmatch(text):
             continue
-        try:
-            value = kind(text)
-        except ValueError:  # an int of more than 4,300 digits: read as a float, infinite, so kept as text
-            continue
+        if len(text) > MAX_NUMBER_DIGITS:
+            raise number_too_long(mark)
+        value = kind(text)
         if value == value and value not in (float("inf"), float("-inf")):  # no NaN or infinity
             return value
     return text
