@@ -628,7 +628,8 @@ def export(ctx: click.Context, games: tuple[str, ...], fmt: str, out_dir: str | 
                project_mod.output_path(project, None, game_id, "export", named, replaced_whole=True)
                for game_id in selected}
     for folder in folders.values():  # (the folder itself, if in the way, is said by the export: its own or not)
-        project_mod.folders_on_the_way(project, folder, itself=False)
+        # (an export writes three levels below its folder at most: tts's cards/<component>/<face>.png)
+        project_mod.folders_on_the_way(project, folder, itself=False, levels=3)
     for game_id, folder in folders.items():
         with _export_bar(game_id) as bar:
             result = export_game(project, game_id, fmt, folder, options, jobs or default_jobs(), bar, force)

@@ -786,14 +786,15 @@ def output_path(project: "Project", given: str | Path | None, *parts: str, defau
     return target
 
 
-def folders_on_the_way(project: "Project", target: Path, itself: bool = True) -> None:
+def folders_on_the_way(project: "Project", target: Path, itself: bool = True, levels: int = 1) -> None:
     """OutputError if a folder `target` is in (or `target` itself, when `itself`: a folder the command makes) is
     there but is no folder (a file, a named pipe, ...): said before the command's work, where the write would
     have said it only at the end (`build --out afile/sub` drew every page first). So too a nearest folder there is
     that cannot be written (a read-only mount, /proc): where folders are to be made in it, tried by making a
     temporary folder and removing it, since permissions alone do not say it (root may write every folder the modes
     close, and /proc's); an existing target is asked with access(), which leaves it as it is; the folders not there
-    yet are not made before the work."""
+    yet are not made before the work. The command writes `levels` of names below `target` (a build its files, an
+    export cards/<component>/<file>): the path must leave room for the longest of them (_path_fits)."""
     folder = target if itself else target.parent
     walked = Path(folder.anchor)
     nearest, missing = walked, False
@@ -803,6 +804,7 @@ def folders_on_the_way(project: "Project", target: Path, itself: bool = True) ->
         try:
             mode = os.stat(walked).st_mode  # (a link is followed, as writing would)
         except (OSError, ValueError):  # nothing there yet (made when written), or unreadable: tried below
+            _path_fits(project, target, nearest, levels)
             _names_fit(project, target, nearest, parts[at:])
             missing = True
             break
@@ -811,6 +813,8 @@ def folders_on_the_way(project: "Project", target: Path, itself: bool = True) ->
             raise OutputError(f"cannot write to {printable(project.rel(target))}: {printable(project.rel(walked))} is "
                               f"{kind}, not a folder")
         nearest = walked
+    else:
+        _path_fits(project, target, nearest, levels)
     if missing:  # (folders will be made there: one is tried; an existing folder is left as it is, not even its
         _writable(project, target, nearest)  # time changed, for a build that finds its game up to date)
     elif not os.access(nearest, os.W_OK):  # (a read-only mount says so here, to root too)
@@ -818,18 +822,35 @@ def folders_on_the_way(project: "Project", target: Path, itself: bool = True) ->
                           "cannot be written")
 
 
-def _names_fit(project: "Project", target: Path, nearest: Path, missing: tuple[str, ...]) -> None:
-    """OutputError if a folder to be made in `nearest` (the names `missing`) has a name longer than its file
-    system allows, or `target`'s path longer than it allows (`build --out` a name of 300 letters, or a path of
-    4,300, drew every page, then said "File name too long")."""
+# what a temporary beside a path adds to its name (temporary_beside: ".", ".pnp-", 12 hex digits, ".tmp"): an
+# export's work folder is made beside its folder, and what it writes is in there
+TEMPORARY_EXTRA = 22
+
+
+def _path_fits(project: "Project", target: Path, nearest: Path, levels: int) -> None:
+    """OutputError if `target`'s path leaves no room for `levels` of names below it, each as long as the file
+    system allows (the names pnp writes are held to that): `build --out` a path of 4,060 bytes passed, drew every
+    page, then said "File name too long" at a file's name; a path of 4,300 did so before the target was checked."""
     try:
-        longest = os.pathconf(nearest, "PC_NAME_MAX")
-        longest_path = os.pathconf(nearest, "PC_PATH_MAX")
+        longest_name = os.pathconf(nearest, "PC_NAME_MAX")
+        longest_path = os.pathconf(nearest, "PC_PATH_MAX") - 1  # (the limit counts the path's closing NUL)
     except (OSError, ValueError, AttributeError):  # (no such limit said here, or no pathconf: Windows)
         return
-    if len(os.fsencode(target)) >= longest_path:  # (the limit counts the path's closing NUL)
-        raise OutputError(f"cannot write to {printable(project.rel(target))[:80]}...: its path is "
-                          f"{len(os.fsencode(target))} bytes long, past the {longest_path - 1} its system allows")
+    length, room = len(os.fsencode(target)), TEMPORARY_EXTRA + levels * (1 + longest_name)
+    if length + room > longest_path:
+        raise OutputError(f"cannot write to {printable(project.rel(target))[:80]}...: its path is {length:,} bytes "
+                          f"long, past the {max(0, longest_path - room):,} its system allows for a folder pnp writes "
+                          f"in ({longest_path:,} less {room:,} for the names pnp writes below it): choose a folder "
+                          "of a shorter path")
+
+
+def _names_fit(project: "Project", target: Path, nearest: Path, missing: tuple[str, ...]) -> None:
+    """OutputError if a folder to be made in `nearest` (the names `missing`) has a name longer than its file
+    system allows (`build --out` a name of 300 letters drew every page, then said "File name too long")."""
+    try:
+        longest = os.pathconf(nearest, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # (no such limit said here, or no pathconf: Windows)
+        return
     for part in missing:
         if len(os.fsencode(part)) > longest:
             raise OutputError(f"cannot write to {printable(project.rel(target))}: the folder name "

@@ -71,13 +71,22 @@ def test_an_out_folder_name_longer_than_the_file_system_allows_is_refused_before
     the project, the name was said to be "a loop of symbolic links"."""
     drawn = []
     monkeypatch.setattr(Studio, "printed", lambda self, face: drawn.append(face))
-    outside = mini.parent / "outside-long"
-    outside.mkdir(exist_ok=True)
+    outside = mini.parent / f"outside-long-{command[0]}"
+    outside.mkdir()
     result = run(mini, *command, "--out", str(outside / ("n" * 300) / "sub"))
     assert result.exit_code == 1, result.output
     assert "is 300 bytes long, past the" in result.output and drawn == [] and list(outside.iterdir()) == []
     deep = run(mini, *command, "--out", str(outside.joinpath(*["d" * 250] * 17)))
     assert deep.exit_code == 1 and "bytes long, past the" in deep.output and drawn == [], deep.output
+    # a path a few bytes under the system's limit passed, drew every page, then failed at a file's longer path;
+    # so too where its folders are there already
+    near = _path_of(outside, os.pathconf(outside, "PC_PATH_MAX") - 40)
+    for made in (False, True):
+        if made:
+            os.makedirs(near)  # (nothing else: the refusal made no folder)
+        under = run(mini, *command, "--out", near)
+        assert under.exit_code == 1 and "bytes long, past the" in under.output and drawn == [], under.output
+        assert made or list(outside.iterdir()) == []
     inside = run(mini, *command, "--out", str(mini / ("n" * 300) / "sub"))
     assert inside.exit_code == 2 and "loop" not in inside.output and drawn == [], inside.output
 
@@ -88,3 +97,11 @@ def test_a_line_break_in_the_name_of_a_file_in_the_way_is_said_as_an_escape(mini
     result = run(mini, "calibrate", "--out", str(mini / "forged\nerror: x" / "sub"))
     assert result.exit_code == 1 and "forged\\nerror: x is a file, not a folder" in result.output, result.output
     assert not any(line.startswith("error: x") for line in result.output.splitlines())
+
+
+def _path_of(folder, length: int) -> str:
+    """A path of `length` bytes in `folder`, of folders of 250 letters (the last shorter)."""
+    path = str(folder)
+    while len(path) + 251 < length:
+        path += "/" + "d" * 250
+    return path + "/" + "e" * (length - len(path) - 1)
