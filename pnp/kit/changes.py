@@ -572,7 +572,6 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
     """The faces of the game as it was at a git commit: its files written to a scratch project, validated
     and resolved there; none when the game was not in that commit."""
     from ..project import Project
-    from ..check import validate
 
     if ref.startswith("-"):
         raise UsageError(f"--since {ref}: neither a manifest file nor a git commit")
@@ -602,6 +601,8 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
     entries = _tree(project, ref, commit, prefix, wanted)
     if not any(path.startswith(f"cards/{game_id}/") for _, _, path, _ in entries):
         return {}
+    from ..check import validate  # (only now: its imports took 3 s before a ref git does not know was refused)
+
     with tempfile.TemporaryDirectory(prefix="pnp-since-") as tmp:
         root = Path(tmp) / "project"
         _write_tree(project, ref, entries, root)
