@@ -794,27 +794,28 @@ def folders_on_the_way(project: "Project", target: Path, itself: bool = True, le
     temporary folder and removing it, since permissions alone do not say it (root may write every folder the modes
     close, and /proc's); an existing target is asked with access(), which leaves it as it is; the folders not there
     yet are not made before the work. The command writes `levels` of names below `target` (a build its files, an
-    export cards/<component>/<file>): the path must leave room for the longest of them (_path_fits)."""
+    export cards/<component>/<file>): the path must leave room for the longest of them (_path_fits). When not
+    `itself`, `target` is written as a temporary beside it, renamed when whole (an export's folder, a converted
+    table's file): its name must leave room for the temporary's (_names_fit)."""
     folder = target if itself else target.parent
     walked = Path(folder.anchor)
-    nearest, missing = walked, False
+    nearest = walked
+    missing: tuple[str, ...] = ()  # the folders not there yet, from the first
     parts = folder.relative_to(walked).parts
     for at, part in enumerate(parts):
         walked = walked / part
         try:
             mode = os.stat(walked).st_mode  # (a link is followed, as writing would)
         except (OSError, ValueError):  # nothing there yet (made when written), or unreadable: tried below
-            _path_fits(project, target, nearest, levels)
-            _names_fit(project, target, nearest, parts[at:])
-            missing = True
+            missing = parts[at:]
             break
         kind = not_regular(mode) or "a file"
         if kind != "a folder":
             raise OutputError(f"cannot write to {printable(project.rel(target))}: {printable(project.rel(walked))} is "
                               f"{kind}, not a folder")
         nearest = walked
-    else:
-        _path_fits(project, target, nearest, levels)
+    _path_fits(project, target, nearest, levels)
+    _names_fit(project, target, nearest, missing, () if itself else (target.name,))
     if missing:  # (folders will be made there: one is tried; an existing folder is left as it is, not even its
         _writable(project, target, nearest)  # time changed, for a build that finds its game up to date)
     elif not os.access(nearest, os.W_OK):  # (a read-only mount says so here, to root too)
@@ -844,18 +845,23 @@ def _path_fits(project: "Project", target: Path, nearest: Path, levels: int) -> 
                           "of a shorter path")
 
 
-def _names_fit(project: "Project", target: Path, nearest: Path, missing: tuple[str, ...]) -> None:
+def _names_fit(project: "Project", target: Path, nearest: Path, missing: tuple[str, ...],
+               renamed: tuple[str, ...]) -> None:
     """OutputError if a folder to be made in `nearest` (the names `missing`) has a name longer than its file
-    system allows (`build --out` a name of 300 letters drew every page, then said "File name too long")."""
+    system allows (`build --out` a name of 300 letters drew every page, then said "File name too long"), or a
+    name written first as a temporary (`renamed`) leaves no room for the temporary's (`convert --out` a name of
+    250 letters was a traceback, "File name too long", where the temporary was made)."""
     try:
         longest = os.pathconf(nearest, "PC_NAME_MAX")
     except (OSError, ValueError, AttributeError):  # (no such limit said here, or no pathconf: Windows)
         return
-    for part in missing:
-        if len(os.fsencode(part)) > longest:
-            raise OutputError(f"cannot write to {printable(project.rel(target))}: the folder name "
+    for part, kind, extra in [*((part, "folder name", 0) for part in missing),
+                              *((name, "name", TEMPORARY_EXTRA) for name in renamed)]:
+        if len(os.fsencode(part)) + extra > longest:
+            raise OutputError(f"cannot write to {printable(project.rel(target))}: the {kind} "
                               f"{printable(part[:40])}... is {len(os.fsencode(part))} bytes long, past the "
-                              f"{longest} its file system allows")
+                              f"{longest - extra} its file system allows" +
+                              (f" for a file pnp writes first under a name {extra} bytes longer" if extra else ""))
 
 
 def _writable(project: "Project", target: Path, folder: Path) -> None:

@@ -105,3 +105,16 @@ def _path_of(folder, length: int) -> str:
     while len(path) + 251 < length:
         path += "/" + "d" * 250
     return path + "/" + "e" * (length - len(path) - 1)
+
+
+def test_convert_refuses_an_out_whose_folder_or_file_name_is_longer_than_the_file_system_allows(mini):
+    """`pnp convert --out` into a folder named with 300 letters was a traceback ("File name too long" where it
+    asked whether the file was there); a file name of 240 letters was said as "cannot write to" its folder,
+    made too long by the temporary it is written as first."""
+    outside = mini.parent / "outside-convert"
+    outside.mkdir()
+    table = str(mini / "cards" / "mini" / "cards.yaml")
+    for out, said in ((outside / ("n" * 300) / "x.csv", "the folder name n"), (outside / ("n" * 240 + ".csv"), "the name n")):
+        result = run(mini, "convert", table, "--to", "csv", "--out", str(out))
+        assert result.exit_code == 1 and said in result.output and "bytes long, past the" in result.output, result.output
+    assert list(outside.iterdir()) == []
