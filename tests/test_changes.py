@@ -871,6 +871,15 @@ def test_a_since_that_is_no_commit_is_refused_without_loading_the_engine(tmp_pat
     assert [name for name in imported.split() if name.startswith(engine)] == []
 
 
+def test_changes_out_a_folder_name_longer_than_the_system_allows_is_said_to_hold_no_build(tmp_path):
+    """`pnp changes --out` a folder named with 300 letters was a traceback ("File name too long", where the last
+    build's manifest was looked for): no build can be there."""
+    repo = Path(__file__).resolve().parent.parent
+    result = run(repo, "changes", "dinospan", "--out", str(tmp_path / ("n" * 300)))
+    assert result.exit_code == 2 and "dinospan: no earlier build to compare with" in result.output, result.output
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("option", ["--since", "--changed-since"])
 def test_an_empty_since_is_said_as_empty(tmp_path, option):
     """`pnp changes GAME --since ''` said "--since : is a folder, not a build's manifest" (Path('') is '.')."""

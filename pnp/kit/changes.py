@@ -190,7 +190,8 @@ MANIFESTS_LOOKED_AT, ENTRIES_LOOKED_AT = 64, 10_000
 def _last_build(project: "Project", game_id: str, options: "PrintOptions", out_root: str | Path) -> State:
     """The State of the game's last build with these options in out_root: UsageError when there is none."""
     path = Path(out_root) / game_id / manifest_name(options)
-    if not path.is_file() and not path.is_symlink():
+    # (os.path's tests, not Path's: `changes --out` a folder name too long for the system raised from Path's)
+    if not os.path.isfile(path) and not os.path.islink(path):
         raise UsageError(f"{game_id}: no earlier build to compare with ({project.rel(path)} is missing); "
                          + _other_build_said(path))
     if not _sealed_or_unreadable(path):
