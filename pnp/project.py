@@ -807,6 +807,9 @@ def folders_on_the_way(project: "Project", target: Path, itself: bool = True, le
         try:
             mode = os.stat(walked).st_mode  # (a link is followed, as writing would)
         except (OSError, ValueError):  # nothing there yet (made when written), or unreadable: tried below
+            if os.path.islink(walked):  # (a link to nothing: the folder could not be made in its place, at the end)
+                raise OutputError(f"cannot write to {printable(project.rel(target))}: {printable(project.rel(walked))} "
+                                  f"is a symbolic link to {printable(os.readlink(walked))}, which is no folder") from None
             missing = parts[at:]
             break
         kind = not_regular(mode) or "a file"

@@ -118,3 +118,18 @@ def test_convert_refuses_an_out_whose_folder_or_file_name_is_longer_than_the_fil
         result = run(mini, "convert", table, "--to", "csv", "--out", str(out))
         assert result.exit_code == 1 and said in result.output and "bytes long, past the" in result.output, result.output
     assert list(outside.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [["build", "mini"], ["export", "mini", "--format", "png"], ["report", "mini"]])
+def test_a_link_to_nothing_where_the_games_folder_goes_is_refused_before_any_drawing(mini, command, monkeypatch):
+    """A symbolic link to nothing at <--out>/<game> passed the check (nothing there to stat), every page was
+    drawn, then the folder could not be made in its place: "cannot write to .../mini: File exists"."""
+    drawn = []
+    monkeypatch.setattr(Studio, "printed", lambda *args: drawn.append(args))
+    out = mini.parent / f"dangling-{command[0]}"
+    out.mkdir()
+    (out / "mini").symlink_to(mini.parent / "nowhere")
+    result = run(mini, *command, "--out", str(out))
+    assert result.exit_code == 1 and f"{out / 'mini'} is a symbolic link to {mini.parent / 'nowhere'}, which is no folder" \
+        in result.output, result.output
+    assert drawn == [] and [p.name for p in out.iterdir()] == ["mini"] and not (mini.parent / "nowhere").exists()
