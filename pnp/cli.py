@@ -628,7 +628,8 @@ def export(ctx: click.Context, games: tuple[str, ...], fmt: str, out_dir: str | 
                project_mod.output_path(project, None, game_id, "export", named, replaced_whole=True)
                for game_id in selected}
     for folder in folders.values():  # (the folder itself, if in the way, is said by the export: its own or not)
-        project_mod.folders_on_the_way(project, folder, itself=False)
+        # (an export writes three levels below its folder at most: tts's cards/<component>/<face>.png)
+        project_mod.folders_on_the_way(project, folder, itself=False, levels=3)
     for game_id, folder in folders.items():
         with _export_bar(game_id) as bar:
             result = export_game(project, game_id, fmt, folder, options, jobs or default_jobs(), bar, force)
@@ -994,6 +995,7 @@ def convert(ctx: click.Context, table_file: str, fmt: str, out: str | None, forc
                          "pnp names every file it writes for what it holds")
     out_path = project_mod.output_path(project, out, default=beside,
                                        protected=tuple(p for p in project_mod.PROTECTED if p != "cards"))
+    project_mod.folders_on_the_way(project, out_path, itself=False, levels=0)  # (a file, written as a temporary beside it)
     target, count = write(project, table_file, fmt, out_path, force)
     click.echo(f"wrote {_shown_path(project, target)}: {count} item{'s' * (count != 1)}")
 

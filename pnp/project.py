@@ -786,31 +786,39 @@ def output_path(project: "Project", given: str | Path | None, *parts: str, defau
     return target
 
 
-def folders_on_the_way(project: "Project", target: Path, itself: bool = True) -> None:
+def folders_on_the_way(project: "Project", target: Path, itself: bool = True, levels: int = 1) -> None:
     """OutputError if a folder `target` is in (or `target` itself, when `itself`: a folder the command makes) is
     there but is no folder (a file, a named pipe, ...): said before the command's work, where the write would
     have said it only at the end (`build --out afile/sub` drew every page first). So too a nearest folder there is
     that cannot be written (a read-only mount, /proc): where folders are to be made in it, tried by making a
     temporary folder and removing it, since permissions alone do not say it (root may write every folder the modes
     close, and /proc's); an existing target is asked with access(), which leaves it as it is; the folders not there
-    yet are not made before the work."""
+    yet are not made before the work. The command writes `levels` of names below `target` (a build its files, an
+    export cards/<component>/<file>): the path must leave room for the longest of them (_path_fits). When not
+    `itself`, `target` is written as a temporary beside it, renamed when whole (an export's folder, a converted
+    table's file): its name must leave room for the temporary's (_names_fit)."""
     folder = target if itself else target.parent
     walked = Path(folder.anchor)
-    nearest, missing = walked, False
+    nearest = walked
+    missing: tuple[str, ...] = ()  # the folders not there yet, from the first
     parts = folder.relative_to(walked).parts
     for at, part in enumerate(parts):
         walked = walked / part
         try:
             mode = os.stat(walked).st_mode  # (a link is followed, as writing would)
         except (OSError, ValueError):  # nothing there yet (made when written), or unreadable: tried below
-            _names_fit(project, target, nearest, parts[at:])
-            missing = True
+            if os.path.islink(walked):  # (a link to nothing: the folder could not be made in its place, at the end)
+                raise OutputError(f"cannot write to {printable(project.rel(target))}: {printable(project.rel(walked))} "
+                                  f"is a symbolic link to {printable(os.readlink(walked))}, which is no folder") from None
+            missing = parts[at:]
             break
         kind = not_regular(mode) or "a file"
         if kind != "a folder":
             raise OutputError(f"cannot write to {printable(project.rel(target))}: {printable(project.rel(walked))} is "
                               f"{kind}, not a folder")
         nearest = walked
+    _path_fits(project, target, nearest, levels)
+    _names_fit(project, target, nearest, missing, () if itself else (target.name,))
     if missing:  # (folders will be made there: one is tried; an existing folder is left as it is, not even its
         _writable(project, target, nearest)  # time changed, for a build that finds its game up to date)
     elif not os.access(nearest, os.W_OK):  # (a read-only mount says so here, to root too)
@@ -818,23 +826,45 @@ def folders_on_the_way(project: "Project", target: Path, itself: bool = True) ->
                           "cannot be written")
 
 
-def _names_fit(project: "Project", target: Path, nearest: Path, missing: tuple[str, ...]) -> None:
-    """OutputError if a folder to be made in `nearest` (the names `missing`) has a name longer than its file
-    system allows, or `target`'s path longer than it allows (`build --out` a name of 300 letters, or a path of
-    4,300, drew every page, then said "File name too long")."""
+# what a temporary beside a path adds to its name (temporary_beside: ".", ".pnp-", 12 hex digits, ".tmp"): an
+# export's work folder is made beside its folder, and what it writes is in there
+TEMPORARY_EXTRA = 22
+
+
+def _path_fits(project: "Project", target: Path, nearest: Path, levels: int) -> None:
+    """OutputError if `target`'s path leaves no room for `levels` of names below it, each as long as the file
+    system allows (the names pnp writes are held to that): `build --out` a path of 4,060 bytes passed, drew every
+    page, then said "File name too long" at a file's name; a path of 4,300 did so before the target was checked."""
     try:
-        longest = os.pathconf(nearest, "PC_NAME_MAX")
-        longest_path = os.pathconf(nearest, "PC_PATH_MAX")
+        longest_name = os.pathconf(nearest, "PC_NAME_MAX")
+        longest_path = os.pathconf(nearest, "PC_PATH_MAX") - 1  # (the limit counts the path's closing NUL)
     except (OSError, ValueError, AttributeError):  # (no such limit said here, or no pathconf: Windows)
         return
-    if len(os.fsencode(target)) >= longest_path:  # (the limit counts the path's closing NUL)
-        raise OutputError(f"cannot write to {printable(project.rel(target))[:80]}...: its path is "
-                          f"{len(os.fsencode(target))} bytes long, past the {longest_path - 1} its system allows")
-    for part in missing:
-        if len(os.fsencode(part)) > longest:
-            raise OutputError(f"cannot write to {printable(project.rel(target))}: the folder name "
+    length, room = len(os.fsencode(target)), TEMPORARY_EXTRA + levels * (1 + longest_name)
+    if length + room > longest_path:
+        raise OutputError(f"cannot write to {printable(project.rel(target))[:80]}...: its path is {length:,} bytes "
+                          f"long, past the {max(0, longest_path - room):,} its system allows for a folder pnp writes "
+                          f"in ({longest_path:,} less {room:,} for the names pnp writes below it): choose a folder "
+                          "of a shorter path")
+
+
+def _names_fit(project: "Project", target: Path, nearest: Path, missing: tuple[str, ...],
+               renamed: tuple[str, ...]) -> None:
+    """OutputError if a folder to be made in `nearest` (the names `missing`) has a name longer than its file
+    system allows (`build --out` a name of 300 letters drew every page, then said "File name too long"), or a
+    name written first as a temporary (`renamed`) leaves no room for the temporary's (`convert --out` a name of
+    250 letters was a traceback, "File name too long", where the temporary was made)."""
+    try:
+        longest = os.pathconf(nearest, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # (no such limit said here, or no pathconf: Windows)
+        return
+    for part, kind, extra in [*((part, "folder name", 0) for part in missing),
+                              *((name, "name", TEMPORARY_EXTRA) for name in renamed)]:
+        if len(os.fsencode(part)) + extra > longest:
+            raise OutputError(f"cannot write to {printable(project.rel(target))}: the {kind} "
                               f"{printable(part[:40])}... is {len(os.fsencode(part))} bytes long, past the "
-                              f"{longest} its file system allows")
+                              f"{longest - extra} its file system allows" +
+                              (f" for a file pnp writes first under a name {extra} bytes longer" if extra else ""))
 
 
 def _writable(project: "Project", target: Path, folder: Path) -> None:

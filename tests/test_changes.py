@@ -851,6 +851,35 @@ def test_changes_says_a_missing_build_without_loading_the_engine(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_since_that_is_no_commit_is_refused_without_loading_the_engine(tmp_path):
+    """`pnp changes GAME --since -` or a ref git does not know imported the check, the component kinds and the
+    drawing before git was asked (3.8 s to refuse it): the commit is found first."""
+    root = make_project(tmp_path / "proj")
+    _committed(root)
+    repo = Path(__file__).resolve().parent.parent
+    script = ("import sys; from pnp.cli import main\n"
+              "for since in ('-', 'no-such-ref'):\n"
+              f"    sys.argv = ['pnp', '--root', {str(root)!r}, 'changes', 'mini', '--since', since]\n"
+              "    try:\n        main()\n    except SystemExit as e:\n        print('exit', e.code)\n"
+              "print(*sorted(m for m in sys.modules if m.startswith('pnp.')))")
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(repo), "PNP_CACHE_DIR": "off"})
+    *_, first, second, imported = done.stdout.splitlines()
+    assert first == second == "exit 2", done.stdout + done.stderr
+    assert done.stderr.count("neither a manifest file nor a git commit") == 2, done.stderr
+    engine = ("pnp.check", "pnp.draw", "pnp.products", "pnp.layout", "pnp.printables")
+    assert [name for name in imported.split() if name.startswith(engine)] == []
+
+
+def test_changes_out_a_folder_name_longer_than_the_system_allows_is_said_to_hold_no_build(tmp_path):
+    """`pnp changes --out` a folder named with 300 letters was a traceback ("File name too long", where the last
+    build's manifest was looked for): no build can be there."""
+    repo = Path(__file__).resolve().parent.parent
+    result = run(repo, "changes", "dinospan", "--out", str(tmp_path / ("n" * 300)))
+    assert result.exit_code == 2 and "dinospan: no earlier build to compare with" in result.output, result.output
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("option", ["--since", "--changed-since"])
 def test_an_empty_since_is_said_as_empty(tmp_path, option):
     """`pnp changes GAME --since ''` said "--since : is a folder, not a build's manifest" (Path('') is '.')."""

@@ -71,13 +71,22 @@ def test_an_out_folder_name_longer_than_the_file_system_allows_is_refused_before
     the project, the name was said to be "a loop of symbolic links"."""
     drawn = []
     monkeypatch.setattr(Studio, "printed", lambda self, face: drawn.append(face))
-    outside = mini.parent / "outside-long"
-    outside.mkdir(exist_ok=True)
+    outside = mini.parent / f"outside-long-{command[0]}"
+    outside.mkdir()
     result = run(mini, *command, "--out", str(outside / ("n" * 300) / "sub"))
     assert result.exit_code == 1, result.output
     assert "is 300 bytes long, past the" in result.output and drawn == [] and list(outside.iterdir()) == []
     deep = run(mini, *command, "--out", str(outside.joinpath(*["d" * 250] * 17)))
     assert deep.exit_code == 1 and "bytes long, past the" in deep.output and drawn == [], deep.output
+    # a path a few bytes under the system's limit passed, drew every page, then failed at a file's longer path;
+    # so too where its folders are there already
+    near = _path_of(outside, os.pathconf(outside, "PC_PATH_MAX") - 40)
+    for made in (False, True):
+        if made:
+            os.makedirs(near)  # (nothing else: the refusal made no folder)
+        under = run(mini, *command, "--out", near)
+        assert under.exit_code == 1 and "bytes long, past the" in under.output and drawn == [], under.output
+        assert made or list(outside.iterdir()) == []
     inside = run(mini, *command, "--out", str(mini / ("n" * 300) / "sub"))
     assert inside.exit_code == 2 and "loop" not in inside.output and drawn == [], inside.output
 
@@ -88,3 +97,39 @@ def test_a_line_break_in_the_name_of_a_file_in_the_way_is_said_as_an_escape(mini
     result = run(mini, "calibrate", "--out", str(mini / "forged\nerror: x" / "sub"))
     assert result.exit_code == 1 and "forged\\nerror: x is a file, not a folder" in result.output, result.output
     assert not any(line.startswith("error: x") for line in result.output.splitlines())
+
+
+def _path_of(folder, length: int) -> str:
+    """A path of `length` bytes in `folder`, of folders of 250 letters (the last shorter)."""
+    path = str(folder)
+    while len(path) + 251 < length:
+        path += "/" + "d" * 250
+    return path + "/" + "e" * (length - len(path) - 1)
+
+
+def test_convert_refuses_an_out_whose_folder_or_file_name_is_longer_than_the_file_system_allows(mini):
+    """`pnp convert --out` into a folder named with 300 letters was a traceback ("File name too long" where it
+    asked whether the file was there); a file name of 240 letters was said as "cannot write to" its folder,
+    made too long by the temporary it is written as first."""
+    outside = mini.parent / "outside-convert"
+    outside.mkdir()
+    table = str(mini / "cards" / "mini" / "cards.yaml")
+    for out, said in ((outside / ("n" * 300) / "x.csv", "the folder name n"), (outside / ("n" * 240 + ".csv"), "the name n")):
+        result = run(mini, "convert", table, "--to", "csv", "--out", str(out))
+        assert result.exit_code == 1 and said in result.output and "bytes long, past the" in result.output, result.output
+    assert list(outside.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [["build", "mini"], ["export", "mini", "--format", "png"], ["report", "mini"]])
+def test_a_link_to_nothing_where_the_games_folder_goes_is_refused_before_any_drawing(mini, command, monkeypatch):
+    """A symbolic link to nothing at <--out>/<game> passed the check (nothing there to stat), every page was
+    drawn, then the folder could not be made in its place: "cannot write to .../mini: File exists"."""
+    drawn = []
+    monkeypatch.setattr(Studio, "printed", lambda *args: drawn.append(args))
+    out = mini.parent / f"dangling-{command[0]}"
+    out.mkdir()
+    (out / "mini").symlink_to(mini.parent / "nowhere")
+    result = run(mini, *command, "--out", str(out))
+    assert result.exit_code == 1 and f"{out / 'mini'} is a symbolic link to {mini.parent / 'nowhere'}, which is no folder" \
+        in result.output, result.output
+    assert drawn == [] and [p.name for p in out.iterdir()] == ["mini"] and not (mini.parent / "nowhere").exists()

@@ -91,7 +91,7 @@ def test_convert_into_an_unwritable_folder_is_an_error_naming_it(project, tmp_pa
     result = run(project, "convert", str(project / "cards/mini/cards.yaml"), "--to", "csv",
                  "--out", str(in_the_way / "cards.csv"))
     assert result.exit_code == 1, result.output
-    assert f"cannot write to {in_the_way}: " in result.output
+    assert f"cannot write to {in_the_way}/cards.csv: {in_the_way} is a file, not a folder" in result.output
     assert in_the_way.read_text() == "a file where the output folder would go\n"
 
 

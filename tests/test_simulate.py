@@ -1026,18 +1026,20 @@ def test_rules_waiting_for_good_fail_at_their_line(tmp_path, wait):
     assert waiting.line == line
 
 
-@pytest.mark.parametrize("in_the_way", ["file", "folder"])
-def test_results_that_cannot_be_written_are_said_before_the_games_are_played(tmp_path, in_the_way):
+@pytest.mark.parametrize("in_the_way, said", [("file", "error: cannot write: "), ("folder", "error: cannot write: "),
+                                               ("long name", "is 300 bytes long, past the")])
+def test_results_that_cannot_be_written_are_said_before_the_games_are_played(tmp_path, in_the_way, said):
     """A file where --out's folder goes (/dev/null), or a folder where simulation.json goes: the run played
-    every game, then said it could write none of their figures."""
+    every game, then said it could write none of their figures. A folder name longer than the system allows
+    was a traceback ("File name too long") where the folder in the way was looked for."""
     root = _nim(tmp_path)
-    out = tmp_path / "f" / "o"
+    out = tmp_path / ("n" * 300 if in_the_way == "long name" else "f") / "o"
     if in_the_way == "file":
         (tmp_path / "f").write_text("mine", encoding="utf-8")
-    else:
+    elif in_the_way == "folder":
         (out / "mini" / "simulation.json").mkdir(parents=True)
     result = _simulate(root, "--games", "2", "--jobs", "1", "--out", str(out))
-    assert result.exit_code == 1 and "error: cannot write: " in result.output, result.output
+    assert result.exit_code == 1 and said in result.output, result.output
     assert "mini: 2 games" not in result.output, "the games were played"
 
 

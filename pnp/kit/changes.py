@@ -190,7 +190,8 @@ MANIFESTS_LOOKED_AT, ENTRIES_LOOKED_AT = 64, 10_000
 def _last_build(project: "Project", game_id: str, options: "PrintOptions", out_root: str | Path) -> State:
     """The State of the game's last build with these options in out_root: UsageError when there is none."""
     path = Path(out_root) / game_id / manifest_name(options)
-    if not path.is_file() and not path.is_symlink():
+    # (os.path's tests, not Path's: `changes --out` a folder name too long for the system raised from Path's)
+    if not os.path.isfile(path) and not os.path.islink(path):
         raise UsageError(f"{game_id}: no earlier build to compare with ({project.rel(path)} is missing); "
                          + _other_build_said(path))
     if not _sealed_or_unreadable(path):
@@ -572,7 +573,6 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
     """The faces of the game as it was at a git commit: its files written to a scratch project, validated
     and resolved there; none when the game was not in that commit."""
     from ..project import Project
-    from ..check import validate
 
     if ref.startswith("-"):
         raise UsageError(f"--since {ref}: neither a manifest file nor a git commit")
@@ -602,6 +602,8 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
     entries = _tree(project, ref, commit, prefix, wanted)
     if not any(path.startswith(f"cards/{game_id}/") for _, _, path, _ in entries):
         return {}
+    from ..check import validate  # (only now: its imports took 3 s before a ref git does not know was refused)
+
     with tempfile.TemporaryDirectory(prefix="pnp-since-") as tmp:
         root = Path(tmp) / "project"
         _write_tree(project, ref, entries, root)

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from ..check import load
-from ..errors import DataError, UsageError
-from ..project import SIMULATION_FILE, Project, output_lock, write_file
+from ..errors import DataError, OutputError, UsageError
+from ..project import SIMULATION_FILE, Project, folders_on_the_way, output_lock, write_file
 from ..report import Mark, Report, shell_word
 from ..model.load import Record
 from ..model.schema import player_range
@@ -79,6 +79,11 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
         at, problem = blocked
         report.error(f"cannot write: {problem}", Mark(project.rel(at)))
         return Simulation()
+    try:  # (as every command's output: a name or a path longer than the system allows, a folder it cannot write)
+        folders_on_the_way(project, out_dir)
+    except OutputError as e:
+        report.error(e.message)
+        return Simulation()
     try:
         played = run_apart(project, game, options, progress)
     except DataError as e:
@@ -122,12 +127,14 @@ def _unplayed_count(meta: Record, players: int) -> tuple[str, Mark | None] | Non
 def _in_the_way(path: Path) -> tuple[Path, str] | None:
     """(what stands in the way, the system's words) when `path` could not be written for something already
     there: a folder at it, or a file (/dev/null) where one of its folders goes. A run played its games, a
-    million of them maybe, before it found it could write none of their figures."""
-    if path.is_dir():
+    million of them maybe, before it found it could write none of their figures. A name the system cannot look
+    up (too long) is none of these: folders_on_the_way says it (it was a traceback here)."""
+    # (os.path's tests, not Path's: a name too long for the system raised from Path's)
+    if os.path.isdir(path):
         return path, os.strerror(errno.EISDIR)
     for folder in path.parents:
-        if folder.exists():
-            return None if folder.is_dir() else (folder, os.strerror(errno.ENOTDIR))
+        if os.path.exists(folder):
+            return None if os.path.isdir(folder) else (folder, os.strerror(errno.ENOTDIR))
     return None
 
 
