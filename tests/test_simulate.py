@@ -388,6 +388,14 @@ def test_an_agents_list_naming_no_agent_is_a_usage_error(tmp_path, agents):
     assert result.exit_code == 2 and "--agents: name at least one agent" in result.output, result.output
 
 
+@pytest.mark.parametrize("agents", ["random,", ",random", "random,,greedy", "random, ,greedy"])
+def test_an_agents_list_with_an_empty_name_is_a_usage_error(tmp_path, agents):
+    """`--agents random,` played random alone, as if the agent after the comma had never been typed."""
+    result = CliRunner().invoke(cli, ["--root", str(_nim(tmp_path)), "simulate", "mini", "--agents", agents])
+    assert result.exit_code == 2 and "--agents: an empty name in the list" in result.output, result.output
+    assert not (tmp_path / "p/output/mini/simulation.json").exists()
+
+
 def test_rules_whose_error_cannot_be_shown_or_is_huge_are_said_at_their_line_cut_short(tmp_path):
     """An error class whose __str__ raised was a traceback; a 10 MB message was printed whole."""
     rules = NIM + ("\nclass Unshown(Exception):\n    def __str__(self):\n        raise RuntimeError('no')\n"
