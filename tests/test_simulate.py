@@ -1279,3 +1279,24 @@ def test_a_stop_the_rules_finalizers_swallow_is_raised_again(tmp_path):
     waiting = play(rules, Options(idle=0.2), 0, 1, ("random", "random"))
     assert re.fullmatch(r"turn \d+: the game waited 0.2 s without playing .*", waiting.failure), waiting.failure
     assert waiting.timed_out
+
+
+@pytest.mark.parametrize("stuck, said", [
+    ("while True:\n            pass", "took more than 0.2 s of processor time as the game's objects were let go"),
+    ("time.sleep(3600)", "waited 0.2 s without doing anything as the game's objects were let go")])
+@pytest.mark.parametrize("left", ["raised", "cycle"])
+def test_rules_finalizers_stuck_after_a_game_fail_it_at_their_line(tmp_path, stuck, said, left):
+    """A __del__ of an object the game left (in the frames of the exception that ended it, or in a reference
+    cycle the collector frees later) ran after the game's alarm, between games: looping or sleeping, it held
+    the run and pnp for good. It runs under a game's bound, and the game fails at the __del__'s line."""
+    rules = NIM.replace("    def setup(self, players, rng):\n",
+                        "    def setup(self, players, rng):\n        held = Held()\n        held.me = held\n"
+                        "        del held\n" if left == "cycle" else "    def setup(self, players, rng):\n        held = Held()\n"
+                        "        raise ValueError('no game')\n", 1)
+    rules = "import time\n" + rules + f"\n\nclass Held:\n    def __del__(self):\n        {stuck}\n"
+    line = rules.splitlines().index(f"        {stuck.splitlines()[0]}") + 1
+    root = _nim(tmp_path, rules)
+    project = Project(root)
+    loaded = load_rules(project, load(project, "mini", Report(root)))
+    result = play(loaded, Options(timeout=0.2, idle=0.2), 0, 1, ("random", "random"))
+    assert said in result.failure and result.line == line and result.timed_out, (result.failure, result.line)

@@ -2,6 +2,7 @@
 a timeout, and a failure of the rules said with its game, seed and turn."""
 
 import contextlib
+import gc
 import itertools
 import math
 import multiprocessing
@@ -161,32 +162,72 @@ class _Call:
 
 
 def play(rules: GameRules, options: Options, index: int, seed: int, seating: Seating) -> GameResult:
-    """Play one game; a failure of the rules (an exception, no legal move, a loop) is kept in the result."""
+    """Play one game; a failure of the rules (an exception, no legal move, a loop) is kept in the result. What
+    the game leaves is let go under a bound of its own (see _let_go)."""
     result = GameResult(index, seed, seating)
     turn = [0]
     call = _Call(rules)
+    gc.freeze()  # what lived before the game: the collection after it scans the game's own objects only
+    try:
+        remains = [_game(call, options, result, turn)]
+        _let_go(remains, call, options, result, turn[0])
+    finally:
+        gc.unfreeze()
+    return result
+
+
+def _game(call: _Call, options: Options, result: GameResult, turn: list[int]) -> BaseException | None:
+    """The game under its alarm, its failure said in `result`; the exception that ended it, if one did (its
+    traceback holds the game's frames, and their objects, until it is let go)."""
     try:
         with _alarm(options.timeout, options.idle):
             _play(call, options, result, turn)
-    except RulesFault as e:
-        result.failure, result.line = f"turn {turn[0]}: {e.message}", e.line or hook_line(type(rules), e.hook)
-    except _Waiting as e:  # a lock taken twice, a sleep, input(): the processor-time limit never came
-        result.failure = f"turn {turn[0]}: the game waited {options.idle:g} s without playing (a lock, a sleep or input in the rules?)"
-        result.line = code_mark(e, call.shown, call.path).line
-        result.timed_out = True
-    except _Timeout as e:  # said at the line of the rules running when time ran out (the loop's, most often)
-        result.failure = f"turn {turn[0]}: the game took more than {options.timeout:g} s of processor time (a loop in the rules, or a search budget too large for the game?)"
-        result.line = code_mark(e, call.shown, call.path).line
-        result.timed_out = True
-    except RecursionError as e:
-        result.failure = f"turn {turn[0]}: the rules recursed without end"
-        result.line = code_mark(e, call.shown, call.path).line
     except KeyboardInterrupt:  # Ctrl-C
         raise
-    except BaseException as e:  # raised in the game loop, which calls the rules unwrapped (see _play)
-        hook, line = _raised_in(e, call)
-        result.failure, result.line = f"turn {turn[0]}: {hook} raised {raised(e)}", line
-    return result
+    except BaseException as e:
+        _say_failure(e, call, options, result, turn[0])
+        return e
+    return None
+
+
+def _say_failure(error: BaseException, call: _Call, options: Options, result: GameResult, turn: int) -> None:
+    """What ended a game, and the rules' line at fault, into its result."""
+    if isinstance(error, RulesFault):
+        result.failure, result.line = f"turn {turn}: {error.message}", error.line or hook_line(type(call.rules), error.hook)
+        return
+    if isinstance(error, _Waiting):  # a lock taken twice, a sleep, input(): the processor-time limit never came
+        result.failure = f"turn {turn}: the game waited {options.idle:g} s without playing (a lock, a sleep or input in the rules?)"
+        result.timed_out = True
+    elif isinstance(error, _Timeout):  # said at the line of the rules running when time ran out (the loop's, most often)
+        result.failure = f"turn {turn}: the game took more than {options.timeout:g} s of processor time (a loop in the rules, or a search budget too large for the game?)"
+        result.timed_out = True
+    elif isinstance(error, RecursionError):
+        result.failure = f"turn {turn}: the rules recursed without end"
+    else:  # raised in the game loop, which calls the rules unwrapped (see _play)
+        hook, line = _raised_in(error, call)
+        result.failure, result.line = f"turn {turn}: {hook} raised {raised(error)}", line
+        return
+    result.line = code_mark(error, call.shown, call.path).line
+
+
+def _let_go(remains: list[BaseException | None], call: _Call, options: Options, result: GameResult, turn: int) -> None:
+    """Let go of what the game left (`remains`: the exception that ended it) and collect the reference cycles it
+    made, under the bound of a game: the rules' __del__ that run then ran after the game's alarm, between two
+    games, where a loop or a sleep in one held the run, and pnp, for good. A stop there is the game's failure (said
+    at the __del__ that was running, in place of a failure said before: a run stops at it, see stops_run)."""
+    alarm = _alarm(options.timeout, options.idle)
+    try:
+        with alarm:
+            remains.clear()
+            gc.collect()
+    except _Timeout as e:
+        waited = isinstance(e, _Waiting)
+        result.failure = (f"turn {turn}: the rules waited {options.idle:g} s without doing anything as the game's "
+                          "objects were let go after it (a lock, a sleep or input in a __del__?)" if waited else
+                          f"turn {turn}: the rules took more than {options.timeout:g} s of processor time as the "
+                          "game's objects were let go after it (a loop in a __del__?)")
+        result.line = code_mark(alarm.swallowed or e, call.shown, call.path).line
+        result.timed_out = True
 
 
 def _raised_in(error: BaseException, call: _Call) -> tuple[str, int]:
@@ -358,6 +399,7 @@ class _alarm:
         self.used = 0.0  # the processor time used by the last check
         self.inside = False
         self.stopping: type[_Timeout] | None = None  # the stop raised, to be raised again where it was swallowed
+        self.swallowed: BaseException | None = None  # the first stop Python swallowed, with its traceback
 
     def __enter__(self) -> None:
         self.previous_hook = sys.unraisablehook
@@ -390,7 +432,10 @@ class _alarm:
         printed: it was a traceback in the terminal); anything else is said as Python says it."""
         if self._stopping() is None or not isinstance(unraisable.exc_value, _Timeout):
             self.previous_hook(unraisable)
-        elif self.armed:
+            return
+        if self.swallowed is None:  # where it was swallowed: the rules' line a message names
+            self.swallowed = unraisable.exc_value.with_traceback(unraisable.exc_traceback)
+        if self.armed:
             self.inside = True
             signal.setitimer(signal.ITIMER_REAL, STOP_AGAIN, self.idle)
 
