@@ -1282,21 +1282,37 @@ def test_a_stop_the_rules_finalizers_swallow_is_raised_again(tmp_path):
 
 
 @pytest.mark.parametrize("stuck, said", [
-    ("while True:\n            pass", "took more than 0.2 s of processor time as the game's objects were let go"),
-    ("time.sleep(3600)", "waited 0.2 s without doing anything as the game's objects were let go")])
-@pytest.mark.parametrize("left", ["raised", "cycle"])
-def test_rules_finalizers_stuck_after_a_game_fail_it_at_their_line(tmp_path, stuck, said, left):
-    """A __del__ of an object the game left (in the frames of the exception that ended it, or in a reference
-    cycle the collector frees later) ran after the game's alarm, between games: looping or sleeping, it held
-    the run and pnp for good. It runs under a game's bound, and the game fails at the __del__'s line."""
-    rules = NIM.replace("    def setup(self, players, rng):\n",
-                        "    def setup(self, players, rng):\n        held = Held()\n        held.me = held\n"
-                        "        del held\n" if left == "cycle" else "    def setup(self, players, rng):\n        held = Held()\n"
-                        "        raise ValueError('no game')\n", 1)
-    rules = "import time\n" + rules + f"\n\nclass Held:\n    def __del__(self):\n        {stuck}\n"
+    ("while True:\n            pass", "took more than 0.2 s of processor time after the game, as its failure was said"),
+    ("time.sleep(3600)", "waited 0.2 s without doing anything after the game, as its failure was said")])
+@pytest.mark.parametrize("left", ["raised", "cycle", "message"])
+def test_rules_code_stuck_after_a_game_fails_it_at_its_line(tmp_path, stuck, said, left):
+    """The rules' code that runs after a game, past its alarm, between games: a __del__ of an object the game
+    left (in the frames of the exception that ended it, or in a reference cycle the collector frees later), or
+    the __str__ of the error it raised, said as its failure. Looping or sleeping, it held the run and pnp for
+    good. It runs under a game's bound, and the game fails at its line."""
+    setup = {"raised": "        held = Held()\n        raise ValueError('no game')\n",
+             "cycle": "        held = Held()\n        held.me = held\n        del held\n",
+             "message": ""}[left]
+    rules = NIM.replace("    def setup(self, players, rng):\n", "    def setup(self, players, rng):\n" + setup, 1)
+    rules = rules.replace("    def apply(self, state, move, rng):\n", "    def apply(self, state, move, rng):\n"
+                          "        raise Held()\n", 1) if left == "message" else rules
+    method = "__str__" if left == "message" else "__del__"
+    rules = "import time\n" + rules + f"\n\nclass Held(Exception):\n    def {method}(self):\n        {stuck}\n"
     line = rules.splitlines().index(f"        {stuck.splitlines()[0]}") + 1
     root = _nim(tmp_path, rules)
     project = Project(root)
     loaded = load_rules(project, load(project, "mini", Report(root)))
     result = play(loaded, Options(timeout=0.2, idle=0.2), 0, 1, ("random", "random"))
     assert said in result.failure and result.line == line and result.timed_out, (result.failure, result.line)
+
+
+def test_an_error_the_rules_raise_where_python_ignores_it_fails_the_game(tmp_path):
+    """An error raised in a __del__ is ignored by Python, which printed it as a traceback for each game, and the
+    run was said ok with exit 0: it is the game's failure, at its line."""
+    rules = NIM.replace("    def setup(self, players, rng):\n", "    def setup(self, players, rng):\n        Held()\n", 1)
+    rules += "\n\nclass Held:\n    def __del__(self):\n        raise ValueError('not let go')\n"
+    result = _simulate(_nim(tmp_path, rules), "--games", "2", "--jobs", "1")
+    line = len(rules.splitlines())
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert (f"cards/mini/rules.py:{line}:1: error: game 0 (seed 0, seats random,random): turn 0: the rules raised "
+            "ValueError: not let go where Python ignores it") in result.output, result.output
