@@ -167,13 +167,17 @@ def play(rules: GameRules, options: Options, index: int, seed: int, seating: Sea
     result = GameResult(index, seed, seating)
     turn = [0]
     call = _Call(rules)
-    if gc.get_freeze_count() == 0:  # what lived before the process's first game (pnp, the game's data, the rules) is
-        # left out of the collection of the game's cycles after each game (_let_go): one over all of it took 60 ms
-        # a game. What the games make, kept by the rules from one game to the next too, is collected as ever
+    if _FROZEN_IN[0] != os.getpid():  # what lived before the process's first game (pnp, the game's data, the rules)
+        # is left out of the collection of the game's cycles after each game (_let_go): one over all of it took 60
+        # ms a game. What the games make, kept by the rules from one game to the next too, is collected as ever
         gc.freeze()
+        _FROZEN_IN[0] = os.getpid()
     remains, unraised_turn = _game(call, options, result, turn)
     _let_go(remains, call, options, result, turn[0], unraised_turn)
     return result
+
+
+_FROZEN_IN = [0]  # the process that froze what lived before its first game (a process forked from it has not)
 
 
 def _game(call: _Call, options: Options, result: GameResult,
