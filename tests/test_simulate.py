@@ -1338,3 +1338,16 @@ def test_cycles_the_rules_keep_past_a_game_are_collected_once_let_go(tmp_path):
     root = _nim(tmp_path, "import weakref\n" + rules + "\n\nclass Cycle:\n    pass\n")
     result = _simulate(root, "--games", "6", "--jobs", "1")
     assert result.exit_code == 0, result.output
+
+
+def test_rules_ending_their_process_while_a_fork_of_it_lives_on_are_said_at_once(tmp_path):
+    """A process the rules forked holds the pipe pnp hears the games on: once the rules ended their own
+    (os._exit), pnp waited for a word until that fork ended (for good, when it never did)."""
+    late = tmp_path / "late"
+    rules = "import os, time\n" + NIM.replace(
+        "    def apply(self, state, move, rng):\n", "    def apply(self, state, move, rng):\n        if os.fork() == 0:\n"
+        f"            time.sleep(3)\n            open({str(late)!r}, 'w').close()\n            os._exit(0)\n"
+        "        os._exit(3)\n", 1)
+    result = _simulate(_nim(tmp_path, rules), "--games", "1", "--jobs", "1")
+    assert not late.exists(), "pnp waited for the fork of the rules' process to end"
+    assert result.exit_code == 1 and "a process playing the games ended without a word" in result.output, result.output

@@ -15,6 +15,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from multiprocessing.util import Finalize
 from dataclasses import dataclass, field
 from random import Random
@@ -715,7 +716,7 @@ def run_apart(project: Project, game: Game, options: Options,
     try:
         while True:
             try:
-                kind, value = receiving.recv()
+                kind, value = _message(receiving, child)
             except EOFError:  # it ended before it said how the games went
                 child.join(5)
                 said = ENDED if child.exitcode != -signal.SIGXCPU else \
@@ -735,6 +736,20 @@ def run_apart(project: Project, game: Game, options: Options,
         if child.is_alive():
             child.kill()
             child.join()
+
+
+def _message(receiving: Connection, child: BaseProcess) -> Any:
+    """The next message of the process playing the rules; EOFError once it has ended without one. Its end is told
+    by the process ending, not by the pipe's only: a process the rules forked (os.fork(), a pool of their own)
+    holds the pipe open, and once the rules ended theirs (os._exit, a crash) pnp waited for a word for good. All
+    it sent is in the pipe by the time it ends (a send returns once written)."""
+    while not receiving.poll(ENDED_CHECK):
+        if child.exitcode is not None and not receiving.poll():  # (its sentinel is a pipe the fork holds too)
+            raise EOFError
+    return receiving.recv()
+
+
+ENDED_CHECK = 0.1  # seconds between two looks at whether the process playing the rules has ended
 
 
 def _played(project: Project, game: Game, options: Options, progress: Callable[[int], object] | None,
