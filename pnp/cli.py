@@ -726,7 +726,7 @@ def simulate(ctx: click.Context, game: str, games: int, players: int, agents: st
 
     project = _project(ctx)
     game_id = project.select([game])[0]
-    options = Options(games=games, players=players, agents=tuple(_agent_named(a.strip()) for a in agents.split(",") if a.strip()),
+    options = Options(games=games, players=players, agents=tuple(_agent_named(a.strip()) for a in agents.split(",")),
                       seed=seed, jobs=jobs or project_mod.usable_cores(), log=log)
     out_folder = project_mod.output_path(project, out_dir, game_id)  # as every command's: not a link, not cards/
     report = Report(project.root)

@@ -1,6 +1,7 @@
 """pnp simulate: the runner, agents, statistics and balance rules on a tiny Nim game, bad rules modules, and
 one Dino Battles game replayed move by move."""
 
+import gc
 import os
 import sys
 import json
@@ -386,6 +387,14 @@ def test_an_mcts_agent_is_named_by_ascii_digits_one_way(tmp_path, agents):
 def test_an_agents_list_naming_no_agent_is_a_usage_error(tmp_path, agents):
     result = CliRunner().invoke(cli, ["--root", str(_nim(tmp_path)), "simulate", "mini", "--agents", agents])
     assert result.exit_code == 2 and "--agents: name at least one agent" in result.output, result.output
+
+
+@pytest.mark.parametrize("agents", ["random,", ",random", "random,,greedy", "random, ,greedy"])
+def test_an_agents_list_with_an_empty_name_is_a_usage_error(tmp_path, agents):
+    """`--agents random,` played random alone, as if the agent after the comma had never been typed."""
+    result = CliRunner().invoke(cli, ["--root", str(_nim(tmp_path)), "simulate", "mini", "--agents", agents])
+    assert result.exit_code == 2 and "--agents: an empty name in the list" in result.output, result.output
+    assert not (tmp_path / "p/output/mini/simulation.json").exists()
 
 
 def test_rules_whose_error_cannot_be_shown_or_is_huge_are_said_at_their_line_cut_short(tmp_path):
@@ -1273,3 +1282,74 @@ def test_a_stop_the_rules_finalizers_swallow_is_raised_again(tmp_path):
     waiting = play(rules, Options(idle=0.2), 0, 1, ("random", "random"))
     assert re.fullmatch(r"turn \d+: the game waited 0.2 s without playing .*", waiting.failure), waiting.failure
     assert waiting.timed_out
+
+
+@pytest.mark.parametrize("stuck, said", [
+    ("while True:\n            pass", "took more than 0.1 s of processor time after the game, as its failure was said"),
+    ("time.sleep(3600)", "waited 0.2 s without doing anything after the game, as its failure was said")])
+@pytest.mark.parametrize("left", ["raised", "cycle", "message"])
+def test_rules_code_stuck_after_a_game_fails_it_at_its_line(tmp_path, monkeypatch, stuck, said, left):
+    """The rules' code that runs after a game, past its alarm, between games: a __del__ of an object the game
+    left (in the frames of the exception that ended it, or in a reference cycle the collector frees later), or
+    the __str__ of the error it raised, said as its failure. Looping or sleeping, it held the run and pnp for
+    good. It runs under a game's bound, and the game fails at its line."""
+    setup = {"raised": "        held = Held()\n        raise ValueError('no game')\n",
+             "cycle": "        held = Held()\n        held.me = held\n        del held\n",
+             "message": ""}[left]
+    rules = NIM.replace("    def setup(self, players, rng):\n", "    def setup(self, players, rng):\n" + setup, 1)
+    rules = rules.replace("    def apply(self, state, move, rng):\n", "    def apply(self, state, move, rng):\n"
+                          "        raise Held()\n", 1) if left == "message" else rules
+    method = "__str__" if left == "message" else "__del__"
+    rules = "import time\n" + rules + f"\n\nclass Held(Exception):\n    def {method}(self):\n        {stuck}\n"
+    line = rules.splitlines().index(f"        {stuck.splitlines()[0]}") + 1
+    root = _nim(tmp_path, rules)
+    project = Project(root)
+    loaded = load_rules(project, load(project, "mini", Report(root)))
+    # as in a process pnp starts to play: what lived before the game is frozen once there (this process's test
+    # data, unfrozen by the validation that loaded the game, took a collection past the 0.1 s)
+    monkeypatch.setattr("pnp.simulate.run._FROZEN_IN", [0])
+    gc.disable()  # (the cycle is collected after the game, not by a collection the game's allocations set off)
+    try:
+        result = play(loaded, Options(timeout=0.1, idle=0.2), 0, 1, ("random", "random"))
+    finally:
+        gc.enable()
+    assert said in result.failure and result.line == line and result.timed_out, (result.failure, result.line)
+
+
+def test_an_error_the_rules_raise_where_python_ignores_it_fails_the_game(tmp_path):
+    """An error raised in a __del__ is ignored by Python, which printed it as a traceback for each game, and the
+    run was said ok with exit 0: it is the game's failure, at its line."""
+    rules = NIM.replace("    def setup(self, players, rng):\n", "    def setup(self, players, rng):\n        Held()\n", 1)
+    rules += "\n\nclass Held:\n    def __del__(self):\n        raise ValueError('not let go')\n"
+    result = _simulate(_nim(tmp_path, rules), "--games", "2", "--jobs", "1")
+    line = len(rules.splitlines())
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert (f"cards/mini/rules.py:{line}:1: error: game 0 (seed 0, seats random,random): turn 0: the rules raised "
+            "ValueError: not let go where Python ignores it") in result.output, result.output
+
+
+def test_cycles_the_rules_keep_past_a_game_are_collected_once_let_go(tmp_path):
+    """Each game's reference cycles are collected after it, without a pass over all of pnp's data: what the rules
+    keep from one game to the next, in a cycle, is collected once they let it go (a collection leaving out
+    what lived before each game left out for good what a game kept and the next let go)."""
+    rules = NIM.replace("    def setup(self, players, rng):\n", "    def setup(self, players, rng):\n"
+                        "        kept = getattr(self, 'kept', [])\n        if len(kept) > 2 and kept[-3]() is not None:\n"
+                        "            raise ValueError('a cycle let go two games ago is alive')\n"
+                        "        cycle = Cycle()\n        cycle.me = cycle\n        self.last = cycle\n"
+                        "        self.kept = kept + [weakref.ref(cycle)]\n", 1)
+    root = _nim(tmp_path, "import weakref\n" + rules + "\n\nclass Cycle:\n    pass\n")
+    result = _simulate(root, "--games", "6", "--jobs", "1")
+    assert result.exit_code == 0, result.output
+
+
+def test_rules_ending_their_process_while_a_fork_of_it_lives_on_are_said_at_once(tmp_path):
+    """A process the rules forked holds the pipe pnp hears the games on: once the rules ended their own
+    (os._exit), pnp waited for a word until that fork ended (for good, when it never did)."""
+    late = tmp_path / "late"
+    rules = "import os, time\n" + NIM.replace(
+        "    def apply(self, state, move, rng):\n", "    def apply(self, state, move, rng):\n        if os.fork() == 0:\n"
+        f"            time.sleep(3)\n            open({str(late)!r}, 'w').close()\n            os._exit(0)\n"
+        "        os._exit(3)\n", 1)
+    result = _simulate(_nim(tmp_path, rules), "--games", "1", "--jobs", "1")
+    assert not late.exists(), "pnp waited for the fork of the rules' process to end"
+    assert result.exit_code == 1 and "a process playing the games ended without a word" in result.output, result.output

@@ -42,8 +42,10 @@ class Simulation:
 
 def check_options(options: Options) -> None:
     """UsageError for no agent, agents pnp does not know or a run too large."""
-    if not options.agents:  # "--agents ,": no seating to play, so no figures to print
+    if not any(options.agents):  # "--agents ,": no seating to play, so no figures to print
         raise UsageError("--agents: name at least one agent (random, greedy, mcts, or mcts-N for N iterations, 1 to 100,000)")
+    if "" in options.agents:  # "random,": the run played without the agent the user meant to name after the comma
+        raise UsageError("--agents: an empty name in the list (a comma with no agent before or after it)")
     for name in options.agents:
         try:
             make_agent(name)

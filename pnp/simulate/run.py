@@ -2,6 +2,7 @@
 a timeout, and a failure of the rules said with its game, seed and turn."""
 
 import contextlib
+import gc
 import itertools
 import math
 import multiprocessing
@@ -14,6 +15,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from multiprocessing.util import Finalize
 from dataclasses import dataclass, field
 from random import Random
@@ -161,32 +163,104 @@ class _Call:
 
 
 def play(rules: GameRules, options: Options, index: int, seed: int, seating: Seating) -> GameResult:
-    """Play one game; a failure of the rules (an exception, no legal move, a loop) is kept in the result."""
+    """Play one game; a failure of the rules (an exception, no legal move, a loop) is kept in the result, said
+    and let go under a bound of its own (see _let_go)."""
     result = GameResult(index, seed, seating)
     turn = [0]
     call = _Call(rules)
+    if _FROZEN_IN[0] != os.getpid():  # what lived before the process's first game (pnp, the game's data, the rules)
+        # is left out of the collection of the game's cycles after each game (_let_go): one over all of it took 60
+        # ms a game. What the games make, kept by the rules from one game to the next too, is collected as ever
+        gc.freeze()
+        _FROZEN_IN[0] = os.getpid()
+    remains, unraised_turn = _game(call, options, result, turn)
+    _let_go(remains, call, options, result, turn[0], unraised_turn)
+    return result
+
+
+_FROZEN_IN = [0]  # the process that froze what lived before its first game (a process forked from it has not)
+
+
+def _game(call: _Call, options: Options, result: GameResult,
+          turn: list[int]) -> tuple[list[BaseException | None], int]:
+    """The game under its alarm; what it leaves: the exception that ended it, if one did (its traceback holds
+    the game's frames, and their objects), and the first error Python ignored in it (raised in a __del__), if
+    one was; and the turn of that error."""
+    alarm = _alarm(options.timeout, options.idle, turn)
     try:
-        with _alarm(options.timeout, options.idle):
+        with alarm:
             _play(call, options, result, turn)
-    except RulesFault as e:
-        result.failure, result.line = f"turn {turn[0]}: {e.message}", e.line or hook_line(type(rules), e.hook)
-    except _Waiting as e:  # a lock taken twice, a sleep, input(): the processor-time limit never came
-        result.failure = f"turn {turn[0]}: the game waited {options.idle:g} s without playing (a lock, a sleep or input in the rules?)"
-        result.line = code_mark(e, call.shown, call.path).line
-        result.timed_out = True
-    except _Timeout as e:  # said at the line of the rules running when time ran out (the loop's, most often)
-        result.failure = f"turn {turn[0]}: the game took more than {options.timeout:g} s of processor time (a loop in the rules, or a search budget too large for the game?)"
-        result.line = code_mark(e, call.shown, call.path).line
-        result.timed_out = True
-    except RecursionError as e:
-        result.failure = f"turn {turn[0]}: the rules recursed without end"
-        result.line = code_mark(e, call.shown, call.path).line
     except KeyboardInterrupt:  # Ctrl-C
         raise
-    except BaseException as e:  # raised in the game loop, which calls the rules unwrapped (see _play)
-        hook, line = _raised_in(e, call)
-        result.failure, result.line = f"turn {turn[0]}: {hook} raised {raised(e)}", line
-    return result
+    except BaseException as e:
+        return [e, alarm.unraised], alarm.unraised_turn
+    return [None, alarm.unraised], alarm.unraised_turn
+
+
+def _let_go(remains: list[BaseException | None], call: _Call, options: Options, result: GameResult, turn: int,
+            unraised_turn: int) -> None:
+    """Say how the game failed, from what it left (`remains`, from _game), then let go of that and collect the
+    reference cycles the game made, all under the bound of a game: the rules' code that runs then (an error's
+    __str__, a __del__) ran after the game's alarm, between two games, where a loop or a sleep in it held the
+    run, and pnp, for good. A stop there is the game's failure (said at the rules' line that was running, in
+    place of a failure said before: a run stops at it, see stops_run); so is an error Python ignored (printed as
+    a traceback for each game, the run said ok)."""
+    alarm = _alarm(options.timeout, options.idle)
+    try:
+        with alarm:
+            if remains[0] is not None:
+                _say_failure(remains[0], call, options, result, turn)
+            remains[0] = None  # (the game's frames, let go)
+            gc.collect()
+            if remains[1] is None:
+                unraised_turn = turn
+            unraised, remains[1], alarm.unraised = remains[1] or alarm.unraised, None, None
+            if unraised is not None and not result.failure:
+                _say_unraised(unraised, call, result, unraised_turn)
+            del unraised
+    except _Timeout as e:
+        result.failure = (f"turn {turn}: the rules waited {options.idle:g} s without doing anything after the game, "
+                          "as its failure was said or its objects let go (a lock, a sleep or input in an error's "
+                          "__str__ or a __del__?)" if isinstance(e, _Waiting) else
+                          f"turn {turn}: the rules took more than {options.timeout:g} s of processor time after the "
+                          "game, as its failure was said or its objects let go (a loop in an error's __str__ or a "
+                          "__del__?)")
+        result.line = code_mark(alarm.swallowed or e, call.shown, call.path).line
+        result.timed_out = True
+        # what is left is never let go: the run stops at this game (stops_run), and the process playing it ends
+        # without letting go of anything (os._exit); let go here, past every bound, it could hold the run again
+        _NEVER_LET_GO.append((remains, alarm, e))
+
+
+_NEVER_LET_GO: list[object] = []  # what a game left whose letting go ran out of its bound (see _let_go)
+
+
+def _say_failure(error: BaseException, call: _Call, options: Options, result: GameResult, turn: int) -> None:
+    """What ended a game, and the rules' line at fault, into its result."""
+    if isinstance(error, RulesFault):
+        result.failure, result.line = f"turn {turn}: {error.message}", error.line or hook_line(type(call.rules), error.hook)
+        return
+    if isinstance(error, _Waiting):  # a lock taken twice, a sleep, input(): the processor-time limit never came
+        result.failure = f"turn {turn}: the game waited {options.idle:g} s without playing (a lock, a sleep or input in the rules?)"
+        result.timed_out = True
+    elif isinstance(error, _Timeout):  # said at the line of the rules running when time ran out (the loop's, most often)
+        result.failure = f"turn {turn}: the game took more than {options.timeout:g} s of processor time (a loop in the rules, or a search budget too large for the game?)"
+        result.timed_out = True
+    elif isinstance(error, RecursionError):
+        result.failure = f"turn {turn}: the rules recursed without end"
+    else:  # raised in the game loop, which calls the rules unwrapped (see _play)
+        hook, line = _raised_in(error, call)
+        result.failure, result.line = f"turn {turn}: {hook} raised {raised(error)}", line
+        return
+    result.line = code_mark(error, call.shown, call.path).line
+
+
+def _say_unraised(error: BaseException, call: _Call, result: GameResult, turn: int) -> None:
+    """An error of the rules that Python ignored where it was raised (a __del__, run where an object is let go),
+    into the game's result as its failure."""
+    result.failure = (f"turn {turn}: the rules raised {raised(error)} where Python ignores it and goes on (in a "
+                      "__del__?)")
+    result.line = code_mark(error, call.shown, call.path).line
 
 
 def _raised_in(error: BaseException, call: _Call) -> tuple[str, int]:
@@ -352,12 +426,15 @@ class _alarm:
     the rules' __del__, run by the garbage collector, which prints it and goes on) is raised again STOP_AGAIN
     later: the next such __del__ looping or sleeping for good held the game for good, past every limit."""
 
-    def __init__(self, seconds: float, idle: float = IDLE_CHECK) -> None:
-        self.seconds, self.idle = seconds, idle
+    def __init__(self, seconds: float, idle: float = IDLE_CHECK, turn: list[int] | None = None) -> None:
+        self.seconds, self.idle, self.turn = seconds, idle, turn or [0]  # (turn: the game's, as it plays)
         self.armed = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
         self.used = 0.0  # the processor time used by the last check
         self.inside = False
         self.stopping: type[_Timeout] | None = None  # the stop raised, to be raised again where it was swallowed
+        self.swallowed: BaseException | None = None  # the first stop Python swallowed, with its traceback
+        self.unraised: BaseException | None = None  # the first other error Python ignored, with its traceback
+        self.unraised_turn = 0  # the game's turn then
 
     def __enter__(self) -> None:
         self.previous_hook = sys.unraisablehook
@@ -387,10 +464,16 @@ class _alarm:
 
     def _swallowed(self, unraisable: Any) -> None:
         """sys.unraisablehook while the game plays: this alarm's stop, swallowed, is raised again (and not
-        printed: it was a traceback in the terminal); anything else is said as Python says it."""
-        if self._stopping() is None or not isinstance(unraisable.exc_value, _Timeout):
-            self.previous_hook(unraisable)
-        elif self.armed:
+        printed: it was a traceback in the terminal); the first other error is kept, to be said as the game's
+        failure (each was a traceback in the terminal, and the run was said ok)."""
+        error = unraisable.exc_value
+        if self._stopping() is None or not isinstance(error, _Timeout):
+            if self.unraised is None and isinstance(error, BaseException):  # (Python gives None for none)
+                self.unraised, self.unraised_turn = error.with_traceback(unraisable.exc_traceback), self.turn[0]
+            return
+        if self.swallowed is None:  # where it was swallowed: the rules' line a message names
+            self.swallowed = unraisable.exc_value.with_traceback(unraisable.exc_traceback)
+        if self.armed:
             self.inside = True
             signal.setitimer(signal.ITIMER_REAL, STOP_AGAIN, self.idle)
 
@@ -633,7 +716,7 @@ def run_apart(project: Project, game: Game, options: Options,
     try:
         while True:
             try:
-                kind, value = receiving.recv()
+                kind, value = _message(receiving, child)
             except EOFError:  # it ended before it said how the games went
                 child.join(5)
                 said = ENDED if child.exitcode != -signal.SIGXCPU else \
@@ -653,6 +736,20 @@ def run_apart(project: Project, game: Game, options: Options,
         if child.is_alive():
             child.kill()
             child.join()
+
+
+def _message(receiving: Connection, child: BaseProcess) -> Any:
+    """The next message of the process playing the rules; EOFError once it has ended without one. Its end is told
+    by the process ending, not by the pipe's only: a process the rules forked (os.fork(), a pool of their own)
+    holds the pipe open, and once the rules ended theirs (os._exit, a crash) pnp waited for a word for good. All
+    it sent is in the pipe by the time it ends (a send returns once written)."""
+    while not receiving.poll(ENDED_CHECK):
+        if child.exitcode is not None and not receiving.poll():  # (its sentinel is a pipe the fork holds too)
+            raise EOFError
+    return receiving.recv()
+
+
+ENDED_CHECK = 0.1  # seconds between two looks at whether the process playing the rules has ended
 
 
 def _played(project: Project, game: Game, options: Options, progress: Callable[[int], object] | None,
