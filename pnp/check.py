@@ -31,7 +31,7 @@ from .printables import Studio, marked_key
 from .products import KINDS, component_keys
 from .products.rulebook import credit_problems
 from .products.sheets import unfolded, unfolded_message
-from .project import present
+from .project import present, thaw
 from .options import shown_number
 from .report import Mark, Report, Suggestions, did_you_mean, shortened
 from .template import MacroArgument, budget, is_template, macro_callers, macro_enum_mistakes
@@ -63,7 +63,7 @@ def few_collections() -> Iterator[None]:
     try:
         yield
     finally:
-        gc.unfreeze()  # (into the oldest generation: collected again from there)
+        thaw()  # (into the oldest generation: collected again from there)
         gc.set_threshold(*previous)
 
 

@@ -4,6 +4,7 @@ game names inside the project folder."""
 import contextlib
 import functools
 import errno
+import gc
 import multiprocessing
 import multiprocessing.context
 import os
@@ -1021,6 +1022,26 @@ def finishing() -> Iterator[None]:
     """Hold off end_with_parent while files are put in place: a commit begun is finished, never left half done."""
     with _FINISHING:
         yield
+
+
+_FROZEN_IN = [0]  # the process whose heap freeze_once froze, since nothing unfroze it (a forked process has not)
+
+
+def freeze_once() -> None:
+    """Freeze (gc.freeze) what lives in this process now, unless this process froze it already and nothing
+    unfroze it since (thaw): a collection after each simulated game then walks what the game made only, where
+    one over the whole heap took 60 ms a game. Asking Python instead (gc.get_freeze_count) walks the frozen
+    objects: 14 ms a game."""
+    if _FROZEN_IN[0] != os.getpid():
+        gc.freeze()
+        _FROZEN_IN[0] = os.getpid()
+
+
+def thaw() -> None:
+    """Unfreeze every frozen object (into the oldest generation, collected from there again), and say so to
+    freeze_once: a freeze it made before is undone, and its next call freezes again."""
+    gc.unfreeze()
+    _FROZEN_IN[0] = 0
 
 
 def worker_context(method: str | None = None) -> multiprocessing.context.BaseContext:

@@ -1,8 +1,10 @@
 """Fixtures: a throw-away game project in tmp_path, built from tests/data/base plus per-test changes."""
 
+import contextlib
 import fcntl
 import os
 import shutil
+import signal
 import sys
 from pathlib import Path
 
@@ -193,3 +195,17 @@ def shipped_kit(tmp_path_factory, worker_id):
 def load_case(path):
     """A bad-input case: what to change in the base mini game, and the command to run (validate)."""
     return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+
+
+@contextlib.contextmanager
+def failing_after(seconds: int, message: str):
+    """Within it, a test that waits `seconds` for good fails with `message` (SIGALRM), where it would hold its
+    worker until the suite's end; the handler is put back after (a handler left in place failed a later test of
+    the worker that raises SIGALRM itself)."""
+    previous = signal.signal(signal.SIGALRM, lambda *a: pytest.fail(message))
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

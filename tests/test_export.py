@@ -10,7 +10,7 @@ from urllib.parse import unquote, urlparse
 import pytest
 from PIL import Image
 
-from conftest import REPO, make_project, run
+from conftest import REPO, failing_after, make_project, run
 from pdfread import MM, page_geometry, read
 
 
@@ -509,12 +509,8 @@ def test_an_export_whose_rendering_process_dies_fails_saying_so(mini, monkeypatc
 
     monkeypatch.setattr(raster, "render_pixels", dying)
     monkeypatch.setattr(raster, "usable_cores", lambda: 2)
-    signal.signal(signal.SIGALRM, lambda *a: pytest.fail("the export waited for good for a dead process"))
-    signal.alarm(60)
-    try:
+    with failing_after(60, "the export waited for good for a dead process"):
         result = run(mini, "export", "mini", "--format", "png", "--dpi", "72", "-j", "2", "--force")
-    finally:
-        signal.alarm(0)
     assert result.exit_code == 1, result.output
     assert "mini: export failed: a process rendering the images ended without a word" in result.output
     assert not list((mini / "output").rglob("*.tmp"))

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from conftest import _write, make_project, run
+from conftest import _write, failing_after, make_project, run
 from pnp.project import BUILTIN_FONTS
 
 GAMES = ("mini", "other")
@@ -281,12 +281,8 @@ def test_a_game_whose_process_dies_fails_and_the_others_are_built(two_games, mon
     monkeypatch.setattr(render, "render_game", dying)
     monkeypatch.setattr(kit_run, "usable_cores", lambda: 2)
     monkeypatch.setattr(kit_run, "BUILDS_MEMORY", 1)  # (the dead worker's admission must not hold mini's)
-    signal.signal(signal.SIGALRM, lambda *a: pytest.fail("the build waited for good for the game whose process died"))
-    signal.alarm(60)
-    try:
+    with failing_after(60, "the build waited for good for the game whose process died"):
         result = run(two_games, "build", "--jobs", "2")
-    finally:
-        signal.alarm(0)
     assert result.exit_code == 1, result.output
     assert "other: build failed: its process ended without a word" in result.output
     assert rebuilt(result.output) == ["mini"] and not list((two_games / "output/other").glob("*.pdf"))

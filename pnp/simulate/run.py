@@ -28,7 +28,7 @@ from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, MAX_WORKERS, RULES_FILE
                   code_mark, hook_line, loaded_rules, raised, rules_class, said, source_of)
 from ..errors import DataError
 from ..model.game import Game
-from ..project import Project, end_with_parent, usable_cores, worker_context
+from ..project import Project, end_with_parent, freeze_once, usable_cores, worker_context
 from ..report import Mark
 from ..template import handler_after_alarm
 from .stats import MAX_FAILURES_KEPT, Tally
@@ -168,17 +168,14 @@ def play(rules: GameRules, options: Options, index: int, seed: int, seating: Sea
     result = GameResult(index, seed, seating)
     turn = [0]
     call = _Call(rules)
-    if _FROZEN_IN[0] != os.getpid():  # what lived before the process's first game (pnp, the game's data, the rules)
-        # is left out of the collection of the game's cycles after each game (_let_go): one over all of it took 60
-        # ms a game. What the games make, kept by the rules from one game to the next too, is collected as ever
-        gc.freeze()
-        _FROZEN_IN[0] = os.getpid()
+    # what lived before the process's first game (pnp, the game's data, the rules) is left out of the collection
+    # of the game's cycles after each game (_let_go), within the game's bound: one over all of it took 60 ms a game
+    # (0.3 s in a test process). What the games make, kept by the rules from one game to the next too, is
+    # collected as ever
+    freeze_once()
     remains, unraised_turn = _game(call, options, result, turn)
     _let_go(remains, call, options, result, turn[0], unraised_turn)
     return result
-
-
-_FROZEN_IN = [0]  # the process that froze what lived before its first game (a process forked from it has not)
 
 
 def _game(call: _Call, options: Options, result: GameResult,
