@@ -1111,3 +1111,89 @@ def test_a_picture_whose_picture_data_ends_early_in_whole_chunks_is_said_cut_sho
     with pytest.raises(DataError) as raised:
         checked_image(Project(tmp_path), tmp_path / "cut.webp", Mark("card.yaml", 3), "cut.webp")
     assert raised.value.message == f"image 'cut.webp' {said}", raised.value.message
+
+
+def _png_chunk(kind: bytes, payload: bytes) -> bytes:
+    import zlib
+
+    return len(payload).to_bytes(4, "big") + kind + payload + zlib.crc32(payload, zlib.crc32(kind)).to_bytes(4, "big")
+
+
+def _damaged_pictures() -> dict[str, bytes]:
+    """Whole files whose picture data cannot be decoded: a PNG row of filter 9 (the standard has 0 to 4), a PNG
+    whose compressed stream is damaged, a WebP whose header's canvas is not its frame's size, one with no frame."""
+    import zlib
+
+    header = _png_chunk(b"IHDR", (4).to_bytes(4, "big") * 2 + b"\x08\x00\x00\x00\x00")
+    rows = b"".join(b"\x09" + b"\x80" * 4 for _ in range(4))
+    png = b"\x89PNG\r\n\x1a\n" + header
+    end = _png_chunk(b"IEND", b"")
+    webp = io.BytesIO()
+    Image.effect_noise((64, 64), 60).convert("RGB").save(webp, "WEBP", exif=Image.Exif().tobytes())
+    vp8x = webp.getvalue()
+    assert vp8x[12:16] == b"VP8X"
+    wider = vp8x[:24] + (99).to_bytes(3, "little") + vp8x[27:]
+    frame = vp8x.index(b"VP8 ")
+    framed = 8 + int.from_bytes(vp8x[frame + 4:frame + 8], "little")
+    frameless = vp8x[:frame] + vp8x[frame + framed + (framed & 1):]
+    frameless = frameless[:4] + (len(frameless) - 8).to_bytes(4, "little") + frameless[8:]
+    return {"filter-9.png": png + _png_chunk(b"IDAT", zlib.compress(rows)) + end,
+            "zlib.png": png + _png_chunk(b"IDAT", b"\x78\x9c" + b"\xff" * 40) + end,
+            "canvas.webp": wider, "frameless.webp": frameless}
+
+
+def test_a_picture_whose_data_is_damaged_not_cut_is_said_so_in_pnps_words_at_its_element(tmp_path):
+    """A whole picture whose data cannot be decoded was refused in Pillow's words ("unrecognized data stream
+    contents", "could not create decoder object"...): each is one message, at the element naming it."""
+    from pnp.errors import DataError
+    from pnp.model.images import DAMAGED, checked_image, opened_image
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    for name, data in _damaged_pictures().items():
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(DataError) as raised:
+            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+            with opened_image(io.BytesIO(data), name, Mark("card.yaml", 3)) as image:  # (decoded as a build does)
+                image.load()
+        assert raised.value.mark == Mark("card.yaml", 3), name
+        assert raised.value.message == f"image '{name}' cannot be read: {DAMAGED}", raised.value.message
+
+
+def test_a_picture_emptied_or_written_over_while_pnp_reads_it_is_refused_as_changed(tmp_path, monkeypatch):
+    """A picture emptied between pnp's look at its first bytes and its reading of the rest (an editor saving it
+    as pnp reads it) raised a ValueError out of the mapping of an empty file (a traceback): it is refused as a file
+    that changed, at its element, whether it is mapped (a large file) or read (any other)."""
+    from pnp.errors import DataError
+    from pnp.model import images
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    whole = io.BytesIO()
+    Image.new("RGB", (8, 8), "red").save(whole, "PNG")
+    picture = tmp_path / "art.png"
+    peeked = images._file_structure_problem
+
+    class Peeked:
+        """The open file, written over with `after` once its first bytes are read."""
+
+        def __init__(self, f, after):
+            self.f, self.after = f, after
+
+        def read(self, n):
+            start = self.f.read(n)
+            picture.write_bytes(self.after)  # (the same file: the open one sees it)
+            return start
+
+        def __getattr__(self, name):
+            return getattr(self.f, name)
+
+    for largest in (0, images.MAX_READ_PICTURE_BYTES):
+        monkeypatch.setattr(images, "MAX_READ_PICTURE_BYTES", largest)
+        for after in (b"", b"GIF89a" + bytes(100)):
+            picture.write_bytes(whole.getvalue())
+            monkeypatch.setattr(images, "_file_structure_problem", lambda f, a=after: peeked(Peeked(f, a)))
+            with pytest.raises(DataError) as raised:
+                images.checked_image(Project(tmp_path), picture, Mark("card.yaml", 3), "art.png")
+            assert raised.value.mark == Mark("card.yaml", 3)
+            assert raised.value.message == f"image 'art.png' cannot be used: {images.CHANGED}", raised.value.message

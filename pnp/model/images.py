@@ -385,11 +385,25 @@ def _frame_passed_through(image: "Image.Image") -> bool:
         fp.seek(kept)
 
 
+# A picture's file up to this many bytes (every photograph's, and most of the largest PNGs) is read whole to walk its
+# structure; a larger one is mapped, so that its bytes cost no memory of their own. A mapped file cut while it is
+# mapped (an editor saving over it as pnp reads it) ends the process (SIGBUS, no message): a file read is only cut
+# short, said as any other, at no cost a picture this small could notice
+MAX_READ_PICTURE_BYTES = 32 * 1024 * 1024
+
+
 def _whole(fp: BinaryIO) -> contextlib.AbstractContextManager[bytes | mmap.mmap]:
-    """The bytes of an open picture's file (mapped, not read) or of its BytesIO."""
+    """The bytes of an open picture's file (read, or mapped past MAX_READ_PICTURE_BYTES) or of its BytesIO; no
+    bytes (b"") for a file emptied since it was peeked at (it cannot be mapped: said by the caller as changed)."""
     if isinstance(fp, io.BytesIO):
         return contextlib.nullcontext(fp.getvalue())
-    return mmap.mmap(fp.fileno(), 0, access=mmap.ACCESS_READ)
+    size = os.fstat(fp.fileno()).st_size
+    if size <= MAX_READ_PICTURE_BYTES:
+        return contextlib.nullcontext(os.pread(fp.fileno(), size, 0))
+    try:
+        return mmap.mmap(fp.fileno(), 0, access=mmap.ACCESS_READ)
+    except ValueError:  # emptied between the size read and the mapping
+        return contextlib.nullcontext(b"")
 
 
 def _first_frame(data: bytes | mmap.mmap) -> int | None:
@@ -451,6 +465,12 @@ _END_MARKER = b"\xff\xd9"  # (EOI: _END_OF_IMAGE is its code)
 # is truncated", "Truncated File Read", "could not create decoder object"), or as no picture it knows, and a PNG cut
 # in its header was said as a header of the wrong length
 CUT_SHORT = "the file ends before its picture data does: cut short?"
+# A picture whose file is whole and whose data Pillow cannot decode (a PNG row of an unknown filter, a damaged
+# compressed stream, a WebP whose frame is not the size its header gives, or that holds none): said so in pnp's
+# words, at the element naming it, whatever the library said
+DAMAGED = "its picture data is damaged (viewers show it broken, or not at all): save it again"
+# A file emptied or written over between pnp's looks at it (an editor saving it as pnp reads it)
+CHANGED = "the file changed while pnp read it: build again once it is saved"
 _END_OF_IMAGE = 0xD9
 # markers with no length after them (TEM, RST0-7, SOI, EOI): libjpeg, Pillow and ReportLab read on after them
 _PARAMETERLESS = frozenset({0x01, *range(0xD0, 0xDA)})
@@ -1032,16 +1052,16 @@ def opened_image(source: BinaryIO, shown: str, mark: Mark | None) -> Iterator["I
     except Image.DecompressionBombError:
         raise DataError(f"image '{shown}' cannot be used: more than {MAX_IMAGE_PIXELS:,} pixels", mark) \
             from None
-    except (OSError, ValueError, SyntaxError, EOFError) as e:  # Pillow's errors for damaged files
+    except (OSError, ValueError, SyntaxError, EOFError):  # Pillow's errors for damaged files
         if _picture_data_cut(source):
             raise DataError(f"image '{shown}' cannot be used: {CUT_SHORT}", mark) from None
-        raise DataError(f"image '{shown}' cannot be read: {_problem(e)}", mark) from None
+        raise DataError(f"image '{shown}' cannot be read: {DAMAGED}", mark) from None
 
 
 def _picture_data_cut(source: BinaryIO) -> bool:
     """Whether the PNG in `source` (that Pillow failed to decode) is png_data_cut; False for another picture."""
     source.seek(0)
-    if source.read(8) != _PNG_SIGNATURE:  # (an empty file cannot be mapped)
+    if source.read(8) != _PNG_SIGNATURE:
         return False
     with _whole(source) as data:
         return png_data_cut(data)
@@ -1063,11 +1083,9 @@ def _file_structure_problem(f: BinaryIO) -> str | None:
     """structure_problem of a picture file before Pillow opens it (a JPEG's, a PNG's or a WebP's alone)."""
     start = f.read(8)
     f.seek(0)
-    if not start.startswith((b"\xff\xd8", _PNG_SIGNATURE, b"RIFF")):  # (an empty file cannot be mapped)
+    if not start.startswith((b"\xff\xd8", _PNG_SIGNATURE, b"RIFF")):
         return None
     with _whole(f) as data:
+        if data[:len(start)] != start:  # (emptied or written over since its start was read)
+            return CHANGED
         return structure_problem(data)
-
-
-def _problem(error: Exception) -> str:
-    return str(error).split(" (")[0] or type(error).__name__
