@@ -209,16 +209,21 @@ def test_a_csv_of_blank_rows_or_wide_rows_stops_at_the_row_as_a_workbook_does(tm
 
 def test_the_preview_never_draws_an_icon_validation_refuses(tmp_path):
     """The preview draws the faces of a game with errors: an icon refused by validation was drawn there anyway
-    (250 uses of an embedded picture: 26 s and 2.5 GB; a gradient of nan: ReportLab's words, 'drawing failed')."""
+    (250 uses of an embedded picture: 26 s and 2.5 GB; a gradient of nan: ReportLab's words, 'drawing failed'), and
+    one that is a link was named by its target's name."""
     from pnp.project import Project
     from pnp.serve.preview import Preview
 
     gradient = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs><linearGradient id="a" x2="1e308">'
                 '<stop offset="0" stop-color="red"/><stop offset="1" stop-color="blue"/></linearGradient></defs>'
                 '<rect width="10" height="10" fill="url(#a)"/></svg>')
-    root = make_project(tmp_path / "proj", {"layouts/shared/icons/round-star.svg": gradient})
+    root = make_project(tmp_path / "proj", {"layouts/shared/drawings/shape.svg": gradient})
+    # the icon is a link, named by its link's name as validation names it (the drawing named it by its target's)
+    (root / "layouts/shared/icons/round-star.svg").unlink()
+    (root / "layouts/shared/icons/round-star.svg").symlink_to("../drawings/shape.svg")
     problems = [p["message"] for p in Preview(Project(root), "mini").refresh()["problems"]]
-    assert all(m.startswith("icon 'round-star': the SVG file cannot be drawn") for m in problems), problems
+    assert problems and all(m.startswith("icon 'round-star': the SVG file cannot be drawn") for m in problems), \
+        problems
     assert any(m.endswith("(printing deck 'lion' front)") for m in problems), problems  # the face that shows it
 
 
@@ -238,7 +243,7 @@ def test_the_preview_says_a_damaged_picture_as_validation_does_not_in_reportlabs
     (root / "layouts/mini/images").mkdir()
     (root / "layouts/mini/images/t.png").write_bytes(data[:8] + chunk + data[33:])
     problems = Preview(Project(root), "mini").refresh()["problems"]
-    assert problems and all(p["message"].startswith("image 'images/t.png' cannot be read: ")  # (then Pillow's words)
+    assert problems and all(p["message"].startswith("image 'images/t.png' cannot be read: ")  # (then pnp's words)
                             and "ImageReader" not in p["message"]
                             and p["where"]["at"] == "layouts/mini/card.yaml:3:24" for p in problems), problems
 

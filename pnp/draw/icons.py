@@ -879,15 +879,17 @@ def _tinted(svg: bytes, digest: bytes, colour: Color) -> Drawing:
     return drawing
 
 
-def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float, colour: Color) -> int:
+def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float, colour: Color,
+              shown: str | None = None) -> int:
     """Draw the icon at `path` fitted (aspect kept, centred) in the box (x, y, w, h) in `colour`; the number
     of fills and strokes its drawing paints (what rendering it costs: the PDF holds it once, a rasteriser
-    paints it at every use)."""
+    paints it at every use). A refusal names the icon as `shown` (the name it is known by: a link's, as
+    validation says it), or else by its file's stem."""
     forms = canvas.__dict__.setdefault("_pnp_icon_forms", {})
     hexval = colour.hexval() if hasattr(colour, "hexval") else str(colour)
     form = forms.get((path, hexval))
     if form is None:
-        form = forms[(path, hexval)] = _define_form(canvas, path, hexval, colour)
+        form = forms[(path, hexval)] = _define_form(canvas, path, hexval, colour, shown or path.stem)
     name, width, height, paints = form
     scale = min(w / width, h / height)
     # what saveState, transform, doForm and restoreState write, without their bookkeeping: an icon changes
@@ -899,7 +901,7 @@ def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float
     return paints
 
 
-def _define_form(canvas: Canvas, path: Path, hexval: str, colour: Color) -> tuple[str, float, float, int]:
+def _define_form(canvas: Canvas, path: Path, hexval: str, colour: Color, shown: str) -> tuple[str, float, float, int]:
     """The icon in this colour as a form of the canvas, named by its content and colour (the same bytes come
     out wherever the project lies, and two files of one name in different folders, one reached through a
     link, are two forms; two files of the same bytes are one); (name, width, height, paints). The file is read
@@ -915,7 +917,7 @@ def _define_form(canvas: Canvas, path: Path, hexval: str, colour: Color) -> tupl
     if found is None and (why := unreadable(path)) is not None:
         # validation refuses it; the preview draws the faces of a game with errors, and drawing this one
         # (250 uses of an embedded picture) took 26 s and 2.5 GB there
-        raise DataError(f"icon '{path.stem}': {why[0]}", None)
+        raise DataError(f"icon '{shown}': {why[0]}", None)
     if found is None:
         found = _forms[(digest, hexval)] = FORMS.value(
             digest + hexval.encode(), lambda: _worked_out(svg, digest, colour, canvas._initialFontName), _is_form)

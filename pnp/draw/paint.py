@@ -49,7 +49,7 @@ class Painter:
         path = self.icons.path(name)
         if path is None:  # validation reports it; a build never fails on one missing glyph
             return
-        draw_icon(canvas, path, x, y, w, h, col or colors.black)
+        draw_icon(canvas, path, x, y, w, h, col or colors.black, self.icons.icon_of(path))
 
     def icon_paints(self, p: Primitive) -> list[int]:
         """The fills and strokes of each icon that painting `p` draws (its icon, or its text's inline icons),
