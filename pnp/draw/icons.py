@@ -1302,9 +1302,10 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
 
     from PIL import Image, UnidentifiedImageError
 
-    from ..model.images import (CUT_SHORT, MAX_IMAGE_PIXELS, animation_problem, drawn_as_is, png_data_cut,
-                                 structure_problem)
+    from ..model.images import (CUT_SHORT, DAMAGED, MAX_IMAGE_PIXELS, animation_problem, drawn_as_is,
+                                 png_data_cut, structure_problem)
 
+    picture = b""
     try:
         picture = base64.decodebytes(payload.encode("ascii"))
         if problem := structure_problem(picture):
@@ -1314,11 +1315,17 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
             if animated := animation_problem(image):
                 return f"is {animated}", 0
             as_is = drawn_as_is(image)
+            if width * height <= MAX_ICON_ELEMENTS * PIXELS_PER_ELEMENT:  # (a larger one is refused by its count)
+                # decoded now, as svglib decodes it to draw it: damaged data failed there, in Pillow's words at
+                # the icon's first line
+                image.load()
             see_through = width * height <= MAX_IMAGE_PIXELS and _see_through_pixels(image)
     except (UnidentifiedImageError, binascii.Error, UnicodeEncodeError):
         return "is not a PNG or JPEG image", 0
-    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
-        return "cannot be read", 0
+    except (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError):
+        if png_data_cut(picture):
+            return f"cannot be used: {CUT_SHORT}", 0
+        return f"cannot be read: {DAMAGED}", 0
     if width * height > MAX_IMAGE_PIXELS:
         return f"has more than {MAX_IMAGE_PIXELS:,} pixels", 0
     if png_data_cut(picture):  # (its chunks whole: svglib decoded it only to draw it, and failed in Pillow's words)
