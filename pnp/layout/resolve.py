@@ -2,7 +2,7 @@
 
 import functools
 import itertools
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, cast
 
 from .. import units
@@ -479,7 +479,13 @@ def _copies(values: object, el: ElementShape) -> Sequence[Any]:
     if isinstance(values, str):  # ('fire water' drew a copy for each of its 10 characters, with exit 0)
         raise LayoutError(f"repeat: expected a number or a list, got the text {shown(values)}, which would repeat "
                           "once per character (a list of its words: `... | split`)", el.mark_of("repeat"))
-    if isinstance(values, bool) or not isinstance(values, (int, float)) and not hasattr(values, "__iter__"):
+    if isinstance(values, Mapping):  # (repeated over its keys, without a word: the reference says a list)
+        raise LayoutError(f"repeat: expected a number or a list, got a mapping {shown(as_printed(values))}, which "
+                          "would repeat once per key (a list of its keys: `... | list`; of its values: "
+                          "`... | dictsort | map('last') | list`)", el.mark_of("repeat"))
+    # a list (or tuple, range) or what a filter yields one by one (`select`, `map`); a number; nothing else (a
+    # set's order, or a mapping's view's, is not the list a reader sees)
+    if isinstance(values, bool) or not isinstance(values, (int, float, Sequence, Iterator)):
         raise LayoutError(f"repeat: expected a number or a list, got {shown(as_printed(values))}", el.mark_of("repeat"))
     if isinstance(values, (int, float)):
         whole = isinstance(values, int) or values.is_integer()
