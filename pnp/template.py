@@ -1793,10 +1793,12 @@ _WRITTEN["min"] = _WRITTEN["max"]
 
 # the filters whose numbers take a range, or whose words a few choices, checked by _refuse_out_of_range
 _BOUNDED_FILTERS = frozenset({"truncate", "wordwrap", "int", "dictsort", "round", "map", "selectattr", "rejectattr",
-                              "groupby", "sort"})
+                              "groupby", "sort", "unique", "min", "max", "sum", "join", "count", "count_by"})
 # a word that takes one of a few values: (filter, parameter) -> the values
 _CHOICES = {("dictsort", "by"): ("key", "value"), ("round", "method"): ("common", "ceil", "floor")}
 _FIELD_NAMED = frozenset({"map", "selectattr", "rejectattr", "groupby"})  # (those given a field's name to read)
+# every filter that may be given the name of a field to read of each item (`a.b` reads b of a; sort's `a,b` two)
+_READS_A_FIELD = _FIELD_NAMED | {"sort", "unique", "min", "max", "sum", "join", "count", "count_by"}
 
 
 def _refuse_out_of_range(name: str, signature: inspect.Signature, args: tuple[Any, ...],
@@ -1823,6 +1825,8 @@ def _refuse_out_of_range(name: str, signature: inspect.Signature, args: tuple[An
     _refuse_unknown_choice(name, given)
     if name in _FIELD_NAMED:
         _refuse_no_field(name, given)
+    if name in _READS_A_FIELD:
+        _refuse_empty_field_name(name, given)
     base = given.get("base", 10)
     if name == "int" and not (type(base) is int and (base == 0 or 2 <= base <= 36)):
         raise LimitError(f"the filter int takes a base from 2 to 36 (or 0: as the text writes it), not "
@@ -1856,6 +1860,25 @@ def _refuse_no_field(name: str, given: Mapping[str, Any]) -> None:
         kwargs.get("attribute", _ABSENT) if name == "map" and not args else args[0] if name != "map" and args else _ABSENT
     if field is None:
         raise LimitError(f"the filter {name} takes the name of a field to read, not nothing (none)")
+
+
+def _refuse_empty_field_name(name: str, given: Mapping[str, Any]) -> None:
+    """A field's name given a filter (_READS_A_FIELD) with an empty part refused as such: `map(attribute='')`,
+    'cost.' or 'a..b' (a dot reads a field of the field before it) said "text ('b') has no attribute ''", as if
+    the item were at fault; sort's 'cost,' (a comma parts several fields) sorted by cost alone, without a word."""
+    args, kwargs = given.get("args", ()), given.get("kwargs", {})
+    field = (args[0] if args else _ABSENT) if name in ("selectattr", "rejectattr") else \
+        (_ABSENT if args else kwargs.get("attribute", _ABSENT)) if name == "map" else given.get("attribute", _ABSENT)
+    if not isinstance(field, str):
+        return
+    if field == "":
+        raise LimitError(f"the filter {name} takes the name of a field to read, not an empty text ('')")
+    for part in field.split(",") if name == "sort" else (field,):
+        where = "is empty" if part == "" else "ends in a dot" if part.endswith(".") else \
+            "starts with a dot" if part.startswith(".") else "has two dots in a row" if ".." in part else None
+        if where is not None:
+            of = "" if part == field else f" (of '{field}': a comma parts fields)"
+            raise LimitError(f"the filter {name} is given the field name '{part}', which {where}{of}")
 
 
 def _refuse_no_items(name: str, value: object, what: str = "the filter") -> None:

@@ -153,6 +153,13 @@ from pnp.errors import ExprError
     ("{{ [card] | map | list }}", "the filter map takes a filter's name, `map('upper')`, or a field's"),
     ("{{ [card] | selectattr | list }}", "the filter selectattr takes the name of a field, `selectattr('name')`"),
     ("{{ card | attr(none) }}", "the filter attr takes the name of a field to read, not nothing (none)"),
+    # a field's name with an empty part blamed the item ("text ('Lion') has no attribute ''"), or (sort's) was
+    # read as the part before it alone
+    ("{{ [card] | map(attribute='') | list }}", "the filter map takes the name of a field to read, not an empty text"),
+    ("{{ [card] | map(attribute='name.') | list }}", "the filter map is given the field name 'name.', which ends in a dot"),
+    ("{{ [card] | groupby('.name') }}", "the field name '.name', which starts with a dot"),
+    ("{{ [card] | count_by('a..b') }}", "the field name 'a..b', which has two dots in a row"),
+    ("{{ [card] | sort(attribute='name,') }}", "the filter sort is given the field name '', which is empty (of 'name,'"),
     # a none inside what is written as text, refused as a none alone is (it printed [None], Python's form)
     ("{{ '{}'.format([none]) }}", "a list written as text holds none (its item [0]), which would print as the word 'None'"),
     ("{{ card.name ~ (none,) }}", "a list written as text holds none (its item [0]), which would print as the word 'None'"),
