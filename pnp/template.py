@@ -55,6 +55,7 @@ MAX_CALL_DEPTH = 100  # macros calling macros
 MAX_SOURCE = 1_000_000  # characters in one template's source (a rulebook, a macros file)
 MAX_TOKENS = 25_000  # words of one template's code (names, operators, tags...): what compiling costs (real: < 5,000)
 MAX_NESTING = 50  # operators, brackets and blocks inside one another
+MAX_BUILT_DEPTH = 100  # lists and mappings a template builds inside one another (as deep as a game's data may be)
 MAX_WRAP_WORK = 200_000_000  # characters wordwrap may copy: its cost grows with text length x longest word / width
 MAX_SCAN_WORK = 200_000_000  # characters x characters strip may compare (see _stripped_size)
 MAX_PATTERN_WORK = 20_000_000  # steps a filter's regular expression may take in C, out of any limit's reach (~0.6 s)
@@ -109,6 +110,11 @@ class _Budget(threading.local):
         # source -> the error of the time limit it ran into: a template that ran out of time once is not run
         # again for the game's next item; the next game, or the next check of it (the preview), runs it anew
         self.too_slow: dict[str, ExprError] = {}
+        # id -> (a container a template built, what _held counted of it, its depth) in the outermost evaluation in
+        # progress: the container is kept, so its id names no other; templates cannot change one (no append).
+        # What they hold, counted, is at most MAX_STRING (held_size): a loop's values are not all kept alive
+        self.held: dict[int, tuple[object, int, int]] = {}
+        self.held_size = 0
 
 
 _budget = _Budget()
@@ -278,6 +284,8 @@ class _Evaluation:
             state.started = _clock()
             state.deadline, state.call_depth = state.started + limit, 0
             state.evaluation = next(_EVALUATIONS)  # (counted across threads: the preview's may share a module)
+            state.held.clear()
+            state.held_size = 0
             state.evaluated += 1
         state.depth += 1
 
@@ -290,6 +298,8 @@ class _Evaluation:
             else:
                 state.memory_ceiling = None  # outside a game, each evaluation has its own
             state.deadline = None
+            state.held.clear()
+            state.held_size = 0
         return False
 
 
@@ -569,12 +579,22 @@ def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
     ends, in C code that no time limit stops; so does looking for a text in a million references to another
     text of a million characters (`t in [s] * 10**6` compared a terabyte). Bounded where each value is made,
     such work is too. Each container is looked at once (its count kept by id), so the look costs what the
-    value takes in memory, not what it counts."""
+    value takes in memory, not what it counts; within one evaluation, once at all (_Budget.held): a value
+    built from one looked at already (`{% set ns.a = [ns.a] %}` in a loop) is looked at as deep as it is new
+    (each step walked the whole nesting again: 600 steps took 3 s, past the time limit, which no step checked).
+    Containers inside one another past MAX_BUILT_DEPTH are refused: printing, sorting or comparing such a value
+    recurses in C, as deep as it is (100,000 levels took 9 s to fail, past any time limit)."""
     counts: dict[int, int] = {}
+    depths: dict[int, int] = {}
+    known = _budget.held if _budget.depth else {}  # (outside an evaluation nothing says when to forget)
     stack: list[tuple[Any, bool]] = [(value, False)]
     while stack:
         container, inner_counted = stack.pop()
         if not inner_counted and id(container) in counts:  # (held twice by one container: looked at once)
+            continue
+        kept = known.get(id(container))
+        if kept is not None and kept[0] is container:
+            counts[id(container)], depths[id(container)] = kept[1], kept[2]
             continue
         items = [*container.keys(), *container.values()] if type(container) is dict else container
         inner = [item for item in items if type(item) in _BUILT]
@@ -586,6 +606,16 @@ def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
                     if type(item) in (str, bytes) or _is_held_data(item))
         counts[id(container)] = min(len(items) + texts + sum(counts.get(id(item), 0) for item in inner),
                                     MAX_STRING + 1)
+        depths[id(container)] = depth = 1 + max((depths.get(id(item), 0) for item in inner), default=0)
+        if depth > MAX_BUILT_DEPTH:
+            raise LimitError(f"a template built lists or mappings more than {MAX_BUILT_DEPTH} deep inside one "
+                             "another (a list made of the one before it, step by step in a loop?)")
+        if known is _budget.held:
+            if _budget.held_size + counts[id(container)] > MAX_STRING:
+                known.clear()
+                _budget.held_size = 0
+            known[id(container)] = (container, counts[id(container)], depth)
+            _budget.held_size += counts[id(container)]
     return counts[id(value)]
 
 

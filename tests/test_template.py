@@ -318,6 +318,27 @@ def test_a_deeply_nested_template_is_refused_at_its_line():
     assert e.value.line == 3 and "inside one another" in e.value.message
 
 
+NESTING_LOOP = "{% set ns = namespace(a=1) %}\n{% for i in range(STEPS) %}{% set ns.a = [ns.a] %}{% endfor %}{{ ns.a | length }}"
+
+
+def test_lists_built_inside_one_another_are_bounded_in_depth():
+    # printing or comparing a list 100,000 deep recursed in C for seconds, past any time limit
+    source = NESTING_LOOP.replace("STEPS", str(template.MAX_BUILT_DEPTH))
+    assert template.render(source, {}) == "\n1"
+    with pytest.raises(ExprError) as e:
+        template.render(source.replace("range(", "range(1 + "), {})
+    assert e.value.line == 2 and f"lists or mappings more than {template.MAX_BUILT_DEPTH} deep" in e.value.message
+
+
+def test_a_list_built_of_one_sized_already_is_not_walked_again(monkeypatch):
+    # each step of `{% set ns.a = [ns.a] %}` walked the whole nesting again: quadratic (600 steps took 3 s)
+    looked_at = []
+    real = template._is_held_data
+    monkeypatch.setattr(template, "_is_held_data", lambda item: looked_at.append(item) or real(item))
+    template.render(NESTING_LOOP.replace("STEPS", "100"), {})
+    assert len(looked_at) <= 2 * 100  # (one new list a step; walked again, 5,050)
+
+
 def test_a_loop_that_never_ends_is_stopped_at_the_time_limit(monkeypatch):
     monkeypatch.setattr(template, "SECONDS_PER_EVALUATION", 0.2)
     with pytest.raises(ExprError, match="took longer than 0.2 s"):
