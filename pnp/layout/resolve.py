@@ -2,7 +2,7 @@
 
 import functools
 import itertools
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, MappingView, Sequence
 from typing import Any, Protocol, cast
 
 from .. import units
@@ -483,9 +483,9 @@ def _copies(values: object, el: ElementShape) -> Sequence[Any]:
         raise LayoutError(f"repeat: expected a number or a list, got a mapping {shown(as_printed(values))}, which "
                           "would repeat once per key (a list of its keys: `... | list`; of its values: "
                           "`... | dictsort | map('last') | list`)", el.mark_of("repeat"))
-    # a list (or tuple, range) or what a filter yields one by one (`select`, `map`); a number; nothing else (a
-    # set's order, or a mapping's view's, is not the list a reader sees)
-    if isinstance(values, bool) or not isinstance(values, (int, float, Sequence, Iterator)):
+    # a list (or tuple, range), what a filter yields one by one (`select`, `map`), a mapping's keys(), values()
+    # or items() asked for by name; a number; nothing else
+    if isinstance(values, bool) or not isinstance(values, (int, float, Sequence, Iterator, MappingView)):
         raise LayoutError(f"repeat: expected a number or a list, got {shown(as_printed(values))}", el.mark_of("repeat"))
     if isinstance(values, (int, float)):
         whole = isinstance(values, int) or values.is_integer()
