@@ -3026,6 +3026,10 @@ ENV.filters["random"] = _no_random
 # The globals every template sees, as one plain dict: Jinja's own (a ChainMap over the environment's) is copied
 # into a new context at every render, and a ChainMap copies key by key in Python (a third of validating a game)
 _GLOBALS = dict(ENV.globals)
+FUNCTION_NAMES = frozenset(_GLOBALS)  # the functions every template sees (range, namespace, len...)
+# names the template language reads as its own words, never as a variable: a value given one is never seen
+LANGUAGE_WORDS = frozenset({"true", "false", "none", "True", "False", "None", "and", "or", "not", "in", "is", "if",
+                            "else"})
 
 # -- the public surface -------------------------------------------------------------------------------------
 
