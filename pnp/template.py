@@ -590,11 +590,8 @@ def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
     stack: list[tuple[Any, bool]] = [(value, False)]
     while stack:
         container, inner_counted = stack.pop()
-        if not inner_counted and id(container) in counts:  # (held twice by one container: looked at once)
-            continue
-        kept = known.get(id(container))
-        if kept is not None and kept[0] is container:
-            counts[id(container)], depths[id(container)] = kept[1], kept[2]
+        if not inner_counted and (id(container) in counts  # (held twice by one container: looked at once)
+                                  or _held_before(container, known, counts, depths)):
             continue
         items = [*container.keys(), *container.values()] if type(container) is dict else container
         inner = [item for item in items if type(item) in _BUILT]
@@ -602,21 +599,42 @@ def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
             stack.append((container, True))
             stack.extend((item, False) for item in inner if id(item) not in counts)
             continue
-        texts = sum(len(item) if type(item) in (str, bytes) else _length_unread(item) for item in items
-                    if type(item) in (str, bytes) or _is_held_data(item))
-        counts[id(container)] = min(len(items) + texts + sum(counts.get(id(item), 0) for item in inner),
-                                    MAX_STRING + 1)
-        depths[id(container)] = depth = 1 + max((depths.get(id(item), 0) for item in inner), default=0)
-        if depth > MAX_BUILT_DEPTH:
-            raise LimitError(f"a template built lists or mappings more than {MAX_BUILT_DEPTH} deep inside one "
-                             "another (a list made of the one before it, step by step in a loop?)")
-        if known is _budget.held:
-            if _budget.held_size + counts[id(container)] > MAX_STRING:
-                known.clear()
-                _budget.held_size = 0
-            known[id(container)] = (container, counts[id(container)], depth)
-            _budget.held_size += counts[id(container)]
+        counts[id(container)] = _held_count(items, inner, counts)
+        depths[id(container)] = 1 + max((depths.get(id(item), 0) for item in inner), default=0)
+        _keep_held(container, counts[id(container)], depths[id(container)], known)
     return counts[id(value)]
+
+
+def _held_count(items: Sequence[Any], inner: list[Any], counts: dict[int, int]) -> int:
+    """What _held counts of a container of `items`, those of them it built (`inner`) counted in `counts`."""
+    texts = sum(len(item) if type(item) in (str, bytes) else _length_unread(item) for item in items
+                if type(item) in (str, bytes) or _is_held_data(item))
+    return min(len(items) + texts + sum(counts.get(id(item), 0) for item in inner), MAX_STRING + 1)
+
+
+def _held_before(container: object, known: dict[int, tuple[object, int, int]], counts: dict[int, int],
+              depths: dict[int, int]) -> bool:
+    """Whether _held looked at `container` already in this evaluation: its count and depth put in theirs."""
+    kept = known.get(id(container))
+    if kept is None or kept[0] is not container:
+        return False
+    counts[id(container)], depths[id(container)] = kept[1], kept[2]
+    return True
+
+
+def _keep_held(container: object, count: int, depth: int, known: dict[int, tuple[object, int, int]]) -> None:
+    """A container _held looked at, refused past MAX_BUILT_DEPTH, else kept for the rest of the evaluation
+    (in _Budget.held, which forgets all once what it keeps holds past MAX_STRING)."""
+    if depth > MAX_BUILT_DEPTH:
+        raise LimitError(f"a template built lists or mappings more than {MAX_BUILT_DEPTH} deep inside one "
+                         "another (a list made of the one before it, step by step in a loop?)")
+    if known is not _budget.held:
+        return
+    if _budget.held_size + count > MAX_STRING:
+        known.clear()
+        _budget.held_size = 0
+    known[id(container)] = (container, count, depth)
+    _budget.held_size += count
 
 
 def _refuse_longer(size: int, what: str) -> int:

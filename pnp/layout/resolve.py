@@ -2,7 +2,7 @@
 
 import functools
 import itertools
-from collections.abc import Callable, Hashable, Iterator, Mapping, MappingView, Sequence
+from collections.abc import Callable, Hashable, ItemsView, Iterator, KeysView, Mapping, Sequence, ValuesView
 from typing import Any, Protocol, cast
 
 from .. import units
@@ -485,7 +485,8 @@ def _copies(values: object, el: ElementShape) -> Sequence[Any]:
                           "`... | dictsort | map('last') | list`)", el.mark_of("repeat"))
     # a list (or tuple, range), what a filter yields one by one (`select`, `map`), a mapping's keys(), values()
     # or items() asked for by name; a number; nothing else
-    if isinstance(values, bool) or not isinstance(values, (int, float, Sequence, Iterator, MappingView)):
+    if isinstance(values, bool) or not isinstance(values, (int, float, Sequence, Iterator, KeysView, ValuesView,
+                                                                ItemsView)):
         raise LayoutError(f"repeat: expected a number or a list, got {shown(as_printed(values))}", el.mark_of("repeat"))
     if isinstance(values, (int, float)):
         whole = isinstance(values, int) or values.is_integer()
