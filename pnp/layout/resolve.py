@@ -487,7 +487,13 @@ def _copies(values: object, el: ElementShape) -> Sequence[Any]:
     # or items() asked for by name; a number; nothing else
     if isinstance(values, bool) or not isinstance(values, (int, float, Sequence, Iterator, KeysView, ValuesView,
                                                                 ItemsView)):
-        raise LayoutError(f"repeat: expected a number or a list, got {shown(as_printed(values))}", el.mark_of("repeat"))
+        got = shown(as_printed(values))
+        if callable(values):  # (`card.items` quoted "<bound method Tracked.items of {...}>", pnp's own names)
+            got = "a function, not its result (is a '()' missing after its name?)"
+        elif " at 0x" in got:  # an object of no literal form (`cycler(1, 2)`) by its kind, not by its memory
+            # address: another on every run ("<pnp.template._Cycler object at 0x7f0a...>")
+            got = f"a {type(values).__name__.strip('_').lower()}"
+        raise LayoutError(f"repeat: expected a number or a list, got {got}", el.mark_of("repeat"))
     if isinstance(values, (int, float)):
         whole = isinstance(values, int) or values.is_integer()
         if not whole or not 0 <= values <= MAX_REPEAT:  # -1 or 2.5 copies would silently draw none, or 2
