@@ -55,6 +55,7 @@ MAX_CALL_DEPTH = 100  # macros calling macros
 MAX_SOURCE = 1_000_000  # characters in one template's source (a rulebook, a macros file)
 MAX_TOKENS = 25_000  # words of one template's code (names, operators, tags...): what compiling costs (real: < 5,000)
 MAX_NESTING = 50  # operators, brackets and blocks inside one another
+MAX_BUILT_DEPTH = 100  # lists and mappings a template builds inside one another (as deep as a game's data may be)
 MAX_WRAP_WORK = 200_000_000  # characters wordwrap may copy: its cost grows with text length x longest word / width
 MAX_SCAN_WORK = 200_000_000  # characters x characters strip may compare (see _stripped_size)
 MAX_PATTERN_WORK = 20_000_000  # steps a filter's regular expression may take in C, out of any limit's reach (~0.6 s)
@@ -109,6 +110,11 @@ class _Budget(threading.local):
         # source -> the error of the time limit it ran into: a template that ran out of time once is not run
         # again for the game's next item; the next game, or the next check of it (the preview), runs it anew
         self.too_slow: dict[str, ExprError] = {}
+        # id -> (a container a template built, what _held counted of it, its depth) in the outermost evaluation in
+        # progress: the container is kept, so its id names no other; templates cannot change one (no append).
+        # What they hold, counted, is at most MAX_STRING (held_size): a loop's values are not all kept alive
+        self.held: dict[int, tuple[object, int, int]] = {}
+        self.held_size = 0
 
 
 _budget = _Budget()
@@ -278,6 +284,8 @@ class _Evaluation:
             state.started = _clock()
             state.deadline, state.call_depth = state.started + limit, 0
             state.evaluation = next(_EVALUATIONS)  # (counted across threads: the preview's may share a module)
+            state.held.clear()
+            state.held_size = 0
             state.evaluated += 1
         state.depth += 1
 
@@ -290,6 +298,8 @@ class _Evaluation:
             else:
                 state.memory_ceiling = None  # outside a game, each evaluation has its own
             state.deadline = None
+            state.held.clear()
+            state.held_size = 0
         return False
 
 
@@ -569,12 +579,19 @@ def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
     ends, in C code that no time limit stops; so does looking for a text in a million references to another
     text of a million characters (`t in [s] * 10**6` compared a terabyte). Bounded where each value is made,
     such work is too. Each container is looked at once (its count kept by id), so the look costs what the
-    value takes in memory, not what it counts."""
+    value takes in memory, not what it counts; within one evaluation, once at all (_Budget.held): a value
+    built from one looked at already (`{% set ns.a = [ns.a] %}` in a loop) is looked at as deep as it is new
+    (each step walked the whole nesting again: 600 steps took 3 s, past the time limit, which no step checked).
+    Containers inside one another past MAX_BUILT_DEPTH are refused: printing, sorting or comparing such a value
+    recurses in C, as deep as it is (100,000 levels took 9 s to fail, past any time limit)."""
     counts: dict[int, int] = {}
+    depths: dict[int, int] = {}
+    known = _budget.held if _budget.depth else {}  # (outside an evaluation nothing says when to forget)
     stack: list[tuple[Any, bool]] = [(value, False)]
     while stack:
         container, inner_counted = stack.pop()
-        if not inner_counted and id(container) in counts:  # (held twice by one container: looked at once)
+        if not inner_counted and (id(container) in counts  # (held twice by one container: looked at once)
+                                  or _held_before(container, known, counts, depths)):
             continue
         items = [*container.keys(), *container.values()] if type(container) is dict else container
         inner = [item for item in items if type(item) in _BUILT]
@@ -582,11 +599,42 @@ def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
             stack.append((container, True))
             stack.extend((item, False) for item in inner if id(item) not in counts)
             continue
-        texts = sum(len(item) if type(item) in (str, bytes) else _length_unread(item) for item in items
-                    if type(item) in (str, bytes) or _is_held_data(item))
-        counts[id(container)] = min(len(items) + texts + sum(counts.get(id(item), 0) for item in inner),
-                                    MAX_STRING + 1)
+        counts[id(container)] = _held_count(items, inner, counts)
+        depths[id(container)] = 1 + max((depths.get(id(item), 0) for item in inner), default=0)
+        _keep_held(container, counts[id(container)], depths[id(container)], known)
     return counts[id(value)]
+
+
+def _held_count(items: Sequence[Any], inner: list[Any], counts: dict[int, int]) -> int:
+    """What _held counts of a container of `items`, those of them it built (`inner`) counted in `counts`."""
+    texts = sum(len(item) if type(item) in (str, bytes) else _length_unread(item) for item in items
+                if type(item) in (str, bytes) or _is_held_data(item))
+    return min(len(items) + texts + sum(counts.get(id(item), 0) for item in inner), MAX_STRING + 1)
+
+
+def _held_before(container: object, known: dict[int, tuple[object, int, int]], counts: dict[int, int],
+              depths: dict[int, int]) -> bool:
+    """Whether _held looked at `container` already in this evaluation: its count and depth put in theirs."""
+    kept = known.get(id(container))
+    if kept is None or kept[0] is not container:
+        return False
+    counts[id(container)], depths[id(container)] = kept[1], kept[2]
+    return True
+
+
+def _keep_held(container: object, count: int, depth: int, known: dict[int, tuple[object, int, int]]) -> None:
+    """A container _held looked at, refused past MAX_BUILT_DEPTH, else kept for the rest of the evaluation
+    (in _Budget.held, which forgets all once what it keeps holds past MAX_STRING)."""
+    if depth > MAX_BUILT_DEPTH:
+        raise LimitError(f"a template built lists or mappings more than {MAX_BUILT_DEPTH} deep inside one "
+                         "another (a list made of the one before it, step by step in a loop?)")
+    if known is not _budget.held:
+        return
+    if _budget.held_size + count > MAX_STRING:
+        known.clear()
+        _budget.held_size = 0
+    known[id(container)] = (container, count, depth)
+    _budget.held_size += count
 
 
 def _refuse_longer(size: int, what: str) -> int:
@@ -1793,10 +1841,12 @@ _WRITTEN["min"] = _WRITTEN["max"]
 
 # the filters whose numbers take a range, or whose words a few choices, checked by _refuse_out_of_range
 _BOUNDED_FILTERS = frozenset({"truncate", "wordwrap", "int", "dictsort", "round", "map", "selectattr", "rejectattr",
-                              "groupby", "sort"})
+                              "groupby", "sort", "unique", "min", "max", "sum", "join", "count", "count_by"})
 # a word that takes one of a few values: (filter, parameter) -> the values
 _CHOICES = {("dictsort", "by"): ("key", "value"), ("round", "method"): ("common", "ceil", "floor")}
 _FIELD_NAMED = frozenset({"map", "selectattr", "rejectattr", "groupby"})  # (those given a field's name to read)
+# every filter that may be given the name of a field to read of each item (`a.b` reads b of a; sort's `a,b` two)
+_READS_A_FIELD = _FIELD_NAMED | {"sort", "unique", "min", "max", "sum", "join", "count", "count_by"}
 
 
 def _refuse_out_of_range(name: str, signature: inspect.Signature, args: tuple[Any, ...],
@@ -1823,6 +1873,8 @@ def _refuse_out_of_range(name: str, signature: inspect.Signature, args: tuple[An
     _refuse_unknown_choice(name, given)
     if name in _FIELD_NAMED:
         _refuse_no_field(name, given)
+    if name in _READS_A_FIELD:
+        _refuse_empty_field_name(name, given)
     base = given.get("base", 10)
     if name == "int" and not (type(base) is int and (base == 0 or 2 <= base <= 36)):
         raise LimitError(f"the filter int takes a base from 2 to 36 (or 0: as the text writes it), not "
@@ -1856,6 +1908,25 @@ def _refuse_no_field(name: str, given: Mapping[str, Any]) -> None:
         kwargs.get("attribute", _ABSENT) if name == "map" and not args else args[0] if name != "map" and args else _ABSENT
     if field is None:
         raise LimitError(f"the filter {name} takes the name of a field to read, not nothing (none)")
+
+
+def _refuse_empty_field_name(name: str, given: Mapping[str, Any]) -> None:
+    """A field's name given a filter (_READS_A_FIELD) with an empty part refused as such: `map(attribute='')`,
+    'cost.' or 'a..b' (a dot reads a field of the field before it) said "text ('b') has no attribute ''", as if
+    the item were at fault; sort's 'cost,' (a comma parts several fields) sorted by cost alone, without a word."""
+    args, kwargs = given.get("args", ()), given.get("kwargs", {})
+    field = (args[0] if args else _ABSENT) if name in ("selectattr", "rejectattr") else \
+        (_ABSENT if args else kwargs.get("attribute", _ABSENT)) if name == "map" else given.get("attribute", _ABSENT)
+    if not isinstance(field, str):
+        return
+    if field == "":
+        raise LimitError(f"the filter {name} takes the name of a field to read, not an empty text ('')")
+    for part in field.split(",") if name == "sort" else (field,):
+        where = "is empty" if part == "" else "ends in a dot" if part.endswith(".") else \
+            "starts with a dot" if part.startswith(".") else "has two dots in a row" if ".." in part else None
+        if where is not None:
+            of = "" if part == field else f" (of '{field}': a comma parts fields)"
+            raise LimitError(f"the filter {name} is given the field name '{part}', which {where}{of}")
 
 
 def _refuse_no_items(name: str, value: object, what: str = "the filter") -> None:
@@ -2973,6 +3044,10 @@ ENV.filters["random"] = _no_random
 # The globals every template sees, as one plain dict: Jinja's own (a ChainMap over the environment's) is copied
 # into a new context at every render, and a ChainMap copies key by key in Python (a third of validating a game)
 _GLOBALS = dict(ENV.globals)
+FUNCTION_NAMES = frozenset(_GLOBALS)  # the functions every template sees (range, namespace, len...)
+# names the template language reads as its own words, never as a variable: a value given one is never seen
+LANGUAGE_WORDS = frozenset({"true", "false", "none", "True", "False", "None", "and", "or", "not", "in", "is", "if",
+                            "else"})
 
 # -- the public surface -------------------------------------------------------------------------------------
 

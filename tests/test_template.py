@@ -153,6 +153,13 @@ from pnp.errors import ExprError
     ("{{ [card] | map | list }}", "the filter map takes a filter's name, `map('upper')`, or a field's"),
     ("{{ [card] | selectattr | list }}", "the filter selectattr takes the name of a field, `selectattr('name')`"),
     ("{{ card | attr(none) }}", "the filter attr takes the name of a field to read, not nothing (none)"),
+    # a field's name with an empty part blamed the item ("text ('Lion') has no attribute ''"), or (sort's) was
+    # read as the part before it alone
+    ("{{ [card] | map(attribute='') | list }}", "the filter map takes the name of a field to read, not an empty text"),
+    ("{{ [card] | map(attribute='name.') | list }}", "the filter map is given the field name 'name.', which ends in a dot"),
+    ("{{ [card] | groupby('.name') }}", "the field name '.name', which starts with a dot"),
+    ("{{ [card] | count_by('a..b') }}", "the field name 'a..b', which has two dots in a row"),
+    ("{{ [card] | sort(attribute='name,') }}", "the filter sort is given the field name '', which is empty (of 'name,'"),
     # a none inside what is written as text, refused as a none alone is (it printed [None], Python's form)
     ("{{ '{}'.format([none]) }}", "a list written as text holds none (its item [0]), which would print as the word 'None'"),
     ("{{ card.name ~ (none,) }}", "a list written as text holds none (its item [0]), which would print as the word 'None'"),
@@ -309,6 +316,27 @@ def test_a_deeply_nested_template_is_refused_at_its_line():
     with pytest.raises(ExprError) as e:
         template.compile_template("ok\n\n{{ " + " and ".join(["x"] * 60) + " }}")
     assert e.value.line == 3 and "inside one another" in e.value.message
+
+
+NESTING_LOOP = "{% set ns = namespace(a=1) %}\n{% for i in range(STEPS) %}{% set ns.a = [ns.a] %}{% endfor %}{{ ns.a | length }}"
+
+
+def test_lists_built_inside_one_another_are_bounded_in_depth():
+    # printing or comparing a list 100,000 deep recursed in C for seconds, past any time limit
+    source = NESTING_LOOP.replace("STEPS", str(template.MAX_BUILT_DEPTH))
+    assert template.render(source, {}) == "\n1"
+    with pytest.raises(ExprError) as e:
+        template.render(source.replace("range(", "range(1 + "), {})
+    assert e.value.line == 2 and f"lists or mappings more than {template.MAX_BUILT_DEPTH} deep" in e.value.message
+
+
+def test_a_list_built_of_one_sized_already_is_not_walked_again(monkeypatch):
+    # each step of `{% set ns.a = [ns.a] %}` walked the whole nesting again: quadratic (600 steps took 3 s)
+    looked_at = []
+    real = template._is_held_data
+    monkeypatch.setattr(template, "_is_held_data", lambda item: looked_at.append(item) or real(item))
+    template.render(NESTING_LOOP.replace("STEPS", "100"), {})
+    assert len(looked_at) <= 2 * 100  # (one new list a step; walked again, 5,050)
 
 
 def test_a_loop_that_never_ends_is_stopped_at_the_time_limit(monkeypatch):

@@ -46,9 +46,13 @@ _POINT = Length()  # each coordinate of a point: a length like any other
 
 
 def template_inside(container: Any, key: Any, below: bool = False) -> tuple[str, Mark | None] | None:
-    """The first text inside container[key] (in lists and mappings within it too; with `below`, only those)
-    that is a Jinja template, with where it is written; None when there is none."""
-    stack = _children(container[key]) if below else [(container, key)]
+    """The first text inside container[key] (in lists and mappings within it too; with `below`, only in those
+    within the values of the mapping or list container[key] is, not its own values) that is a Jinja template,
+    with where it is written; None when there is none."""
+    stack = [(container, key)]
+    if below:  # (its own values were looked at too: `use`'s `with: {who: "{{ card.name }}"}`, the template its
+        # reference gives, was refused as one inside a mapping)
+        stack = [pair for holder, at in _children(container[key]) for pair in _children(holder[at])]
     while stack:
         holder, at = stack.pop()
         value = holder[at]

@@ -2,7 +2,7 @@
 
 import functools
 import itertools
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, ItemsView, Iterator, KeysView, Mapping, Sequence, ValuesView
 from typing import Any, Protocol, cast
 
 from .. import units
@@ -479,8 +479,21 @@ def _copies(values: object, el: ElementShape) -> Sequence[Any]:
     if isinstance(values, str):  # ('fire water' drew a copy for each of its 10 characters, with exit 0)
         raise LayoutError(f"repeat: expected a number or a list, got the text {shown(values)}, which would repeat "
                           "once per character (a list of its words: `... | split`)", el.mark_of("repeat"))
-    if isinstance(values, bool) or not isinstance(values, (int, float)) and not hasattr(values, "__iter__"):
-        raise LayoutError(f"repeat: expected a number or a list, got {shown(as_printed(values))}", el.mark_of("repeat"))
+    if isinstance(values, Mapping):  # (repeated over its keys, without a word: the reference says a list)
+        raise LayoutError(f"repeat: expected a number or a list, got a mapping {shown(as_printed(values))}, which "
+                          "would repeat once per key (a list of its keys: `... | list`; of its values: "
+                          "`... | dictsort | map('last') | list`)", el.mark_of("repeat"))
+    # a list (or tuple, range), what a filter yields one by one (`select`, `map`), a mapping's keys(), values()
+    # or items() asked for by name; a number; nothing else
+    if isinstance(values, bool) or not isinstance(values, (int, float, Sequence, Iterator, KeysView, ValuesView,
+                                                                ItemsView)):
+        got = shown(as_printed(values))
+        if callable(values):  # (`card.items` quoted "<bound method Tracked.items of {...}>", pnp's own names)
+            got = "a function, not its result (is a '()' missing after its name?)"
+        elif " at 0x" in got:  # an object of no literal form (`cycler(1, 2)`) by its kind, not by its memory
+            # address: another on every run ("<pnp.template._Cycler object at 0x7f0a...>")
+            got = f"a {type(values).__name__.strip('_').lower()}"
+        raise LayoutError(f"repeat: expected a number or a list, got {got}", el.mark_of("repeat"))
     if isinstance(values, (int, float)):
         whole = isinstance(values, int) or values.is_integer()
         if not whole or not 0 <= values <= MAX_REPEAT:  # -1 or 2.5 copies would silently draw none, or 2

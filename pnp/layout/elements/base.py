@@ -5,6 +5,7 @@ from typing import Any, Protocol
 
 from ...model.load import Record
 from ...report import Mark
+from ...template import FUNCTION_NAMES, LANGUAGE_WORDS
 from .. import params as P
 from ..place import PLACE
 from ..place import RELATIONS as PLACE_RELATIONS
@@ -40,9 +41,13 @@ RESERVED = {"W": "the layout's width", "H": "the layout's height", "B": "the lay
 def hides_reserved(what: str, name: str, reserved: dict[str, str] = RESERVED) -> str | None:
     """Why `name` may not be given to `what` (a layout's variable, a used layout's `with:`, a repeated copy's
     `as:`): templates already see a value by that name, which it would hide. None when the name is free."""
-    if name not in reserved:
+    # (a function's name: `vars: {range: 5}` made every `range(3)` of the layout "'int' object is not callable")
+    taken = reserved.get(name) or (f"the function {name}()" if name in FUNCTION_NAMES else None)
+    if name in LANGUAGE_WORDS:
+        return f"{what} may not be called '{name}': templates read that name as a word of their own, never as a variable"
+    if taken is None:
         return None
-    return f"{what} may not be called '{name}': templates already use that name for {reserved[name]}"
+    return f"{what} may not be called '{name}': templates already use that name for {taken}"
 
 # Elements that can turn take this.
 ROTATE = {"rotate": P.Angle(0, "turn the element clockwise about the centre of its box")}

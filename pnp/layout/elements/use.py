@@ -32,7 +32,11 @@ class Use(Element):
         vars may not): `with: {W: 300}` made the used layout's W 300."""
         given = spec.get("with")
         for name in given if isinstance(given, Record) else ():
-            if (hidden := hides_reserved("with: a variable", name)) is not None:
+            if not (isinstance(name, str) and name.isidentifier()):  # (`with: {'card name': x}` or {1: x} gave a
+                # variable no template can write, so none read it: printed without it, exit 0)
+                yield (f"with: a variable's name is letters, digits and _ (not first a digit), as templates write "
+                       f"it; not {shown(given.key_quoted(name))}"), given.key_mark(name)
+            elif (hidden := hides_reserved("with: a variable", name)) is not None:
                 yield hidden + (" (give the item as `item:`)" if name in ("item", "card") else ""), given.key_mark(name)
         found = P.template_inside(spec, "with", below=True) if isinstance(spec.get("with"), Mapping) else None
         if found is not None:
