@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Self, TypeVar
 
 from . import units
-from .report import QUOTE_LIMIT, closest, described, did_you_mean, plain, plain_type, quoted_as_written, shortened, shown, spelt, type_name  # noqa: F401  (one vocabulary)
+from .report import QUOTE_LIMIT, closest, described, did_you_mean, plain, plain_type, quoted_as_written, shortened, shown, spelt, type_name, typed_value  # noqa: F401  (one vocabulary)
 
 # --- colours ----------------------------------------------------------------------------------------------------
 
@@ -297,7 +297,7 @@ class Number(Option):
     def typed_problem(self, value: object) -> str | None:
         what = f"a {self.kind}"
         if isinstance(value, bool) or not isinstance(value, self.data_types):
-            return f"expected {what}, got {type_name(value)} {shown(value)}"
+            return f"expected {what}, got {typed_value(value)}"
         if isinstance(value, float) and not math.isfinite(value):
             return f"expected {what}, got {shown(value)}"
         low, high = self.minimum, self.maximum
@@ -408,7 +408,7 @@ class Text(Option):
         return as_written(value, written)
 
     def typed_problem(self, value: object) -> str | None:
-        return None if isinstance(value, str) else f"expected text, got {type_name(value)} {shown(value)}"
+        return None if isinstance(value, str) else f"expected text, got {typed_value(value)}"
 
     def convert(self, value: object) -> object:
         if isinstance(value, (Mapping, list)):

@@ -10,7 +10,7 @@ import regex
 
 from ..errors import LimitError
 from .. import options
-from ..options import REQUIRED, blank, did_you_mean, out_of_range, type_name
+from ..options import REQUIRED, blank, did_you_mean, out_of_range, type_name, typed_value
 from ..template import game_time
 from ..report import Mark, WrittenTrueFalse, plain_type, quoted_as_written, spelt
 from .load import MarkedList, Record, shown
@@ -143,7 +143,7 @@ class Field(options.Option):
     def _number_option(self, key: str) -> Any:
         value = self.spec.get(key)
         if value is not None and not _is_number(value):
-            raise SpecError(f"'{key}' is a number, got {type_name(value)} {shown(value)}")
+            raise SpecError(f"'{key}' is a number, got {typed_value(value)}")
         return value
 
 
