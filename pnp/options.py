@@ -5,6 +5,7 @@ import copy
 import functools
 import math
 import re
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Any, Self, TypeVar
 
@@ -216,6 +217,9 @@ _NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-
 def _number(value: object, what: str) -> float:
     if isinstance(value, bool):
         raise ValueError(f"expected {what}, got {shown(value)}")
+    if isinstance(value, int) and abs(value) > sys.float_info.max:  # (float() of a whole number of 309 digits
+        # or more raised OverflowError: 'a bug in pnp', at no line)
+        raise ValueError(f"expected {what}, got {shown_number(value)}, past the largest number pnp works with")
     if isinstance(value, (int, float)):
         return _finite(float(value), what)
     if not _NUMBER_TEXT.fullmatch(text := str(value).strip()):

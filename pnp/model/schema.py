@@ -638,7 +638,7 @@ class PlayerCount(Scalar):
         found = self._FORM.match(str(int(value)) if isinstance(value, int) else value) \
             if not isinstance(value, float) else None
         if found is None:  # ('two to four', '2.5': the title page printed "2.5 players", exit 0)
-            yield (f"'{value}' is not a player count: write a whole number (4), a range (2-5) or an open "
+            yield (f"{shown(str(value))} is not a player count: write a whole number (4), a range (2-5) or an open "
                    "range (3+)"), mark
             return
         least, most = int(found.group(1)), int(found.group(3) or found.group(1))
