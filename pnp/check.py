@@ -171,7 +171,8 @@ class Checks:
         self.warned: set[Mark | None] = set()
         # image file as named -> (its size in pixels or None, what reading it said, what it added: Studio.adding)
         self.images: dict[str, tuple[tuple[int, int] | None, list[Collected], dict[str, Any]]] = {}
-        self.fonts_refused: set[str] = set()  # fonts unknown to fonts.yaml, said where a text style names them
+        # where a text style names a font unknown to fonts.yaml (said there): the elements it draws say it no more
+        self.fonts_refused: set[Mark | None] = set()  # (never None: a text whose font nobody wrote is not skipped)
         self.known_icons: dict[str, Path | Literal[False]] = {}  # icon name -> its file, or False when unknown
         # (id, handled, kind) of constant layouts' primitive lists checked without a problem
         self.clean: set[tuple[int, bool, str]] = set()
@@ -281,11 +282,12 @@ class Checks:
         each element the style drew, and not at all where none did); the elements drawn with it say it no more."""
         styles = self.studio.layouts.styles
         for spec in styles.raw.values():
-            font = given = spec.get("font")
+            font = spec.get("font")
             if isinstance(font, (int, float)) and not isinstance(font, bool):  # read as text, as written (`font: 1`
                 font = spec.written_of("font") or str(font)  # was said at each element and not at its own line)
             if isinstance(font, str) and not is_template(font) and not self.studio.fonts.has(font):
-                self.fonts_refused.update((font, str(given)))  # (an element's style holds '1.5' for `1.50`)
+                if (where := spec.mark_of("font")) is not None:  # (by place: an element's own `font: 2.50` is said)
+                    self.fonts_refused.add(where)
                 self.error(self.unknown_font(font), spec.mark_of("font"))
 
     def unknown_font(self, font: str) -> str:
@@ -639,7 +641,7 @@ class Checks:
         elif (marker := star_between_spaces(prim.text)) is not None:
             self.star_between_spaces(prim, marker, label)
         font = prim.style["font"]
-        if font in self.fonts_refused:  # (said at the text style's own `font:`, once, not at each element)
+        if prim.font_mark in self.fonts_refused:  # (said at the text style's own `font:`, once, not at each element)
             return
         if not self.studio.fonts.has(font):
             self.error(self.unknown_font(font), prim.mark)

@@ -5,11 +5,12 @@ import copy
 import functools
 import math
 import re
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Any, Self, TypeVar
 
 from . import units
-from .report import closest, described, did_you_mean, plain, plain_type, quoted_as_written, shown, spelt, type_name  # noqa: F401  (one vocabulary)
+from .report import QUOTE_LIMIT, closest, described, did_you_mean, plain, plain_type, quoted_as_written, shortened, shown, spelt, type_name, typed_value  # noqa: F401  (one vocabulary)
 
 # --- colours ----------------------------------------------------------------------------------------------------
 
@@ -216,6 +217,9 @@ _NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-
 def _number(value: object, what: str) -> float:
     if isinstance(value, bool):
         raise ValueError(f"expected {what}, got {shown(value)}")
+    if isinstance(value, int) and abs(value) > sys.float_info.max:  # (float() of a whole number of 309 digits
+        # or more raised OverflowError: 'a bug in pnp', at no line)
+        raise ValueError(f"expected {what}, got {shown_number(value)}, past the largest number pnp works with")
     if isinstance(value, (int, float)):
         return _finite(float(value), what)
     if not _NUMBER_TEXT.fullmatch(text := str(value).strip()):
@@ -297,7 +301,7 @@ class Number(Option):
     def typed_problem(self, value: object) -> str | None:
         what = f"a {self.kind}"
         if isinstance(value, bool) or not isinstance(value, self.data_types):
-            return f"expected {what}, got {type_name(value)} {shown(value)}"
+            return f"expected {what}, got {typed_value(value)}"
         if isinstance(value, float) and not math.isfinite(value):
             return f"expected {what}, got {shown(value)}"
         low, high = self.minimum, self.maximum
@@ -340,15 +344,25 @@ def out_of_range(value: float, low: float | None, high: float | None, unit: str 
 
 def shown_number(number: float) -> str:
     """A number as a designer wrote it: 1,000,000 rather than 1e+06 (and 1e+308 as that, not 309 digits), with
-    the digits that tell it from a limit it is compared with (5.9999999 is not '6')."""
+    the digits that tell it from a limit it is compared with (5.9999999 is not '6'); a whole number of the data
+    too long to quote is cut short, with its length (4,290 digits made a message of about 2,000 characters)."""
     if plain_type(number) is not type(number):  # a number of the data quoted as its file writes it
-        return str(number)
+        return _cut_number(str(number))
     if isinstance(number, int):  # a whole number typed in the data, however large, exactly
-        return f"{number:,}"
+        return _cut_number(f"{number:,}")
     if number == int(number) and abs(number) < 1e15:
         return f"{int(number):,}"
     short = f"{number:g}"  # (6 digits: 5.9999999 read "6 is out of range (expected 6 to 72)")
     return short if float(short) == number else f"{number:.15g}"  # (15: no float noise, 2.5400000000000005)
+
+
+def _cut_number(text: str) -> str:
+    """A number's text as a message quotes it: whole when short, else its first digits and how many it has
+    (cut as other long values are: it quotes, it does not copy)."""
+    if len(text) <= QUOTE_LIMIT:
+        return text
+    digits = sum(ch.isdigit() for ch in text)
+    return f"{shortened(text, QUOTE_LIMIT)} ({digits:,} digits)"
 
 
 class Int(Number):
@@ -398,7 +412,7 @@ class Text(Option):
         return as_written(value, written)
 
     def typed_problem(self, value: object) -> str | None:
-        return None if isinstance(value, str) else f"expected text, got {type_name(value)} {shown(value)}"
+        return None if isinstance(value, str) else f"expected text, got {typed_value(value)}"
 
     def convert(self, value: object) -> object:
         if isinstance(value, (Mapping, list)):

@@ -65,8 +65,10 @@ def plain(value: object) -> Any:
 
 
 def shown(value: object, limit: int = QUOTE_LIMIT) -> str:
-    """A value as a message quotes it: the data as written (no class names), cut short when long."""
-    return shortened(repr(_as_written(value)), limit)
+    """A value as a message quotes it: the data as written (no class names), cut short when long; a value left
+    empty (`size:`, `~`, `null`) is 'nothing' (it was said 'None', Python's word), and one inside a list or
+    mapping is null, as YAML writes it."""
+    return "nothing" if value is None else shortened(repr(_as_written(value)), limit)
 
 
 class _Written(str):
@@ -85,6 +87,8 @@ def _as_written(value: object) -> object:
         return [_as_written(x) for x in value]
     if isinstance(value, (bool, datetime.date, datetime.time)) or type(value) is float and not math.isfinite(value):
         return _Written(spelt(value))
+    if value is None:
+        return _Written("null")
     return value
 
 
@@ -171,6 +175,12 @@ def type_name(value: object) -> str:
         return "a date" if type(value) is datetime.date else "a date and time"
     return {int: "a whole number", float: "a number", str: "text", type(None): "nothing"}.get(plain_type(value),
                                                                                           "a value")
+
+
+def typed_value(value: object) -> str:
+    """A value as 'expected ..., got ...' names it: its kind, then the value quoted as written; a value left
+    empty (`name:`, `~`, `null`) is 'nothing' alone (it was said 'nothing None', the second word Python's)."""
+    return "nothing" if value is None else f"{type_name(value)} {shown(value)}"
 
 
 def closest(word: object, choices: Iterable[object], count: int = 1, cutoff: float = 0.6) -> list[str]:

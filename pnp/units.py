@@ -5,7 +5,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .report import described, did_you_mean
+from .report import described, did_you_mean, shown
 
 MM = 72 / 25.4
 _UNITS = {"mm": MM, "cm": 10 * MM, "in": 72.0, "pt": 1.0}
@@ -118,7 +118,8 @@ def length(value: object, default_unit: str = "mm") -> float:
         try:
             return float(value) * _UNITS[default_unit]
         except OverflowError:
-            raise ValueError(f"{value} is too large for a length") from None
+            raise ValueError(f"{shown(value)} is too large for a length") from None  # (cut short: 400 digits were
+            # copied whole)
     m = _LENGTH.fullmatch(str(value).strip())
     if not m:
         raise ValueError(f"expected a length like '3mm', '0.5in' or '10pt', got {described(value)}")

@@ -1025,6 +1025,10 @@ class Book:
             # title page, contents and credits, with exit 0)
             problems.append(BookError("the rulebook prints no rules: its rendered Markdown is blank (a template "
                                       "writing nothing?); write its rules"))
+        elif not problems and all(isinstance(block, Rule) for block in flow):  # (`---` alone printed that book with
+            # a line across its page, exit 0)
+            problems.append(BookError("the rulebook prints no rules: its rendered Markdown holds nothing but lines "
+                                      "across the page (---, ***, ___); write its rules"))
         try:  # the credits go on from the story's last page (what they cannot set is said by credit_problems)
             credits = self.credits([])
         except DataError:

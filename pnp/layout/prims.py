@@ -29,6 +29,10 @@ class Prim:
     # (the `use` element of the printed layout that draws it inside that layout, the scale it is drawn at all
     # told): None when its own layout draws it; said where printed text is too small. Not part of what is drawn.
     used: "tuple[Mark | None, float] | None" = field(default=None, repr=False, compare=False)
+    # (text: where its `font:` was written, the element's own or its text style's; None for a font nobody
+    # wrote): a font refused at its style's line is not said again at each element the style draws, and a font
+    # an element writes itself is said at that element, whatever its style's. Not part of what is drawn.
+    font_mark: Mark | None = field(default=None, repr=False, compare=False)
 
 
 def polygon(points: list[tuple[float, float]], style: dict[str, Any], rotate: float = 0.0,
@@ -50,7 +54,8 @@ def scaled(p: Prim, x: float, y: float, s: float, used: Mark | None) -> Prim:
         style["dash"] = tuple(d * s for d in style["dash"])
     return Prim(p.kind, x + p.x * s, y + p.y * s, p.w * s, p.h * s,
                 tuple((x + px * s, y + py * s) for px, py in p.points), style, p.text, p.rotate, p.mark,
-                p.thumbnail or s < 0.999, p.source, (used, s * (p.used[1] if p.used is not None else 1.0)))
+                p.thumbnail or s < 0.999, p.source, (used, s * (p.used[1] if p.used is not None else 1.0)),
+                p.font_mark)
 
 
 class PlacedShape(Protocol):

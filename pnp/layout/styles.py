@@ -36,6 +36,7 @@ class StyleSet:
         self.problems: list[tuple[str, Mark | None]] = []
         self.raw: dict[str, Record] = {}  # style name -> its settings as written
         self.where: dict[str, Mark | None] = {}  # style name -> where it is written
+        self.refused: set[str] = set()  # names of styles whose settings are refused (no mapping): said there
         for folder in (project.shared_layouts, project.layouts / game_id):  # the game's own win
             self._read(folder / "text-styles.yaml")
         self.styles: dict[str, Record] = {}
@@ -67,6 +68,7 @@ class StyleSet:
                 continue
             if not isinstance(spec, Record):
                 self.problems.append((f"style '{name}' is a mapping of text settings", data.mark_of(name)))
+                self.refused.add(name)
                 continue
             self._check_settings(spec)
             self.raw[name], self.where[name] = spec, data.mark_of(name)

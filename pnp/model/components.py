@@ -9,7 +9,7 @@ from typing import Any, Protocol, TypeGuard
 from ..template import ExprError, enum_mistakes, evaluate, is_template
 from .load import MarkedList, Record, shown
 from .reads import FieldCache
-from ..options import did_you_mean, quoted_as_written, type_name
+from ..options import did_you_mean, quoted_as_written, shown_number, type_name
 from .schema import INVALID, Field, Schema, Str
 from .shapes import CheckerShape, GameShape
 from .tables import ITEM, table_enums
@@ -276,7 +276,9 @@ def _check_count(game: GameShape, component: Component, spec: Record, table: str
     if table in game.broken:
         return
     if typed is not None and typed != component.count:
-        chk.error(f"component '{component.id}' says count {typed} but the data gives {component.count}",
+        said = shown_number(typed) if isinstance(typed, (int, float)) and not isinstance(typed, bool) else shown(typed)
+        chk.error(f"component '{component.id}' says count {said} but the data gives "
+                  f"{shown_number(component.count)}",
                   spec.mark_of("count"))
     elif table is not None and not component.count:
         _none_printed(game, component, spec, table, chk)

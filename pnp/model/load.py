@@ -720,6 +720,9 @@ def _build(builder: "_Builder", text: str, file: str) -> None:
         builder.build()
     except yaml.MarkedYAMLError as e:
         m = e.problem_mark or e.context_mark
+        if e.context_mark is not None and m is not None and not text[m.index:].strip():
+            m = e.context_mark  # (a quote or bracket nothing closes was said at the file's last line, where the
+            # parser ran out of text: said where it opens)
         problem = " ".join(p for p in (e.context, e.problem) if p)
         raise LoadError(f"malformed YAML: {problem}", _mark(file, m)) from None
     except yaml.reader.ReaderError as e:  # a character YAML does not allow (NUL, another control character)

@@ -10,7 +10,7 @@ import regex
 
 from ..errors import LimitError
 from .. import options
-from ..options import REQUIRED, blank, did_you_mean, out_of_range, type_name
+from ..options import REQUIRED, blank, did_you_mean, out_of_range, type_name, typed_value
 from ..template import game_time
 from ..report import Mark, WrittenTrueFalse, plain_type, quoted_as_written, spelt
 from .load import MarkedList, Record, shown
@@ -143,7 +143,7 @@ class Field(options.Option):
     def _number_option(self, key: str) -> Any:
         value = self.spec.get(key)
         if value is not None and not _is_number(value):
-            raise SpecError(f"'{key}' is a number, got {type_name(value)} {shown(value)}")
+            raise SpecError(f"'{key}' is a number, got {typed_value(value)}")
         return value
 
 
@@ -638,7 +638,7 @@ class PlayerCount(Scalar):
         found = self._FORM.match(str(int(value)) if isinstance(value, int) else value) \
             if not isinstance(value, float) else None
         if found is None:  # ('two to four', '2.5': the title page printed "2.5 players", exit 0)
-            yield (f"'{value}' is not a player count: write a whole number (4), a range (2-5) or an open "
+            yield (f"{shown(str(value))} is not a player count: write a whole number (4), a range (2-5) or an open "
                    "range (3+)"), mark
             return
         least, most = int(found.group(1)), int(found.group(3) or found.group(1))

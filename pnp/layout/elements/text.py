@@ -59,7 +59,7 @@ class Text(Element):
         style["min_size"] = style["min_size"] or style["size"]
         w = resolver.layout.width if v["w"] is None else v["w"]
         out.append(Prim("text", ox + v["x"], oy + v["y"], w, v["h"], text=text, style=style, rotate=v["rotate"],
-                        mark=el.mark_of("text")))
+                        mark=el.mark_of("text"), font_mark=el.mark_of("font") if el.has("font") else None))
 
 
 def min_size_problem(size: float, min_size: float | None) -> str | None:
