@@ -977,11 +977,14 @@ def test_a_hidden_row_or_column_holding_a_value_is_refused_at_its_first_cell(pro
 @pytest.mark.parametrize("before, after, cell, what", [
     (b'<row r="3"', b'<row r="3" ht="0" customHeight="1"', "3:1", "row is hidden (by hand, by a filter, by a height"),
     (b"<sheetData>", b'<cols><col min="1" max="16384" width="0" customWidth="1"/></cols><sheetData>', "1:1",
-     "column is hidden (by hand, by a width")])
+     "column is hidden (by hand, by a width"),
+    (b'defaultRowHeight="15"', b'defaultRowHeight="0.01" customHeight="1"', "1:1",
+     "row is hidden (by hand, by a filter, by a height")])
 def test_a_row_or_column_of_no_size_hidden_in_no_other_way_is_refused_at_its_first_cell(proj, before, after, cell, what):
     """A row of a height of 0 marked as set by hand (customHeight) but not hidden, and one <col> giving every
     column of a sheet (1 to 16,384) a width of 0, show nothing as a hidden row or column does (openpyxl writes
-    neither: the sheet's XML is changed here)."""
+    neither: the sheet's XML is changed here). So does a sheet's default row height of 0.01 for every row of no
+    height of its own: read and printed, exit 0."""
     path = xlsx_table(proj, "turn")
     rezip(path, lambda name, data: data.replace(before, after, 1) if name.startswith("xl/worksheets/") else data)
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:{cell}: error: this cell's {what}")
