@@ -12,7 +12,7 @@ import click
 
 from . import __version__, cache, project as project_mod
 from .errors import PnpError, UsageError, cannot_write, unforeseen
-from .report import Report, bounded_message, printable, shell_word, shown
+from .report import Diagnostic, Report, bounded_message, printable, shell_word, shown
 from .units import IMPOSITIONS, MARK_STYLES, PAPER_SIZES
 
 if TYPE_CHECKING:
@@ -194,10 +194,23 @@ def _print_any_name() -> None:
 
 
 def _shown(error: PnpError) -> click.ClickException:
-    """A pnp error as click shows its own."""
-    shown = click.ClickException(bounded_message(str(error)))
+    """A pnp error as click shows its own, or, when it names its place in a file, as every message about a file
+    is shown (`file:line:col: error: ...`, report.Diagnostic): `pnp convert` said click's `Error: file:line:col:
+    ...`, where validate and build say the house form an editor and a script read."""
+    if error.mark is not None:
+        shown: click.ClickException = _AtItsPlace(bounded_message(str(Diagnostic("error", error.message, error.mark))))
+    else:
+        shown = click.ClickException(bounded_message(str(error)))
     shown.exit_code = error.exit_code  # type: ignore[misc]  # click sets it per class; this one is pnp's
     return _printable(shown)
+
+
+class _AtItsPlace(click.ClickException):
+    """A refusal that says its own place and severity (`file:line:col: error: ...`): shown as it is, without
+    click's `Error: ` before it."""
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.format_message(), file=file if file is not None else sys.stderr)
 
 
 def _printable(error: click.ClickException) -> click.ClickException:

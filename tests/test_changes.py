@@ -223,7 +223,7 @@ def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads
         named = ".git/refs/tags"
     result = run(root, "changes", "--since", "HEAD")
     assert result.exit_code == 2
-    assert f"{named}: --since: the project's git repository cannot be read safely" in result.output
+    assert f"{named}: error: --since: the project's git repository cannot be read safely" in result.output
     assert redirect != "partial clone" or not elsewhere.exists()  # the remote's command never ran
 
 
@@ -240,7 +240,7 @@ def test_a_manifest_naming_a_component_by_a_number_is_refused_as_not_pnps(tmp_pa
     path.write_text(json.dumps(manifest), encoding="utf-8")
     result = run(root, "changes", "--since", str(path))  # (edited: compared only when named)
     assert result.exit_code == 2
-    assert "output/mini/manifest.json: not a pnp manifest: its components are not as pnp writes them" in result.output
+    assert "output/mini/manifest.json: error: not a pnp manifest: its components are not as pnp writes them" in result.output
 
 
 def test_a_commit_of_more_files_than_the_limit_is_refused_before_they_are_written(tmp_path, monkeypatch):
@@ -293,7 +293,7 @@ def test_another_games_manifest_is_refused_by_name(tmp_path, command):
     other = root / "other.json"
     other.write_text(path.read_text(encoding="utf-8").replace('"game": "mini"', '"game": "evo"', 1), encoding="utf-8")
     result = run(root, *command, str(other))
-    assert result.exit_code == 2 and "other.json: this is the manifest of 'evo', not of mini" in result.output, \
+    assert result.exit_code == 2 and "other.json: error: this is the manifest of 'evo', not of mini" in result.output, \
         result.output
     assert not list((root / "output" / "mini").glob("*reprint*"))
 
@@ -308,7 +308,7 @@ def test_a_received_repository_holding_the_project_in_a_subfolder_is_checked_as_
         config.write(f"[include]\n\tpath = {tmp_path / 'elsewhere'}\n")
     result = run(root, "changes", "--since", "HEAD")
     assert result.exit_code == 2, result.output
-    assert "sent/.git/config: --since: the project's git repository cannot be read safely" in result.output
+    assert "sent/.git/config: error: --since: the project's git repository cannot be read safely" in result.output
 
 
 def test_a_game_made_since_the_commit_has_every_card_added(tmp_path):
@@ -449,7 +449,7 @@ def test_an_exports_record_given_for_a_manifest_is_said_to_be_one(tmp_path):
     record.write_text(json.dumps({"game": "mini", "format": "png", "files": [], "warnings": [], "inputs": {}}))
     result = run(root, "changes", "mini", "--since", str(record))
     assert result.exit_code == 2, result.output
-    assert "output/mini/export/png/export.json: not a build's manifest but another record" in result.output
+    assert "output/mini/export/png/export.json: error: not a build's manifest but another record" in result.output
 
 
 @pytest.mark.parametrize("entries, said", [
@@ -550,7 +550,7 @@ def test_a_git_folder_of_more_entries_than_the_limit_is_refused_before_git_runs(
     monkeypatch.setattr(changes, "MAX_GIT_ENTRIES", entries + 10)
     result = run(root, "changes", "mini", "--since", "HEAD")
     assert result.exit_code == 2, result.output
-    assert f".git: --since: the project's git repository cannot be read safely: the git folder holds more than " \
+    assert f".git: error: --since: the project's git repository cannot be read safely: the git folder holds more than " \
         f"{entries + 10:,} files" in result.output, result.output
     monkeypatch.setattr(changes, "MAX_GIT_ENTRIES", entries + 21)  # the folder as it is: read
     assert run(root, "changes", "mini", "--since", "HEAD").exit_code == 0
@@ -692,7 +692,7 @@ def test_a_build_made_with_ink_saver_is_compared_with_faces_drawn_with_it_or_ref
     saved = "output/mini/manifest-inksaver.json"
     for command in (["changes", "mini", "--since", str(root / saved)], ["build", "mini", "--changed-since", str(root / saved)]):
         result = run(root, *command)
-        assert result.exit_code == 2 and f"{saved}: this build was made with --ink-saver" in result.output, \
+        assert result.exit_code == 2 and f"{saved}: error: this build was made with --ink-saver" in result.output, \
             result.output
     result = run(root, "changes", "mini", "--ink-saver")
     assert result.exit_code == 0 and f"mini: nothing changed since {saved}" in result.output, result.output
@@ -743,7 +743,7 @@ def test_a_file_named_like_a_commit_is_refused_as_both_until_the_user_says_which
     assert both.exit_code == 2 and "--since HEAD: names both a file and a git commit" in both.output, both.output
     assert "./HEAD" in both.output and "HEAD^{commit}" in both.output
     as_file = run(root, "changes", "mini", "--since", "./HEAD")
-    assert as_file.exit_code == 2 and "HEAD:1:1: not a pnp manifest" in as_file.output, as_file.output
+    assert as_file.exit_code == 2 and "HEAD:1:1: error: not a pnp manifest" in as_file.output, as_file.output
 
 
 def test_changes_never_takes_a_received_folders_manifest_for_the_last_build(tmp_path):

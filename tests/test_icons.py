@@ -83,9 +83,9 @@ def test_add_never_writes_through_a_link(tmp_path, package, linked, to):
 
 
 @pytest.mark.parametrize("make, said", [
-    (lambda path: path.touch() or os.truncate(path, 3 * 2**30), "ATTRIBUTION.md: file is larger than 20 MB"),
-    (lambda path: path.write_bytes(b"# Icons\n\xff\xfe"), "ATTRIBUTION.md:2:1: not UTF-8 text (byte 0xff)"),
-    (os.mkfifo, "ATTRIBUTION.md: file is a named pipe"),
+    (lambda path: path.touch() or os.truncate(path, 3 * 2**30), "ATTRIBUTION.md: error: file is larger than 20 MB"),
+    (lambda path: path.write_bytes(b"# Icons\n\xff\xfe"), "ATTRIBUTION.md:2:1: error: not UTF-8 text (byte 0xff)"),
+    (os.mkfifo, "ATTRIBUTION.md: error: file is a named pipe"),
 ])
 def test_a_hostile_attribution_file_is_refused_at_it_before_any_icon_is_written(tmp_path, package, make, said):
     """The credits file the icons' rows are added to is read as any game file: a 3 GB sparse file was read

@@ -27,7 +27,7 @@ def test_a_part_not_as_pnp_writes_it_is_refused_naming_the_file(built, part, val
         path.write_text(json.dumps({**json.loads(written), part: value}), encoding="utf-8")
         result = run(built, "changes", "mini", "--since", str(path))  # (edited: compared only when named)
         assert result.exit_code == 2
-        assert f"output/mini/manifest.json: not a pnp manifest: its {part} are not as pnp writes them" in result.output
+        assert f"output/mini/manifest.json: error: not a pnp manifest: its {part} are not as pnp writes them" in result.output
         rebuilt = run(built, "build")
         assert rebuilt.exit_code == 0 and "up to date" not in rebuilt.output
         assert path.read_text(encoding="utf-8") == written  # built again: the same bytes as before

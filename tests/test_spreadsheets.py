@@ -712,7 +712,7 @@ def test_a_workbook_text_longer_than_a_cell_holds_is_refused_at_its_cell(proj):
           if name == "xl/worksheets/sheet1.xml" else data)
     result = run(proj, "convert", str(path), "--to", "yaml", "--out", str(proj / "back.yaml"))
     assert result.exit_code == 1 and result.output.strip().endswith(
-        f"cards/{GAME}/turn.xlsx[turn]:3:2: this cell holds a text of 32,768 characters as a workbook counts them, "
+        f"cards/{GAME}/turn.xlsx[turn]:3:2: error: this cell holds a text of 32,768 characters as a workbook counts them, "
         "and a workbook cell holds at most 32,767 (Excel does not keep it whole): keep a text this long in a YAML "
         "table"), result.output
 
@@ -850,7 +850,7 @@ def test_text_a_workbook_cannot_hold_is_refused_at_its_item(proj, text, message)
     (folder / "turn.yaml").write_text("\n".join(rows) + "\n", encoding="utf-8")
     result = run(proj, "convert", str(folder / "turn.yaml"), "--to", "xlsx")
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert f"cards/{GAME}/turn.yaml:{line}:9: {message}" in result.output
+    assert f"cards/{GAME}/turn.yaml:{line}:9: error: {message}" in result.output
     assert not (folder / "turn.xlsx").exists()
 
 
@@ -927,7 +927,7 @@ def test_blank_csv_cells_past_the_limit_are_passed_over_as_a_workbooks_are(proj)
         path.write_text("\n".join([*wide, last]) + "\n", encoding="utf-8")
         result = run(proj, *back)
         assert result.exit_code == 1 and result.output.strip().endswith(
-            f"cards/{GAME}/tokens.csv:{len(rows) + 1}:1001: row has more than 1,000 columns"), result.output
+            f"cards/{GAME}/tokens.csv:{len(rows) + 1}:1001: error: row has more than 1,000 columns"), result.output
 
 def _hide_row(ws):
     ws.auto_filter.ref = ws.dimensions  # a filter hides the row
@@ -970,6 +970,23 @@ def test_a_hidden_row_or_column_holding_a_value_is_refused_at_its_first_cell(pro
     book = openpyxl.load_workbook(path)
     hide(book.active)
     book.save(path)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:{cell}: error: this cell's {what}")
+               for ln in errors(proj)), errors(proj)
+
+
+@pytest.mark.parametrize("before, after, cell, what", [
+    (b'<row r="3"', b'<row r="3" ht="0" customHeight="1"', "3:1", "row is hidden (by hand, by a filter, by a height"),
+    (b"<sheetData>", b'<cols><col min="1" max="16384" width="0" customWidth="1"/></cols><sheetData>', "1:1",
+     "column is hidden (by hand, by a width"),
+    (b'defaultRowHeight="15"', b'defaultRowHeight="0.01" customHeight="1"', "1:1",
+     "row is hidden (by hand, by a filter, by a height")])
+def test_a_row_or_column_of_no_size_hidden_in_no_other_way_is_refused_at_its_first_cell(proj, before, after, cell, what):
+    """A row of a height of 0 marked as set by hand (customHeight) but not hidden, and one <col> giving every
+    column of a sheet (1 to 16,384) a width of 0, show nothing as a hidden row or column does (openpyxl writes
+    neither: the sheet's XML is changed here). So does a sheet's default row height of 0.01 for every row of no
+    height of its own: read and printed, exit 0."""
+    path = xlsx_table(proj, "turn")
+    rezip(path, lambda name, data: data.replace(before, after, 1) if name.startswith("xl/worksheets/") else data)
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:{cell}: error: this cell's {what}")
                for ln in errors(proj)), errors(proj)
 
@@ -1210,7 +1227,7 @@ def test_a_blank_text_a_blank_cell_cannot_give_back_is_refused_at_its_item(proj,
     (folder / "turn.yaml").write_text("\n".join(rows) + "\n", encoding="utf-8")
     result = run(proj, "convert", str(folder / "turn.yaml"), "--to", fmt)
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert f"cards/{GAME}/turn.yaml:{line}:{len(field) + 5}: '{field}' is {'' if 'finite' in said else 'a text of '}{said}" \
+    assert f"cards/{GAME}/turn.yaml:{line}:{len(field) + 5}: error: '{field}' is {'' if 'finite' in said else 'a text of '}{said}" \
         in result.output
     assert not (folder / f"turn.{fmt}").exists()
 
@@ -1323,7 +1340,7 @@ def test_an_item_of_no_value_is_refused_at_it_not_lost_in_a_blank_row(proj, fmt)
     path = add_table(proj, "marks", {"name": "{type: str, default: mark}"}, [{"name": "a"}, {}, {"name": "b"}])
     result = run(proj, "convert", str(path), "--to", fmt)
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert f"cards/{GAME}/marks.yaml:2:3: this item gives no value" in result.output
+    assert f"cards/{GAME}/marks.yaml:2:3: error: this item gives no value" in result.output
     assert not path.with_suffix(f".{fmt}").exists()
 
 
@@ -1464,7 +1481,7 @@ def test_a_text_a_cell_cannot_hold_is_refused_at_its_item_never_written(proj, fm
     path.write_text('- name: "a"\n- name: "b \\uFFFE"\n', encoding="utf-8")
     result = run(proj, "convert", str(path), "--to", fmt)
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert f"cards/{GAME}/marks.yaml:2:9: 'name': character U+FFFE is not allowed in a table's text" in result.output
+    assert f"cards/{GAME}/marks.yaml:2:9: error: 'name': character U+FFFE is not allowed in a table's text" in result.output
     assert not path.with_suffix(f".{fmt}").exists()
 
 
@@ -1481,7 +1498,7 @@ def test_a_value_its_cell_gives_back_otherwise_is_refused_at_its_item(proj, fmt,
     path.write_text(f"- name: a\n  extra: 1\n- name: b\n  extra: {value}\n", encoding="utf-8")
     result = run(proj, "convert", str(path), "--to", fmt)
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert f"cards/{GAME}/marks.yaml:4:10: {said}: its field ({kind}) reads the cell so" in result.output, result.output
+    assert f"cards/{GAME}/marks.yaml:4:10: error: {said}: its field ({kind}) reads the cell so" in result.output, result.output
     assert not path.with_suffix(f".{fmt}").exists()
 
 
@@ -1491,7 +1508,7 @@ def test_a_text_longer_than_a_csv_cell_pnp_reads_is_refused_when_written(proj):
     path = add_table(proj, "marks", {"name": "{type: str}"}, [{"name": "a"}, {"name": "x" * 140_000}])
     result = run(proj, "convert", str(path), "--to", "csv")
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert f"cards/{GAME}/marks.yaml:2:9: 'name' is 140,000 characters as a cell; a CSV cell holds at most " \
+    assert f"cards/{GAME}/marks.yaml:2:9: error: 'name' is 140,000 characters as a cell; a CSV cell holds at most " \
            in result.output, result.output
     assert not path.with_suffix(".csv").exists()
 
@@ -1674,7 +1691,7 @@ def test_blank_csv_rows_past_the_limit_are_passed_over_and_a_value_after_them_re
         result = run(proj, *back)
         line = len(rows) + len(blank) + 1 + after.index(next(cell for cell in after if cell.strip(',"')))
         assert result.exit_code == 1 and result.output.strip().endswith(
-            f"cards/{GAME}/tokens.csv:{line}:1: sheet has more than 20 rows"), result.output
+            f"cards/{GAME}/tokens.csv:{line}:1: error: sheet has more than 20 rows"), result.output
 
 
 def _round_trips_and_validates(root, fmt):
@@ -1760,7 +1777,7 @@ def test_a_field_given_as_null_is_refused_at_it_not_converted_as_left_out(tmp_pa
     root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "n": {"type": "int", "default": 3}}}}, {},
                               {"a.yaml": "- id: x\n  n:\n"})
     result = run(root, "convert", str(folder / "a.yaml"), "--to", fmt)
-    assert result.exit_code == 1 and "cards/mini/a.yaml:2:5: 'n' is given as null" in result.output, result.output
+    assert result.exit_code == 1 and "cards/mini/a.yaml:2:5: error: 'n' is given as null" in result.output, result.output
     assert not (folder / f"a.{fmt}").exists()
 
 
@@ -1770,7 +1787,7 @@ def test_a_table_whose_yaml_would_repeat_long_field_names_past_the_file_limit_is
     root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", name: "str"}}}, {},
                               {"a.csv": f"id,{name}\n" + "".join(f"i{n},x\n" for n in range(800))})
     result = run(root, "convert", str(folder / "a.csv"), "--to", "yaml")
-    assert result.exit_code == 1 and "cards/mini/a.csv:1:1: written as YAML, the table's field names" in result.output
+    assert result.exit_code == 1 and "cards/mini/a.csv:1:1: error: written as YAML, the table's field names" in result.output
     assert not (folder / "a.yaml").exists()
 
 
@@ -1781,7 +1798,7 @@ def test_a_table_of_more_columns_than_a_sheet_is_read_with_is_refused_before_wri
     root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", **fields}}}, {},
                               {"a.yaml": "- {id: x, " + ", ".join(f"f{n}: 1" for n in range(1001)) + "}\n"})
     result = run(root, "convert", str(folder / "a.yaml"), "--to", fmt)
-    assert result.exit_code == 1 and "cards/mini/a.yaml:1:1: as a spreadsheet, the table would be 1,002 columns" \
+    assert result.exit_code == 1 and "cards/mini/a.yaml:1:1: error: as a spreadsheet, the table would be 1,002 columns" \
         in result.output, result.output
 
 
@@ -1794,7 +1811,7 @@ def test_a_table_whose_workbook_pnp_would_not_read_is_refused_before_written(tmp
     root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "t": "str"}}}, {},
                               {"a.yaml": "".join(f"- {{id: i{n}, t: {'x' * 300}}}\n" for n in range(100))})
     result = run(root, "convert", str(folder / "a.yaml"), "--to", "xlsx")
-    assert result.exit_code == 1 and "cards/mini/a.yaml:1:1: the table as a workbook is more than pnp reads" \
+    assert result.exit_code == 1 and "cards/mini/a.yaml:1:1: error: the table as a workbook is more than pnp reads" \
         in result.output, result.output
     assert not (folder / "a.xlsx").exists()
 
@@ -1806,7 +1823,7 @@ def test_a_converted_file_larger_than_pnp_reads_is_refused_before_written(tmp_pa
     root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "t": "str"}}}, {},
                               {"a.csv": "id,t\n" + "".join(f"i{n},{'x' * 30}\n" for n in range(30))})
     result = run(root, "convert", str(folder / "a.csv"), "--to", "yaml")
-    assert result.exit_code == 1 and "cards/mini/a.csv:1:1: as YAML, the table is 0.0 MB" in result.output, result.output
+    assert result.exit_code == 1 and "cards/mini/a.csv:1:1: error: as YAML, the table is 0.0 MB" in result.output, result.output
 
 
 def test_a_workbook_is_written_with_the_sheet_its_table_reads(tmp_path):
@@ -1861,7 +1878,7 @@ def test_a_field_name_no_workbook_cell_holds_is_refused_before_the_workbook_is_w
     root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "x\ufffe": "str"}}}, {},
                               {"a.yaml": '- {id: i, "x\\uFFFE": y}\n'})
     result = run(root, "convert", str(folder / "a.yaml"), "--to", "xlsx")
-    assert result.exit_code == 1 and "cards/mini/a.yaml:1:1: 'x\\ufffe': character U+FFFE is not allowed" in result.output
+    assert result.exit_code == 1 and "cards/mini/a.yaml:1:1: error: 'x\\ufffe': character U+FFFE is not allowed" in result.output
     assert "does not handle" not in result.output and not (folder / "a.xlsx").exists()
 
 
@@ -2033,7 +2050,7 @@ def test_a_table_file_of_a_spreadsheet_format_pnp_does_not_read_is_refused_by_it
                      "as an Excel Workbook (.xlsx) or as CSV UTF-8 (.csv, which may be separated by tabs), and name "
                      "that file"], found
     result = run(root, "convert", str(folder / name), "--to", "yaml")
-    assert result.exit_code == 1 and f"cards/mini/{name}: this is {said}" in result.output, result.output
+    assert result.exit_code == 1 and f"cards/mini/{name}: error: this is {said}" in result.output, result.output
     assert not (folder / "t.yaml").exists()
 
 
@@ -2291,7 +2308,7 @@ def test_a_field_named_longer_than_a_csv_cell_pnp_reads_is_refused_when_written(
         "cards/mini/cards.yaml": [["  power: 4\n", f"  power: 4\n  ? {name}\n  : x\n"]]}})
     assert run(root, "validate").exit_code == 0
     result = run(root, "convert", str(root / "cards/mini/cards.yaml"), "--to", "csv")
-    assert result.exit_code == 1 and "cards/mini/game.yaml:21:9: field 'fff" in result.output \
+    assert result.exit_code == 1 and "cards/mini/game.yaml:21:9: error: field 'fff" in result.output \
         and "is named in 140,000 characters" in result.output, result.output
     assert not (root / "cards/mini/cards.csv").exists()
 
@@ -2536,7 +2553,7 @@ def test_a_number_field_reads_a_number_a_format_of_sections_or_fractions_shows_a
         book.active.cell(row=3, column=4, value=value).number_format = code
         book.save(path)
         result = run(root, *back)
-        assert result.exit_code == 1 and (f"cards/mini/cards.xlsx[cards]:3:4: this number cell ({value}) is "
+        assert result.exit_code == 1 and (f"cards/mini/cards.xlsx[cards]:3:4: error: this number cell ({value}) is "
                                           f"formatted as '{code}', so the sheet shows it as another number"
                                           ) in result.output, result.output
 
@@ -2556,7 +2573,7 @@ def test_a_number_formatted_in_a_language_of_its_own_digits_is_refused_at_its_ce
         book.save(path)
         result = run(root, *back)
         assert (result.exit_code == 0) == read, (code, result.output)
-        assert read or f"cards/mini/cards.xlsx[cards]:3:{column}: this number cell (5) is formatted as '{code}'" \
+        assert read or f"cards/mini/cards.xlsx[cards]:3:{column}: error: this number cell (5) is formatted as '{code}'" \
             in result.output, result.output
 
 
@@ -2577,7 +2594,7 @@ def test_a_number_a_section_of_general_shows_as_its_text_is_read_in_a_text_field
     book.active.cell(row=3, column=2).number_format = "General;General"
     book.save(path)
     result = run(root, *back)
-    assert result.exit_code == 1 and "cards/mini/cards.xlsx[cards]:3:2: this number cell (-5) is formatted as " \
+    assert result.exit_code == 1 and "cards/mini/cards.xlsx[cards]:3:2: error: this number cell (-5) is formatted as " \
         "'General;General'" in result.output, result.output
 
 

@@ -259,17 +259,17 @@ def test_a_malformed_manifest_is_an_error_naming_it(tmp_path):
     assert result.exit_code == 2 and f"{shown}:2:" in result.output and "not a pnp manifest" in result.output
     (root / shown).write_text('{"face_fields": ["item", "side", "copies", "look", "data"], "components": [3]}')
     result = run(root, "changes", "mini", "--since", str(root / shown))
-    assert result.exit_code == 2 and f"{shown}: not a pnp manifest" in result.output
+    assert result.exit_code == 2 and f"{shown}: error: not a pnp manifest" in result.output
     (root / shown).unlink()
     (root / shown).symlink_to("/dev/zero")
     result = run(root, "changes", "mini")
-    assert result.exit_code == 2 and f"{shown}: cannot read it: it is a symbolic link" in result.output
+    assert result.exit_code == 2 and f"{shown}: error: cannot read it: it is a symbolic link" in result.output
     (root / "deep.json").write_text("[" * 100_000)
     result = run(root, "changes", "mini", "--since", str(root / "deep.json"))
-    assert result.exit_code == 2 and "deep.json: not a pnp manifest" in result.output
+    assert result.exit_code == 2 and "deep.json: error: not a pnp manifest" in result.output
     (root / "long.json").write_text('{"components": ' + "9" * 5000 + "}")
     result = run(root, "changes", "mini", "--since", str(root / "long.json"))
-    assert result.exit_code == 2 and "long.json: not a pnp manifest: a number of more than" in result.output
+    assert result.exit_code == 2 and "long.json: error: not a pnp manifest: a number of more than" in result.output
 
 
 # -- the cache ----------------------------------------------------------------------------------------------

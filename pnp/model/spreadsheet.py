@@ -666,8 +666,10 @@ def _value_holds_nothing(kind: str | None, value: str, shared: Any) -> bool:
 # The height of a row (in points) and the width of a column (in characters) under which a sheet at 100% shows it
 # in no pixel: a row rounds to none under half a pixel at 96 dpi; a column of a width under 1/32 of a character is
 # none wide with any default font whose digits are under 16 pixels wide (Calibri 11's are 7). A row of a height of
-# 0.01 was read and printed where the sheet showed nothing, exit 0, as one of 0 is hidden
-_SHOWS_NOTHING = {"ht": 0.375, "width": 1 / 32, "defaultColWidth": 1 / 32}
+# 0.01 was read and printed where the sheet showed nothing, exit 0, as one of 0 is hidden. The sheet's defaults
+# (its <sheetFormatPr>) are held to the same sizes: a default row height of 0.01 (or 0) hid every row of no height of
+# its own, read and printed, exit 0
+_SHOWS_NOTHING = {"ht": 0.375, "width": 1 / 32, "defaultColWidth": 1 / 32, "defaultRowHeight": 0.375}
 
 
 def _hidden(element: Any, size: str) -> bool:
@@ -683,8 +685,9 @@ def _hidden(element: Any, size: str) -> bool:
 
 
 def _hidden_by_default(format_part: Any) -> bool:
-    """Whether a sheet's <sheetFormatPr> hides its rows by default (zeroHeight: a row of no height of its own)."""
-    return format_part.get("zeroHeight") in ("1", "true")
+    """Whether a sheet's <sheetFormatPr> hides its rows of no height of their own: by zeroHeight, or by a default
+    height that shows no pixel (_SHOWS_NOTHING)."""
+    return format_part.get("zeroHeight") in ("1", "true") or _hidden(format_part, "defaultRowHeight")
 
 
 def _hidden_columns(root: Any) -> bytearray:
