@@ -2323,6 +2323,9 @@ def test_a_table_file_named_through_dot_dot_converts_where_the_system_finds_it(t
         in linked.output, linked.output
     assert sorted(p.name for p in (tmp_path / "elsewhere" / "mini").iterdir()) == ["cards.yaml"]
     assert not (root / "cards/mini/cards.xlsx").exists()
+    # a name longer than the system allows, before its '..': no link (asked of the system, it raised)
+    long = run(root, "convert", str(root / "cards/mini" / ("n" * 300) / ".." / "cards.yaml"), "--to", "xlsx")
+    assert long.exit_code == 0 and "wrote cards/mini/cards.xlsx" in long.output, long.output
 
 
 @pytest.mark.parametrize("rule, said", [

@@ -3,6 +3,7 @@ and keep YAML under version control (or the reverse). The table's fields in game
 cell, so a round trip gives back the same data."""
 
 import contextlib
+import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -63,7 +64,7 @@ def _without_dots(path: Path) -> Path:
     where the link leads, not back where it is: that '..' is kept, and the path is refused as in no game's folder."""
     kept: list[str] = []
     for i, part in enumerate(path.parts):
-        if part == ".." and len(kept) > 1 and not Path(*kept).is_symlink():  # (kept[0] is the root)
+        if part == ".." and len(kept) > 1 and not os.path.islink(Path(*kept)):  # (kept[0] is the root; never raises)
             kept.pop()
         else:
             kept.append(part)
