@@ -147,7 +147,8 @@ REF_SHOWN = 80
 
 
 def since_shown(since: str) -> str:
-    """A --since value (a ref, a path) as a message quotes it: printable, cut short when long."""
+    """A --since ref (or a name that is neither a file nor a commit) as a message quotes it: printable, cut
+    short when long. The path of a file that is there is quoted whole: the system bounds it, and it is pasted."""
     return printable(shortened(since, REF_SHOWN))
 
 
@@ -164,20 +165,20 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
     if os.path.isfile(path) and not names_a_file(since):
         # Path drops a trailing '/' (and '/.'): `output/mini/manifest.json/`, the path of a folder, was read as
         # the manifest file, where every other program refuses it ("Not a directory")
-        raise UsageError(f"--since {since_shown(since)}: ends as the path of a folder, but "
+        raise UsageError(f"--since {printable(since)}: ends as the path of a folder, but "
                          f"{printable(str(path))} is a file; give it without the trailing "
                          f"'{printable(since[len(str(path)):])}'")
     if os.path.isdir(path) and not _names_a_commit(project, since):  # (a folder is never a manifest: a commit named alike is meant)
         # said as a folder: it was taken for a commit, "the project is in no git repository" (exit 2)
         manifests = sorted(p.name for p in path.glob("manifest*.json") if p.is_file())
-        raise UsageError(f"--since {since_shown(since)}: is a folder, not a build's manifest; "
+        raise UsageError(f"--since {printable(since)}: is a folder, not a build's manifest; "
                          + (f"give one of its manifests, such as {shell_word(_as_typed(path / manifests[0]))}"
                             if manifests else "give a build's manifest.json, or a git commit"))
     special = special_file(since)
     if special is not None and not _names_a_commit(project, since):
         # a named pipe (or a device, a socket) is no file os.path.isfile knows: taken for a commit, it was said as
         # "the project is in no git repository", or compared with a commit of that name
-        raise UsageError(f"--since {since_shown(since)}: is {special}, not a build's manifest (pnp reads only "
+        raise UsageError(f"--since {printable(since)}: is {special}, not a build's manifest (pnp reads only "
                          "ordinary files); give a build's manifest.json, or a git commit")
     if names_a_file(since):
         _not_also_a_commit(project, since)
@@ -292,7 +293,7 @@ def _not_also_a_commit(project: "Project", since: str) -> None:
     folder holds) was compared with in place of the commit the user meant, said only as "since HEAD" rather
     than "since commit HEAD", exit 0. A repository git may not be run on safely names no commit here."""
     if _names_a_commit(project, since):
-        said = since_shown(since)
+        said = printable(since)
         raise UsageError(f"--since {said}: names both a file and a git commit of {project.root}; give "
                          f"./{said} for the file, or {said}^{{commit}} for the commit")
 
