@@ -216,9 +216,11 @@ class _AtItsPlace(click.ClickException):
 def _printable(error: click.ClickException) -> click.ClickException:
     """The error with each line of its message printable (report.printable): a value of the command line
     quoted in it (`pnp serve $'x\\e[2J'`, an unknown game, agent or option) cleared the terminal or
-    forged its words, where the messages of data files already said such characters as escapes."""
+    forged its words, where the messages of data files already said such characters as escapes. Bounded as
+    pnp's own messages are (bounded_message): click quotes an option's value whole, and `--paper` of 50,000
+    letters was said in a line of 50 KB."""
     error.message = "\n".join(  # type: ignore[misc]  # click's own attribute, said anew
-        printable(line) for line in error.message.split("\n"))
+        printable(line) for line in bounded_message(error.message).split("\n"))
     return error
 
 
@@ -531,9 +533,9 @@ def _base_url(value: str | None) -> str | None:
         parsed = None
     if parsed is None or parsed.scheme not in ("http", "https") or not parsed.hostname or \
             not value.isprintable() or any(c.isspace() for c in value):
-        raise click.BadParameter(f"'{value}' is not an http:// or https:// address")
+        raise click.BadParameter(f"{shown(value)} is not an http:// or https:// address")
     if problem := _folder_address_problem(value, parsed):
-        raise click.BadParameter(f"'{value}' {problem}")
+        raise click.BadParameter(f"{shown(value)} {problem}")
     return value
 
 

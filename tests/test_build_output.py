@@ -487,6 +487,15 @@ def test_a_number_option_takes_plain_ascii_decimals_only(tmp_path, option, value
     assert result.exit_code == 2 and f"Invalid value for '{option}'" in result.output and "digits 0-9" in result.output
 
 
+@pytest.mark.parametrize("args", [["build", "--paper"], ["build", "--duplex-offset"], ["export", "--format"],
+                                  ["export", "--format", "png", "--dpi"], ["convert", "x.yaml", "--to"]])
+def test_an_option_value_of_any_length_is_quoted_in_a_bounded_line(tmp_path, args):
+    # click quotes the value it refuses whole: `--paper` of 50,000 letters was said in a line of 50 KB
+    result = run(tmp_path, *args, "x" * 50_000)
+    assert result.exit_code == 2 and "Invalid value for" in result.output and len(result.output) < 3_000, \
+        len(result.output)
+
+
 def test_each_tile_names_its_board_in_the_footer(tmp_path):
     base = (DATA / "base/cards/mini/game.yaml").read_text()
     boards = base.replace("  - id: board\n    name: Board\n    kind: board\n    layout: board\n",

@@ -132,6 +132,11 @@ def test_changes_since_a_git_commit(tmp_path):
     assert changed_items(result.output) == ["lion", "moss"], result.output
     bad = run(proj, "changes", "mini", "--since", "no-such-ref")
     assert bad.exit_code == 2 and "neither a manifest file nor a git commit" in bad.output
+    # a ref of any length names a commit: its 100 KB were printed whole in "... since commit HEAD^0^0..."
+    long = "HEAD" + "^0" * 500
+    for ref, code in ((long, 0), (long + "~9", 2)):
+        said = run(proj, "changes", "mini", "--since", ref)
+        assert said.exit_code == code and "HEAD^0^0" in said.output and long not in said.output, said.output[:200]
 
 
 def test_a_commit_is_read_without_running_what_the_received_folders_git_config_names(tmp_path):
@@ -441,15 +446,22 @@ def test_a_manifest_named_like_a_commit_is_another_state_than_the_commit(tmp_pat
                                                                      ("manifest", "commit HEAD")]
 
 
-def test_an_exports_record_given_for_a_manifest_is_said_to_be_one(tmp_path):
+@pytest.mark.parametrize("name, head, said", [
+    ("export/png/export.json", {"format": "png"}, "an export's record"),
+    # a selection's was said to be "an export's or a reprint's"
+    ("manifest-selection-0123abcd.json", {"paper": "a4", "selection": {"only": "true"}, "file": "x.pdf"},
+     "a selection's record"),
+    ("manifest-reprint-0123abcd.json", {"paper": "a4", "since": "commit HEAD", "since_kind": "commit"},
+     "a reprint's record")])
+def test_another_record_of_pnps_given_for_a_manifest_is_said_to_be_what_it_is(tmp_path, name, head, said):
     # it was said to be "written by a pnp that did not record faces; build again with --force", which never helps
     root = make_project(tmp_path / "proj")
-    record = root / "output/mini/export/png/export.json"
+    record = root / "output/mini" / name
     record.parent.mkdir(parents=True)
-    record.write_text(json.dumps({"game": "mini", "format": "png", "files": [], "warnings": [], "inputs": {}}))
+    record.write_text(json.dumps({"game": "mini", **head, "files": [], "warnings": [], "inputs": {}}))
     result = run(root, "changes", "mini", "--since", str(record))
     assert result.exit_code == 2, result.output
-    assert "output/mini/export/png/export.json: error: not a build's manifest but another record" in result.output
+    assert f"output/mini/{name}: error: not a build's manifest but {said} (it lists no components)" in result.output
 
 
 @pytest.mark.parametrize("entries, said", [

@@ -189,6 +189,16 @@ def test_a_base_url_urllib_cannot_parse_or_holding_a_control_character_is_a_usag
     assert result.exit_code == 2 and "is not an http:// or https:// address" in result.output
 
 
+@pytest.mark.parametrize("address, said", [("https://x.org/a\nb/", "'https://x.org/a\\nb/' is not an http"),
+                                           ("https://x.org/?" + "q" * 50_000, "qqq… has a query or fragment")])
+def test_a_base_url_refused_is_quoted_on_one_line_cut_short(project, address, said):
+    # quoted as typed, a line break in it made the message two lines (a second one forged at will), and a
+    # refused address of 50 KB was said whole
+    result = run(project, "export", "--format", "tts", "--base-url", address)
+    assert result.exit_code == 2 and said in result.output and len(result.output) < 1_000, result.output[:300]
+    assert not any(line.startswith("b/'") for line in result.output.splitlines()), result.output
+
+
 @pytest.mark.parametrize("address", ["https://ex.com/../../", "https://ex.com/a/%2E%2e/", "https://ex.com/a\\..\\b/",
                                      "https://ex.com/a/./b"])
 def test_a_base_url_with_dot_segments_is_a_usage_error(project, address):

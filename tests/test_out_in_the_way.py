@@ -22,7 +22,7 @@ def mini(tmp_path_factory):
 def test_a_file_on_the_way_to_out_is_refused_before_any_drawing(mini, command, monkeypatch):
     """`pnp build --out afile/sub` drew every page, then said "cannot write ... Not a directory" (exit 1)."""
     drawn = []
-    monkeypatch.setattr(Studio, "printed", lambda self, face: drawn.append(face))
+    monkeypatch.setattr(Studio, "printed", lambda self, printable, resolved=None: drawn.append(printable) or [])
     result = run(mini, *command, "--out", str(mini / "afile" / "sub"))
     assert result.exit_code == 1, result.output
     assert "cannot write to afile/sub/mini" in result.output and ": afile is a file, not a folder" in result.output
@@ -33,7 +33,7 @@ def test_a_file_on_the_way_to_out_is_refused_before_any_drawing(mini, command, m
 @pytest.mark.parametrize("command", [["build", "mini"], ["export", "mini", "--format", "png"]])
 def test_a_file_where_the_games_folder_goes_is_refused_before_any_drawing(mini, command, monkeypatch):
     drawn = []
-    monkeypatch.setattr(Studio, "printed", lambda self, face: drawn.append(face))
+    monkeypatch.setattr(Studio, "printed", lambda self, printable, resolved=None: drawn.append(printable) or [])
     result = run(mini, *command, "--out", str(mini / "kits"))
     assert result.exit_code == 1, result.output
     assert "kits/mini is a file, not a folder" in result.output
@@ -57,7 +57,7 @@ def test_an_out_whose_nearest_folder_cannot_be_written_is_refused_before_any_dra
     """`pnp build --out /proc/self/x` drew every page, then said "cannot write ... No such file or directory": the
     folders on the way were checked only up to the first that was not there, never that it could be made."""
     drawn = []
-    monkeypatch.setattr(Studio, "printed", lambda self, face: drawn.append(face))
+    monkeypatch.setattr(Studio, "printed", lambda self, printable, resolved=None: drawn.append(printable) or [])
     result = run(mini, *command, "--out", "/proc/self/pnp-out")
     assert result.exit_code == 1, result.output
     assert "cannot write to /proc/self/pnp-out" in result.output and "nothing can be made in /proc/self" in result.output
@@ -70,7 +70,7 @@ def test_an_out_folder_name_longer_than_the_file_system_allows_is_refused_before
     too long"; the folders to be made are held to their file system's longest name before the work. Inside
     the project, the name was said to be "a loop of symbolic links"."""
     drawn = []
-    monkeypatch.setattr(Studio, "printed", lambda self, face: drawn.append(face))
+    monkeypatch.setattr(Studio, "printed", lambda self, printable, resolved=None: drawn.append(printable) or [])
     outside = mini.parent / f"outside-long-{command[0]}"
     outside.mkdir()
     result = run(mini, *command, "--out", str(outside / ("n" * 300) / "sub"))
@@ -125,7 +125,7 @@ def test_a_link_to_nothing_where_the_games_folder_goes_is_refused_before_any_dra
     """A symbolic link to nothing at <--out>/<game> passed the check (nothing there to stat), every page was
     drawn, then the folder could not be made in its place: "cannot write to .../mini: File exists"."""
     drawn = []
-    monkeypatch.setattr(Studio, "printed", lambda *args: drawn.append(args))
+    monkeypatch.setattr(Studio, "printed", lambda self, printable, resolved=None: drawn.append(printable) or [])
     out = mini.parent / f"dangling-{command[0]}"
     out.mkdir()
     (out / "mini").symlink_to(mini.parent / "nowhere")

@@ -308,6 +308,14 @@ def test_a_converted_file_named_with_a_line_break_and_an_escape_is_said_as_one_p
     assert result.output.splitlines() == [f"wrote {tmp_path}/o\\x1b[31m\\nmini: fake line.csv: 4 items"], result.output
 
 
+def test_a_converted_file_whose_folder_is_not_there_is_refused_naming_it_as_the_project_shows_it(project):
+    # the folder was named by its whole path, the system's (/home/.../proj/nothere), where every message says
+    # a path in the project as from the project's folder
+    result = run(project, "convert", str(project / "cards/mini/cards.yaml"), "--to", "csv", "--out",
+                 str(project / "nothere" / "cards.csv"))
+    assert result.exit_code == 1 and "Error: cannot write to nothere: " in result.output, result.output
+
+
 def test_every_choice_option_reads_its_value_in_any_case_of_its_letters(project):
     """`--paper LETTER` worked, `--imposition GUTTERFOLD`, `--format PNG` and `--agents RANDOM` were refused: each
     command's choices are read one way, by the CLI's choice type (only A-Z folded: a long s is no s)."""

@@ -2325,6 +2325,26 @@ def test_a_table_file_in_a_folder_of_its_game_converts(tmp_path):
     assert result.exit_code == 2 and "no table of cards/mini/game.yaml is read from 'cards.yaml'" in result.output
 
 
+def test_a_table_file_named_through_dot_dot_converts_where_the_system_finds_it(tmp_path):
+    """`pnp convert cards/mini/../mini/cards.yaml` was refused: "a table file lives in cards/<game>/", though the
+    file named is cards/mini/cards.yaml. A '..' after a link is where the link leads, out of the project here."""
+    root = make_project(tmp_path / "proj")
+    result = run(root, "convert", str(root / "cards/mini/../mini/cards.yaml"), "--to", "csv")
+    assert result.exit_code == 0 and "wrote cards/mini/cards.csv: 4 items" in result.output, result.output
+    for folder in ("mini", "in"):
+        (tmp_path / "elsewhere" / folder).mkdir(parents=True)
+    shutil.copy(root / "cards/mini/cards.yaml", tmp_path / "elsewhere" / "mini" / "cards.yaml")
+    (root / "cards" / "away").symlink_to(tmp_path / "elsewhere" / "in")
+    linked = run(root, "convert", str(root / "cards/away/../mini/cards.yaml"), "--to", "xlsx")
+    assert linked.exit_code == 2 and "cards/away/../mini/cards.yaml: a table file lives in cards/<game>/" \
+        in linked.output, linked.output
+    assert sorted(p.name for p in (tmp_path / "elsewhere" / "mini").iterdir()) == ["cards.yaml"]
+    assert not (root / "cards/mini/cards.xlsx").exists()
+    # a name longer than the system allows, before its '..': no link (asked of the system, it raised)
+    long = run(root, "convert", str(root / "cards/mini" / ("n" * 300) / ".." / "cards.yaml"), "--to", "xlsx")
+    assert long.exit_code == 0 and "wrote cards/mini/cards.xlsx" in long.output, long.output
+
+
 @pytest.mark.parametrize("rule, said", [
     ('<cfRule type="expression" priority="1" dxfId="0"><formula>TRUE</formula></cfRule>',
      "cards/mini/cards.xlsx[cards]:2:2: error: conditional formatting of cells 'B2:B5' shows them in the number "

@@ -48,5 +48,5 @@ def write_calibration(project: "Project", paper: str, folder: str | Path) -> Pat
         with output_lock(folder, project.rel(folder)):  # the folder's writers' lock: see remove_leftovers
             write_file(path, data)
     except OSError as e:
-        raise OutputError(cannot_write(folder, e, project.rel)) from None
+        raise OutputError(cannot_write(project.rel(folder), e, project.rel)) from None
     return path

@@ -19,7 +19,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
 from ..project import not_regular, output_lock, program, read_project_file, repository, special_file, write_file, written_beside
-from ..report import Mark, Report, printable, shell_word, shown
+from ..report import Mark, Report, printable, shell_word, shortened, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
 from .inputs import manifest_name
 from .manifest import Manifest, record_bytes, sealed, sealing
@@ -122,7 +122,13 @@ class State:
     @property
     def label(self) -> str:
         """The state as messages say it: a manifest's path, `commit REF`, printable (a file named with a line
-        break and an escape sequence, given as --since, printed a line of its own and coloured the terminal)."""
+        break and an escape sequence, given as --since, printed a line of its own and coloured the terminal),
+        a long ref cut short (see REF_SHOWN)."""
+        return printable(self.name) if self.kind == "manifest" else f"{self.kind} {since_shown(self.name)}"
+
+    @property
+    def recorded(self) -> str:
+        """The state as a reprint's record keeps it: the label with its ref whole."""
         return printable(self.name if self.kind == "manifest" else f"{self.kind} {self.name}")
 
     def key(self) -> str:
@@ -133,6 +139,17 @@ class State:
         the same names again."""
         named = json.dumps([self.kind, self.name], ensure_ascii=True)  # (a path not UTF-8: its bytes escaped)
         return hashlib.sha256(named.encode("ascii")).hexdigest()[:8]
+
+
+# characters of a --since a message quotes: a ref may be any length (`HEAD` and 50,000 `^0` name a commit), and
+# "nothing changed since commit ..." printed a 100 KB one whole
+REF_SHOWN = 80
+
+
+def since_shown(since: str) -> str:
+    """A --since ref (or a name that is neither a file nor a commit) as a message quotes it: printable, cut
+    short when long. The path of a file that is there is quoted whole: the system bounds it, and it is pasted."""
+    return printable(shortened(since, REF_SHOWN))
 
 
 def faces_since(project: "Project", game_id: str, since: str | None, options: "PrintOptions",
@@ -315,8 +332,8 @@ def read_faces(project: "Project", path: Path, game_id: str, follow: bool = Fals
         raise UsageError(f"this is the manifest of {shown(game)}, not of {game_id}: give one of {game_id}'s "
                          "builds", Mark(where))
     if manifest.components is None:  # told to build again with --force, which never makes this file a build's
-        raise UsageError("not a build's manifest but another record of pnp's (an export's or a "
-                         "reprint's: it lists no components); give a build's manifest", Mark(where))
+        raise UsageError(f"not a build's manifest but {_record_of(manifest.head)} (it lists no components); give "
+                         "a build's manifest", Mark(where))
     if manifest.face_fields != FACE_FIELDS:
         raise UsageError(f"{where} was written by a pnp that did not record faces; build again with "
                          "--force to compare later changes with it")
@@ -334,6 +351,17 @@ def read_faces(project: "Project", path: Path, game_id: str, follow: bool = Fals
     except (KeyError, TypeError, ValueError) as e:
         raise UsageError(f"not a pnp manifest: its components are not as pnp writes them ({e!r})",
                          Mark(where)) from None
+
+
+# the key each of pnp's other records holds in its head, and what it is a record of (a selection's was said to be
+# "an export's or a reprint's")
+_RECORDS_BY_KEY = (("selection", "a selection's record"), ("since_kind", "a reprint's record"),
+                   ("format", "an export's record"))
+
+
+def _record_of(head: Mapping[str, object]) -> str:
+    """Which record of pnp's, not a build's manifest, a manifest of `head` is, as its keys tell."""
+    return next((what for key, what in _RECORDS_BY_KEY if key in head), "another record of pnp's")
 
 
 # the faces and components a manifest may list together: pnp writes a face as a row of at least 122 bytes (and a
@@ -575,7 +603,7 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
     from ..project import Project
 
     if ref.startswith("-"):
-        raise UsageError(f"--since {ref}: neither a manifest file nor a git commit")
+        raise UsageError(f"--since {since_shown(ref)}: neither a manifest file nor a git commit")
     _own_repository(project)
     named = ref
     try:
@@ -584,8 +612,8 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
         named = _git(project, "rev-parse", "--verify", "--quiet", ref).decode("ascii").strip()
         commit = _git(project, "rev-parse", "--verify", "--quiet", f"{named}^{{commit}}").decode("ascii").strip()
     except UsageError as e:  # git says nothing of a ref it does not know, and why of a repository it refuses
-        said = e.message.partition(": ")[2].replace(named, ref)  # the name given, not its id
-        raise UsageError(f"--since {ref}: neither a manifest file nor a git commit of {project.root}"
+        said = e.message.partition(": ")[2].replace(named, ref).replace(ref, since_shown(ref))  # the name given, not its id
+        raise UsageError(f"--since {since_shown(ref)}: neither a manifest file nor a git commit of {project.root}"
                          + (f" (git: {said})" if said else "")) from None
     # only git's line end is dropped, and the bytes kept as the system names them: strip() took the space
     # off a folder ' kits' (then "not in that commit"), and a name not UTF-8 was a traceback
@@ -612,8 +640,8 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
         game, studio = validate(scratch, game_id, report, options)
         if studio is None or report.errors:
             first = report.errors[0] if report.errors else None
-            at = Mark(f"{ref}:{first.mark.file}", first.mark.line, first.mark.col) if first and first.mark else None
-            raise UsageError(f"{game_id} at {ref} does not validate ({len(report.errors)} errors"
+            at = Mark(f"{since_shown(ref)}:{first.mark.file}", first.mark.line, first.mark.col) if first and first.mark else None
+            raise UsageError(f"{game_id} at {since_shown(ref)} does not validate ({len(report.errors)} errors"
                              + (f"; the first: {first.message}" if first else "")
                              + "), so its faces cannot be compared; compare with a build's manifest instead", at)
         return faces_of(studio)
@@ -635,10 +663,10 @@ def _tree(project: "Project", ref: str, commit: str, prefix: str, wanted: list[s
             continue
         parts = path.split("/")
         if path.startswith("/") or any(part in ("", ".", "..", ".git") for part in parts):
-            raise UsageError(f"--since {ref}: the commit holds a file named '{path}', which pnp does not read")
+            raise UsageError(f"--since {since_shown(ref)}: the commit holds a file named '{path}', which pnp does not read")
         total += int(size) if int(size) <= MAX_BLOB_BYTES else 0  # (a stand-in: see MAX_BLOB_BYTES)
         if total > MAX_COMMIT_BYTES or (mode == "120000" and int(size) > MAX_BLOB_BYTES):
-            raise UsageError(f"--since {ref}: the game's files at that commit are too large to compare (more than "
+            raise UsageError(f"--since {since_shown(ref)}: the game's files at that commit are too large to compare (more than "
                              f"{MAX_COMMIT_BYTES // 2**20} MB in all, at '{path}'); compare with a build's manifest "
                              "instead")
         entries.append((mode, oid, path, int(size)))
@@ -658,7 +686,7 @@ def _listing(project: "Project", ref: str, *args: str) -> bytes:
             chunks.append(chunk)
             entries += chunk.count(b"\0")
             if entries > MAX_COMMIT_FILES:
-                raise UsageError(f"--since {ref}: the game has more than {MAX_COMMIT_FILES:,} files at that commit; "
+                raise UsageError(f"--since {since_shown(ref)}: the game has more than {MAX_COMMIT_FILES:,} files at that commit; "
                                  "pnp compares at most that many")
         code = git.wait()  # all listed: git is ending, not to be killed
     finally:
@@ -667,7 +695,7 @@ def _listing(project: "Project", ref: str, *args: str) -> bytes:
             git.kill()
         git.wait()
     if code != 0:
-        raise UsageError(f"git {args[0]} could not list the files of {ref}")
+        raise UsageError(f"git {args[0]} could not list the files of {since_shown(ref)}")
     return b"".join(chunks)
 
 
@@ -696,14 +724,14 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
                 continue
             header = git.stdout.readline().split()
             if len(header) != 3 or header[1] != b"blob" or int(header[2]) > MAX_BLOB_BYTES:
-                raise UsageError(f"--since {ref}: git cat-file could not read '{path}'")
+                raise UsageError(f"--since {since_shown(ref)}: git cat-file could not read '{path}'")
             if mode == "120000":
                 links.append((path, git.stdout.read(int(header[2])).decode("utf-8", errors="surrogateescape")))
             else:
                 _copy(git.stdout, int(header[2]), target)
             git.stdout.read(1)  # the newline after each object
     except (OSError, ValueError) as e:
-        raise UsageError(f"--since {ref}: git cat-file failed ({e})") from None
+        raise UsageError(f"--since {since_shown(ref)}: git cat-file failed ({e})") from None
     finally:
         watchdog.cancel()
         git.kill()
@@ -719,10 +747,10 @@ def _link(ref: str, root: Path, path: str, link: str) -> None:
     try:
         (root / path).symlink_to(link)
     except ValueError:  # os.symlink's word for a NUL byte
-        raise UsageError(f"--since {ref}: the commit's link '{path}' cannot be made: its target holds a NUL "
+        raise UsageError(f"--since {since_shown(ref)}: the commit's link '{path}' cannot be made: its target holds a NUL "
                          "byte") from None
     except OSError as e:
-        raise UsageError(f"--since {ref}: the commit's link '{path}' cannot be made: {e.strerror}") from None
+        raise UsageError(f"--since {since_shown(ref)}: the commit's link '{path}' cannot be made: {e.strerror}") from None
 
 
 def _ask_all(stdin: IO[bytes], oids: list[str]) -> None:
@@ -855,7 +883,7 @@ def write_reprint(project: "Project", game_id: str, folder: Path, state: State, 
             target.unlink(missing_ok=True)
             recorded.unlink(missing_ok=True)
             return Reprint(None, 0, 0, state.label, [])
-        record = {"game": game_id, **options.record(), "since": state.label, "since_kind": state.kind, "file": target.name, "pages": pages,
+        record = {"game": game_id, **options.record(), "since": state.recorded, "since_kind": state.kind, "file": target.name, "pages": pages,
                   "items": {cid: sorted(items) for cid, items in sorted(keys.items())}}
         write_file(recorded, record_bytes(record))
     return Reprint(target, pages, sum(len(v) for v in keys.values()), state.label, changes.lines())

@@ -3,6 +3,7 @@ and keep YAML under version control (or the reverse). The table's fields in game
 cell, so a round trip gives back the same data."""
 
 import contextlib
+import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None
 
 def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | None, force: bool) -> tuple[Path, int]:
     """convert(), within the game's allowance of values."""
-    path = Path(path).absolute()
+    path = _without_dots(Path(path).absolute())
     game_folder, name = _game_folder_of(project, path)
     spec, enums, table, tables = _table_of(project, game_folder, name)
     schema = Schema(spec.get("fields"), enums)
@@ -53,8 +54,23 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     try:
         write_file(target, data)
     except OSError as e:
-        raise OutputError(cannot_write(target.parent, e, project.rel)) from None
+        raise OutputError(cannot_write(project.rel(target.parent), e, project.rel)) from None
     return target, len(items)
+
+
+def _without_dots(path: Path) -> Path:
+    """The absolute `path` with each '..' taken out where it leads where the system goes: back out of a real folder
+    (`cards/mini/../mini/cards.yaml` was refused as in no game's folder). A '..' after a symbolic link leads out of
+    where the link leads, not back where it is: that '..' is kept, and the path is refused as in no game's folder."""
+    kept: list[str] = []
+    for i, part in enumerate(path.parts):
+        if part == ".." and len(kept) > 1 and not os.path.islink(Path(*kept)):  # (kept[0] is the root; never raises)
+            kept.pop()
+        else:
+            kept.append(part)
+            if part == "..":  # (past a link: the rest kept as given)
+                return Path(*kept, *path.parts[i + 1:])
+    return Path(*kept)
 
 
 def _game_folder_of(project: Project, path: Path) -> tuple[Path, str]:
