@@ -24,15 +24,20 @@ STARTS = ("deck", "board", "tokens")
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 SURROGATE = re.compile("[\ud800-\udfff]")  # a character no UTF-8 file can hold
 LINE_BREAK = re.compile(r"[\t\n\r\u2028\u2029]")  # (and those CONTROL_CHARACTER holds: \v, \f, \x1c-\x1e, \x85)
+# characters of a --title, refused past it before any work: far past what a rulebook's footer holds (which validate
+# says), and a title of 100,000 was written and validated at twice the time of a game's
+MAX_TITLE = 200
 MARKERS = {"__TABLES__": "tables.yaml", "__CONSTRAINTS__": "constraints.yaml",
            "__COMPONENTS__": "components.yaml", "__RULEBOOK__": "rulebook.md"}
 
 
 def new_game(project: "Project", game_id: str, start: str = "deck", title: str | None = None) -> list[Path]:
     """Write cards/<game_id>/ and layouts/<game_id>/ into the project; returns the files written."""
+    if title is not None:
+        _refuse_unless_title(title)
     targets = _checked(project, game_id, start)
     given = title
-    title = title or game_id.replace("-", " ").title()
+    title = title if title is not None else game_id.replace("-", " ").title()
     _yaml_text(title)  # (refused here when it is no title)
     parts = {marker: _part(start, name) for marker, name in MARKERS.items()}
     try:
@@ -46,6 +51,16 @@ def new_game(project: "Project", game_id: str, start: str = "deck", title: str |
     if given is not None:
         _refuse_unless_valid(project, game_id, given, targets, made)
     return written
+
+
+def _refuse_unless_title(title: str) -> None:
+    """A --title that is blank (`--title ''` quietly took the title made from the game's name) or past MAX_TITLE
+    characters, refused as a usage error before any work."""
+    if not title.strip():
+        raise UsageError(f"--title {shown(title)}: a title cannot be blank; leave --title out to take the one "
+                         "made from GAME")
+    if len(title) > MAX_TITLE:
+        raise UsageError(f"--title: a title of {len(title):,} characters; a title has at most {MAX_TITLE}")
 
 
 def _refuse_unless_valid(project: "Project", game_id: str, title: str, targets: list[Path], made: list[Path]) -> None:

@@ -177,10 +177,17 @@ def test_a_title_of_more_than_one_line_is_refused_and_nothing_written(tmp_path):
     made = run(tmp_path, "new", "mygame", "--title", "Caf\udce9")
     assert made.exit_code == 2 and "--title 'Caf\\udce9': not UTF-8 text" in made.output, made.output
     assert not (tmp_path / "cards").exists()
+    # a blank title quietly took the one made from the game's name; a title of 100,000 characters was written
+    # and validated, at twice a game's time: both refused before any work
+    for title, said in [("", "--title '': a title cannot be blank"), (" \u3000", "a title cannot be blank"),
+                        ("x" * 100_000, "--title: a title of 100,000 characters; a title has at most 200")]:
+        made = run(tmp_path, "new", "mygame", "--title", title)
+        assert made.exit_code == 2 and said in made.output and len(made.output) < 300, made.output
+        assert not (tmp_path / "cards").exists()
 
 
 @pytest.mark.parametrize("title, said", [
-    ("Long " * 60, "too long for the rulebook's page footer"),
+    ("Long " * 39, "too long for the rulebook's page footer"),  # (within MAX_TITLE: a longer one is refused before)
     ("Ḉ the game", "U+1E08"),
 ])
 def test_a_title_the_game_could_not_print_is_refused_and_nothing_written(tmp_path, title, said):

@@ -972,10 +972,15 @@ def _served(mini):
 
 
 def test_ctrl_c_stops_the_server_cleanly(mini):
+    """Ctrl-C pressed twice, as an impatient user does (the other Ctrl-C tests press it once): the second
+    cancelled the app's lifespan as it ended, and uvicorn printed its traceback ('ERROR: Traceback ...
+    CancelledError')."""
     with _served(mini) as (process, line):
         assert line.startswith("pnp serve: http://127.0.0.1:"), line
         url = line.split()[2]
         wait_for(lambda: json.loads(_get(url, "/g/mini/state.json")[1])["generation"] >= 1, timeout=20)
+        process.send_signal(signal.SIGINT)
+        time.sleep(0.01)  # (the first has begun the stop)
         process.send_signal(signal.SIGINT)
         process.wait(timeout=10)
     out, err = process.communicate()

@@ -128,6 +128,18 @@ def test_a_game_played_after_a_check_in_its_process_leaves_what_lived_before_it_
     assert gc.get_freeze_count() > 0
 
 
+def test_a_keyboard_interrupt_the_rules_raise_is_their_failure_said_at_their_line(tmp_path):
+    """Rules raising KeyboardInterrupt themselves were taken for Ctrl-C: the process playing them ended and pnp
+    said it ended without a word, naming no line. Only Ctrl-C itself (SIGINT, see run.ctrl_c_told) stops a run."""
+    root = _nim(tmp_path, NIM.replace("        state[\"pile\"] -= card.power\n",
+                                      "        raise KeyboardInterrupt(\"mine\")\n", 1))
+    played = _simulate(root, "--games", "1", "--jobs", "1")
+    assert played.exit_code == 1
+    assert "cards/mini/rules.py:24:1: error: game 0 (seed 0, seats random,random): turn 1: apply raised " \
+           "KeyboardInterrupt: mine" in played.output, played.output
+    assert "without a word" not in played.output
+
+
 def test_a_loop_in_the_rules_times_out_and_a_game_without_end_hits_the_cap(tmp_path):
     root = _nim(tmp_path, NIM.replace("        state[\"pile\"] -= card.power\n",
                                       "        while state[\"turn\"] == 2:\n            pass\n"

@@ -665,7 +665,11 @@ class QuietStop(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
-        return not (isinstance(error, asyncio.CancelledError) or str(record.msg).startswith("Cancel %s running task"))
+        text = str(record.msg)
+        # a second Ctrl-C cancels the app's lifespan, waiting for the end: Starlette hands uvicorn the traceback
+        # as text, which it printed whole ('ERROR: Traceback ... CancelledError')
+        cancelled = text.startswith("Traceback") and text.rstrip().rpartition("\n")[2].endswith("CancelledError")
+        return not (isinstance(error, asyncio.CancelledError) or text.startswith("Cancel %s running task") or cancelled)
 
 
 def _quiet_stops() -> None:

@@ -117,8 +117,16 @@ class Tracked:
 
 
 class Stopped(BaseException):
-    """Raised into the rules by pnp's own alarm (run._alarm: out of processor time, or waiting for good): never an
-    error of the rules' to say as theirs, so each handler of whatever the rules raise lets it through."""
+    """Raised into the rules by pnp's own alarm (run._alarm: out of processor time, or waiting for good), or by its
+    handler of Ctrl-C (Interrupted): never an error of the rules' to say as theirs, so each handler of whatever
+    the rules raise lets it through."""
+
+
+class Interrupted(Stopped, KeyboardInterrupt):
+    """Ctrl-C, as pnp's handler of SIGINT raises it in a process playing the rules (run.ctrl_c_told): told apart
+    from a KeyboardInterrupt the rules raise themselves, which is their failure, said at their line (taken for
+    Ctrl-C, it ended the process playing them, and pnp said it ended without a word). A KeyboardInterrupt still,
+    so it ends pnp as Ctrl-C does."""
 
 
 class RulesFault(Exception):
@@ -231,7 +239,7 @@ def loaded_rules(project: Project, game: Game) -> tuple[GameRules, GameData, tup
     data = GameData.of(game)  # pnp's own work, not the rules': never said as theirs
     try:
         return rules(data), data, declares
-    except (KeyboardInterrupt, Stopped):  # Ctrl-C, or pnp's alarm (said by the run)
+    except Stopped:  # pnp's alarm (said by the run), or Ctrl-C (Interrupted)
         raise
     except BaseException as e:  # a designer's __init__: its error is theirs, said at its line (exit() and their
         # own BaseException too, which was a traceback)
@@ -258,7 +266,7 @@ def declared(rules: type[GameRules], tables: set[str]) -> tuple[dict[str, str], 
         problem = _attributes_problem(items, ends, tables)
         if problem is None:
             return {str.__str__(k): str.__str__(v) for k, v in items.items()}, [str.__str__(e) for e in ends]
-    except (KeyboardInterrupt, Stopped):  # Ctrl-C, or pnp's alarm (said by the run)
+    except Stopped:  # pnp's alarm (said by the run), or Ctrl-C (Interrupted)
         raise
     except BaseException as e:  # the designer's code: any error is theirs, said at its line
         raise DataError(f"class Rules: {reading} cannot be read: {raised(e)}", code_mark(e, shown, path)) from None
@@ -332,7 +340,7 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
             # file beside a source (__pycache__/rules.cpython-3XX.pyc) whose time and size it matches, so a game
             # someone sent ran a .pyc it shipped, not the rules.py the user read; and it wrote one into cards/
             exec(_compiled(source, path, shown), module.__dict__)  # noqa: S102 - the rules
-        except (KeyboardInterrupt, Stopped, DataError):  # Ctrl-C, pnp's alarm (said by the run), or _compiled's
+        except (Stopped, DataError):  # pnp's alarm (said by the run), Ctrl-C (Interrupted), or _compiled's
             sys.modules.pop(name, None)
             raise
         except BaseException as e:  # a designer's code: any error is theirs, said at its line (exit() too)
@@ -348,7 +356,7 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
         if missing:
             raise DataError(f"class Rules lacks {', '.join(missing)}", Mark(shown, 1, 1))
         type.__setattr__(rules, SOURCE, (path, shown))  # as stored: not through a metaclass of theirs
-    except (KeyboardInterrupt, Stopped, DataError):  # Ctrl-C, pnp's alarm (said by the run), or said above
+    except (Stopped, DataError):  # pnp's alarm (said by the run), Ctrl-C (Interrupted), or said above
         raise
     except BaseException as e:
         raise DataError(f"class Rules cannot be read: {raised(e)}", code_mark(e, shown, path)) from None

@@ -154,7 +154,7 @@ class _Call:
     def __call__(self, hook: str, *args: Any) -> Any:
         try:
             return getattr(self.rules, hook)(*args)
-        except (RulesFault, _Timeout, KeyboardInterrupt):
+        except (RulesFault, api.Stopped):  # said already, pnp's alarm, or Ctrl-C (api.Interrupted)
             raise
         except BaseException as e:  # the designer's code: any exception is a fault of the rules (exit() and their
             # own BaseException subclasses too: a traceback that ended the run)
@@ -187,7 +187,7 @@ def _game(call: _Call, options: Options, result: GameResult,
     try:
         with alarm:
             _play(call, options, result, turn)
-    except KeyboardInterrupt:  # Ctrl-C
+    except api.Interrupted:  # Ctrl-C (a KeyboardInterrupt the rules raise is their failure, said as any)
         raise
     except BaseException as e:
         return [e, alarm.unraised], alarm.unraised_turn
@@ -566,6 +566,7 @@ def _start_worker(source: tuple[str, str, str], game_data: GameData, options: Op
     stop_hard_past_timeouts()
     bound_recursion_limit()
     _cap_memory(RULES_MEMORY // workers)  # the run's workers share the rules' memory: each took all of it
+    _tell_ctrl_c()
     _WORKER["rules"] = rules_class(path, shown, game_id)(game_data)
     _WORKER["options"] = options
     LOGGED.lines = 0
@@ -752,17 +753,45 @@ ENDED_CHECK = 0.1  # seconds between two looks at whether the process playing th
 def _played(project: Project, game: Game, options: Options, progress: Callable[[int], object] | None,
             loaded: Callable[[], object] | None = None) -> Played:
     """The run's games, played once the rules are loaded (then loaded() is called)."""
-    rules, data, (items, end_reasons) = _loaded(project, game, options)
-    if loaded:
-        loaded()
-    names = item_names(game, items)
-    tally = Tally(options.players)
-    for result in run(rules, options, progress, data):
-        refuse_unknown_items(result, names, type(rules), tally)
-        tally.add(result)
-        if stops_run(result, tally.failed):
-            break
-    return Played(tally, items, end_reasons, source_of(type(rules))[1], names)
+    with ctrl_c_told():
+        rules, data, (items, end_reasons) = _loaded(project, game, options)
+        if loaded:
+            loaded()
+        names = item_names(game, items)
+        tally = Tally(options.players)
+        for result in run(rules, options, progress, data):
+            refuse_unknown_items(result, names, type(rules), tally)
+            tally.add(result)
+            if stops_run(result, tally.failed):
+                break
+        return Played(tally, items, end_reasons, source_of(type(rules))[1], names)
+
+
+def _interrupted(signum: int, frame: FrameType | None) -> None:
+    """pnp's handler of SIGINT (Ctrl-C) where the rules play: api.Interrupted, told apart from a
+    KeyboardInterrupt the rules raise."""
+    raise api.Interrupted
+
+
+def _tell_ctrl_c() -> Callable[[], object]:
+    """Ctrl-C raised as api.Interrupted in this process from now on (where it is Python's own KeyboardInterrupt,
+    and this is the main thread, which alone sets a handler); what puts the handler before back."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:  # (ignored, or a caller's own)
+        return lambda: None
+    previous = signal.signal(signal.SIGINT, _interrupted)
+    return lambda: signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def ctrl_c_told() -> Iterator[None]:
+    """Ctrl-C raised as api.Interrupted while the rules load and play, in whatever process plays them (pnp's
+    own where none can be forked); Python's handler put back after."""
+    restore = _tell_ctrl_c()
+    try:
+        yield
+    finally:
+        restore()
 
 
 def _loaded(project: Project, game: Game,
@@ -817,7 +846,7 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
         bound_recursion_limit()
         sending.send(("played", _played(project, game, options, lambda n: sending.send(("progress", n)),
                                         lambda: sending.send(("loaded", None)))))
-    except KeyboardInterrupt:  # Ctrl-C reached pnp's process too, which says it
+    except api.Interrupted:  # Ctrl-C reached pnp's process too, which says it
         pass
     except BaseException as e:  # a DataError said by pnp; anything else is pnp's own fault, said as such there
         try:
