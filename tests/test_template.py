@@ -997,7 +997,7 @@ def test_running_out_of_memory_reading_a_constraint_for_its_margin_is_said_at_it
         ["expr: data.cards | length == 4", "expr: data.cards | length == 4 and 'r35c' != 1"]]}})
     result = run(root, "report", "mini")
     assert result.exit_code == 1
-    assert "cards/mini/game.yaml:23:11: constraint: pnp ran out of memory reading this expression" \
+    assert "cards/mini/game.yaml:23:11: error: constraint: pnp ran out of memory reading this expression" \
         in result.output, result.output
 
 
