@@ -33,7 +33,7 @@ from .products.rulebook import credit_problems
 from .products.sheets import unfolded, unfolded_message
 from .project import present, thaw
 from .options import shown_number
-from .report import Mark, Report, Suggestions, did_you_mean, shortened
+from .report import Mark, Report, Suggestions, did_you_mean, shortened, shown
 from .template import MacroArgument, budget, is_template, macro_callers, macro_enum_mistakes
 from .units import MM, PrintOptions, every_paper, on_other_paper, paper_points, to_mm
 
@@ -294,7 +294,7 @@ class Checks:
         """The message for a font fonts.yaml has no family of, with the family it likely means ('body' was said
         with none, where other unknown names are)."""
         families = self.studio.fonts.families
-        return f"unknown font '{font}'{did_you_mean(font, families)} (fonts.yaml has {', '.join(families)})"
+        return f"unknown font {shown(font)}{did_you_mean(font, families)} (fonts.yaml has {', '.join(families)})"
 
     def rulebook_below_min_size(self) -> None:
         """A warning at `min_text_size` where it is above the smallest type the rulebook sets itself: the key is
@@ -609,7 +609,7 @@ class Checks:
             return
         icons = self.game.icons
         if prim.kind == "icon" and not self.icon_exists(prim.text):
-            self.error(f"unknown icon '{prim.text}'{self.suggest(prim.text, icons.names())}", prim.mark)
+            self.error(f"unknown icon {shown(prim.text)}{self.suggest(prim.text, icons.names())}", prim.mark)
         elif prim.kind == "text":
             self.text(prim, label, handled)
         elif prim.kind == "image":
@@ -630,7 +630,7 @@ class Checks:
         icons = self.game.icons
         for name in _icons_in(prim.text):
             if not self.icon_exists(name):
-                self.error(f"unknown icon ':{name}:' in text{label}{self.suggest(name, icons.names())}", prim.mark)
+                self.error(f"unknown icon {shown(f':{name}:')} in text{label}{self.suggest(name, icons.names())}", prim.mark)
         if "[[" in prim.text:
             note_all(self.game.glossary_reads())  # a term is found by any item of the glossary's tables
             for _, message in self.game.glossary.unknown(prim.text, self.suggest):

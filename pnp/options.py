@@ -458,7 +458,7 @@ class Choice(Option):
     def convert(self, value: object) -> object:
         text = spelt(value).strip()  # (`align: true` was said 'True', Python's spelling)
         if text not in self.choices:
-            raise ValueError(f"'{text}' is not one of {', '.join(self.choices)}{did_you_mean(text, self.choices)}")
+            raise ValueError(f"{shown(text)} is not one of {', '.join(self.choices)}{did_you_mean(text, self.choices)}")
         return text
 
 

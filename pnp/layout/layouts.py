@@ -12,7 +12,7 @@ from ..errors import DataError, LayoutError, LoadError
 from ..model.load import Record, load_file
 from ..model.reads import FILE, SIZE, note, note_files
 from ..options import converted, did_you_mean, shown_number, type_name
-from ..report import Mark, shown
+from ..report import QUOTE_LIMIT, Mark, shortened, shown
 from . import params as P
 from .budget import DrawingBudget
 from .compile import Compiled, compile_elements
@@ -131,7 +131,7 @@ class LayoutSet:
 
     def path(self, name: str | None, mark: Mark | None = None) -> Path:
         if not isinstance(name, str) or not NAME.match(name) or ".." in name.split("/"):
-            raise LayoutError(f"'{name}' is not a layout name (letters, digits, '-', '_' and '/' between "
+            raise LayoutError(f"{shown(name)} is not a layout name (letters, digits, '-', '_' and '/' between "
                               "folders)", mark)
         looked: list[str] = []
         for folder in self.folders:
@@ -147,12 +147,12 @@ class LayoutSet:
                     raise LayoutError(e.message, e.mark) from None
                 return candidate
         note_files(looked)
-        where = " or ".join(looked)
+        where = " or ".join(shortened(path, 2 * QUOTE_LIMIT) for path in looked)  # (a path holds the name)
         # a file named alike in another case or Unicode form (a game made on a Mac, where 'BACK' opens back.yaml)
         alike = next((hint for folder in self.folders if (hint := self.project.meant(folder, f"{name}.yaml"))), "")
         known = [p.stem for f in self.folders if f.is_dir() for p in f.glob("*.yaml")]
         hint = alike or did_you_mean(name, known)
-        raise LayoutError(f"layout '{name}' not found{hint} (looked for {where})", mark)
+        raise LayoutError(f"layout {shown(name)} not found{hint} (looked for {where})", mark)
 
     def get(self, name: str | None, mark: Mark | None = None, _stack: tuple[str, ...] = ()) -> Layout:
         """The layout, or a LayoutError listing every problem of its file (remembered: said once)."""

@@ -102,7 +102,7 @@ class StyleSet:
                 self.problems.append((f"styles extend each other in a circle: {' -> '.join(stack + (name, parent))}",
                                       spec.mark_of("extends")))
             elif parent not in self.raw:
-                self.problems.append((f"style '{name}' extends unknown style '{parent}'"
+                self.problems.append((f"style {quoted(name)} extends unknown style {quoted(parent)}"
                                       f"{did_you_mean(parent, self.raw)}", spec.mark_of("extends")))
             else:
                 merged = merged.merged_over(self._resolve(parent, stack + (name,)))

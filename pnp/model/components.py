@@ -157,7 +157,7 @@ def _a_list(components: object, game: _Game, chk: CheckerShape) -> "TypeGuard[li
 def _kind_ok(spec: Record, kinds: Kinds, chk: CheckerShape) -> bool:
     kind = spec["kind"]
     if kind not in kinds:
-        chk.error(f"component kind '{kind}' is not one of {', '.join(kinds)}{did_you_mean(kind, kinds)}",
+        chk.error(f"component kind {shown(kind)} is not one of {', '.join(kinds)}{did_you_mean(kind, kinds)}",
                   spec.mark_of("kind"))
         return False
     shared = set(COMPONENT_FIELDS)
@@ -182,7 +182,7 @@ def _component(game: GameShape, spec: Record, chk: CheckerShape,
         if table not in game.tables:
             if "*" in game.broken:
                 return None
-            chk.error(f"component '{component.id}': no table '{table}'{did_you_mean(table, game.tables)}",
+            chk.error(f"component '{component.id}': no table {shown(table)}{did_you_mean(table, game.tables)}",
                       spec.mark_of("items"))
             return None
         items = _items(game, component, game.tables[table], chk, kept)

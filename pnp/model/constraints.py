@@ -2,7 +2,7 @@
 
 from functools import partial
 from ..template import ExprError, enum_mistakes, evaluate, render
-from ..report import Mark
+from ..report import QUOTE_LIMIT, Mark, shortened, spelt
 from .load import MarkedList, Record
 from .reads import FieldCache, note_table
 from .shapes import CheckerShape, GameShape
@@ -67,16 +67,17 @@ def _where_problem(game: GameShape, c: Record) -> str | None:
     where = c.get("where")
     if where is None or where in game.tables:
         return None
+    said = shortened(spelt(where), QUOTE_LIMIT)  # (a name of 5,000 characters was quoted whole)
     if isinstance(where, str) and where.startswith("rules."):
         node: object = game.meta.get("rules")
         path = "rules"
         for key in where.split(".")[1:]:
             if not isinstance(node, Record) or key not in node:
                 known = [f"{path}.{k}" for k in node] if isinstance(node, Record) else []
-                return f"constraint 'where: {where}' names no value in the rules{did_you_mean(where, known)}"
+                return f"constraint 'where: {said}' names no value in the rules{did_you_mean(where, known)}"
             node, path = node[key], f"{path}.{key}"
         return None
-    return (f"constraint 'where: {where}' names no table (nor a value in the rules, written rules.KEY)"
+    return (f"constraint 'where: {said}' names no table (nor a value in the rules, written rules.KEY)"
             f"{did_you_mean(str(where), game.tables)}")
 
 

@@ -206,7 +206,7 @@ def _schema(game: GameShape, name: str, spec: Record, tables: Record, chk: Check
         chk.error(message, mark or spec.mark_of("fields"))
     for table, mark in schema.refs():
         if table not in tables:
-            chk.error(f"field refers to table '{table}', which game.yaml does not declare"
+            chk.error(f"field refers to table {shown(table)}, which game.yaml does not declare"
                       f"{did_you_mean(table, tables)}", mark or spec.mark_of("fields"))
     if not isinstance(spec.get("fields"), Mapping):  # no fields to check items against: said once above
         game.broken.add(name)
@@ -235,7 +235,7 @@ def _check_unique(items: list[Record], keys: list[str], chk: CheckerShape) -> No
             if value is None or isinstance(value, (Record, list)):
                 continue
             if value in seen:
-                chk.error(f"duplicate {key} '{value}' (first at {seen[value].mark_of(key)})", item.mark_of(key))
+                chk.error(f"duplicate {key} {shown(value)} (first at {seen[value].mark_of(key)})", item.mark_of(key))
             else:
                 seen[value] = item
 

@@ -3,7 +3,7 @@
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ..options import did_you_mean
+from ..options import did_you_mean, shown
 from .load import MarkedList, Record
 from .shapes import CheckerShape, GameShape
 
@@ -112,7 +112,7 @@ def _check_view(game: GameShape, view: Record, chk: CheckerShape) -> bool:
     """Check one view (see check_views); whether it is sound."""
     table = view["table"]
     if table not in game.tables:
-        chk.error(f"report: no table '{table}'{did_you_mean(table, game.tables)}", view.mark_of("table"))
+        chk.error(f"report: no table {shown(table)}{did_you_mean(table, game.tables)}", view.mark_of("table"))
         return False
     fields = table_fields(game.meta["tables"][table])
     for key in ("x", "y", "by", "weight", "label"):

@@ -22,7 +22,7 @@ from ..model.icons import icon_name
 from ..model.schema import icons_in
 from ..options import CONTROL_CHARACTER, control_problem
 from ..project import Project, read_project_file, utf8_text
-from ..report import MAX_ALIKE, Mark, Suggestions, shell_word, shortened
+from ..report import MAX_ALIKE, QUOTE_LIMIT, Mark, Suggestions, shell_word, shortened
 from ..template import render
 from ..units import every_paper, on_other_paper, paper_points
 from .base import Kind, Printable
@@ -216,7 +216,7 @@ def _unknown_icons(studio: Studio, names: list[str], n: int, shown: str,
     for number, name in enumerate(names):
         hint = suggest(name, studio.icons.names()) if number < MAX_ALIKE else ""
         mark, printed = book_place(studio, n, shown.find(f":{name}:"))
-        said.append((f"unknown icon ':{name}:' in the rendered rulebook line {n}{printed}{hint}", mark))
+        said.append((f"unknown icon ':{shortened(name, QUOTE_LIMIT)}:' in the rendered rulebook line {n}{printed}{hint}", mark))
     return said
 
 
