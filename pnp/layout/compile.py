@@ -13,7 +13,7 @@ from ..template import CallerPlaces, MacroArgument, TableEnums, enum_mistakes as
 from . import params as P
 from .elements import ELEMENTS
 from .place import RELATIONS, REST
-from ..report import Mark, shown
+from ..report import QUOTE_LIMIT, Mark, shortened, shown
 from .elements.base import RESERVED, Context, Element, hides_reserved, unused_common, unused_paint
 from .styles import StyleSet
 
@@ -173,7 +173,7 @@ class _Compiler:
             if key == "rotate":
                 message = f"'{kind}' elements do not rotate"
             else:
-                message = f"'{kind}' element does not take '{spec.key_quoted(key)}'{did_you_mean(key, compiled.params)}"
+                message = f"'{kind}' element does not take '{shortened(str(spec.key_quoted(key)), QUOTE_LIMIT)}'{did_you_mean(key, compiled.params)}"
             self.problems.append((message, spec.key_mark(key)))
         for name, param in compiled.params.items():
             if param.required and name not in spec:

@@ -246,7 +246,7 @@ class LayoutSet:
         values: dict[str, Any] = {}
         for key in spec:
             if key not in known:
-                problems.append((f"unknown layout key '{spec.key_quoted(key)}'{did_you_mean(key, known)}", spec.key_mark(key)))
+                problems.append((f"unknown layout key '{shortened(str(spec.key_quoted(key)), QUOTE_LIMIT)}'{did_you_mean(key, known)}", spec.key_mark(key)))
                 continue
             try:
                 values[key] = converted(known[key], known[key].as_read(spec[key], spec.written_of(key)), spec.written_of(key))

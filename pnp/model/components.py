@@ -9,7 +9,7 @@ from typing import Any, Protocol, TypeGuard
 from ..template import ExprError, enum_mistakes, evaluate, is_template
 from .load import MarkedList, Record, shown
 from .reads import FieldCache
-from ..options import did_you_mean, quoted_as_written, shown_number, type_name
+from ..options import QUOTE_LIMIT, did_you_mean, quoted_as_written, shortened, shown_number, type_name
 from .schema import INVALID, Field, Schema, Str
 from .shapes import CheckerShape, GameShape
 from .tables import ITEM, table_enums
@@ -163,7 +163,7 @@ def _kind_ok(spec: Record, kinds: Kinds, chk: CheckerShape) -> bool:
     shared = set(COMPONENT_FIELDS)
     for key in spec:
         if key not in shared and key not in kinds[kind]:
-            chk.error(f"a '{kind}' component does not take '{spec.key_quoted(key)}'", spec.key_mark(key))
+            chk.error(f"a '{kind}' component does not take '{shortened(str(spec.key_quoted(key)), QUOTE_LIMIT)}'", spec.key_mark(key))
     missing = [key for key, field in kinds[kind].items() if field.required and key not in spec]
     for key in missing:
         chk.error(f"a '{kind}' component needs '{key}': {kinds[kind][key].doc}", spec.mark)
