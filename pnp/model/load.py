@@ -19,7 +19,7 @@ from ..errors import LoadError, blame
 from ..options import CONTROL_CHARACTER, control_problem
 from ..options import plain, shown  # noqa: F401  (the model's callers import them from here)
 from ..project import open_project_file, read_project_file, utf8_text
-from ..report import Mark, key_as_written, spelt
+from ..report import QUOTE_LIMIT, Mark, key_as_written, shortened, spelt
 
 _Loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader]
 try:  # the C parser is several times faster and gives the same events and marks
@@ -545,7 +545,8 @@ class _Builder:
     def alias(self, event: yaml.AliasEvent) -> None:
         mark = _mark(self.file, event.start_mark, self.lines)
         if event.anchor not in self.anchors:
-            raise LoadError(f"alias '*{event.anchor}' names no anchor '&{event.anchor}' above it", mark)
+            name = shortened(str(event.anchor), QUOTE_LIMIT)  # (a name of 5,000 characters was quoted whole, twice)
+            raise LoadError(f"alias '*{name}' names no anchor '&{name}' above it", mark)
         value, size = self.anchors[event.anchor]
         if value is None:
             raise LoadError("recursive YAML alias: a value contains itself", mark)
@@ -595,7 +596,7 @@ class _Builder:
 
     def allowed(self, tag: str, mark: Mark) -> None:
         if tag not in _ALLOWED_TAGS:
-            raise LoadError(f"YAML tag '{tag}' is not allowed: pnp data is plain text, numbers, lists and "
+            raise LoadError(f"YAML tag '{shortened(tag, QUOTE_LIMIT)}' is not allowed: pnp data is plain text, numbers, lists and "
                             "mappings", mark)
 
     def add(self, value: Any, size: int, mark: Place) -> None:
