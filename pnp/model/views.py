@@ -118,7 +118,7 @@ def _check_view(game: GameShape, view: Record, chk: CheckerShape) -> bool:
     for key in ("x", "y", "by", "weight", "label"):
         name = view.get(key)
         if name is not None and name not in fields:
-            chk.error(f"report: table '{table}' has no field '{name}'{did_you_mean(name, fields)}",
+            chk.error(f"report: table '{table}' has no field {shown(name)}{did_you_mean(name, fields)}",
                       view.mark_of(key))
             return False
     sound = True
