@@ -33,7 +33,7 @@ from .products.rulebook import credit_problems
 from .products.sheets import unfolded, unfolded_message
 from .project import present, thaw
 from .options import shown_number
-from .report import Mark, Report, Suggestions, did_you_mean, shortened, shown
+from .report import Mark, Report, Suggestions, did_you_mean, named, shortened
 from .template import MacroArgument, budget, is_template, macro_callers, macro_enum_mistakes
 from .units import MM, PrintOptions, every_paper, on_other_paper, paper_points, to_mm
 
@@ -294,7 +294,7 @@ class Checks:
         """The message for a font fonts.yaml has no family of, with the family it likely means ('body' was said
         with none, where other unknown names are)."""
         families = self.studio.fonts.families
-        return f"unknown font {shown(font)}{did_you_mean(font, families)} (fonts.yaml has {', '.join(families)})"
+        return f"unknown font {named(font)}{did_you_mean(font, families)} (fonts.yaml has {', '.join(families)})"
 
     def rulebook_below_min_size(self) -> None:
         """A warning at `min_text_size` where it is above the smallest type the rulebook sets itself: the key is
@@ -609,7 +609,7 @@ class Checks:
             return
         icons = self.game.icons
         if prim.kind == "icon" and not self.icon_exists(prim.text):
-            self.error(f"unknown icon {shown(prim.text)}{self.suggest(prim.text, icons.names())}", prim.mark)
+            self.error(f"unknown icon {named(prim.text)}{self.suggest(prim.text, icons.names())}", prim.mark)
         elif prim.kind == "text":
             self.text(prim, label, handled)
         elif prim.kind == "image":
@@ -630,7 +630,7 @@ class Checks:
         icons = self.game.icons
         for name in _icons_in(prim.text):
             if not self.icon_exists(name):
-                self.error(f"unknown icon {shown(f':{name}:')} in text{label}{self.suggest(name, icons.names())}", prim.mark)
+                self.error(f"unknown icon {named(f':{name}:')} in text{label}{self.suggest(name, icons.names())}", prim.mark)
         if "[[" in prim.text:
             note_all(self.game.glossary_reads())  # a term is found by any item of the glossary's tables
             for _, message in self.game.glossary.unknown(prim.text, self.suggest):
@@ -795,14 +795,14 @@ class Checks:
         if dpi < need:  # (inside a `use`, the size it prints at, and the use that draws it so, are said)
             used = f" inside the use at {prim.used[0]}, which draws it at {prim.used[1]:.3g} times its size" \
                 if prim.used is not None else ""
-            self.error(f"image '{prim.text}' is {px_w}x{px_h} px: {dpi:.0f} dpi at its printed size "
+            self.error(f"image {named(prim.text)} is {px_w}x{px_h} px: {dpi:.0f} dpi at its printed size "
                        f"{prim.w / MM:.0f}x{prim.h / MM:.0f} mm{used}, below the {need:g} dpi minimum", prim.mark)
 
     def _read_image(self, prim: "Prim") -> tuple[int, int] | None:
         folder = self.game.layout_folder
         path = folder / prim.text
         if not present(path):
-            self.error(f"image '{prim.text}' not found (looked in {self.game.project.rel(folder)}/)"
+            self.error(f"image {named(prim.text)} not found (looked in {self.game.project.rel(folder)}/)"
                        f"{self.game.project.meant(folder, prim.text)}", prim.mark)
             return None
         try:

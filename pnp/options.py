@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Self, TypeVar
 
 from . import units
-from .report import QUOTE_LIMIT, closest, described, did_you_mean, plain, plain_type, quoted_as_written, shortened, shown, spelt, type_name, typed_value  # noqa: F401  (one vocabulary)
+from .report import QUOTE_LIMIT, closest, described, did_you_mean, named, plain, plain_type, quoted_as_written, shortened, shown, spelt, type_name, typed_value  # noqa: F401  (one vocabulary)
 
 # --- colours ----------------------------------------------------------------------------------------------------
 
@@ -458,7 +458,7 @@ class Choice(Option):
     def convert(self, value: object) -> object:
         text = spelt(value).strip()  # (`align: true` was said 'True', Python's spelling)
         if text not in self.choices:
-            raise ValueError(f"{shown(text)} is not one of {', '.join(self.choices)}{did_you_mean(text, self.choices)}")
+            raise ValueError(f"{named(text)} is not one of {', '.join(self.choices)}{did_you_mean(text, self.choices)}")
         return text
 
 

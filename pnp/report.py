@@ -71,6 +71,13 @@ def shown(value: object, limit: int = QUOTE_LIMIT) -> str:
     return "nothing" if value is None else shortened(repr(_as_written(value)), limit)
 
 
+def named(name: object) -> str:
+    """A name a message quotes (a style, a table, an icon, a key): as typed, in single quotes, cut short when long
+    (one of 5,000 characters was quoted whole, and the message cut at MAX_MESSAGE before what it says to do);
+    unlike shown, a backslash or quote in it is not escaped, so `images\\lion.png` is said as typed."""
+    return f"'{shortened(name if isinstance(name, str) else spelt(name), QUOTE_LIMIT)}'"
+
+
 class _Written(str):
     """A value quoted as its data file writes it, unquoted (a YAML date: 2001-12-14, not Python's
     datetime.date(2001, 12, 14))."""

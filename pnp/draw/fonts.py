@@ -24,7 +24,7 @@ from ..errors import DataError, LoadError
 from ..options import blank
 from ..model.load import MAX_FILE_BYTES, Record, load_bytes
 from ..project import BUILTIN_FONTS, file_status, open_project_file, present, read_project_file, spelt_otherwise
-from ..report import QUOTE_LIMIT, Mark, shortened, shown as quoted
+from ..report import Mark, named, shown as quoted
 from ..project import Project
 from pathlib import Path
 
@@ -355,10 +355,10 @@ def unmapped_message(ch: str, family: str) -> str:
         return f"character U+{ord(ch):04X} ('{shown}') {how}; write the text in a left-to-right script"
     if unicodedata.category(ch) in MARKS:  # (shown alone, a mark sits on the quote before it: not shown)
         return (f"character U+{ord(ch):04X}, a combining mark, is not drawn over the letter before it by the font "
-                f"family {quoted(family)} (pnp places no mark: it sets each glyph where the font draws it), so it would "
+                f"family {named(family)} (pnp places no mark: it sets each glyph where the font draws it), so it would "
                 "print beside that letter, or as a blank box; write the letter and its mark as one character ('é', "
                 "not 'e' and U+0301), or set the text in a family whose font draws its marks over the letter before")
-    return (f"character U+{ord(ch):04X} ('{shown}') is not in the font family {quoted(family)}: it would print as a blank "
+    return (f"character U+{ord(ch):04X} ('{shown}') is not in the font family {named(family)}: it would print as a blank "
             "box; leave it out, or set the text in a family of fonts.yaml whose font has it")
 
 
@@ -420,9 +420,9 @@ def _credit(family: str, styles: Record, key: str) -> str:
     value = styles.get(key, family if key == "name" else "")
     where = styles.mark_of(key)
     if not isinstance(value, str):
-        raise DataError(f"font family {quoted(family)}: {key} must be text", where)
+        raise DataError(f"font family {named(family)}: {key} must be text", where)
     if len(value) > MAX_CREDIT:
-        raise DataError(f"font family {quoted(family)}: {key} of {len(value):,} characters; at most {MAX_CREDIT}", where)
+        raise DataError(f"font family {named(family)}: {key} of {len(value):,} characters; at most {MAX_CREDIT}", where)
     if key == "name" and blank(value):  # (the credits printed "Fonts: (no licence file given)", the name blank)
         raise DataError(f"font family {quoted(family)}: its name prints no word (the rulebook's credits print it); "
                         "give the font's name", where)
@@ -452,14 +452,14 @@ def _inside(project: Project, path: Path, mark: Mark | None, what: str, shown: s
     if project.fonts == BUILTIN_FONTS:
         real = path.resolve()
         if not real.is_relative_to(BUILTIN_FONTS):
-            raise DataError(f"{what} {quoted(str(path) if shown is None else shown)} is not among pnp's fonts", mark)
+            raise DataError(f"{what} {named(str(path) if shown is None else shown)} is not among pnp's fonts", mark)
         return real
     real = project.inside(path, mark, what, shown=shown, built=False)
     if not present(real):  # (with the file named alike that is there: a font or licence named on a Mac)
         typed = path.name if shown is None else shown
         up = len(Path(typed).parts) - 1  # the folder `typed` is written from
         folder = path.parents[up] if 0 <= up < len(path.parents) else path.parent
-        raise DataError(f"{what} {quoted(typed)} not found{project.meant(folder, typed)}", mark)
+        raise DataError(f"{what} {named(typed)} not found{project.meant(folder, typed)}", mark)
     return real
 
 
@@ -946,17 +946,17 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
     """The registered names of a family's four styles; `read` counts the font files read so far,
     `files` gathers each font file with its status, `fonts.files` each registered name's file and line."""
     if not isinstance(styles, Record) or "regular" not in styles:
-        raise DataError(f"font family {quoted(family)} needs at least a 'regular' font file", mark)
+        raise DataError(f"font family {named(family)} needs at least a 'regular' font file", mark)
     for key in styles:
         if key not in FAMILY_KEYS:
-            raise DataError(f"font family {quoted(family)} does not take '{shortened(str(styles.key_quoted(key)), QUOTE_LIMIT)}'; it takes {', '.join(sorted(FAMILY_KEYS))}",
+            raise DataError(f"font family {named(family)} does not take {named(styles.key_quoted(key))}; it takes {', '.join(sorted(FAMILY_KEYS))}",
                             styles.key_mark(key))
     names: dict[str, str] = {}
     for style in STYLES:
         key = style if style in styles else "regular"
         file, where = styles[key], styles.mark_of(key)
         if not isinstance(file, str):
-            raise DataError(f"font file for {quoted(family)} {style} must be a file name", where)
+            raise DataError(f"font file for {named(family)} {style} must be a file name", where)
         real = _inside(project, path.parent / file, where, "font file", shown=file)
         # the file's own path and status in the name: two projects in one process never share a registration,
         # and a font file replaced while `pnp serve` runs is read again (ReportLab keeps what it registered)

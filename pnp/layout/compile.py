@@ -13,7 +13,7 @@ from ..template import CallerPlaces, MacroArgument, TableEnums, enum_mistakes as
 from . import params as P
 from .elements import ELEMENTS
 from .place import RELATIONS, REST
-from ..report import QUOTE_LIMIT, Mark, shortened, shown
+from ..report import Mark, named
 from .elements.base import RESERVED, Context, Element, hides_reserved, unused_common, unused_paint
 from .styles import StyleSet
 
@@ -122,7 +122,7 @@ class _Compiler:
         kind = spec.get("type")
         element = ELEMENTS.get(kind) if isinstance(kind, str) else None
         if element is None:
-            self.problems.append((f"unknown element type {shown(kind)}{did_you_mean(kind, ELEMENTS)}; "
+            self.problems.append((f"unknown element type {named(kind)}{did_you_mean(kind, ELEMENTS)}; "
                                   f"types: {', '.join(ELEMENTS)}", spec.mark_of("type")))
             return None
         spec = self._styled(spec)
@@ -160,7 +160,7 @@ class _Compiler:
             return spec  # among none, was said too)
         if style is None:
             known = self.styles.names()
-            self.problems.append((f"unknown text style {shown(name)}{did_you_mean(name, known)}; styles: "
+            self.problems.append((f"unknown text style {named(name)}{did_you_mean(name, known)}; styles: "
                                   f"{', '.join(known) or 'none (declare them in text-styles.yaml)'}", spec.mark_of("style")))
             return spec
         return spec.merged_over(style)
@@ -173,7 +173,7 @@ class _Compiler:
             if key == "rotate":
                 message = f"'{kind}' elements do not rotate"
             else:
-                message = f"'{kind}' element does not take '{shortened(str(spec.key_quoted(key)), QUOTE_LIMIT)}'{did_you_mean(key, compiled.params)}"
+                message = f"'{kind}' element does not take {named(spec.key_quoted(key))}{did_you_mean(key, compiled.params)}"
             self.problems.append((message, spec.key_mark(key)))
         for name, param in compiled.params.items():
             if param.required and name not in spec:

@@ -12,7 +12,7 @@ from ..errors import DataError, LayoutError, LoadError
 from ..model.load import Record, load_file
 from ..model.reads import FILE, SIZE, note, note_files
 from ..options import converted, did_you_mean, shown_number, type_name
-from ..report import QUOTE_LIMIT, Mark, shortened, shown
+from ..report import QUOTE_LIMIT, Mark, named, shortened, shown
 from . import params as P
 from .budget import DrawingBudget
 from .compile import Compiled, compile_elements
@@ -131,7 +131,7 @@ class LayoutSet:
 
     def path(self, name: str | None, mark: Mark | None = None) -> Path:
         if not isinstance(name, str) or not NAME.match(name) or ".." in name.split("/"):
-            raise LayoutError(f"{shown(name)} is not a layout name (letters, digits, '-', '_' and '/' between "
+            raise LayoutError(f"{named(name)} is not a layout name (letters, digits, '-', '_' and '/' between "
                               "folders)", mark)
         looked: list[str] = []
         for folder in self.folders:
@@ -152,7 +152,7 @@ class LayoutSet:
         alike = next((hint for folder in self.folders if (hint := self.project.meant(folder, f"{name}.yaml"))), "")
         known = [p.stem for f in self.folders if f.is_dir() for p in f.glob("*.yaml")]
         hint = alike or did_you_mean(name, known)
-        raise LayoutError(f"layout {shown(name)} not found{hint} (looked for {where})", mark)
+        raise LayoutError(f"layout {named(name)} not found{hint} (looked for {where})", mark)
 
     def get(self, name: str | None, mark: Mark | None = None, _stack: tuple[str, ...] = ()) -> Layout:
         """The layout, or a LayoutError listing every problem of its file (remembered: said once)."""
@@ -246,7 +246,7 @@ class LayoutSet:
         values: dict[str, Any] = {}
         for key in spec:
             if key not in known:
-                problems.append((f"unknown layout key '{shortened(str(spec.key_quoted(key)), QUOTE_LIMIT)}'{did_you_mean(key, known)}", spec.key_mark(key)))
+                problems.append((f"unknown layout key {named(spec.key_quoted(key))}{did_you_mean(key, known)}", spec.key_mark(key)))
                 continue
             try:
                 values[key] = converted(known[key], known[key].as_read(spec[key], spec.written_of(key)), spec.written_of(key))

@@ -13,7 +13,7 @@ from ..errors import LayoutError
 from ..units import MM
 from ..options import did_you_mean
 from . import params as P
-from ..report import Mark, shown
+from ..report import Mark, named as quoted_name
 from .prims import LayoutShape, PlacedShape, Prim
 
 RELATIONS = {"below": "y", "above": "y", "right_of": "x", "left_of": "x"}
@@ -116,10 +116,10 @@ def _check_relations(anchors: dict[Placed, list[Relation[Placed]]], rest: set[Pl
 def _unplaceable(el: Placed, target: str, named: dict[Any, Placed], elements: Sequence[Placed]) -> str | None:
     """Why `el` cannot be placed against the element named `target`, or None."""
     if target not in named:
-        return f"no element of this layout is named {shown(target)}{did_you_mean(target, named)}"
+        return f"no element of this layout is named {quoted_name(target)}{did_you_mean(target, named)}"
     same = [str(e.mark) for e in elements if e.consts.get("name") == target]
     if len(same) > 1:  # the last of them was taken, silently
-        return f"{len(same)} elements are named {shown(target)} ({', '.join(same)}): name them apart"
+        return f"{len(same)} elements are named {quoted_name(target)} ({', '.join(same)}): name them apart"
     if named[target] is el:
         return "an element cannot be placed against itself"
     return None

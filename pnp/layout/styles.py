@@ -4,7 +4,7 @@ so a layout says what a text is (a title, a rule) rather than its five settings 
 from ..errors import DataError, LoadError
 from ..model.load import Record, load_file
 from ..options import did_you_mean
-from ..report import QUOTE_LIMIT, Mark, shortened, shown as quoted, spelt, type_name
+from ..report import Mark, named, shown as quoted, spelt, type_name
 from ..template import is_template
 from .elements.base import TEXT_STYLE
 from ..project import Project, spelt_otherwise
@@ -78,7 +78,7 @@ class StyleSet:
         for key in spec:
             if key not in STYLE_KEYS and key not in OWN_KEYS:
                 allowed = list(STYLE_KEYS) + list(OWN_KEYS)
-                self.problems.append((f"a text style does not take '{shortened(str(spec.key_quoted(key)), QUOTE_LIMIT)}'{did_you_mean(key, allowed)}; it "
+                self.problems.append((f"a text style does not take {named(spec.key_quoted(key))}{did_you_mean(key, allowed)}; it "
                                       f"sets {', '.join(allowed)}", spec.key_mark(key)))
             elif key in STYLE_KEYS and not is_template(spec[key]):
                 try:
@@ -102,7 +102,7 @@ class StyleSet:
                 self.problems.append((f"styles extend each other in a circle: {' -> '.join(stack + (name, parent))}",
                                       spec.mark_of("extends")))
             elif parent not in self.raw:
-                self.problems.append((f"style {quoted(name)} extends unknown style {quoted(parent)}"
+                self.problems.append((f"style {named(name)} extends unknown style {named(parent)}"
                                       f"{did_you_mean(parent, self.raw)}", spec.mark_of("extends")))
             else:
                 merged = merged.merged_over(self._resolve(parent, stack + (name,)))

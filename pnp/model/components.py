@@ -9,7 +9,8 @@ from typing import Any, Protocol, TypeGuard
 from ..template import ExprError, enum_mistakes, evaluate, is_template
 from .load import MarkedList, Record, shown
 from .reads import FieldCache
-from ..options import QUOTE_LIMIT, did_you_mean, quoted_as_written, shortened, shown_number, type_name
+from ..options import did_you_mean, quoted_as_written, shown_number, type_name
+from ..report import named
 from .schema import INVALID, Field, Schema, Str
 from .shapes import CheckerShape, GameShape
 from .tables import ITEM, table_enums
@@ -157,13 +158,13 @@ def _a_list(components: object, game: _Game, chk: CheckerShape) -> "TypeGuard[li
 def _kind_ok(spec: Record, kinds: Kinds, chk: CheckerShape) -> bool:
     kind = spec["kind"]
     if kind not in kinds:
-        chk.error(f"component kind {shown(kind)} is not one of {', '.join(kinds)}{did_you_mean(kind, kinds)}",
+        chk.error(f"component kind {named(kind)} is not one of {', '.join(kinds)}{did_you_mean(kind, kinds)}",
                   spec.mark_of("kind"))
         return False
     shared = set(COMPONENT_FIELDS)
     for key in spec:
         if key not in shared and key not in kinds[kind]:
-            chk.error(f"a '{kind}' component does not take '{shortened(str(spec.key_quoted(key)), QUOTE_LIMIT)}'", spec.key_mark(key))
+            chk.error(f"a '{kind}' component does not take {named(spec.key_quoted(key))}", spec.key_mark(key))
     missing = [key for key, field in kinds[kind].items() if field.required and key not in spec]
     for key in missing:
         chk.error(f"a '{kind}' component needs '{key}': {kinds[kind][key].doc}", spec.mark)
@@ -182,7 +183,7 @@ def _component(game: GameShape, spec: Record, chk: CheckerShape,
         if table not in game.tables:
             if "*" in game.broken:
                 return None
-            chk.error(f"component '{component.id}': no table {shown(table)}{did_you_mean(table, game.tables)}",
+            chk.error(f"component '{component.id}': no table {named(table)}{did_you_mean(table, game.tables)}",
                       spec.mark_of("items"))
             return None
         items = _items(game, component, game.tables[table], chk, kept)

@@ -8,7 +8,7 @@ from pathlib import Path
 from ..errors import DataError
 from ..options import did_you_mean
 from ..project import Project, hidden_part, not_regular
-from ..report import Mark, shown as quoted, type_name
+from ..report import Mark, named, type_name
 from .load import Record
 from .shapes import CheckerShape
 
@@ -84,7 +84,7 @@ class IconIndex:
             chk.report.add(problem)
         for alias in aliases:
             if self._resolve(alias) not in self._files:
-                chk.error(f"icon alias {quoted(alias)} points to unknown icon {quoted(aliases[alias])}"
+                chk.error(f"icon alias {named(alias)} points to unknown icon {named(aliases[alias])}"
                           f"{did_you_mean(aliases[alias], self.names())}", aliases.mark_of(alias))
 
     def _resolve(self, name: str) -> str:

@@ -12,7 +12,7 @@ from ..errors import LimitError
 from .. import options
 from ..options import REQUIRED, blank, did_you_mean, out_of_range, type_name, typed_value
 from ..template import game_time
-from ..report import Mark, WrittenTrueFalse, plain_type, quoted_as_written, spelt
+from ..report import Mark, WrittenTrueFalse, named, plain_type, quoted_as_written, spelt
 from .load import MarkedList, Record, shown
 from .shapes import CheckerShape
 
@@ -266,7 +266,7 @@ class RichText(Str):
         if isinstance(value, str):
             for icon in icons_in(value):
                 if not ctx.icon_exists(icon):
-                    yield f"unknown icon {shown(f':{icon}:')}{ctx.suggest(icon, ctx.icon_names())}", mark
+                    yield f"unknown icon {named(f':{icon}:')}{ctx.suggest(icon, ctx.icon_names())}", mark
             if "[[" in value:
                 for _, message in ctx.unknown_terms(value):
                     yield message, mark
@@ -326,7 +326,7 @@ class Enum(Field):
         elif isinstance(spec.get("enum"), str) and spec["enum"] in enums:
             self.values, self.label = list(enums[spec["enum"]]), spec["enum"]
         elif "enum" in spec:
-            raise SpecError(f"enum {shown(spec['enum'])} is not among game.yaml's enums ({', '.join(enums) or 'none'})"
+            raise SpecError(f"enum {named(spec['enum'])} is not among game.yaml's enums ({', '.join(enums) or 'none'})"
                             f"{did_you_mean(spec['enum'], enums)}")
         else:
             raise SpecError("an enum field needs 'values' (a list) or 'enum' (the name of one of game.yaml's "
@@ -390,7 +390,7 @@ class Ref(Field):
         if ids is None:
             return  # the missing table is reported once, where it is declared
         if value not in ids:
-            yield f"{shown(value)} is not an id in table {shown(self.table)}{ctx.suggest(value, ids)}", mark
+            yield f"{named(value)} is not an id in table {named(self.table)}{ctx.suggest(value, ids)}", mark
 
 
 class Icon(Field):
@@ -400,7 +400,7 @@ class Icon(Field):
 
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         if not isinstance(value, str) or not ctx.icon_exists(value):
-            yield f"unknown icon {shown(value)}{ctx.suggest(value, ctx.icon_names())}", mark
+            yield f"unknown icon {named(value)}{ctx.suggest(value, ctx.icon_names())}", mark
 
 
 class Timing(Field):
@@ -684,7 +684,7 @@ def make_field(spec: object, enums: Mapping[str, Any]) -> Field:
     if not isinstance(kind, str):
         raise SpecError(f"a field type is a name such as int or text, got {type_name(kind)}")
     if kind not in TYPES and kind not in _INTERNAL:
-        raise SpecError(f"unknown field type {shown(kind)}{did_you_mean(kind, TYPES)}; types: {', '.join(TYPES)}")
+        raise SpecError(f"unknown field type {named(kind)}{did_you_mean(kind, TYPES)}; types: {', '.join(TYPES)}")
     cls = TYPES.get(kind) or _INTERNAL[kind]
     unknown = [k for k in spec if k not in cls.OPTIONS]
     if unknown:

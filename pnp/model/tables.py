@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import DataError, LimitError, LoadError
 from ..project import present
-from ..report import Mark
+from ..report import Mark, named
 from ..template import ExprError, enum_mistakes, evaluate, is_template, printed_size
 from ..options import control_problem, did_you_mean
 from .load import MarkedList, Record, load_data_file, shown
@@ -206,7 +206,7 @@ def _schema(game: GameShape, name: str, spec: Record, tables: Record, chk: Check
         chk.error(message, mark or spec.mark_of("fields"))
     for table, mark in schema.refs():
         if table not in tables:
-            chk.error(f"field refers to table {shown(table)}, which game.yaml does not declare"
+            chk.error(f"field refers to table {named(table)}, which game.yaml does not declare"
                       f"{did_you_mean(table, tables)}", mark or spec.mark_of("fields"))
     if not isinstance(spec.get("fields"), Mapping):  # no fields to check items against: said once above
         game.broken.add(name)
@@ -235,7 +235,7 @@ def _check_unique(items: list[Record], keys: list[str], chk: CheckerShape) -> No
             if value is None or isinstance(value, (Record, list)):
                 continue
             if value in seen:
-                chk.error(f"duplicate {key} {shown(value)} (first at {seen[value].mark_of(key)})", item.mark_of(key))
+                chk.error(f"duplicate {key} {named(value)} (first at {seen[value].mark_of(key)})", item.mark_of(key))
             else:
                 seen[value] = item
 
