@@ -215,6 +215,9 @@ class Project:
         except ValueError:  # a NUL character, which no file name holds
             raise DataError(f"{what} '{shown}' cannot be a file's name: it holds a NUL character",
                             mark or Mark(self.rel(path))) from None
+        if (ending := folder_ending(shown)) and real.exists() and not real.is_dir():
+            raise DataError(f"{what} '{shown}' ends in '{ending}', which names a folder, but {self.rel(real)} is a "
+                            f"file: write its name without the '{ending}'", mark or Mark(self.rel(path)))
         if not real.is_relative_to(self.root):
             raise DataError(f"{what} '{shown}' is outside the project folder (pnp reads only files inside it, "
                             "following links)", mark or Mark(self.rel(path)))
@@ -275,6 +278,18 @@ class Project:
 # and every refresh of the preview lists and digests each (120,000 empty files took 20 s of CPU a build and the
 # preview never came up); a game with a picture per card has a few hundred. As many as `--since` reads.
 MAX_FOLDER_FILES = 20_000
+
+
+def folder_ending(text: str) -> str:
+    """How a path as typed ends if it can name only a folder ('/', '/.', '..': its last part is empty, '.' or
+    '..'), else ''. Python's paths drop a trailing '/' (and a last '.'): `convert --out x.csv/` wrote a file
+    x.csv, and `src: images/art.png/` drew art.png, where the user, and the system (open refuses 'file/'),
+    meant a folder."""
+    typed = text.replace(os.altsep or os.sep, os.sep)
+    last = typed.split(os.sep)[-1]
+    if last not in ("", ".", ".."):
+        return ""
+    return text[max(len(text) - len(last) - 1, 0):]
 
 
 def is_hidden(project: Project, real: Path) -> bool:
