@@ -208,16 +208,7 @@ class Project:
         default, so that every input a game names is checked alike."""
         path = Path(path)
         shown = self.rel(path) if shown is None else shown  # (a name written empty is quoted as written)
-        try:
-            real = path.resolve()
-        except (OSError, RuntimeError):  # Python 3.11 raises RuntimeError on a symbolic link loop
-            raise DataError(f"{what} '{shown}' is a symbolic link loop", mark or Mark(self.rel(path))) from None
-        except ValueError:  # a NUL character, which no file name holds
-            raise DataError(f"{what} '{shown}' cannot be a file's name: it holds a NUL character",
-                            mark or Mark(self.rel(path))) from None
-        if (ending := folder_ending(shown)) and real.exists() and not real.is_dir():
-            raise DataError(f"{what} '{shown}' ends in '{ending}', which names a folder, but {self.rel(real)} is a "
-                            f"file: write its name without the '{ending}'", mark or Mark(self.rel(path)))
+        real = self._resolved(path, mark, what, shown)
         if not real.is_relative_to(self.root):
             raise DataError(f"{what} '{shown}' is outside the project folder (pnp reads only files inside it, "
                             "following links)", mark or Mark(self.rel(path)))
@@ -228,7 +219,20 @@ class Project:
         if not built and (why := self._written_by_pnp(real)) is not None:
             raise DataError(f"{what} '{shown}' lies in {why}: a game reads its files from its own folders, never an "
                             "earlier build's; copy it into the game's folder", mark or Mark(self.rel(path)))
+        if (ending := folder_ending(shown)) and real.exists() and not real.is_dir():
+            raise DataError(f"{what} '{shown}' ends in '{ending}', which names a folder, but {self.rel(real)} is a "
+                            f"file: write its name without the '{ending}'", mark or Mark(self.rel(path)))
         return real
+
+    def _resolved(self, path: Path, mark: Mark | None, what: str, shown: str) -> Path:
+        """`path` after following every symbolic link; DataError for a loop or a NUL character (see inside)."""
+        try:
+            return path.resolve()
+        except (OSError, RuntimeError):  # Python 3.11 raises RuntimeError on a symbolic link loop
+            raise DataError(f"{what} '{shown}' is a symbolic link loop", mark or Mark(self.rel(path))) from None
+        except ValueError:  # a NUL character, which no file name holds
+            raise DataError(f"{what} '{shown}' cannot be a file's name: it holds a NUL character",
+                            mark or Mark(self.rel(path))) from None
 
     def _written_by_pnp(self, real: Path) -> str | None:
         """Where the resolved path `real` lies in a folder pnp writes, said for inside()'s refusal; None elsewhere."""
