@@ -460,10 +460,9 @@ def test_a_worker_ends_with_pnp_where_the_system_keeps_its_parents_id(monkeypatc
 
 # -- a refused command leaves its folders as it found them ----------------------------------------------------
 def test_a_refused_command_leaves_no_lock_file_nor_folder_it_made(tmp_path, monkeypatch):
-    """An export refused for a user's file in its folder left docs/mini/.pnp.lock; a build that failed while
-    it drew into a fresh --out left the folders it made, each holding only a lock file."""
-    import pnp.kit.render as render
-    from pnp.errors import DataError
+    """An export refused for a user's file in its folder left docs/mini/.pnp.lock; a command that failed while
+    it wrote into a fresh --out left the folders it made, each holding only a lock file."""
+    from pnp.project import output_lock
 
     root = make_project(tmp_path / "p")
     monkeypatch.chdir(root)
@@ -473,18 +472,15 @@ def test_a_refused_command_leaves_no_lock_file_nor_folder_it_made(tmp_path, monk
     assert result.exit_code == 1 and "docs/mini/png holds mine.txt" in result.output, result.output
     assert sorted(p.relative_to(root / "docs").as_posix() for p in (root / "docs").rglob("*")) == [
         "mini", "mini/png", "mini/png/mine.txt"]
-
-    def refused(*args, **kwargs):
-        raise DataError("refused while drawing")
-
-    monkeypatch.setattr(render, "render_game", refused)
-    result = run(root, "build", "--jobs", "1", "--out", str(tmp_path / "fresh" / "kits"))
-    assert result.exit_code == 1 and "refused while drawing" in result.output
+    with pytest.raises(OSError), output_lock(tmp_path / "fresh" / "kits" / "mini"):
+        raise OSError("refused while writing")  # (as a build's render or a report's write fails)
     assert not (tmp_path / "fresh").exists()
-    (root / "output" / "mini").mkdir(parents=True)
-    (root / "output" / "mini" / ".pnp.lock").touch()  # a lock file found there is left there
-    assert run(root, "build", "--jobs", "1").exit_code == 1
-    assert [p.name for p in (root / "output" / "mini").iterdir()] == [".pnp.lock"]
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / ".pnp.lock").touch()  # a lock file found there is left there
+    with pytest.raises(OSError), output_lock(kept):
+        raise OSError("refused while writing")
+    assert [p.name for p in kept.iterdir()] == [".pnp.lock"]
 
 
 def test_a_command_waiting_on_a_lock_file_removed_by_its_holder_locks_the_one_in_its_place(tmp_path):
