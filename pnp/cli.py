@@ -72,6 +72,10 @@ class _NamedPath(click.Path):
             said = "is empty" if value == "" else "is only spaces"
             self.fail(f"{value!r} {said}: name a folder or file (or leave the option out for its default).",
                       param, ctx)
+        ending = project_mod.folder_ending(os.fsdecode(value)) if isinstance(value, (str, bytes)) else ""
+        if ending and not self.dir_okay:  # (Python's paths drop a trailing '/': a file of that name was written)
+            self.fail(f"{printable(os.fsdecode(value))!r} ends in {ending!r}, which names a folder: name a file.",
+                      param, ctx)
         converted = super().convert(value, param, ctx)
         if not self.file_okay:  # (click refuses an ordinary file there, not a named pipe or a device)
             kind = project_mod.special_file(converted)  # (None too for nothing there yet: made when written)

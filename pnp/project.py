@@ -208,13 +208,7 @@ class Project:
         default, so that every input a game names is checked alike."""
         path = Path(path)
         shown = self.rel(path) if shown is None else shown  # (a name written empty is quoted as written)
-        try:
-            real = path.resolve()
-        except (OSError, RuntimeError):  # Python 3.11 raises RuntimeError on a symbolic link loop
-            raise DataError(f"{what} '{shown}' is a symbolic link loop", mark or Mark(self.rel(path))) from None
-        except ValueError:  # a NUL character, which no file name holds
-            raise DataError(f"{what} '{shown}' cannot be a file's name: it holds a NUL character",
-                            mark or Mark(self.rel(path))) from None
+        real = self._resolved(path, mark, what, shown)
         if not real.is_relative_to(self.root):
             raise DataError(f"{what} '{shown}' is outside the project folder (pnp reads only files inside it, "
                             "following links)", mark or Mark(self.rel(path)))
@@ -225,7 +219,20 @@ class Project:
         if not built and (why := self._written_by_pnp(real)) is not None:
             raise DataError(f"{what} '{shown}' lies in {why}: a game reads its files from its own folders, never an "
                             "earlier build's; copy it into the game's folder", mark or Mark(self.rel(path)))
+        if (ending := folder_ending(shown)) and real.exists() and not real.is_dir():
+            raise DataError(f"{what} '{shown}' ends in '{ending}', which names a folder, but {self.rel(real)} is a "
+                            f"file: write its name without the '{ending}'", mark or Mark(self.rel(path)))
         return real
+
+    def _resolved(self, path: Path, mark: Mark | None, what: str, shown: str) -> Path:
+        """`path` after following every symbolic link; DataError for a loop or a NUL character (see inside)."""
+        try:
+            return path.resolve()
+        except (OSError, RuntimeError):  # Python 3.11 raises RuntimeError on a symbolic link loop
+            raise DataError(f"{what} '{shown}' is a symbolic link loop", mark or Mark(self.rel(path))) from None
+        except ValueError:  # a NUL character, which no file name holds
+            raise DataError(f"{what} '{shown}' cannot be a file's name: it holds a NUL character",
+                            mark or Mark(self.rel(path))) from None
 
     def _written_by_pnp(self, real: Path) -> str | None:
         """Where the resolved path `real` lies in a folder pnp writes, said for inside()'s refusal; None elsewhere."""
@@ -275,6 +282,18 @@ class Project:
 # and every refresh of the preview lists and digests each (120,000 empty files took 20 s of CPU a build and the
 # preview never came up); a game with a picture per card has a few hundred. As many as `--since` reads.
 MAX_FOLDER_FILES = 20_000
+
+
+def folder_ending(text: str) -> str:
+    """How a path as typed ends if it can name only a folder ('/', '/.', '..': its last part is empty, '.' or
+    '..'), else ''. Python's paths drop a trailing '/' (and a last '.'): `convert --out x.csv/` wrote a file
+    x.csv, and `src: images/art.png/` drew art.png, where the user, and the system (open refuses 'file/'),
+    meant a folder."""
+    typed = text.replace(os.altsep or os.sep, os.sep)
+    last = typed.split(os.sep)[-1]
+    if last not in ("", ".", ".."):
+        return ""
+    return text[max(len(text) - len(last) - 1, 0):]
 
 
 def is_hidden(project: Project, real: Path) -> bool:
@@ -898,27 +917,102 @@ def _no_link_inside(project: "Project", path: Path, shown: str, out_option: bool
 def output_lock(folder: Path, shown: str = "", on_wait: Callable[[str], None] | None = None) -> Iterator[bool]:
     """Hold the lock of an output folder (an flock on its .pnp.lock) while a command writes there; yields
     whether it had to wait. A second command writing to the same folder waits until the first is done,
-    saying so through `on_wait(message)` (standard error by default), so they never mix their files."""
+    saying so through `on_wait(message)` (standard error by default), so they never mix their files.
+    A command that wrote nothing there (a refusal: an export refused for a file of the user's in its folder)
+    leaves the folder as it found it: the lock file it made is removed, and so are the folders it made."""
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    lock = folder / ".pnp.lock"
+    waited = False
+    while True:
+        made = _folders_to_make(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, created = _lock_file(folder)
+        try:
+            waited = _flock(fd, shown or str(folder), on_wait) or waited
+            if _still_there(fd, folder / ".pnp.lock"):
+                break
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)  # the one it waited for removed it: lock the file now in its place (or a new one)
+    unmade = False
     try:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT | NO_FOLLOW, 0o666)
-    except OSError as e:  # a folder or a link in its place: errors.cannot_write names the file in the way
-        raise OSError(e.errno, e.strerror, str(folder), None, str(lock)) from None
-    try:
-        waited = False
-        if fcntl is not None:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                waited = True
-                (on_wait or _say)(f"{shown or folder}: another pnp is writing here; waiting for it to finish")
-                fcntl.flock(fd, fcntl.LOCK_EX)
         remove_leftovers(folder)
+        found = _entries(folder)
         yield waited
     finally:
-        os.close(fd)  # releases the lock; the file stays (removing it would let a third command lock another)
+        try:
+            if created and _entries(folder) == found:  # wrote nothing here: as it found it
+                with contextlib.suppress(OSError):  # (removed while still locked: see _still_there)
+                    os.unlink(folder / ".pnp.lock")
+                    unmade = True
+        finally:
+            os.close(fd)  # releases the lock; a file left stays (a third command locks the one a second waits on)
+        for made_folder in reversed(made if unmade else []):
+            try:
+                made_folder.rmdir()  # (only an empty one: another pnp may have begun writing in it)
+            except OSError:
+                break
+
+
+def _folders_to_make(folder: Path) -> list[Path]:
+    """The folders `folder.mkdir(parents=True)` makes, outermost first."""
+    missing = []
+    for path in (folder, *folder.parents):
+        if os.path.lexists(path):
+            break
+        missing.append(path)
+    return missing[::-1]
+
+
+def _lock_file(folder: Path) -> tuple[int, bool]:
+    """The open lock file of `folder`, and whether this call made it."""
+    lock = folder / ".pnp.lock"
+    while True:
+        try:
+            try:
+                return os.open(lock, os.O_RDWR | os.O_CREAT | os.O_EXCL | NO_FOLLOW, 0o666), True
+            except FileExistsError:
+                return os.open(lock, os.O_RDWR | NO_FOLLOW), False
+        except FileNotFoundError:  # removed between the two: make it
+            if not os.path.isdir(folder):
+                folder.mkdir(parents=True, exist_ok=True)
+            continue
+        except OSError as e:  # a folder or a link in its place: errors.cannot_write names the file in the way
+            raise OSError(e.errno, e.strerror, str(folder), None, str(lock)) from None
+
+
+def _flock(fd: int, shown: str, on_wait: Callable[[str], None] | None) -> bool:
+    """Take the exclusive flock of `fd`, waiting (said through `on_wait`) while another holds it; whether it waited."""
+    if fcntl is None:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return False
+    except BlockingIOError:
+        (on_wait or _say)(f"{shown}: another pnp is writing here; waiting for it to finish")
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        return True
+
+
+def _still_there(fd: int, lock: Path) -> bool:
+    """Whether the locked `fd` is still the file at `lock`: a command that wrote nothing removes the lock file it
+    made before it lets go, and one that waited on that file must lock the one now there, as a third does."""
+    try:
+        named = os.stat(lock, follow_symlinks=False)
+    except OSError:
+        return False
+    held = os.fstat(fd)
+    return (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)
+
+
+def _entries(folder: Path) -> dict[str, int]:
+    """The entries of `folder` (but its lock file), each with its inode: what a command wrote there changes it
+    (pnp writes each file under a temporary name, then renames it into place)."""
+    try:
+        with os.scandir(folder) as entries:
+            return {entry.name: entry.inode() for entry in entries if entry.name != ".pnp.lock"}
+    except OSError:
+        return {"": -1}  # unknown: taken as written
 
 
 @contextlib.contextmanager

@@ -2816,3 +2816,13 @@ def test_a_true_false_header_cell_names_its_column_as_the_sheet_shows_it(tmp_pat
     book.save(root / "cards" / "mini" / "cards.xlsx")
     result = run(root, "validate", "mini")
     assert "cards/mini/cards.xlsx[cards]:1:5: error: unknown field 'TRUE'" in result.stderr, result.output
+
+
+def test_convert_refuses_a_file_named_as_a_folder(proj):
+    """`--out x.csv/` (a folder, to the user and the system) wrote a file x.csv: Python's paths drop the '/'."""
+    tokens = proj / "cards" / GAME / "tokens.yaml"
+    for args in ([str(tokens), "--out", str(proj / "cards" / GAME / "x.csv") + "/"],
+                 [str(tokens), "--out", str(proj / "cards" / GAME / "x.csv") + "/."], [str(tokens) + "/"]):
+        result = run(proj, "convert", *args, "--to", "csv")
+        assert result.exit_code == 2 and "which names a folder" in result.output, result.output
+    assert not list((proj / "cards" / GAME).glob("*.csv"))

@@ -456,3 +456,66 @@ def test_a_worker_ends_with_pnp_where_the_system_keeps_its_parents_id(monkeypatc
     project_mod.end_with_parent()
     monkeypatch.setattr(os, "name", "posix")
     assert ended.wait(2)
+
+
+# -- a refused command leaves its folders as it found them ----------------------------------------------------
+def test_a_refused_command_leaves_no_lock_file_nor_folder_it_made(tmp_path, monkeypatch):
+    """An export refused for a user's file in its folder left docs/mini/.pnp.lock; a command that failed while
+    it wrote into a fresh --out left the folders it made, each holding only a lock file."""
+    from pnp.project import output_lock
+
+    root = make_project(tmp_path / "p")
+    monkeypatch.chdir(root)
+    (root / "docs" / "mini" / "png").mkdir(parents=True)
+    (root / "docs" / "mini" / "png" / "mine.txt").write_text("mine\n")
+    result = run(root, "export", "mini", "--format", "png", "--out", "docs")
+    assert result.exit_code == 1 and "docs/mini/png holds mine.txt" in result.output, result.output
+    assert sorted(p.relative_to(root / "docs").as_posix() for p in (root / "docs").rglob("*")) == [
+        "mini", "mini/png", "mini/png/mine.txt"]
+    with pytest.raises(OSError), output_lock(tmp_path / "fresh" / "kits" / "mini"):
+        raise OSError("refused while writing")  # (as a build's render or a report's write fails)
+    assert not (tmp_path / "fresh").exists()
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / ".pnp.lock").touch()  # a lock file found there is left there
+    with pytest.raises(OSError), output_lock(kept):
+        raise OSError("refused while writing")
+    assert [p.name for p in kept.iterdir()] == [".pnp.lock"]
+
+
+def test_a_command_waiting_on_a_lock_file_removed_by_its_holder_locks_the_one_in_its_place(tmp_path):
+    """The holder that wrote nothing removes the lock file it made (and its folder): one waiting on that file
+    must then lock the file at the path, or it would write beside a third command that locked a new one."""
+    import threading
+
+    from pnp.project import output_lock
+
+    folder = tmp_path / "out" / "game"
+    first_in, first_may_end, second_in = threading.Event(), threading.Event(), threading.Event()
+
+    def first() -> None:
+        with output_lock(folder):
+            first_in.set()
+            first_may_end.wait(10)
+
+    def second() -> None:
+        with output_lock(folder, on_wait=lambda message: first_may_end.set()):
+            second_in.set()
+            (folder / "written").write_text("x")
+            time.sleep(0.2)
+
+    one = threading.Thread(target=first)
+    one.start()
+    first_in.wait(10)
+    two = threading.Thread(target=second)
+    two.start()
+    assert second_in.wait(10)
+    held = os.open(folder / ".pnp.lock", os.O_RDWR)
+    try:
+        with pytest.raises(BlockingIOError):  # the second holds the file now at the path
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    finally:
+        os.close(held)
+    one.join(10)
+    two.join(10)
+    assert sorted(p.name for p in folder.iterdir()) == [".pnp.lock", "written"]
