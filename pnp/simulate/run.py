@@ -624,7 +624,7 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
                                    initargs=((path, shown, data.id), data, options, workers))
         finished = False
         try:
-            for done in pool.map(_play_chunk, chunks):
+            for done in _in_order(pool, chunks):
                 yield from done
                 if progress:
                     progress(len(done))
@@ -640,6 +640,18 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
             pool.shutdown(wait=finished, cancel_futures=True)
     except BrokenProcessPool:  # (a traceback): the rules ended their process (os._exit), or it was killed
         raise DataError(ENDED + "; run with --jobs 1 to see in which game", Mark(shown)) from None
+
+
+def _in_order(pool: ProcessPoolExecutor, chunks: list[list[Scheduled]]) -> Iterator[list[GameResult]]:
+    """Each chunk's games as played, in the chunks' order, all given to the pool at once; each let go once
+    yielded (a million games keep no more than a hundred). Stopped, it leaves the chunks not yet played to the
+    pool's shutdown, which cancels them in the pool's own thread: pool.map cancelled them in this one, as the
+    run killed the workers (a stopped run, Ctrl-C), and the pool's thread, finding them killed, failed every
+    chunk not played, one this thread had just cancelled among them, and printed a traceback
+    (InvalidStateError: CANCELLED) as the run ended."""
+    waiting = [pool.submit(_play_chunk, chunk) for chunk in reversed(chunks)]
+    while waiting:
+        yield waiting.pop().result()
 
 
 ENDED = ("a process playing the games ended without a word: the rules ended it (os._exit, a crash), a game ran past "
