@@ -649,7 +649,8 @@ def _in_order(pool: ProcessPoolExecutor, chunks: list[list[Scheduled]]) -> Itera
     run killed the workers (a stopped run, Ctrl-C), and the pool's thread, finding them killed, failed every
     chunk not played, one this thread had just cancelled among them, and printed a traceback
     (InvalidStateError: CANCELLED) as the run ended."""
-    waiting = [pool.submit(_play_chunk, chunk) for chunk in reversed(chunks)]
+    waiting = [pool.submit(_play_chunk, chunk) for chunk in chunks]  # (given in order: the first played first)
+    waiting.reverse()  # (taken from the end)
     while waiting:
         yield waiting.pop().result()
 
