@@ -158,6 +158,17 @@ def test_a_loop_in_the_rules_times_out_and_a_game_without_end_hits_the_cap(tmp_p
     assert capped.failure == "turn 50: the game did not end within 50 moves (is_over never true?)"
 
 
+def test_a_game_without_rules_is_told_so_first_whatever_its_players(tmp_path):
+    """A game without rules.py, simulated with a --players it is not played by, was first told to pick another
+    --players, and only once it had, that it had no rules at all: the rules come first."""
+    root = make_project(tmp_path / "p")
+    result = _simulate(root, "--players", "9", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1
+    assert [line.split(": error: ")[0] for line in result.output.splitlines() if ": error: " in line] == \
+        ["cards/mini/rules.py"], result.output
+    assert "no rules to play" in result.output
+
+
 def test_a_rules_py_that_is_a_folder_or_a_pipe_is_said_as_such(tmp_path):
     """A folder or a named pipe named rules.py was 'no rules to play: write rules.py', which is there."""
     root = _nim(tmp_path)

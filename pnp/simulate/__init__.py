@@ -18,6 +18,7 @@ from ..model.schema import player_range
 from ..model.simulated import MAX_AGENTS
 from ..template import budget
 from .agents import make_agent
+from .api import no_rules
 from .balance import Outcome, check_balance, figures
 from .run import Options, games_in, run_apart
 from .stats import MAX_FAILURES_KEPT, Tally, dead_items, to_json
@@ -73,6 +74,9 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
     with budget():
         game = load(project, game_id, report)
     if game.meta is None or len(report.errors) > before:
+        return Simulation()
+    if (missing := no_rules(project, game)) is not None:
+        report.add(missing)
         return Simulation()
     if (unplayed := _unplayed_count(game.meta, options.players)) is not None:
         report.error(*unplayed)

@@ -222,14 +222,24 @@ def load_rules(project: Project, game: Game) -> GameRules:
     return loaded_rules(project, game)[0]
 
 
+def no_rules(project: Project, game: Game) -> DataError | None:
+    """The refusal of a game that has no rules.py to play, or None: `pnp simulate` says it before anything else
+    about the run (a game for 3-5 players without rules was first told to pick another --players, then, once
+    it had, that it had no rules at all)."""
+    path = game.folder / RULES_FILE
+    if path.exists():  # (a folder or a pipe there is refused as no ordinary file, as it is read)
+        return None
+    return DataError(f"no rules to play: write {RULES_FILE} beside game.yaml (see the README's `pnp simulate`)",
+                     Mark(project.rel(path)))
+
+
 def loaded_rules(project: Project, game: Game) -> tuple[GameRules, GameData, tuple[dict[str, str], list[str]]]:
     """load_rules()'s Rules, with the data they were made with (pnp's own copy: the Rules' `self.game` is theirs
     to set to anything) and what they declare (declared: read once, before the Rules are made)."""
     path = game.folder / RULES_FILE
     shown = project.rel(path)
-    if not path.exists():  # (a folder or a pipe there is refused as no ordinary file, as it is read)
-        raise DataError(f"no rules to play: write {RULES_FILE} beside game.yaml (see the README's `pnp simulate`)",
-                        Mark(shown))
+    if (missing := no_rules(project, game)) is not None:
+        raise missing
     project.inside(path, Mark(shown), "rules file", built=False)
     if (size := path.stat().st_size) > MAX_RULES_BYTES:  # before Python compiles it: 12 MB took 36 s and 4.6 GB
         raise DataError(f"the rules file is {size:,} bytes: pnp loads rules of at most {MAX_RULES_BYTES:,} (a "
