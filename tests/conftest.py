@@ -188,6 +188,7 @@ def shipped_kit(tmp_path_factory, worker_id):
             shutil.rmtree(out, ignore_errors=True)  # a worker that failed half-way left it
             result = run(REPO, "build", "--out", str(out))
             assert result.exit_code == 0, result.output
+            (out / "build-output.txt").write_text(result.output, encoding="utf-8")  # (what it said, for the tests)
             (shared / "shipped-kit.built").touch()
     return out
 
