@@ -837,8 +837,9 @@ def folders_on_the_way(project: "Project", target: Path, itself: bool = True, le
             raise OutputError(f"cannot write to {printable(project.rel(target))}: {printable(project.rel(walked))} is "
                               f"{kind}, not a folder")
         nearest = walked
-    _path_fits(project, target, nearest, levels)
-    _names_fit(project, target, nearest, missing, () if itself else (target.name,))
+    if (limits := _name_and_path_limits(nearest)) is not None:  # (asked once: no such limit said on Windows)
+        _path_fits(project, target, limits, levels)
+        _names_fit(project, target, limits[0], missing, () if itself else (target.name,))
     if missing:  # (folders will be made there: one is tried; an existing folder is left as it is, not even its
         _writable(project, target, nearest)  # time changed, for a build that finds its game up to date)
     elif not os.access(nearest, os.W_OK):  # (a read-only mount says so here, to root too)
@@ -851,15 +852,22 @@ def folders_on_the_way(project: "Project", target: Path, itself: bool = True, le
 TEMPORARY_EXTRA = 22
 
 
-def _path_fits(project: "Project", target: Path, nearest: Path, levels: int) -> None:
-    """OutputError if `target`'s path leaves no room for `levels` of names below it, each as long as the file
-    system allows (the names pnp writes are held to that): `build --out` a path of 4,060 bytes passed, drew every
-    page, then said "File name too long" at a file's name; a path of 4,300 did so before the target was checked."""
+def _name_and_path_limits(folder: Path) -> tuple[int, int] | None:
+    """The longest name and the longest path (in bytes) the file system of the existing `folder` allows; None
+    where it says none (no pathconf: Windows)."""
     try:
-        longest_name = os.pathconf(nearest, "PC_NAME_MAX")
-        longest_path = os.pathconf(nearest, "PC_PATH_MAX") - 1  # (the limit counts the path's closing NUL)
-    except (OSError, ValueError, AttributeError):  # (no such limit said here, or no pathconf: Windows)
-        return
+        # (PC_PATH_MAX counts the path's closing NUL)
+        return os.pathconf(folder, "PC_NAME_MAX"), os.pathconf(folder, "PC_PATH_MAX") - 1
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def _path_fits(project: "Project", target: Path, limits: tuple[int, int], levels: int) -> None:
+    """OutputError if `target`'s path leaves no room for `levels` of names below it, each as long as the file
+    system allows (`limits`: its longest name and path; the names pnp writes are held to them): `build --out` a
+    path of 4,060 bytes passed, drew every page, then said "File name too long" at a file's name; a path of 4,300
+    did so before the target was checked."""
+    longest_name, longest_path = limits
     length, room = len(os.fsencode(target)), TEMPORARY_EXTRA + levels * (1 + longest_name)
     if length + room > longest_path:
         raise OutputError(f"cannot write to {printable(project.rel(target))[:80]}...: its path is {length:,} bytes "
@@ -868,16 +876,12 @@ def _path_fits(project: "Project", target: Path, nearest: Path, levels: int) -> 
                           "of a shorter path")
 
 
-def _names_fit(project: "Project", target: Path, nearest: Path, missing: tuple[str, ...],
+def _names_fit(project: "Project", target: Path, longest: int, missing: tuple[str, ...],
                renamed: tuple[str, ...]) -> None:
-    """OutputError if a folder to be made in `nearest` (the names `missing`) has a name longer than its file
-    system allows (`build --out` a name of 300 letters drew every page, then said "File name too long"), or a
+    """OutputError if a folder to be made (the names `missing`) has a name longer than its file system allows
+    (`longest` bytes; `build --out` a name of 300 letters drew every page, then said "File name too long"), or a
     name written first as a temporary (`renamed`) leaves no room for the temporary's (`convert --out` a name of
     250 letters was a traceback, "File name too long", where the temporary was made)."""
-    try:
-        longest = os.pathconf(nearest, "PC_NAME_MAX")
-    except (OSError, ValueError, AttributeError):  # (no such limit said here, or no pathconf: Windows)
-        return
     for part, kind, extra in [*((part, "folder name", 0) for part in missing),
                               *((name, "name", TEMPORARY_EXTRA) for name in renamed)]:
         if len(os.fsencode(part)) + extra > longest:
