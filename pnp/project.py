@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 from .errors import TEMPORARY_NAME, DataError, LoadError, OutputError, UsageError
 from .options import did_you_mean
-from .report import Mark, printable, shown
+from .report import QUOTE_LIMIT, Mark, named, printable, shortened, shown
 
 try:
     import fcntl
@@ -210,17 +210,17 @@ class Project:
         shown = self.rel(path) if shown is None else shown  # (a name written empty is quoted as written)
         real = self._resolved(path, mark, what, shown)
         if not real.is_relative_to(self.root):
-            raise DataError(f"{what} '{shown}' is outside the project folder (pnp reads only files inside it, "
+            raise DataError(f"{what} {named(shown)} is outside the project folder (pnp reads only files inside it, "
                             "following links)", mark or Mark(self.rel(path)))
         if not hidden and is_hidden(self, real):
             # a game someone sent, unpacked into your project, could link to your .env and print it on its cards
-            raise DataError(f"{what} '{shown}' leads to a hidden file or folder ('{self.rel(real)}'): pnp reads "
+            raise DataError(f"{what} {named(shown)} leads to a hidden file or folder ({named(self.rel(real))}): pnp reads "
                             "no hidden file of the project as part of a game", mark or Mark(self.rel(path)))
         if not built and (why := self._written_by_pnp(real)) is not None:
-            raise DataError(f"{what} '{shown}' lies in {why}: a game reads its files from its own folders, never an "
+            raise DataError(f"{what} {named(shown)} lies in {why}: a game reads its files from its own folders, never an "
                             "earlier build's; copy it into the game's folder", mark or Mark(self.rel(path)))
         if (ending := folder_ending(shown)) and real.exists() and not real.is_dir():
-            raise DataError(f"{what} '{shown}' ends in '{ending}', which names a folder, but {self.rel(real)} is a "
+            raise DataError(f"{what} {named(shown)} ends in '{ending}', which names a folder, but {shortened(self.rel(real), QUOTE_LIMIT)} is a "
                             f"file: write its name without the '{ending}'", mark or Mark(self.rel(path)))
         return real
 
@@ -229,17 +229,17 @@ class Project:
         try:
             return path.resolve()
         except (OSError, RuntimeError):  # Python 3.11 raises RuntimeError on a symbolic link loop
-            raise DataError(f"{what} '{shown}' is a symbolic link loop", mark or Mark(self.rel(path))) from None
+            raise DataError(f"{what} {named(shown)} is a symbolic link loop", mark or Mark(self.rel(path))) from None
         except ValueError:  # a NUL character, which no file name holds
-            raise DataError(f"{what} '{shown}' cannot be a file's name: it holds a NUL character",
+            raise DataError(f"{what} {named(shown)} cannot be a file's name: it holds a NUL character",
                             mark or Mark(self.rel(path))) from None
 
     def _written_by_pnp(self, real: Path) -> str | None:
         """Where the resolved path `real` lies in a folder pnp writes, said for inside()'s refusal; None elsewhere."""
         if real.is_relative_to(self.output):
-            return f"the project's output folder ('{self.rel(real)}'), which pnp writes"
+            return f"the project's output folder ({named(self.rel(real))}), which pnp writes"
         if (written := self.written_folder(real)) is not None:
-            return (f"a folder pnp wrote ('{self.rel(real)}': {self.rel(written)} is pnp's record of what it made "
+            return (f"a folder pnp wrote ({named(self.rel(real))}: {self.rel(written)} is pnp's record of what it made "
                     "there), as --out writes one")
         return None
 
@@ -506,7 +506,7 @@ def open_project_file(path: Path, limit: int, mark: Mark | None, what: str = "fi
     `limit` bytes; LoadError (at `mark`, naming the file as `shown`) otherwise. Every file a game gives pnp is
     opened here: a padded file would otherwise be read whole. Without `shown` the messages name only `what`,
     for a mark that already names the file."""
-    subject = what if shown is None else f"{what} '{shown}'"  # (a name written empty is quoted: '')
+    subject = what if shown is None else f"{what} {named(shown)}"  # (a name written empty is quoted: '')
     try:
         fd = open_regular(path)
     except FileNotFoundError:
@@ -527,7 +527,7 @@ def read_project_file(path: Path, limit: int, mark: Mark | None, what: str = "fi
     with open_project_file(path, limit, mark, what, shown) as f:
         data = f.read(limit + 1)
     if len(data) > limit:
-        subject = what if shown is None else f"{what} '{shown}'"
+        subject = what if shown is None else f"{what} {named(shown)}"
         raise LoadError(f"{subject} is larger than {_size_text(limit)}", mark)
     return data
 

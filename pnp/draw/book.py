@@ -25,7 +25,7 @@ from reportlab.platypus.doctemplate import ActionFlowable
 from ..errors import DataError
 from ..model.glossary import TERM_IN_TEXT
 from ..options import CONTROL_CHARACTER, blank, control_problem, entity_number, shown_number
-from ..report import Mark, shortened
+from ..report import Mark, named, shortened
 from ..template import as_typed
 from ..units import MM
 from . import text as rtext
@@ -1585,8 +1585,8 @@ def _length(text: str, src: str) -> float:
     try:
         width = length(text)
     except ValueError as e:
-        raise BookError(f"picture '{src}': its width {e}") from None
+        raise BookError(f"picture {named(src)}: its width {e}") from None
     if not width >= MIN_PICTURE_WIDTH:  # also nan
-        raise BookError(f"picture '{src}': a width of {shown_number(width / MM)} mm; at least "
+        raise BookError(f"picture {named(src)}: a width of {shown_number(width / MM)} mm; at least "
                         f"{MIN_PICTURE_WIDTH / MM:g} mm")  # (not to_mm's 2 decimals: '0.999mm' read 'of 1 mm')
     return width

@@ -51,8 +51,8 @@ class IconIndex:
                     continue
                 if not real.exists():  # said at the link: its target's name was said as the icon's, at no file
                     shown = project.rel(folder / entry.name)
-                    self.problems.append(DataError(f"icon file '{shown}' is a symbolic link to no file "
-                                                   f"('{project.rel(real)}')", Mark(shown)))
+                    self.problems.append(DataError(f"icon file {named(shown)} is a symbolic link to no file "
+                                                   f"({named(project.rel(real))})", Mark(shown)))
                     continue
                 self._files[stem] = real
                 self._named[real] = stem
@@ -68,7 +68,7 @@ class IconIndex:
             return
         if kind is not None:
             shown = self.project.rel(path)
-            self.problems.append(DataError(f"icon file '{shown}' is {kind}, not an ordinary file (pnp reads only "
+            self.problems.append(DataError(f"icon file {named(shown)} is {kind}, not an ordinary file (pnp reads only "
                                            "ordinary files)", Mark(shown)))
 
     def set_aliases(self, aliases: Record, chk: CheckerShape) -> None:
