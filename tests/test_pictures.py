@@ -1197,3 +1197,72 @@ def test_a_picture_emptied_or_written_over_while_pnp_reads_it_is_refused_as_chan
                 images.checked_image(Project(tmp_path), picture, Mark("card.yaml", 3), "art.png")
             assert raised.value.mark == Mark("card.yaml", 3)
             assert raised.value.message == f"image 'art.png' cannot be used: {images.CHANGED}", raised.value.message
+
+
+def test_a_picture_is_decoded_from_the_bytes_that_were_checked(tmp_path, monkeypatch):
+    """A picture swapped for another file between its check and its reading (an editor saving over it as pnp
+    reads it) was decoded unchecked: its file was checked, then read again to be used. It is read once, and
+    the bytes decoded are the bytes checked."""
+    from pnp.draw import pictures
+    from pnp.model import images
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    checked, other = io.BytesIO(), io.BytesIO()
+    Image.new("RGB", (8, 8), "red").save(checked, "PNG")
+    Image.new("RGB", (16, 16), "blue").save(other, "PNG")
+    picture, swapped = tmp_path / "art.png", tmp_path / "other.png"
+    picture.write_bytes(checked.getvalue())
+    swapped.write_bytes(other.getvalue() + bytes(3 << 20))  # (padded: refused by the check it was not given)
+    opened, decoded = images.opened_image, []
+
+    def checking(source, shown, mark):  # swaps the file once it is being checked
+        if swapped.exists():
+            swapped.replace(picture)
+        return opened(source, shown, mark)
+
+    def decoding(source, shown, mark):
+        decoded.append(source.getvalue())
+        return opened(source, shown, mark)
+
+    monkeypatch.setattr(images, "opened_image", checking)
+    monkeypatch.setattr(pictures, "opened_image", decoding)
+    size = pictures.verified_picture(Project(tmp_path), picture, Mark("card.yaml", 3), "art.png", (72.0, 72.0),
+                                     lambda work, pixels: None)
+    assert (size, decoded) == ((8, 8), [checked.getvalue()])
+
+
+def test_a_large_picture_is_walked_unmapped_and_one_cut_as_it_is_walked_is_refused_as_changed(tmp_path, monkeypatch):
+    """A picture's file past MAX_READ_PICTURE_BYTES was mapped to walk its structure: cut by another process while
+    mapped, it ended pnp with SIGBUS and no message. It is read where the walk asks, and a file cut as it is
+    walked is refused as changed, at its element."""
+    import mmap
+
+    from pnp.errors import DataError
+    from pnp.model import images
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    def no_mapping(*args, **kwargs):
+        raise AssertionError("a picture's file was mapped")
+
+    monkeypatch.setattr(mmap, "mmap", no_mapping)
+    monkeypatch.setattr(images, "MAX_READ_PICTURE_BYTES", 0)
+    whole = io.BytesIO()
+    Image.effect_noise((64, 64), 60).convert("RGB").save(whole, "PNG")
+    picture = tmp_path / "art.png"
+    picture.write_bytes(whole.getvalue())
+    assert images.checked_image(Project(tmp_path), picture, Mark("card.yaml", 3), "art.png")[1] == (64, 64)
+    walked = images._whole
+
+    def cut_as_walked(fp):  # cut once its walk has begun
+        found = walked(fp)
+        with picture.open("r+b") as f:
+            f.truncate(len(whole.getvalue()) // 2)
+        return found
+
+    monkeypatch.setattr(images, "_whole", cut_as_walked)
+    with pytest.raises(DataError) as raised:
+        images.checked_image(Project(tmp_path), picture, Mark("card.yaml", 3), "art.png")
+    assert (raised.value.mark, raised.value.message) == (Mark("card.yaml", 3),
+                                                          f"image 'art.png' cannot be used: {images.CHANGED}")

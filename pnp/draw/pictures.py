@@ -20,7 +20,7 @@ from PIL import Image, ImageFile
 from reportlab.pdfgen.canvas import Canvas
 
 from ..model.images import (DEEP_MODES, GREY_MODES, IMAGE_FORMATS, JPEG_KINDS, MAX_IMAGE_BYTES, TURNED,
-                            checked_image, colour_keyed, opened_image, orientation, srgb_profile, srgb_transform)
+                            checked_picture, colour_keyed, opened_image, orientation, srgb_profile, srgb_transform)
 from ..project import Project, read_project_file
 from ..report import Mark
 
@@ -58,8 +58,9 @@ def verified_picture(project: Project, path: Path, mark: Mark | None, shown: str
     decoding every pixel of it (a truncated file fails here, not half-way through a build) unless this process
     already did for the same bytes; a picture drawn resampled is resampled now, for the drawing. DataError at
     `mark` for a picture that cannot be used; `spend(work, pixels)` is called before the work is done."""
-    real, size, as_is = checked_image(project, path, mark, shown)
-    source = read_project_file(real, MAX_IMAGE_BYTES, mark, "image")
+    real = project.inside(path, mark, "image", shown=shown, built=False)
+    source = read_project_file(real, MAX_IMAGE_BYTES, mark, "image", shown)  # read once: checked as it is used
+    size, as_is = checked_picture(io.BytesIO(source), mark, shown)
     digest = hashlib.sha256(source).hexdigest()
     needed = drawn_pixels(size, as_is, *box)
     work = digest if needed is None else _key(digest, needed)
