@@ -1266,3 +1266,43 @@ def test_a_large_picture_is_walked_unmapped_and_one_cut_as_it_is_walked_is_refus
         images.checked_image(Project(tmp_path), picture, Mark("card.yaml", 3), "art.png")
     assert (raised.value.mark, raised.value.message) == (Mark("card.yaml", 3),
                                                           f"image 'art.png' cannot be used: {images.CHANGED}")
+
+
+def test_a_picture_drawn_as_it_is_gives_the_same_pdf_wherever_the_project_lies_and_is_drawn_from_its_checked_bytes(
+        tmp_path):
+    """A picture embedded as it is was named in the PDF by the digest of its file's path: the same game built in
+    two folders gave two PDFs. It is named by its bytes, and drawn from the bytes checked: its file, read again by
+    ReportLab, was opened by Pillow as any format it knows (a file saved over since it was checked was drawn
+    unchecked); one changed since is refused, at its element."""
+    from pnp.draw.canvas import new_canvas
+    from pnp.draw.pictures import checked_file, draw_as_is
+    from pnp.errors import DataError
+    from pnp.model.images import CHANGED
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    pictures = {}
+    for ext, kind in (("png", "PNG"), ("jpg", "JPEG")):
+        out = io.BytesIO()
+        Image.effect_noise((40, 30), 60).convert("RGB").save(out, kind)
+        pictures[f"art.{ext}"] = out.getvalue()
+    pdfs = []
+    for root in (tmp_path / "a", tmp_path / "b" / "deeper"):
+        root.mkdir(parents=True)
+        pdf = io.BytesIO()
+        canvas = new_canvas(pdf, "Helvetica", (200, 200))
+        for name, data in pictures.items():
+            (root / name).write_bytes(data)
+            for x in (0, 100):  # (twice: embedded once)
+                picture = checked_file(Project(root), root / name, Mark("card.yaml", 3), name)
+                draw_as_is(canvas, picture, x, 0, 50, 50, Mark("card.yaml", 3), name)
+        canvas.save()
+        pdfs.append(pdf.getvalue())
+    assert pdfs[0] == pdfs[1] and pdfs[0].count(b"/Subtype /Image") == 2
+    root = tmp_path / "a"
+    picture = checked_file(Project(root), root / "art.png", Mark("card.yaml", 3), "art.png")
+    (root / "art.png").write_bytes(pictures["art.jpg"])
+    with pytest.raises(DataError) as raised:
+        draw_as_is(new_canvas(io.BytesIO(), "Helvetica"), picture, 0, 0, 50, 50, Mark("card.yaml", 3), "art.png")
+    assert (raised.value.mark, raised.value.message) == (Mark("card.yaml", 3),
+                                                          f"image 'art.png' cannot be used: {CHANGED}")

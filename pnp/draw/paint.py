@@ -9,12 +9,11 @@ from reportlab.lib import colors
 
 from ..errors import BudgetSpent, LimitError, blame
 from ..model.icons import IconIndex
-from ..model.images import checked_image
 from ..report import Mark
 from . import text as rtext
 from .colour import ColourError, colour
 from .icons import draw_icon, icon_paints
-from .pictures import draw_resampled, drawn_pixels, verified_picture
+from .pictures import CheckedPicture, checked_file, draw_as_is, draw_resampled, drawn_pixels, verified_picture
 from .primitive import Primitive
 from ..project import Project, present
 from .fonts import FontSet
@@ -165,23 +164,23 @@ class Painter:
         path = self.image_folder / p.text
         if not present(path):  # validation refuses it for print: a draft or the preview
             return self._missing_art(p, x0, top)  # shows where the picture will go
-        # ReportLab opens a file with Pillow (any format) the first time a PDF draws it, and reuses it after:
-        # checked here right before that, as validation checks it (a file edited since is refused, not opened)
+        # checked here right before it is drawn, as validation checks it (a file edited since is refused), and
+        # drawn from the bytes checked
         checked = self.c.__dict__.setdefault("_pnp_images_checked", {})
         if path not in checked:
-            checked[path] = checked_image(self.project, path, p.mark, p.text)
-        real, size, as_is = checked[path]
+            checked[path] = checked_file(self.project, path, p.mark, p.text)
+        picture: CheckedPicture = checked[path]
         x, y = x0 + p.x, top - p.y - p.h
-        needed = drawn_pixels(size, as_is, p.w, p.h)
+        needed = drawn_pixels(picture.size, picture.as_is, p.w, p.h)
         spend = self._spending(p)
         if needed is not None:  # more pixels than its printed size needs: resampled
             try:
-                return draw_resampled(self.c, real, needed, x, y, p.w, p.h, p.mark, spend)
+                return draw_resampled(self.c, picture, needed, x, y, p.w, p.h, p.mark, p.text, spend)
             except (OSError, ValueError):  # a picture Pillow cannot resample is drawn as it is
                 pass
-        spend(f"embedded|{real}", size[0] * size[1])  # ReportLab decodes it to embed it
+        spend(f"embedded|{picture.real}", picture.size[0] * picture.size[1])  # ReportLab decodes it to embed it
         try:
-            self.c.drawImage(str(real), x, y, p.w, p.h, preserveAspectRatio=True, anchor="c", mask="auto")
+            draw_as_is(self.c, picture, x, y, p.w, p.h, p.mark, p.text)
         except (OSError, ValueError):
             # a damaged file, which validation refuses, drawn by the preview (it draws a game with errors):
             # refused as validation says it, at its element, not in ReportLab's words as 'drawing failed'

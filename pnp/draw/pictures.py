@@ -15,14 +15,16 @@ import math
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from PIL import Image, ImageFile
 from reportlab.pdfgen.canvas import Canvas
 
-from ..model.images import (DEEP_MODES, GREY_MODES, IMAGE_FORMATS, JPEG_KINDS, MAX_IMAGE_BYTES, TURNED,
+from ..errors import DataError
+from ..model.images import (CHANGED, DEEP_MODES, GREY_MODES, IMAGE_FORMATS, JPEG_KINDS, MAX_IMAGE_BYTES, TURNED,
                             checked_picture, colour_keyed, opened_image, orientation, srgb_profile, srgb_transform)
 from ..project import Project, read_project_file
-from ..report import Mark
+from ..report import Mark, named
 
 # Print shops ask for 300 dpi and home printers print at 600: twice what a shop needs keeps fine lines and
 # small lettering in the art sharp on either, at a quarter of the pixels of a 1200 dpi scan.
@@ -58,9 +60,7 @@ def verified_picture(project: Project, path: Path, mark: Mark | None, shown: str
     decoding every pixel of it (a truncated file fails here, not half-way through a build) unless this process
     already did for the same bytes; a picture drawn resampled is resampled now, for the drawing. DataError at
     `mark` for a picture that cannot be used; `spend(work, pixels)` is called before the work is done."""
-    real = project.inside(path, mark, "image", shown=shown, built=False)
-    source = read_project_file(real, MAX_IMAGE_BYTES, mark, "image", shown)  # read once: checked as it is used
-    size, as_is = checked_picture(io.BytesIO(source), mark, shown)
+    real, source, size, as_is = _read_and_checked(project, path, mark, shown)
     digest = hashlib.sha256(source).hexdigest()
     needed = drawn_pixels(size, as_is, *box)
     work = digest if needed is None else _key(digest, needed)
@@ -81,20 +81,95 @@ def verified_picture(project: Project, path: Path, mark: Mark | None, shown: str
     return size
 
 
-def draw_resampled(canvas: Canvas, path: Path, size: tuple[int, int], x: float, y: float, width: float,
-                   height: float, mark: Mark | None, spend: Callable[[str, int], None]) -> None:
-    """Draw the picture at `path`, resampled to `size` pixels, fitted and centred in the box (x, y, width,
+def _read_and_checked(project: Project, path: Path, mark: Mark | None,
+                      shown: str) -> tuple[Path, bytes, tuple[int, int], bool]:
+    """(the file after following links, its bytes, its size as it is seen, whether it can be embedded as it is)
+    of the picture at `path`, checked (checked_picture) from the bytes read: read once, the bytes checked are the
+    bytes used (a file swapped between a check and a second reading was used unchecked)."""
+    real = project.inside(path, mark, "image", shown=shown, built=False)
+    source = read_project_file(real, MAX_IMAGE_BYTES, mark, "image", shown)
+    size, as_is = checked_picture(io.BytesIO(source), mark, shown)
+    return real, source, size, as_is
+
+
+class CheckedPicture(NamedTuple):
+    """A picture file as a PDF draws it: the file after following links, its size in pixels as it is seen,
+    whether it can be embedded as it is, and the digest of the bytes checked."""
+
+    real: Path
+    size: tuple[int, int]
+    as_is: bool
+    digest: str
+
+
+def checked_file(project: Project, path: Path, mark: Mark | None, shown: str) -> CheckedPicture:
+    """The picture at `path` checked, as a PDF draws it (see CheckedPicture); DataError at `mark` as
+    checked_picture refuses it."""
+    real, source, size, as_is = _read_and_checked(project, path, mark, shown)
+    return CheckedPicture(real, size, as_is, hashlib.sha256(source).hexdigest())
+
+
+def _checked_bytes(picture: CheckedPicture, mark: Mark | None, shown: str) -> bytes:
+    """The bytes of a picture checked before, read again to be drawn: DataError at `mark` unless they are the
+    bytes checked (the file was saved over since)."""
+    source = read_project_file(picture.real, MAX_IMAGE_BYTES, mark, "image", shown)
+    if hashlib.sha256(source).hexdigest() != picture.digest:
+        raise DataError(f"image {named(shown)} cannot be used: {CHANGED}", mark)
+    return source
+
+
+class _Embedded(str):
+    """A picture's bytes as ReportLab's drawImage takes a file: by a name, which the PDF names the picture by the
+    digest of (the digest of its bytes, the same wherever the project lies: the file's path made the same game,
+    built in two folders, two PDFs), read as an open file would be (the bytes checked, never the file again, which
+    Pillow would open as any format it knows). The name ends in the file's suffix, by which ReportLab embeds a
+    JPEG as it is."""
+
+    data: io.BytesIO
+
+    def __new__(cls, name: str, data: bytes) -> "_Embedded":
+        made = super().__new__(cls, name)
+        made.data = io.BytesIO(data)
+        return made
+
+    def read(self, count: int = -1) -> bytes:
+        return self.data.read(count)
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self.data.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self.data.tell()
+
+    def close(self) -> None:
+        """(ReportLab closes what it read: the bytes stay for a second reading in the same drawing)"""
+
+
+def draw_as_is(canvas: Canvas, picture: CheckedPicture, x: float, y: float, width: float, height: float,
+               mark: Mark | None, shown: str) -> None:
+    """Draw a checked picture embedded as it is, fitted and centred in the box (x, y, width, height); embedded
+    once per PDF, named by its bytes."""
+    drawn = canvas.__dict__.setdefault("_pnp_embedded", set())
+    name = f"picture{picture.digest[:32]}{picture.real.suffix.lower()}"
+    source = b"" if name in drawn else _checked_bytes(picture, mark, shown)  # (ReportLab reads a name once a PDF)
+    canvas.drawImage(_Embedded(name, source), x, y, width, height, preserveAspectRatio=True, anchor="c", mask="auto")
+    drawn.add(name)
+
+
+def draw_resampled(canvas: Canvas, picture: CheckedPicture, size: tuple[int, int], x: float, y: float,
+                   width: float, height: float, mark: Mark | None, shown: str,
+                   spend: Callable[[str, int], None]) -> None:
+    """Draw a checked picture, resampled to `size` pixels, fitted and centred in the box (x, y, width,
     height) as ReportLab's preserveAspectRatio does. The resampled picture is one form per PDF, named by its
     content, so the same bytes come out on every build wherever the project lies. `spend(work, pixels)` is
     called before a picture not resampled yet is decoded."""
     from reportlab.lib.utils import ImageReader
 
     forms = canvas.__dict__.setdefault("_pnp_pictures", {})
-    name = forms.get((path, size))
+    name = forms.get((picture.digest, size))
     if name is None:
-        source = read_project_file(path, MAX_IMAGE_BYTES, mark, "image")
-        data, digest = _resampled(source, size, spend)
-        name = forms[(path, size)] = f"picture{digest}"
+        data, digest = _resampled(_checked_bytes(picture, mark, shown), size, spend)
+        name = forms[(picture.digest, size)] = f"picture{digest}"
         if not canvas.hasForm(name):  # two files of the same bytes are one form (a second was a broken PDF)
             canvas.beginForm(name, 0, 0, size[0], size[1])
             canvas.drawImage(ImageReader(io.BytesIO(data)), 0, 0, size[0], size[1], mask="auto")
