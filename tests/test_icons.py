@@ -269,3 +269,25 @@ def test_an_icon_is_drawn_once_to_be_checked_and_counted_with_the_disk_cache_off
     assert [icons.unreadable(icon) for _ in range(3)] == [None] * 3
     assert icons.icon_paints(icon) == 2 and icons.icon_paints(icon) == 2
     assert len(drawn) == 1
+
+
+def test_an_icon_is_drawn_from_the_bytes_that_were_checked(tmp_path, monkeypatch):
+    """An icon's file was read to be drawn, then read again to be checked: a file saved over between the two
+    readings (an editor saving it as pnp draws) was drawn unchecked. The bytes drawn are the bytes checked."""
+    from reportlab.lib import colors
+
+    from pnp.draw import icons
+    from pnp.draw.canvas import new_canvas
+    from pnp.errors import DataError
+
+    refused = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><text>hi</text></svg>'
+    accepted = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="5" height="5"/></svg>'
+    icon = tmp_path / "swapped.svg"
+    icon.write_bytes(accepted)
+    readings = iter([refused])  # the first reading finds the file refused, every later one the file accepted
+    monkeypatch.setattr(icons, "read_icon", lambda path: next(readings, accepted))
+    monkeypatch.setattr(icons, "_checked", {})
+    monkeypatch.setattr(icons, "_forms", {})
+    with pytest.raises(DataError) as raised:
+        icons.draw_icon(new_canvas(io.BytesIO(), "Helvetica"), icon, 0, 0, 10, 10, colors.black)
+    assert raised.value.message.startswith("icon 'swapped': ") and "<text>" in raised.value.message

@@ -914,7 +914,7 @@ def _define_form(canvas: Canvas, path: Path, hexval: str, colour: Color, shown: 
     if name in defined:
         return defined[name]
     found = _forms.get((digest, hexval))
-    if found is None and (why := unreadable(path)) is not None:
+    if found is None and (why := unreadable_svg(svg, digest)) is not None:  # (the bytes drawn: read once)
         # validation refuses it; the preview draws the faces of a game with errors, and drawing this one
         # (250 uses of an embedded picture) took 26 s and 2.5 GB there
         raise DataError(f"icon '{shown}': {why[0]}", None)
@@ -983,7 +983,7 @@ def icon_paints(path: Path) -> int:
     except DataError:  # (a pipe, a file too large: said where the game's icon files are checked)
         return 0
     digest = hashlib.sha256(svg).digest()
-    if digest not in _paints and unreadable(path) is not None:
+    if digest not in _paints and unreadable_svg(svg, digest) is not None:
         return 0
     return _paints_of(svg, digest)
 
@@ -1021,7 +1021,12 @@ def unreadable(path: Path) -> Problem | None:
         svg = read_icon(path)
     except DataError as e:
         return e.message, 0, 0
-    digest = hashlib.sha256(svg).digest()
+    return unreadable_svg(svg, hashlib.sha256(svg).digest())
+
+
+def unreadable_svg(svg: bytes, digest: bytes) -> Problem | None:
+    """unreadable of an icon file's bytes `svg` (of sha256 `digest`): a file read to be drawn is checked from the
+    bytes drawn (read again to be checked, a file saved over between the two readings was drawn unchecked)."""
     if digest in _over_time:
         return _over_time[digest]
     if digest in _checked:
