@@ -1091,8 +1091,8 @@ def checked_picture(source: BinaryIO, mark: Mark | None, shown: str) -> tuple[tu
 
 
 def _source_bytes(source: BinaryIO) -> int:
-    """The bytes of a picture's open file, or of its BytesIO."""
-    return len(source.getbuffer()) if isinstance(source, io.BytesIO) else os.fstat(source.fileno()).st_size
+    """The bytes of a picture's open file, or of its BytesIO (its value's length: getbuffer would copy them)."""
+    return len(source.getvalue()) if isinstance(source, io.BytesIO) else os.fstat(source.fileno()).st_size
 
 
 @contextlib.contextmanager
