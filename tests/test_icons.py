@@ -291,3 +291,29 @@ def test_an_icon_is_drawn_from_the_bytes_that_were_checked(tmp_path, monkeypatch
     with pytest.raises(DataError) as raised:
         icons.draw_icon(new_canvas(io.BytesIO(), "Helvetica"), icon, 0, 0, 10, 10, colors.black)
     assert raised.value.message.startswith("icon 'swapped': ") and "<text>" in raised.value.message
+
+
+def test_an_embedded_jpeg_or_png_pillow_cannot_open_is_said_as_what_it_is():
+    """A 12-bit JPEG embedded in an icon was said to be "not a PNG or JPEG image": it is said as the JPEG it is,
+    in pnp's words, as a game's own picture is; a PNG of a bit depth its colour type does not have too."""
+    import base64
+    import zlib
+
+    from PIL import Image
+
+    from pnp.draw import icons
+
+    jpeg = io.BytesIO()
+    Image.new("RGB", (8, 8), "red").save(jpeg, "JPEG")
+    frame = jpeg.getvalue().index(b"\xff\xc0")
+    deep = jpeg.getvalue()[:frame + 4] + bytes([12]) + jpeg.getvalue()[frame + 5:]
+
+    def chunk(kind: bytes, payload: bytes) -> bytes:
+        return len(payload).to_bytes(4, "big") + kind + payload + zlib.crc32(payload, zlib.crc32(kind)).to_bytes(4, "big")
+
+    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", (8).to_bytes(4, "big") * 2 + bytes([3, 0, 0, 0, 0]))
+           + chunk(b"IDAT", zlib.compress(bytes(72))) + chunk(b"IEND", b""))
+    said = [icons._embedded_problem(base64.b64encode(data).decode())[0] for data in (deep, png, b"GIF89a")]
+    assert said[0].startswith("cannot be used: a JPEG of 12-bit samples"), said
+    assert said[1].startswith("cannot be used: a PNG of a bit depth (3) and colour type (0)"), said
+    assert said[2] == "is not a PNG or JPEG image", said

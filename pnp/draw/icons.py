@@ -1308,7 +1308,7 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
     from PIL import Image, UnidentifiedImageError
 
     from ..model.images import (CUT_SHORT, DAMAGED, MAX_IMAGE_PIXELS, animation_problem, drawn_as_is,
-                                 png_data_cut, structure_problem)
+                                 png_data_cut, structure_problem, unread_kind)
 
     picture = b""
     try:
@@ -1325,8 +1325,9 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
                 # the icon's first line
                 image.load()
             see_through = width * height <= MAX_IMAGE_PIXELS and _see_through_pixels(image)
-    except (UnidentifiedImageError, binascii.Error, UnicodeEncodeError):
-        return "is not a PNG or JPEG image", 0
+    except (UnidentifiedImageError, binascii.Error, UnicodeEncodeError):  # (a JPEG or PNG said as what it is)
+        kind = unread_kind(io.BytesIO(picture))
+        return (f"cannot be used: {kind}" if kind else "is not a PNG or JPEG image"), 0
     except (OSError, ValueError, SyntaxError, EOFError, Image.DecompressionBombError):
         if png_data_cut(picture):
             return f"cannot be used: {CUT_SHORT}", 0

@@ -1146,6 +1146,19 @@ _PNG_DEPTHS = {0: (1, 2, 4, 8, 16), 2: (8, 16), 3: (1, 2, 4, 8), 4: (8, 16), 6: 
 def _unread_kind(source: BinaryIO) -> str:
     """What the file in `source`, which Pillow opened as none of IMAGE_FORMATS, is, in pnp's words: a JPEG, PNG or
     WebP of a kind Pillow does not read is said as one (a 12-bit JPEG was said to be "not a PNG, JPEG or WebP")."""
+    if found := unread_kind(source):
+        return found
+    source.seek(0)
+    start = source.read(12)
+    if start[:4] == b"RIFF" and start[8:12] == b"WEBP":
+        return "a WebP whose header pnp cannot read (damaged, or of a newer kind): save it again"
+    return "not a PNG, JPEG or WebP image"
+
+
+def unread_kind(source: BinaryIO) -> str | None:
+    """What the file in `source`, which Pillow opened as no picture, is, where it begins as a JPEG or a PNG does
+    (a JPEG of samples of other than 8 bits, a PNG of a bit depth its colour type does not have, or one whose
+    header cannot be read), in pnp's words; None for any other file."""
     source.seek(0)
     start = source.read(16)
     if start.startswith(b"\xff\xd8"):
@@ -1163,9 +1176,7 @@ def _unread_kind(source: BinaryIO) -> str:
                 return (f"a PNG of a bit depth ({depth[0]}) and colour type ({colours[0]}) the PNG standard does not "
                         "pair: viewers show no picture of it; save it again")
         return "a PNG whose header pnp cannot read (damaged): save it again"
-    if start[:4] == b"RIFF" and start[8:12] == b"WEBP":
-        return "a WebP whose header pnp cannot read (damaged, or of a newer kind): save it again"
-    return "not a PNG, JPEG or WebP image"
+    return None
 
 
 def _jpeg_precision(data: PictureBytes) -> int | None:
