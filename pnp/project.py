@@ -501,14 +501,16 @@ def open_beneath(root: Path, path: Path) -> int:
 
 
 def open_project_file(path: Path, limit: int, mark: Mark | None, what: str = "file",
-                      shown: str | None = None) -> BinaryIO:
+                      shown: str | None = None, beneath: Path | None = None) -> BinaryIO:
     """`path` opened for reading in binary, once it is known to be an ordinary file (open_regular) of at most
     `limit` bytes; LoadError (at `mark`, naming the file as `shown`) otherwise. Every file a game gives pnp is
     opened here: a padded file would otherwise be read whole. Without `shown` the messages name only `what`,
-    for a mark that already names the file."""
+    for a mark that already names the file. `beneath`: the project's folder, for a `path` that Project.inside
+    found there (its links followed): opened as it was checked (open_beneath), so that a folder of it swapped
+    for a link since (a race) leads nowhere, not to a file outside the project."""
     subject = what if shown is None else f"{what} {named(shown)}"  # (a name written empty is quoted: '')
     try:
-        fd = open_regular(path)
+        fd = open_regular(path) if beneath is None else open_beneath(beneath, path)
     except FileNotFoundError:
         raise LoadError(f"{subject} not found", mark) from None
     except NotRegularFile as e:
@@ -521,10 +523,11 @@ def open_project_file(path: Path, limit: int, mark: Mark | None, what: str = "fi
     return os.fdopen(fd, "rb", closefd=True)
 
 
-def read_project_file(path: Path, limit: int, mark: Mark | None, what: str = "file", shown: str | None = None) -> bytes:
-    """The bytes of `path`, refused as open_project_file refuses; never more than `limit` bytes are read
-    (a file that grows while it is read is refused too)."""
-    with open_project_file(path, limit, mark, what, shown) as f:
+def read_project_file(path: Path, limit: int, mark: Mark | None, what: str = "file", shown: str | None = None,
+                      beneath: Path | None = None) -> bytes:
+    """The bytes of `path`, refused as open_project_file refuses (`beneath` too); never more than `limit` bytes
+    are read (a file that grows while it is read is refused too)."""
+    with open_project_file(path, limit, mark, what, shown, beneath) as f:
         data = f.read(limit + 1)
     if len(data) > limit:
         subject = what if shown is None else f"{what} {named(shown)}"

@@ -1306,3 +1306,33 @@ def test_a_picture_drawn_as_it_is_gives_the_same_pdf_wherever_the_project_lies_a
         draw_as_is(new_canvas(io.BytesIO(), "Helvetica"), picture, 0, 0, 50, 50, Mark("card.yaml", 3), "art.png")
     assert (raised.value.mark, raised.value.message) == (Mark("card.yaml", 3),
                                                           f"image 'art.png' cannot be used: {CHANGED}")
+
+
+def test_a_picture_whose_folder_becomes_a_link_outside_after_its_check_is_not_read(tmp_path, monkeypatch):
+    """A picture's path was checked to lie inside the project, then opened following links: a folder of it
+    swapped for a link to a folder outside between the two (a race) had pnp read, and print, the file outside.
+    It is opened as it was checked, one folder at a time without following a link, and refused at its element."""
+    from pnp.draw import pictures
+    from pnp.errors import DataError
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    root, outside = tmp_path / "game", tmp_path / "outside"
+    (root / "images").mkdir(parents=True)
+    outside.mkdir()
+    Image.new("RGB", (8, 8), "red").save(root / "images" / "art.png")
+    Image.new("RGB", (16, 16), "blue").save(outside / "art.png")
+    checked = Project.inside
+
+    def swapped_after_the_check(self, *args, **kwargs):
+        found = checked(self, *args, **kwargs)
+        (root / "images").rename(root / "images-before")
+        (root / "images").symlink_to(outside, target_is_directory=True)
+        return found
+
+    monkeypatch.setattr(Project, "inside", swapped_after_the_check)
+    with pytest.raises(DataError) as raised:
+        pictures.verified_picture(Project(root), root / "images" / "art.png", Mark("card.yaml", 3), "images/art.png",
+                                  (72.0, 72.0), lambda work, pixels: None)
+    assert raised.value.mark == Mark("card.yaml", 3)
+    assert raised.value.message.startswith("image 'images/art.png' cannot be read: "), raised.value.message

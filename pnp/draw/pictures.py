@@ -87,7 +87,7 @@ def _read_and_checked(project: Project, path: Path, mark: Mark | None,
     of the picture at `path`, checked (checked_picture) from the bytes read: read once, the bytes checked are the
     bytes used (a file swapped between a check and a second reading was used unchecked)."""
     real = project.inside(path, mark, "image", shown=shown, built=False)
-    source = read_project_file(real, MAX_IMAGE_BYTES, mark, "image", shown)
+    source = read_project_file(real, MAX_IMAGE_BYTES, mark, "image", shown, beneath=project.root)
     size, as_is = checked_picture(io.BytesIO(source), mark, shown)
     return real, source, size, as_is
 

@@ -1054,7 +1054,7 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -
     as it is) of an image a game names, checked as checked_picture checks it. DataError at `mark`, naming the
     image as `shown`, unless it is an ordinary file inside the project, under MAX_IMAGE_BYTES."""
     real = project.inside(path, mark, "image", shown=shown, built=False)
-    with open_project_file(real, MAX_IMAGE_BYTES, mark, "image", shown) as f:
+    with open_project_file(real, MAX_IMAGE_BYTES, mark, "image", shown, beneath=project.root) as f:
         size, as_is = checked_picture(f, mark, shown)
     return real, size, as_is
 
