@@ -317,3 +317,23 @@ def test_an_embedded_jpeg_or_png_pillow_cannot_open_is_said_as_what_it_is():
     assert said[0].startswith("cannot be used: a JPEG of 12-bit samples"), said
     assert said[1].startswith("cannot be used: a PNG of a bit depth (3) and colour type (0)"), said
     assert said[2] == "is not a PNG or JPEG image", said
+
+
+def test_an_icons_long_names_and_values_are_quoted_cut_short_as_every_message_quotes_them(tmp_path):
+    """An icon's media query was quoted whole (one of 5,000 characters made a line of 5,000), and its lengths, ids
+    and references outside it were cut by hand each its own way: each is quoted as every message quotes a name."""
+    from pnp.draw import icons
+    from pnp.report import QUOTE_LIMIT
+
+    long = "x" * 5000
+    svgs = {"media": f'<style>@media ({long}: 1) {{ rect {{ fill: red }} }}</style><rect width="5" height="5"/>',
+            "length": f'<rect width="5{long}" height="5"/>',
+            "id": f'<rect id="{long}" width="5" height="5"/><rect id="{long}" width="5" height="5"/>'
+                  f'<use href="#{long}"/>',
+            "outside": f'<image width="5" height="5" href="https://{long}.png"/>'}
+    for name, body in svgs.items():
+        icon = tmp_path / f"{name}.svg"
+        icon.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">{body}</svg>')
+        found = icons.unreadable(icon)
+        assert found is not None and "x" * QUOTE_LIMIT not in found[0] and "x" * (QUOTE_LIMIT - 10) + "…" in found[0], \
+            (name, found[0][:300])

@@ -172,7 +172,7 @@ class FontSet:
             file, mark = self.files.get(registered, (registered, None))
             glyph, printed = (("of no width", "on the character after it") if ord(ch) in _narrow_codes(registered)
                               else ("with no outline", "as nothing"))
-            said.setdefault(mark, f"font file '{file}' maps character U+{ord(ch):04X} ('{ch}') to a glyph {glyph}: "
+            said.setdefault(mark, f"font file {named(file)} maps character U+{ord(ch):04X} ('{ch}') to a glyph {glyph}: "
                                   f"the game prints it, and it would print {printed}; use a font file that draws it")
         return [(message, mark) for mark, message in said.items()]
 

@@ -23,7 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 from ..cache import DiskCache
 from ..errors import BudgetSpent, DataError, LimitError
 from ..project import read_project_file
-from ..report import Mark
+from ..report import Mark, named as quoted_name
 from ..template import ended_game, metered
 from .canvas import new_canvas
 
@@ -364,7 +364,7 @@ def _query_holds(query: str, line: int) -> bool:
     for feature in parts:
         said = _MEDIA_FEATURES.get(re.sub(r"\s+", "", feature))
         if said is None:
-            raise IconProblem(f"its style sheet's media query '{query.strip()}' asks what pnp cannot say of a "
+            raise IconProblem(f"its style sheet's media query {quoted_name(query.strip())} asks what pnp cannot say of a "
                               "printed page (it prints as media 'print', in the light colour scheme): give "
                               "the styles it prints by outside the @media rule", line)
         if not said:
@@ -755,8 +755,7 @@ def _check_lengths(element: Any, converter: Any) -> None:
         except ValueError:
             length = None
         if not isinstance(length, float) or _VIEWPORT_UNIT.search(value):
-            shown = value if len(value) <= 40 else value[:40] + "..."
-            raise IconProblem(f"it gives {name} as '{shown}', which svglib cannot read as a length: give a number "
+            raise IconProblem(f"it gives {name} as {quoted_name(value)}, which svglib cannot read as a length: give a number "
                               "and a unit (px, pt, mm, cm, in, em)", element.sourceline)
 
 
@@ -1161,8 +1160,7 @@ def _id_given_twice(root: Any) -> Problem | None:
                      for found in _FRAGMENT.findall(text))
     for given, node in twice.items():
         if given in named:
-            shown = given if len(given) <= 40 else given[:40] + "..."
-            return (f"it gives the id '{shown}' to two elements (lines {first[given].sourceline} and {node.sourceline}) "
+            return (f"it gives the id {quoted_name(given)} to two elements (lines {first[given].sourceline} and {node.sourceline}) "
                     "and refers to it: browsers take the first, svglib another: give each element its own id",
                     node.sourceline or 1, 1)
     return None
@@ -1296,8 +1294,7 @@ def _url_outside(node: Any) -> str | None:
 
 
 def _outside(target: str, where: int) -> Problem:
-    shown = target if len(target) <= 60 else target[:59] + "…"
-    return (f"refers to '{shown}' outside the icon; an icon may refer only to its own elements "
+    return (f"refers to {quoted_name(target)} outside the icon; an icon may refer only to its own elements "
             "(#id) and embed PNG or JPEG pictures", where, 1)
 
 
