@@ -1163,7 +1163,7 @@ def test_a_picture_whose_data_is_damaged_not_cut_is_said_so_in_pnps_words_at_its
 def test_a_picture_emptied_or_written_over_while_pnp_reads_it_is_refused_as_changed(tmp_path, monkeypatch):
     """A picture emptied between pnp's look at its first bytes and its reading of the rest (an editor saving it
     as pnp reads it) raised a ValueError out of the mapping of an empty file (a traceback): it is refused as a file
-    that changed, at its element, whether it is mapped (a large file) or read (any other)."""
+    that changed, at its element, whether it is read where the walk asks (a large file) or whole (any other)."""
     from pnp.errors import DataError
     from pnp.model import images
     from pnp.project import Project
