@@ -2826,3 +2826,25 @@ def test_convert_refuses_a_file_named_as_a_folder(proj):
         result = run(proj, "convert", *args, "--to", "csv")
         assert result.exit_code == 2 and "which names a folder" in result.output, result.output
     assert not list((proj / "cards" / GAME).glob("*.csv"))
+
+
+@pytest.mark.parametrize("custom, read", [("", True), (' customHeight="1"', False)])
+def test_a_default_row_height_of_0_hides_rows_only_when_set_by_hand(tmp_path, custom, read):
+    """Excel sizes a row of no height of its own by the Normal style's font unless the sheet's defaultRowHeight is
+    marked as set (customHeight, ECMA-376 Part 1, 18.3.1.81): a sheet of defaultRowHeight="0" alone, which Excel
+    shows whole, was refused as hiding its rows."""
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    path = tmp_path / "t.xlsx"
+    _styled_workbook(path)
+    rezip(path, lambda name, data: re.sub(rb'defaultRowHeight="15"', b'defaultRowHeight="0"%s' % custom.encode(), data)
+          if name == "xl/worksheets/sheet1.xml" else data)
+    if read:
+        assert [dict(item) for item in read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))] == [{"id": "i"}]
+    else:
+        with pytest.raises(LoadError) as refused:
+            read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))
+        assert (refused.value.mark.line, refused.value.mark.col) == (1, 1)
+        assert refused.value.message.startswith("this cell's row is hidden"), refused.value.message

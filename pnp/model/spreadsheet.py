@@ -667,8 +667,8 @@ def _value_holds_nothing(kind: str | None, value: str, shared: Any) -> bool:
 # in no pixel: a row rounds to none under half a pixel at 96 dpi; a column of a width under 1/32 of a character is
 # none wide with any default font whose digits are under 16 pixels wide (Calibri 11's are 7). A row of a height of
 # 0.01 was read and printed where the sheet showed nothing, exit 0, as one of 0 is hidden. The sheet's defaults
-# (its <sheetFormatPr>) are held to the same sizes: a default row height of 0.01 (or 0) hid every row of no height of
-# its own, read and printed, exit 0
+# (its <sheetFormatPr>) are held to the same sizes: a default row height of 0.01 (or 0), set (_hidden_by_default),
+# hid every row of no height of its own, read and printed, exit 0
 _SHOWS_NOTHING = {"ht": 0.375, "width": 1 / 32, "defaultColWidth": 1 / 32, "defaultRowHeight": 0.375}
 
 
@@ -686,8 +686,14 @@ def _hidden(element: Any, size: str) -> bool:
 
 def _hidden_by_default(format_part: Any) -> bool:
     """Whether a sheet's <sheetFormatPr> hides its rows of no height of their own: by zeroHeight, or by a default
-    height that shows no pixel (_SHOWS_NOTHING)."""
-    return format_part.get("zeroHeight") in ("1", "true") or _hidden(format_part, "defaultRowHeight")
+    height that shows no pixel (_SHOWS_NOTHING) marked as set (customHeight). Unmarked, the default height is
+    Excel's own, from the Normal style's font, whatever defaultRowHeight says: ECMA-376 Part 1, 18.3.1.81 has
+    customHeight "True if defaultRowHeight value has been manually set, or is different from the default value",
+    and Excel shows rows of the font's height where a writer left it out (exceljs issues 634, 696, 1836: a default
+    height written without it changed no row, until exceljs PR 855 wrote customHeight="1"). A sheet of
+    defaultRowHeight="0" and no customHeight, which Excel shows whole, was refused as hidden (LibreOffice's reading)."""
+    return (format_part.get("zeroHeight") in ("1", "true")
+            or format_part.get("customHeight") in ("1", "true") and _hidden(format_part, "defaultRowHeight"))
 
 
 def _hidden_columns(root: Any) -> bytearray:
