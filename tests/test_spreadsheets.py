@@ -2848,3 +2848,34 @@ def test_a_default_row_height_of_0_hides_rows_only_when_set_by_hand(tmp_path, cu
             read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))
         assert (refused.value.mark.line, refused.value.mark.col) == (1, 1)
         assert refused.value.message.startswith("this cell's row is hidden"), refused.value.message
+
+
+def test_a_value_coloured_as_its_fill_is_read_and_warned_of_at_its_first_cell(tmp_path):
+    """A cell typed in white on no fill (or on a white one, or black on black, or shown in white by its number
+    format) showed nothing in the sheet, and was read and printed with no word. It is still read (its value is the cell's), with one warning for the sheet at its
+    first such cell; white on a dark fill, a tinted theme colour that shows, and white on a patterned fill are not
+    warned of."""
+    from openpyxl.styles import Color, Font, PatternFill
+
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    white, solid = Font(color="FFFFFFFF"), lambda colour: PatternFill("solid", fgColor=colour)
+    cells = {"B2": (white, PatternFill()), "B3": (Font(color="FF000000"), solid("FF000000")),
+             "B4": (Font(color=Color(theme=0)), solid("FFFFFFFF")), "B5": (white, solid("FF203864")),
+             "B6": (Font(color=Color(theme=0, tint=-0.5)), PatternFill()), "B7": (white, PatternFill("gray125"))}
+    book = openpyxl.Workbook()
+    for row in [["id", "name"], *([f"i{n}", "x"] for n in range(2, 9))]:
+        book.active.append(row)
+    path, said = tmp_path / "t.xlsx", []
+    for case in ({}, cells):
+        for name, (font, fill) in case.items():
+            book.active[name].font, book.active[name].fill = font, fill
+        book.active["B8"].number_format = "[White]General" if case else "General"
+        book.save(path)
+        assert not said, said  # (none, uncoloured)
+        items = read_table(path, "cards/g/t.xlsx", Schema({"id": "str", "name": "str"}, {}),
+                           warn=lambda message, mark: said.append((str(mark), message)))
+        assert [item["name"] for item in items] == ["x"] * 7
+    assert len(said) == 1 and said[0][0] == "cards/g/t.xlsx[Sheet]:2:2", said
+    assert said[0][1].startswith("this cell's value is coloured as its fill is") and "3 more cells" in said[0][1]

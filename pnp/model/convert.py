@@ -13,19 +13,21 @@ from ..project import Project, write_file
 from ..report import Mark
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, plain, shown, values_allowance
 from .schema import Field, Schema
-from .spreadsheet import id_fields, read_table, sheet_title, write_csv, write_xlsx, write_yaml
+from .spreadsheet import Warn, id_fields, read_table, sheet_title, write_csv, write_xlsx, write_yaml
 from .workbook_parts import SPREADSHEETS, check_spreadsheet_format
 from .tables import EMPTY_SHEET, default_file, table_sheet
 
 def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None = None,
-            force: bool = False) -> tuple[Path, int]:
+            force: bool = False, warn: Warn | None = None) -> tuple[Path, int]:
     """Write the table held in `path` as `fmt` (next to it unless `out` is given). Returns (written path,
-    number of items). Raises UsageError for a file that is no table, DataError/LoadError for unreadable data."""
+    number of items). Raises UsageError for a file that is no table, DataError/LoadError for unreadable data;
+    `warn` is told what validate would warn of in the file read (read_table)."""
     with values_allowance():  # (a table validate refuses as more data than a game reads, convert refuses too: a CSV
-        return _converted(project, path, fmt, out, force)  # of 60,000 rows took 7 s to be refused at its file's cap)
+        return _converted(project, path, fmt, out, force, warn)  # of 60,000 rows took 7 s to be refused at its cap)
 
 
-def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | None, force: bool) -> tuple[Path, int]:
+def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | None, force: bool,
+               warn: Warn | None) -> tuple[Path, int]:
     """convert(), within the game's allowance of values."""
     path = _without_dots(Path(path).absolute())
     game_folder, name = _game_folder_of(project, path)
@@ -40,7 +42,7 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     real = project.inside(path, Mark(shown), "table file")
     ids = id_fields(tables, enums)  # (a ref's cell is read as the id it names, and read back so)
     if real.suffix.lower() in SPREADSHEETS:  # (read_table checks its format)
-        items = read_table(real, shown, schema, sheet, ids)
+        items = read_table(real, shown, schema, sheet, ids, warn)
     else:
         check_spreadsheet_format(real, shown)
         items = load_file(real, shown)

@@ -35,6 +35,7 @@ from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME
                    shown, spend_cells, spend_sheet_text, spend_values, values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
+from .cell_colours import format_colour, theme_colours, unseen
 from .workbook_parts import (MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts,
                              check_parts, check_sheet_count, check_spreadsheet_format, local_name)
 
@@ -63,16 +64,20 @@ _FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 Rows = list[tuple[int, list[Any]]]  # (line or row number, [cell value]) per row
 
 
+Warn = Callable[[str, Mark], None]  # what a reading warns of, and where (a report's warning)
+
+
 def read_table(path: Path, shown: str, schema: Schema, sheet: str | None = None,
-               ids: Mapping[Any, Field | None] | None = None) -> MarkedList:
+               ids: Mapping[Any, Field | None] | None = None, warn: Warn | None = None) -> MarkedList:
     """The rows of a .csv or .xlsx file as a MarkedList of Records; raises LoadError (with the cell). `ids`:
-    each table's id field (id_fields), by which a ref cell is read."""
+    each table's id field (id_fields), by which a ref cell is read; `warn` is told of what is read, but a reader
+    of the sheet may not see (_SheetRead.unseen_said)."""
     check_file(path, shown)
     check_spreadsheet_format(path, shown)
     if path.suffix.lower() == ".csv":
         rows, where = _csv_rows(path, shown), shown
     else:
-        rows, where = _xlsx_rows(path, shown, sheet)
+        rows, where = _xlsx_rows(path, shown, sheet, warn)
     return _records(rows, where, schema, ids or {})
 
 
@@ -318,7 +323,7 @@ def _delimiter(text: str) -> str:
     return max(_DELIMITERS, key=first.count)
 
 
-def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
+def _xlsx_rows(path: Path, shown: str, sheet: str | None, warn: Warn | None = None) -> tuple[Rows, str]:
     """(row number, [cell value]) per row of one sheet (the first not hidden unless `sheet` names one), and the
     name messages use for it: file[sheet]."""
     try:
@@ -354,7 +359,7 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
             raise LoadError(f"workbook has no sheet '{sheet}'; its sheets: {', '.join(book.sheetnames)}",
                             Mark(shown))
         where = f"{shown}[{ws.title}]"
-        rows = _sheet_rows(ws, where)
+        rows = _sheet_rows(ws, where, warn)
     except LoadError:
         raise
     except Exception as e:  # noqa: BLE001 - a damaged sheet
@@ -592,7 +597,7 @@ _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"  # openpyx
 _CELL_PATH = tuple(_MAIN + tag for tag in ("worksheet", "sheetData", "row", "c"))
 
 
-def _sheet_rows(ws: Any, where: str) -> Rows:
+def _sheet_rows(ws: Any, where: str, warn: Warn | None = None) -> Rows:
     """(row number, [cell value]) of every row of the sheet holding a cell, read from its XML (at most 4 MB:
     checked) parsed whole and walked row by row, each cell read by openpyxl's read-only sheet reader (a parse
     event per element, handled in Python, made a sheet of 200,000 cells take 9 s of processor time). LoadError
@@ -623,6 +628,8 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
         sheet.walk(root)
         if sheet.placed < _rows_and_cells(root):  # one inside a cell: found by a walk looking into each
             _SheetRead(ws, reader, where, look_inside_cells=True).walk(root)
+    if warn is not None and (said := sheet.unseen_said()):
+        warn(*said)
     return sheet.rows
 
 
@@ -807,6 +814,11 @@ class _SheetRead:
         self.row_hidden = False  # whether the row read last is hidden
         self.rows_hidden = False  # whether a row of no height of its own is hidden (_hidden_by_default)
         self.zeros_hidden = False  # whether a view of the sheet shows a cell holding the number 0 as blank
+        self.unseen_styles: dict[tuple[int, str | None], bool] = {}  # whether a cell style's text colour (or
+        # its number format's, by its tag) hides in its fill
+        self.first_unseen: tuple[int, int] | None = None  # (row, column) of the first value read so (_unseen)
+        self.unseen_count = 0  # the values read so
+        self.theme: tuple[str, ...] | None = None  # the workbook's theme colours (theme_colours), once needed
 
     def _refuse_misplaced(self, elements: Any, skipped: Any = None) -> None:
         """LoadError at the first of `elements` (but `skipped`) named as a row or a cell is (_misplaced_said), or
@@ -921,15 +933,49 @@ class _SheetRead:
             values[column - 1] = _unescaped(value) if isinstance(value, str) else _number_as_shown(value, code)
             if isinstance(value, str) and (problem := _longer_than_a_cell(values[column - 1])):
                 raise LoadError(problem, Mark(self.where, self.row, column))
-            if not _blank(values[column - 1]) and (self.row_hidden or self.hidden_columns[column]):
-                hidden = ("row is hidden (by hand, by a filter, by a height too small to show" if self.row_hidden
-                          else "column is hidden (by hand, by a width too small to show, by the sheet's default "
-                               "width of 0")
-                raise LoadError(f"this cell's {hidden} or in a collapsed outline), and pnp reads every row and "
-                                "column, shown or not: show it, or delete it if it is not part of the table",
-                                Mark(self.where, self.row, column))
+            if not _blank(values[column - 1]):
+                self._check_shown(column, cell["style_id"], _format_colour_tag(code, value))
         _check_row_size(len(self.rows), self.row, values, self.where, self.room)
         self.rows.append((self.row, values))
+
+    def _check_shown(self, column: int, style: int, tag: str | None) -> None:
+        """Checks a value read in `column` of the row read, of cell style `style` and number format colour `tag`
+        (_format_colour_tag): LoadError where its row or column is hidden; counted where its colour hides in its
+        fill (_unseen), which is warned of (unseen_said)."""
+        if self._unseen(style, tag):
+            self.first_unseen = self.first_unseen or (self.row, column)
+            self.unseen_count += 1
+        if self.row_hidden or self.hidden_columns[column]:
+            hidden = ("row is hidden (by hand, by a filter, by a height too small to show" if self.row_hidden
+                      else "column is hidden (by hand, by a width too small to show, by the sheet's default "
+                           "width of 0")
+            raise LoadError(f"this cell's {hidden} or in a collapsed outline), and pnp reads every row and "
+                            "column, shown or not: show it, or delete it if it is not part of the table",
+                            Mark(self.where, self.row, column))
+
+    def _unseen(self, style: int, tag: str | None) -> bool:
+        """Whether the cell style numbered `style` shows a value in a colour its fill hides (cell_colours.unseen),
+        or in its number format's colour `tag` ([White]), where it has one."""
+        if (style, tag) not in self.unseen_styles:
+            from openpyxl.cell.read_only import ReadOnlyCell
+
+            if self.theme is None:
+                self.theme = theme_colours(self.ws.parent._archive)
+            cell, palette = ReadOnlyCell(self.ws, 1, 1, None, style_id=style), self.ws.parent._colors
+            self.unseen_styles[style, tag] = unseen(cell.font, cell.fill, self.theme, palette,
+                                                    format_colour(tag, palette) if tag else None)
+        return self.unseen_styles[style, tag]
+
+    def unseen_said(self) -> tuple[str, Mark] | None:
+        """The warning of the values read whose colour their fill hides (white on white), at the first, or None: a
+        spreadsheet program shows nothing there, and pnp reads and prints them (a designer may colour a cell so on
+        purpose: its value is still the cell's; it was printed with no word)."""
+        if self.first_unseen is None:
+            return None
+        more = f" (and {self.unseen_count - 1:,} more cells of the sheet)" if self.unseen_count > 1 else ""
+        return (f"this cell's value is coloured as its fill is (white on white, or nearly){more}, so the sheet "
+                "shows nothing there, and pnp reads and prints it: colour the text to show it, or delete it if it "
+                "is not part of the table", Mark(self.where, *self.first_unseen))
 
     def _repeated(self, style: int) -> str | None:
         """The refusal of a cell (not blank) whose style aligns it as Fill, which repeats what it holds across the
@@ -1285,6 +1331,40 @@ def _format_sections(code: str) -> list[list[str]]:
         else:
             sections[-1].append(part)
     return sections
+
+
+def _format_colour_tag(code: str, value: object) -> str | None:
+    """The colour (its name or ColorN, as written, without brackets) the number format `code` shows `value` in,
+    or None: a number's section by its sign, a text's fourth section (or the one section of a format of one, or
+    the last when it holds @); none in a format of conditions ([>100]), which chooses its sections otherwise."""
+    if isinstance(value, str):
+        return _section_colour(code, None)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value):
+        return _section_colour(code, (value > 0) - (value < 0))
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _section_colour(code: str, sign: int | None) -> str | None:
+    """_format_colour_tag of a number of this `sign` (1, -1, 0), or of a text (None)."""
+    sections = _format_sections(code)
+    if sign is None:
+        section = sections[3] if len(sections) >= 4 else sections[-1] if (
+            len(sections) == 1 or "@" in sections[-1]) else None
+    else:
+        section = _sign_section(sections, sign)
+    found = next((part for part in section or () if _COLOUR.fullmatch(part)), None)
+    return found[1:-1] if found else None
+
+
+def _sign_section(sections: list[list[str]], sign: int) -> list[str] | None:
+    """The section of a number format's `sections` that shows a number of this `sign` (1, -1, 0), its parts as
+    written; None in a format of conditions ([>100])."""
+    numbers = sections[:3] if len(sections) >= 4 or "@" not in sections[-1] else sections[:-1]
+    if not numbers or any(part.startswith("[") and part[1:2] in "<>=" for each in numbers for part in each):
+        return None
+    return numbers[1] if sign < 0 and len(numbers) > 1 else numbers[2] if sign == 0 and len(numbers) > 2 \
+        else numbers[0]
 
 
 @functools.lru_cache(maxsize=256)
