@@ -2863,9 +2863,10 @@ def test_a_value_coloured_as_its_fill_is_read_and_warned_of_at_its_first_cell(tm
     white, solid = Font(color="FFFFFFFF"), lambda colour: PatternFill("solid", fgColor=colour)
     cells = {"B2": (white, PatternFill()), "B3": (Font(color="FF000000"), solid("FF000000")),
              "B4": (Font(color=Color(theme=0)), solid("FFFFFFFF")), "B5": (white, solid("FF203864")),
-             "B6": (Font(color=Color(theme=0, tint=-0.5)), PatternFill()), "B7": (white, PatternFill("gray125"))}
+             "B6": (Font(color=Color(theme=0, tint=-0.5)), PatternFill()), "B7": (white, PatternFill("gray125")),
+             "B9": (Font(color=Color(indexed=65)), PatternFill())}  # (the system's background: white)
     book = openpyxl.Workbook()
-    for row in [["id", "name"], *([f"i{n}", "x"] for n in range(2, 9))]:
+    for row in [["id", "name"], *([f"i{n}", "x"] for n in range(2, 10))]:
         book.active.append(row)
     path, said = tmp_path / "t.xlsx", []
     for case in ({}, cells):
@@ -2876,6 +2877,6 @@ def test_a_value_coloured_as_its_fill_is_read_and_warned_of_at_its_first_cell(tm
         assert not said, said  # (none, uncoloured)
         items = read_table(path, "cards/g/t.xlsx", Schema({"id": "str", "name": "str"}, {}),
                            warn=lambda message, mark: said.append((str(mark), message)))
-        assert [item["name"] for item in items] == ["x"] * 7
+        assert [item["name"] for item in items] == ["x"] * 8
     assert len(said) == 1 and said[0][0] == "cards/g/t.xlsx[Sheet]:2:2", said
-    assert said[0][1].startswith("this cell's value is coloured as its fill is") and "3 more cells" in said[0][1]
+    assert said[0][1].startswith("this cell's value is coloured as its fill is") and "4 more cells" in said[0][1]

@@ -71,7 +71,8 @@ def _untinted(colour: Any, theme: Sequence[str], indexed: Sequence[str], default
     if colour.type == "indexed" and isinstance(colour.indexed, int):
         if 0 <= colour.indexed < len(indexed) and isinstance(indexed[colour.indexed], str):
             return indexed[colour.indexed][-6:]
-        return default if colour.indexed == 64 else None  # (the system's foreground, window text: a font's default)
+        # (64, the system's foreground, window text: a font's default; 65, its background, the window's white)
+        return default if colour.indexed == 64 else _SHEET_BACKGROUND if colour.indexed == 65 else None
     if colour.type == "theme" and isinstance(colour.theme, int) and 0 <= colour.theme < len(theme):
         return theme[colour.theme]
     return None
