@@ -2852,9 +2852,11 @@ def test_a_default_row_height_of_0_hides_rows_only_when_set_by_hand(tmp_path, cu
 
 def test_a_value_coloured_as_its_fill_is_read_and_warned_of_at_its_first_cell(tmp_path):
     """A cell typed in white on no fill (or on a white one, or black on black, or shown in white by its number
-    format) showed nothing in the sheet, and was read and printed with no word. It is still read (its value is the cell's), with one warning for the sheet at its
+    format, or a rich text's run in white) showed nothing in the sheet, and was read and printed with no word. It is still read (its value is the cell's), with one warning for the sheet at its
     first such cell; white on a dark fill, a tinted theme colour that shows, and white on a patterned fill are not
     warned of."""
+    from openpyxl.cell.rich_text import CellRichText, TextBlock
+    from openpyxl.cell.text import InlineFont
     from openpyxl.styles import Color, Font, PatternFill
 
     from pnp.model.schema import Schema
@@ -2866,17 +2868,18 @@ def test_a_value_coloured_as_its_fill_is_read_and_warned_of_at_its_first_cell(tm
              "B6": (Font(color=Color(theme=0, tint=-0.5)), PatternFill()), "B7": (white, PatternFill("gray125")),
              "B9": (Font(color=Color(indexed=65)), PatternFill())}  # (the system's background: white)
     book = openpyxl.Workbook()
-    for row in [["id", "name"], *([f"i{n}", "x"] for n in range(2, 10))]:
+    for row in [["id", "name"], *([f"i{n}", "x"] for n in range(2, 11))]:
         book.active.append(row)
     path, said = tmp_path / "t.xlsx", []
     for case in ({}, cells):
         for name, (font, fill) in case.items():
             book.active[name].font, book.active[name].fill = font, fill
         book.active["B8"].number_format = "[White]General" if case else "General"
+        book.active["B10"] = CellRichText([TextBlock(InlineFont(color="FFFFFFFF"), "x")]) if case else "x"
         book.save(path)
         assert not said, said  # (none, uncoloured)
         items = read_table(path, "cards/g/t.xlsx", Schema({"id": "str", "name": "str"}, {}),
                            warn=lambda message, mark: said.append((str(mark), message)))
-        assert [item["name"] for item in items] == ["x"] * 8
+        assert [item["name"] for item in items] == ["x"] * 9
     assert len(said) == 1 and said[0][0] == "cards/g/t.xlsx[Sheet]:2:2", said
-    assert said[0][1].startswith("this cell's value is coloured as its fill is") and "4 more cells" in said[0][1]
+    assert said[0][1].startswith("this cell's value is coloured as its fill is") and "5 more cells" in said[0][1]

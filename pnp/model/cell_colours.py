@@ -3,7 +3,9 @@ on a fill of that colour) is read and printed on the cards, where the spreadshee
 it (a designer may colour a cell so on purpose, and its value is the cell's), and warns of it (_SheetRead)."""
 
 import colorsys
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
+from types import SimpleNamespace
 from typing import Any
 
 from .workbook_parts import MAX_XML_PART_BYTES, local_name
@@ -114,11 +116,26 @@ def format_colour(tag: str, indexed: Sequence[str]) -> str | None:
     return None
 
 
+def run_colour(attributes: Mapping[str, str], theme: Sequence[str], indexed: Sequence[str]) -> str | None:
+    """The RRGGBB a rich text run's <color> element of these `attributes` shows, or None where pnp cannot tell."""
+    def number(name: str) -> int | None:
+        value = attributes.get(name, "")
+        return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else None
+    try:
+        tint = float(attributes.get("tint") or 0)
+    except ValueError:
+        return None
+    kind = next((name for name in ("rgb", "theme", "indexed", "auto") if name in attributes), None)
+    colour = SimpleNamespace(type=kind, rgb=attributes.get("rgb"), theme=number("theme"),
+                             indexed=number("indexed"), tint=tint if math.isfinite(tint) else 0)
+    return _rgb(colour, theme, indexed, _TEXT_DEFAULT) if kind else None
+
+
 def unseen(font: Any, fill: Any, theme: Sequence[str], indexed: Sequence[str], shown_in: str | None = None) -> bool:
     """Whether a cell of this `font` and `fill` (openpyxl's) shows its text in a colour its fill hides (their
-    contrast under UNSEEN_CONTRAST): the font's colour, or `shown_in` (RRGGBB) where the cell's number format
-    colours the value; against a solid fill's colour, or the sheet's white where there is no fill. A patterned or
-    gradient fill, or a colour pnp cannot tell, is taken to show it."""
+    contrast under UNSEEN_CONTRAST): the font's colour, or `shown_in` (RRGGBB) where the cell's number format (or
+    a rich text's run) colours the value; against a solid fill's colour, or the sheet's white where there is no
+    fill. A patterned or gradient fill, or a colour pnp cannot tell, is taken to show it."""
     pattern = getattr(fill, "patternType", None) if getattr(fill, "tagname", "") == "patternFill" else "?"
     if pattern in (None, "none"):
         behind: str | None = _SHEET_BACKGROUND

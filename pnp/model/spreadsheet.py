@@ -35,7 +35,7 @@ from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME
                    shown, spend_cells, spend_sheet_text, spend_values, values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
-from .cell_colours import format_colour, theme_colours, unseen
+from .cell_colours import format_colour, run_colour, theme_colours, unseen
 from .workbook_parts import (MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts,
                              check_parts, check_sheet_count, check_spreadsheet_format, local_name)
 
@@ -549,7 +549,35 @@ def _rich_text(text: Any) -> str:
     runs = [text, *(child for child in text if local_name(child.tag) == "r")]
     read = "".join(t.text or "" for run in runs for t in run if local_name(t.tag) == "t")
     problem = _rich_text_problem(text)
-    return _RefusedText(read, problem) if problem else read
+    if problem:
+        return _RefusedText(read, problem)
+    coloured = [(_run_text(run), _run_colour(run)) for run in runs[1:]]
+    return _RunColouredText(read, coloured) if any(colour is not None for _, colour in coloured) else read
+
+
+def _run_text(run: Any) -> str:
+    """The text of a rich text's run (<r>)."""
+    return "".join(t.text or "" for t in run if local_name(t.tag) == "t")
+
+
+def _run_colour(run: Any) -> dict[str, str] | None:
+    """The attributes of a rich text run's own colour (its <rPr>'s <color>), or None: it is the cell's font's."""
+    for properties in run:
+        if local_name(properties.tag) == "rPr":
+            return next((dict(part.attrib) for part in properties if local_name(part.tag) == "color"), None)
+    return None
+
+
+class _RunColouredText(str):
+    """A rich text of which a run has a colour of its own: `runs` holds each run's (text, its <color>'s attributes
+    or None), by which _SheetRead tells whether the sheet shows it (_check_shown)."""
+
+    runs: list[tuple[str, dict[str, str] | None]]
+
+    def __new__(cls, text: str, runs: list[tuple[str, dict[str, str] | None]]) -> "_RunColouredText":
+        coloured = super().__new__(cls, text)
+        coloured.runs = runs
+        return coloured
 
 
 def _twice(text: Any) -> bool:
@@ -934,15 +962,19 @@ class _SheetRead:
             if isinstance(value, str) and (problem := _longer_than_a_cell(values[column - 1])):
                 raise LoadError(problem, Mark(self.where, self.row, column))
             if not _blank(values[column - 1]):
-                self._check_shown(column, cell["style_id"], _format_colour_tag(code, value))
+                self._check_shown(column, cell["style_id"], _format_colour_tag(code, value),
+                                  value.runs if isinstance(value, _RunColouredText) else None)
         _check_row_size(len(self.rows), self.row, values, self.where, self.room)
         self.rows.append((self.row, values))
 
-    def _check_shown(self, column: int, style: int, tag: str | None) -> None:
+    def _check_shown(self, column: int, style: int, tag: str | None,
+                     runs: list[tuple[str, dict[str, str] | None]] | None) -> None:
         """Checks a value read in `column` of the row read, of cell style `style` and number format colour `tag`
-        (_format_colour_tag): LoadError where its row or column is hidden; counted where its colour hides in its
-        fill (_unseen), which is warned of (unseen_said)."""
-        if self._unseen(style, tag):
+        (_format_colour_tag), and of these rich text `runs` (_RunColouredText) if any: LoadError where its row or
+        column is hidden; counted where its colour, or a run's, hides in its fill (_unseen), which is warned of
+        (unseen_said)."""
+        if runs is None and self._unseen(style, tag) or runs is not None and any(
+                not _blank(text) and self._unseen(style, tag, colour) for text, colour in runs):
             self.first_unseen = self.first_unseen or (self.row, column)
             self.unseen_count += 1
         if self.row_hidden or self.hidden_columns[column]:
@@ -953,18 +985,25 @@ class _SheetRead:
                             "column, shown or not: show it, or delete it if it is not part of the table",
                             Mark(self.where, self.row, column))
 
-    def _unseen(self, style: int, tag: str | None) -> bool:
+    def _unseen(self, style: int, tag: str | None, run: Mapping[str, str] | None = None) -> bool:
         """Whether the cell style numbered `style` shows a value in a colour its fill hides (cell_colours.unseen),
-        or in its number format's colour `tag` ([White]), where it has one."""
-        if (style, tag) not in self.unseen_styles:
-            from openpyxl.cell.read_only import ReadOnlyCell
+        or in its number format's colour `tag` ([White]), where it has one, or a rich text's run in its own
+        colour (its <color>'s attributes, `run`)."""
+        if run is None and (style, tag) in self.unseen_styles:
+            return self.unseen_styles[style, tag]
+        from openpyxl.cell.read_only import ReadOnlyCell
 
-            if self.theme is None:
-                self.theme = theme_colours(self.ws.parent._archive)
-            cell, palette = ReadOnlyCell(self.ws, 1, 1, None, style_id=style), self.ws.parent._colors
-            self.unseen_styles[style, tag] = unseen(cell.font, cell.fill, self.theme, palette,
-                                                    format_colour(tag, palette) if tag else None)
-        return self.unseen_styles[style, tag]
+        if self.theme is None:
+            self.theme = theme_colours(self.ws.parent._archive)
+        cell, palette = ReadOnlyCell(self.ws, 1, 1, None, style_id=style), self.ws.parent._colors
+        shown_in = run_colour(run, self.theme, palette) if run is not None else None
+        if run is not None and shown_in is None:
+            return False  # (a colour pnp cannot tell: taken to show)
+        said = unseen(cell.font, cell.fill, self.theme, palette,
+                      shown_in or (format_colour(tag, palette) if tag else None))
+        if run is None:
+            self.unseen_styles[style, tag] = said
+        return said
 
     def unseen_said(self) -> tuple[str, Mark] | None:
         """The warning of the values read whose colour their fill hides (white on white), at the first, or None: a
