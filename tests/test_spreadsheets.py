@@ -2885,3 +2885,21 @@ def test_a_value_coloured_as_its_fill_is_read_and_warned_of_at_its_first_cell(tm
         assert [item["name"] for item in items] == ["x"] * 9
     assert len(said) == 1 and said[0][0] == "cards/g/t.xlsx[Sheet]:2:2", said
     assert said[0][1].startswith("this cell's value is coloured as its fill is") and "5 more cells" in said[0][1]
+
+
+@pytest.mark.parametrize("fields, item, begins", [
+    ({"id": "str", "name": "str"}, {"id": "a", "name": "Café"}, b"\xef\xbb\xbfid,name\n"),  # (Excel's CSV UTF-8)
+    ({"ID": "str"}, {"ID": "a"}, b'"ID"\n'),  # (not Excel's SYLK mark)
+    ({"id": "str"}, {"id": "a"}, b"id\na\n")])
+def test_a_written_csv_opens_in_excel_as_the_text_it_holds(tmp_path, fields, item, begins):
+    """A CSV holding 'Café' was written without the byte-order mark Excel's "CSV UTF-8" writes, and Excel opened it
+    in the system's code page ('CafÃ©', saved and printed so); a first field named 'ID' made Excel take the file for
+    a SYLK one and refuse it. Each reads back as written."""
+    from pnp.model.load import Record
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table, write_csv
+
+    schema, path = Schema(fields, {}), tmp_path / "t.csv"
+    path.write_bytes(write_csv([Record(item)], schema))
+    assert path.read_bytes().startswith(begins)
+    assert [dict(read) for read in read_table(path, "cards/g/t.csv", schema)] == [item]

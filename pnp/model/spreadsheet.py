@@ -2078,8 +2078,11 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
     # a header cell holding another delimiter (a field named 'a;b;c') is quoted, as _delimiter reads the first line,
-    # and so is one a first line naming the delimiter would be taken for or refused as ('sep=|', 'sep=ab')
-    quoted = any(set(str(n)) & set(_DELIMITERS) for n in names) or str(names[0])[:4].lower() == "sep="
+    # and so is one a first line naming the delimiter would be taken for or refused as ('sep=|', 'sep=ab'), and a
+    # first field named beginning 'ID', which Excel takes for the mark of a SYLK file and refuses to open as CSV
+    # ("SYLK: File format is not valid"; SheetJS quotes it so too)
+    quoted = (any(set(str(n)) & set(_DELIMITERS) for n in names) or str(names[0])[:4].lower() == "sep="
+              or str(names[0]).startswith("ID"))
     header = csv.writer(line, lineterminator="\r\n", quoting=csv.QUOTE_ALL if quoted else csv.QUOTE_MINIMAL)
     for row, cells in enumerate([names_written, *written]):
         line.seek(0)
@@ -2087,9 +2090,11 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
         (writer if row else header).writerow(cells)
         out.write(line.getvalue().removesuffix("\r\n") + "\n")
     # the reader takes a first U+FEFF for the byte order mark Excel writes: one is written before a header
-    # beginning with that character (a field so named was read back without it, and refused as missing)
+    # beginning with that character (a field so named was read back without it, and refused as missing), and
+    # before a file holding any character past ASCII, as Excel's "CSV UTF-8" writes it: Excel opens a CSV without
+    # it in the system's own code page ('Café' showed 'CafÃ©', and saved back so, printed so, exit 0)
     text = out.getvalue()
-    return ("\ufeff" * text.startswith("\ufeff") + text).encode("utf-8")
+    return ("\ufeff" * (text.startswith("\ufeff") or not text.isascii()) + text).encode("utf-8")
 
 
 # A CSV cell a spreadsheet program would run as a formula (OWASP's characters: =, +, -, @, a tab or a carriage
