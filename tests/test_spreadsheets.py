@@ -55,8 +55,10 @@ def convert(root, path, fmt, *extra):
 
 
 @pytest.mark.parametrize("game", ["evo", "dinospan", GAME])
-def test_every_shipped_table_round_trips_through_csv_and_xlsx(three_games, game):
-    proj = three_games
+def test_every_shipped_table_round_trips_through_csv_and_xlsx(tmp_path, game):
+    # (a project of the game alone: each convert reads every game's game.yaml for the files it reads, and three
+    # games made the test twice as long)
+    proj = _shipped(tmp_path / "proj", game)
     folder = proj / "cards" / game
     for name in table_files(game):
         original = yaml.safe_load((folder / name).read_text(encoding="utf-8"))
@@ -2826,3 +2828,78 @@ def test_convert_refuses_a_file_named_as_a_folder(proj):
         result = run(proj, "convert", *args, "--to", "csv")
         assert result.exit_code == 2 and "which names a folder" in result.output, result.output
     assert not list((proj / "cards" / GAME).glob("*.csv"))
+
+
+@pytest.mark.parametrize("custom, read", [("", True), (' customHeight="1"', False)])
+def test_a_default_row_height_of_0_hides_rows_only_when_set_by_hand(tmp_path, custom, read):
+    """Excel sizes a row of no height of its own by the Normal style's font unless the sheet's defaultRowHeight is
+    marked as set (customHeight, ECMA-376 Part 1, 18.3.1.81): a sheet of defaultRowHeight="0" alone, which Excel
+    shows whole, was refused as hiding its rows."""
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    path = tmp_path / "t.xlsx"
+    _styled_workbook(path)
+    rezip(path, lambda name, data: re.sub(rb'defaultRowHeight="15"', b'defaultRowHeight="0"%s' % custom.encode(), data)
+          if name == "xl/worksheets/sheet1.xml" else data)
+    if read:
+        assert [dict(item) for item in read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))] == [{"id": "i"}]
+    else:
+        with pytest.raises(LoadError) as refused:
+            read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))
+        assert (refused.value.mark.line, refused.value.mark.col) == (1, 1)
+        assert refused.value.message.startswith("this cell's row is hidden"), refused.value.message
+
+
+def test_a_value_coloured_as_its_fill_is_read_and_warned_of_at_its_first_cell(tmp_path):
+    """A cell typed in white on no fill (or on a white one, or black on black, or shown in white by its number
+    format, or a rich text's run in white) showed nothing in the sheet, and was read and printed with no word. It is still read (its value is the cell's), with one warning for the sheet at its
+    first such cell; white on a dark fill, a tinted theme colour that shows, and white on a patterned fill are not
+    warned of."""
+    from openpyxl.cell.rich_text import CellRichText, TextBlock
+    from openpyxl.cell.text import InlineFont
+    from openpyxl.styles import Color, Font, PatternFill
+
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    white, solid = Font(color="FFFFFFFF"), lambda colour: PatternFill("solid", fgColor=colour)
+    cells = {"B2": (white, PatternFill()), "B3": (Font(color="FF000000"), solid("FF000000")),
+             "B4": (Font(color=Color(theme=0)), solid("FFFFFFFF")), "B5": (white, solid("FF203864")),
+             "B6": (Font(color=Color(theme=0, tint=-0.5)), PatternFill()), "B7": (white, PatternFill("gray125")),
+             "B9": (Font(color=Color(indexed=65)), PatternFill())}  # (the system's background: white)
+    book = openpyxl.Workbook()
+    for row in [["id", "name"], *([f"i{n}", "x"] for n in range(2, 11))]:
+        book.active.append(row)
+    path, said = tmp_path / "t.xlsx", []
+    for case in ({}, cells):
+        for name, (font, fill) in case.items():
+            book.active[name].font, book.active[name].fill = font, fill
+        book.active["B8"].number_format = "[White]General" if case else "General"
+        book.active["B10"] = CellRichText([TextBlock(InlineFont(color="FFFFFFFF"), "x")]) if case else "x"
+        book.save(path)
+        assert not said, said  # (none, uncoloured)
+        items = read_table(path, "cards/g/t.xlsx", Schema({"id": "str", "name": "str"}, {}),
+                           warn=lambda message, mark: said.append((str(mark), message)))
+        assert [item["name"] for item in items] == ["x"] * 9
+    assert len(said) == 1 and said[0][0] == "cards/g/t.xlsx[Sheet]:2:2", said
+    assert said[0][1].startswith("this cell's value is coloured as its fill is") and "5 more cells" in said[0][1]
+
+
+@pytest.mark.parametrize("fields, item, begins", [
+    ({"id": "str", "name": "str"}, {"id": "a", "name": "Café"}, b"\xef\xbb\xbfid,name\n"),  # (Excel's CSV UTF-8)
+    ({"ID": "str"}, {"ID": "a"}, b'"ID"\n'),  # (not Excel's SYLK mark)
+    ({"id": "str"}, {"id": "a"}, b"id\na\n")])
+def test_a_written_csv_opens_in_excel_as_the_text_it_holds(tmp_path, fields, item, begins):
+    """A CSV holding 'Café' was written without the byte-order mark Excel's "CSV UTF-8" writes, and Excel opened it
+    in the system's code page ('CafÃ©', saved and printed so); a first field named 'ID' made Excel take the file for
+    a SYLK one and refuse it. Each reads back as written."""
+    from pnp.model.load import Record
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table, write_csv
+
+    schema, path = Schema(fields, {}), tmp_path / "t.csv"
+    path.write_bytes(write_csv([Record(item)], schema))
+    assert path.read_bytes().startswith(begins)
+    assert [dict(read) for read in read_table(path, "cards/g/t.csv", schema)] == [item]

@@ -13,23 +13,25 @@ from ..project import Project, write_file
 from ..report import Mark
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, plain, shown, values_allowance
 from .schema import Field, Schema
-from .spreadsheet import id_fields, read_table, sheet_title, write_csv, write_xlsx, write_yaml
+from .spreadsheet import Warn, id_fields, read_table, sheet_title, write_csv, write_xlsx, write_yaml
 from .workbook_parts import SPREADSHEETS, check_spreadsheet_format
 from .tables import EMPTY_SHEET, default_file, table_sheet
 
 def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None = None,
-            force: bool = False) -> tuple[Path, int]:
+            force: bool = False, warn: Warn | None = None) -> tuple[Path, int]:
     """Write the table held in `path` as `fmt` (next to it unless `out` is given). Returns (written path,
-    number of items). Raises UsageError for a file that is no table, DataError/LoadError for unreadable data."""
+    number of items). Raises UsageError for a file that is no table, DataError/LoadError for unreadable data;
+    `warn` is told what validate would warn of in the file read (read_table)."""
     with values_allowance():  # (a table validate refuses as more data than a game reads, convert refuses too: a CSV
-        return _converted(project, path, fmt, out, force)  # of 60,000 rows took 7 s to be refused at its file's cap)
+        return _converted(project, path, fmt, out, force, warn)  # of 60,000 rows took 7 s to be refused at its cap)
 
 
-def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | None, force: bool) -> tuple[Path, int]:
+def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | None, force: bool,
+               warn: Warn | None) -> tuple[Path, int]:
     """convert(), within the game's allowance of values."""
     path = _without_dots(Path(path).absolute())
     game_folder, name = _game_folder_of(project, path)
-    spec, enums, table, tables = _table_of(project, game_folder, name)
+    spec, enums, table, tables, meta = _table_of(project, game_folder, name)
     schema = Schema(spec.get("fields"), enums)
     sheet = _sheet_read(spec)
     if schema.problems:  # a field game.yaml cannot read is read as any value: text '0012' came back as 12
@@ -40,7 +42,7 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     real = project.inside(path, Mark(shown), "table file")
     ids = id_fields(tables, enums)  # (a ref's cell is read as the id it names, and read back so)
     if real.suffix.lower() in SPREADSHEETS:  # (read_table checks its format)
-        items = read_table(real, shown, schema, sheet, ids)
+        items = read_table(real, shown, schema, sheet, ids, warn)
     else:
         check_spreadsheet_format(real, shown)
         items = load_file(real, shown)
@@ -49,7 +51,7 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     if not isinstance(items, MarkedList) or not all(isinstance(it, Record) for it in items):
         raise DataError(f"expected a list of {table} (one mapping per item)", getattr(items, "mark", None)
                         or Mark(shown, 1, 1))
-    target = _target(project, path, fmt, out, force, (game_folder, table, name))
+    target = _target(project, path, fmt, out, force, (game_folder, table, name), meta)
     data = _written(items, fmt, schema, lambda: _sheet_named(spec, table), ids)
     try:
         write_file(target, data)
@@ -85,10 +87,10 @@ def _game_folder_of(project: Project, path: Path) -> tuple[Path, str]:
 
 
 def _target(project: Project, path: Path, fmt: str, out: str | Path | None, force: bool,
-            table: tuple[Path, str, str]) -> Path:
+            table: tuple[Path, str, str], meta: Record) -> Path:
     """The file the table read from `path` is written to as `fmt`: `out`, else `path` with its suffix; UsageError
     when that is `path` itself, a game's game.yaml, a file a game reads for another `table` than this one (see
-    _read_by_another), or a file that exists (unless `force`)."""
+    _read_by_another; `meta`: its game's game.yaml, read), or a file that exists (unless `force`)."""
     target = Path(out) if out else path.with_suffix("." + fmt)
     if target.absolute() == path:
         raise UsageError(f"{project.rel(path)} is already {fmt}")
@@ -96,7 +98,7 @@ def _target(project: Project, path: Path, fmt: str, out: str | Path | None, forc
         raise UsageError(f"{project.rel(target)} defines a game (its tables among the rest), and --force does not "
                          "replace it with a table: name another file")
     # (`--out cards/<game>/other-table.yaml --force` wrote this table's items where the game reads another's)
-    if (reader := _read_by_another(project, target, table)) is not None:
+    if (reader := _read_by_another(project, target, table, meta)) is not None:
         raise UsageError(f"{project.rel(target)} is read by {reader}, and --force does not write other items "
                          "over it: name another file")
     if target.exists() and not force:
@@ -104,18 +106,20 @@ def _target(project: Project, path: Path, fmt: str, out: str | Path | None, forc
     return target
 
 
-def _read_by_another(project: Project, target: Path, table: tuple[Path, str, str]) -> str | None:
+def _read_by_another(project: Project, target: Path, table: tuple[Path, str, str], own_meta: Record) -> str | None:
     """What reads `target` among the files the project's games read from their cards/ folders (each table's files,
     a table of no `file:` the one of its default names it would read, a rules file), other than the `table` (game
     folder, name, file converted) from the file converted, in any of the formats: its name, as said to the user;
-    None when nothing else reads it. (Another of the `files:` of the table converted is another's items.)"""
+    None when nothing else reads it. (Another of the `files:` of the table converted is another's items.)
+    `own_meta` is the table's game's game.yaml, read once (_table_of): each convert read it twice."""
     own_folder, own_table, converted = table
     real = target.resolve()
     for game_id in project.games():
         folder = project.cards / game_id
         game_yaml = folder / "game.yaml"
         try:
-            meta = load_file(project.inside(game_yaml, Mark(project.rel(game_yaml)), "game file"), project.rel(game_yaml))
+            meta = own_meta if folder.absolute() == own_folder else load_file(
+                project.inside(game_yaml, Mark(project.rel(game_yaml)), "game file"), project.rel(game_yaml))
         except (LoadError, DataError):  # (a game that cannot be read reads no file)
             continue
         if not isinstance(meta, Record):
@@ -190,8 +194,9 @@ def _sheet_named(spec: Record, table: str) -> str:
     return sheet
 
 
-def _table_of(project: Project, game_folder: Path, name: str) -> tuple[Record, Any, str, Record]:
-    """(table spec, enums, table name, every table) of the table game.yaml reads from the file `name`."""
+def _table_of(project: Project, game_folder: Path, name: str) -> tuple[Record, Any, str, Record, Record]:
+    """(table spec, enums, table name, every table, game.yaml's whole mapping) of the table game.yaml reads from
+    the file `name`."""
     game_yaml = game_folder / "game.yaml"
     shown = project.rel(game_yaml)
     try:
@@ -205,7 +210,7 @@ def _table_of(project: Project, game_folder: Path, name: str) -> tuple[Record, A
     read = [(table, spec, spec.get("files") or [spec.get("file") or default_file(game_folder, table)])
             for table, spec in tables.items() if isinstance(spec, Record)]
     table, spec = _table_reading(read, name, shown)
-    return spec, enums if isinstance(enums, Record) else {}, table, tables
+    return spec, enums if isinstance(enums, Record) else {}, table, tables, meta
 
 
 def _table_reading(read: list[tuple[Any, Record, Any]], name: str, shown: str) -> tuple[Any, Record]:

@@ -35,6 +35,7 @@ from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME
                    shown, spend_cells, spend_sheet_text, spend_values, values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
+from .cell_colours import format_colour, run_colour, theme_colours, unseen
 from .workbook_parts import (MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts,
                              check_parts, check_sheet_count, check_spreadsheet_format, local_name)
 
@@ -63,16 +64,20 @@ _FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 Rows = list[tuple[int, list[Any]]]  # (line or row number, [cell value]) per row
 
 
+Warn = Callable[[str, Mark], None]  # what a reading warns of, and where (a report's warning)
+
+
 def read_table(path: Path, shown: str, schema: Schema, sheet: str | None = None,
-               ids: Mapping[Any, Field | None] | None = None) -> MarkedList:
+               ids: Mapping[Any, Field | None] | None = None, warn: Warn | None = None) -> MarkedList:
     """The rows of a .csv or .xlsx file as a MarkedList of Records; raises LoadError (with the cell). `ids`:
-    each table's id field (id_fields), by which a ref cell is read."""
+    each table's id field (id_fields), by which a ref cell is read; `warn` is told of what is read, but a reader
+    of the sheet may not see (_SheetRead.unseen_said)."""
     check_file(path, shown)
     check_spreadsheet_format(path, shown)
     if path.suffix.lower() == ".csv":
         rows, where = _csv_rows(path, shown), shown
     else:
-        rows, where = _xlsx_rows(path, shown, sheet)
+        rows, where = _xlsx_rows(path, shown, sheet, warn)
     return _records(rows, where, schema, ids or {})
 
 
@@ -318,7 +323,7 @@ def _delimiter(text: str) -> str:
     return max(_DELIMITERS, key=first.count)
 
 
-def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
+def _xlsx_rows(path: Path, shown: str, sheet: str | None, warn: Warn | None = None) -> tuple[Rows, str]:
     """(row number, [cell value]) per row of one sheet (the first not hidden unless `sheet` names one), and the
     name messages use for it: file[sheet]."""
     try:
@@ -354,7 +359,7 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
             raise LoadError(f"workbook has no sheet '{sheet}'; its sheets: {', '.join(book.sheetnames)}",
                             Mark(shown))
         where = f"{shown}[{ws.title}]"
-        rows = _sheet_rows(ws, where)
+        rows = _sheet_rows(ws, where, warn)
     except LoadError:
         raise
     except Exception as e:  # noqa: BLE001 - a damaged sheet
@@ -544,7 +549,35 @@ def _rich_text(text: Any) -> str:
     runs = [text, *(child for child in text if local_name(child.tag) == "r")]
     read = "".join(t.text or "" for run in runs for t in run if local_name(t.tag) == "t")
     problem = _rich_text_problem(text)
-    return _RefusedText(read, problem) if problem else read
+    if problem:
+        return _RefusedText(read, problem)
+    coloured = [(_run_text(run), _run_colour(run)) for run in runs[1:]]
+    return _RunColouredText(read, coloured) if any(colour is not None for _, colour in coloured) else read
+
+
+def _run_text(run: Any) -> str:
+    """The text of a rich text's run (<r>)."""
+    return "".join(t.text or "" for t in run if local_name(t.tag) == "t")
+
+
+def _run_colour(run: Any) -> dict[str, str] | None:
+    """The attributes of a rich text run's own colour (its <rPr>'s <color>), or None: it is the cell's font's."""
+    for properties in run:
+        if local_name(properties.tag) == "rPr":
+            return next((dict(part.attrib) for part in properties if local_name(part.tag) == "color"), None)
+    return None
+
+
+class _RunColouredText(str):
+    """A rich text of which a run has a colour of its own: `runs` holds each run's (text, its <color>'s attributes
+    or None), by which _SheetRead tells whether the sheet shows it (_check_shown)."""
+
+    runs: list[tuple[str, dict[str, str] | None]]
+
+    def __new__(cls, text: str, runs: list[tuple[str, dict[str, str] | None]]) -> "_RunColouredText":
+        coloured = super().__new__(cls, text)
+        coloured.runs = runs
+        return coloured
 
 
 def _twice(text: Any) -> bool:
@@ -592,7 +625,7 @@ _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"  # openpyx
 _CELL_PATH = tuple(_MAIN + tag for tag in ("worksheet", "sheetData", "row", "c"))
 
 
-def _sheet_rows(ws: Any, where: str) -> Rows:
+def _sheet_rows(ws: Any, where: str, warn: Warn | None = None) -> Rows:
     """(row number, [cell value]) of every row of the sheet holding a cell, read from its XML (at most 4 MB:
     checked) parsed whole and walked row by row, each cell read by openpyxl's read-only sheet reader (a parse
     event per element, handled in Python, made a sheet of 200,000 cells take 9 s of processor time). LoadError
@@ -623,6 +656,8 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
         sheet.walk(root)
         if sheet.placed < _rows_and_cells(root):  # one inside a cell: found by a walk looking into each
             _SheetRead(ws, reader, where, look_inside_cells=True).walk(root)
+    if warn is not None and (said := sheet.unseen_said()):
+        warn(*said)
     return sheet.rows
 
 
@@ -667,8 +702,8 @@ def _value_holds_nothing(kind: str | None, value: str, shared: Any) -> bool:
 # in no pixel: a row rounds to none under half a pixel at 96 dpi; a column of a width under 1/32 of a character is
 # none wide with any default font whose digits are under 16 pixels wide (Calibri 11's are 7). A row of a height of
 # 0.01 was read and printed where the sheet showed nothing, exit 0, as one of 0 is hidden. The sheet's defaults
-# (its <sheetFormatPr>) are held to the same sizes: a default row height of 0.01 (or 0) hid every row of no height of
-# its own, read and printed, exit 0
+# (its <sheetFormatPr>) are held to the same sizes: a default row height of 0.01 (or 0), set (_hidden_by_default),
+# hid every row of no height of its own, read and printed, exit 0
 _SHOWS_NOTHING = {"ht": 0.375, "width": 1 / 32, "defaultColWidth": 1 / 32, "defaultRowHeight": 0.375}
 
 
@@ -686,8 +721,14 @@ def _hidden(element: Any, size: str) -> bool:
 
 def _hidden_by_default(format_part: Any) -> bool:
     """Whether a sheet's <sheetFormatPr> hides its rows of no height of their own: by zeroHeight, or by a default
-    height that shows no pixel (_SHOWS_NOTHING)."""
-    return format_part.get("zeroHeight") in ("1", "true") or _hidden(format_part, "defaultRowHeight")
+    height that shows no pixel (_SHOWS_NOTHING) marked as set (customHeight). Unmarked, the default height is
+    Excel's own, from the Normal style's font, whatever defaultRowHeight says: ECMA-376 Part 1, 18.3.1.81 has
+    customHeight "True if defaultRowHeight value has been manually set, or is different from the default value",
+    and Excel shows rows of the font's height where a writer left it out (exceljs issues 634, 696, 1836: a default
+    height written without it changed no row, until exceljs PR 855 wrote customHeight="1"). A sheet of
+    defaultRowHeight="0" and no customHeight, which Excel shows whole, was refused as hidden (LibreOffice's reading)."""
+    return (format_part.get("zeroHeight") in ("1", "true")
+            or format_part.get("customHeight") in ("1", "true") and _hidden(format_part, "defaultRowHeight"))
 
 
 def _hidden_columns(root: Any) -> bytearray:
@@ -801,6 +842,11 @@ class _SheetRead:
         self.row_hidden = False  # whether the row read last is hidden
         self.rows_hidden = False  # whether a row of no height of its own is hidden (_hidden_by_default)
         self.zeros_hidden = False  # whether a view of the sheet shows a cell holding the number 0 as blank
+        self.unseen_styles: dict[tuple[int, str | None], bool] = {}  # whether a cell style's text colour (or
+        # its number format's, by its tag) hides in its fill
+        self.first_unseen: tuple[int, int] | None = None  # (row, column) of the first value read so (_unseen)
+        self.unseen_count = 0  # the values read so
+        self.theme: tuple[str, ...] | None = None  # the workbook's theme colours (theme_colours), once needed
 
     def _refuse_misplaced(self, elements: Any, skipped: Any = None) -> None:
         """LoadError at the first of `elements` (but `skipped`) named as a row or a cell is (_misplaced_said), or
@@ -915,15 +961,60 @@ class _SheetRead:
             values[column - 1] = _unescaped(value) if isinstance(value, str) else _number_as_shown(value, code)
             if isinstance(value, str) and (problem := _longer_than_a_cell(values[column - 1])):
                 raise LoadError(problem, Mark(self.where, self.row, column))
-            if not _blank(values[column - 1]) and (self.row_hidden or self.hidden_columns[column]):
-                hidden = ("row is hidden (by hand, by a filter, by a height too small to show" if self.row_hidden
-                          else "column is hidden (by hand, by a width too small to show, by the sheet's default "
-                               "width of 0")
-                raise LoadError(f"this cell's {hidden} or in a collapsed outline), and pnp reads every row and "
-                                "column, shown or not: show it, or delete it if it is not part of the table",
-                                Mark(self.where, self.row, column))
+            if not _blank(values[column - 1]):
+                self._check_shown(column, cell["style_id"], _format_colour_tag(code, value),
+                                  value.runs if isinstance(value, _RunColouredText) else None)
         _check_row_size(len(self.rows), self.row, values, self.where, self.room)
         self.rows.append((self.row, values))
+
+    def _check_shown(self, column: int, style: int, tag: str | None,
+                     runs: list[tuple[str, dict[str, str] | None]] | None) -> None:
+        """Checks a value read in `column` of the row read, of cell style `style` and number format colour `tag`
+        (_format_colour_tag), and of these rich text `runs` (_RunColouredText) if any: LoadError where its row or
+        column is hidden; counted where its colour, or a run's, hides in its fill (_unseen), which is warned of
+        (unseen_said)."""
+        if runs is None and self._unseen(style, tag) or runs is not None and any(
+                not _blank(text) and self._unseen(style, tag, colour) for text, colour in runs):
+            self.first_unseen = self.first_unseen or (self.row, column)
+            self.unseen_count += 1
+        if self.row_hidden or self.hidden_columns[column]:
+            hidden = ("row is hidden (by hand, by a filter, by a height too small to show" if self.row_hidden
+                      else "column is hidden (by hand, by a width too small to show, by the sheet's default "
+                           "width of 0")
+            raise LoadError(f"this cell's {hidden} or in a collapsed outline), and pnp reads every row and "
+                            "column, shown or not: show it, or delete it if it is not part of the table",
+                            Mark(self.where, self.row, column))
+
+    def _unseen(self, style: int, tag: str | None, run: Mapping[str, str] | None = None) -> bool:
+        """Whether the cell style numbered `style` shows a value in a colour its fill hides (cell_colours.unseen),
+        or in its number format's colour `tag` ([White]), where it has one, or a rich text's run in its own
+        colour (its <color>'s attributes, `run`)."""
+        if run is None and (style, tag) in self.unseen_styles:
+            return self.unseen_styles[style, tag]
+        from openpyxl.cell.read_only import ReadOnlyCell
+
+        if self.theme is None:
+            self.theme = theme_colours(self.ws.parent._archive)
+        cell, palette = ReadOnlyCell(self.ws, 1, 1, None, style_id=style), self.ws.parent._colors
+        shown_in = run_colour(run, self.theme, palette) if run is not None else None
+        if run is not None and shown_in is None:
+            return False  # (a colour pnp cannot tell: taken to show)
+        said = unseen(cell.font, cell.fill, self.theme, palette,
+                      shown_in or (format_colour(tag, palette) if tag else None))
+        if run is None:
+            self.unseen_styles[style, tag] = said
+        return said
+
+    def unseen_said(self) -> tuple[str, Mark] | None:
+        """The warning of the values read whose colour their fill hides (white on white), at the first, or None: a
+        spreadsheet program shows nothing there, and pnp reads and prints them (a designer may colour a cell so on
+        purpose: its value is still the cell's; it was printed with no word)."""
+        if self.first_unseen is None:
+            return None
+        more = f" (and {self.unseen_count - 1:,} more cells of the sheet)" if self.unseen_count > 1 else ""
+        return (f"this cell's value is coloured as its fill is (white on white, or nearly){more}, so the sheet "
+                "shows nothing there, and pnp reads and prints it: colour the text to show it, or delete it if it "
+                "is not part of the table", Mark(self.where, *self.first_unseen))
 
     def _repeated(self, style: int) -> str | None:
         """The refusal of a cell (not blank) whose style aligns it as Fill, which repeats what it holds across the
@@ -1279,6 +1370,40 @@ def _format_sections(code: str) -> list[list[str]]:
         else:
             sections[-1].append(part)
     return sections
+
+
+def _format_colour_tag(code: str, value: object) -> str | None:
+    """The colour (its name or ColorN, as written, without brackets) the number format `code` shows `value` in,
+    or None: a number's section by its sign, a text's fourth section (or the one section of a format of one, or
+    the last when it holds @); none in a format of conditions ([>100]), which chooses its sections otherwise."""
+    if isinstance(value, str):
+        return _section_colour(code, None)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value):
+        return _section_colour(code, (value > 0) - (value < 0))
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _section_colour(code: str, sign: int | None) -> str | None:
+    """_format_colour_tag of a number of this `sign` (1, -1, 0), or of a text (None)."""
+    sections = _format_sections(code)
+    if sign is None:
+        section = sections[3] if len(sections) >= 4 else sections[-1] if (
+            len(sections) == 1 or "@" in sections[-1]) else None
+    else:
+        section = _sign_section(sections, sign)
+    found = next((part for part in section or () if _COLOUR.fullmatch(part)), None)
+    return found[1:-1] if found else None
+
+
+def _sign_section(sections: list[list[str]], sign: int) -> list[str] | None:
+    """The section of a number format's `sections` that shows a number of this `sign` (1, -1, 0), its parts as
+    written; None in a format of conditions ([>100])."""
+    numbers = sections[:3] if len(sections) >= 4 or "@" not in sections[-1] else sections[:-1]
+    if not numbers or any(part.startswith("[") and part[1:2] in "<>=" for each in numbers for part in each):
+        return None
+    return numbers[1] if sign < 0 and len(numbers) > 1 else numbers[2] if sign == 0 and len(numbers) > 2 \
+        else numbers[0]
 
 
 @functools.lru_cache(maxsize=256)
@@ -1953,8 +2078,11 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
     # a header cell holding another delimiter (a field named 'a;b;c') is quoted, as _delimiter reads the first line,
-    # and so is one a first line naming the delimiter would be taken for or refused as ('sep=|', 'sep=ab')
-    quoted = any(set(str(n)) & set(_DELIMITERS) for n in names) or str(names[0])[:4].lower() == "sep="
+    # and so is one a first line naming the delimiter would be taken for or refused as ('sep=|', 'sep=ab'), and a
+    # first field named beginning 'ID', which Excel takes for the mark of a SYLK file and refuses to open as CSV
+    # ("SYLK: File format is not valid"; SheetJS quotes it so too)
+    quoted = (any(set(str(n)) & set(_DELIMITERS) for n in names) or str(names[0])[:4].lower() == "sep="
+              or str(names[0]).startswith("ID"))
     header = csv.writer(line, lineterminator="\r\n", quoting=csv.QUOTE_ALL if quoted else csv.QUOTE_MINIMAL)
     for row, cells in enumerate([names_written, *written]):
         line.seek(0)
@@ -1962,9 +2090,11 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
         (writer if row else header).writerow(cells)
         out.write(line.getvalue().removesuffix("\r\n") + "\n")
     # the reader takes a first U+FEFF for the byte order mark Excel writes: one is written before a header
-    # beginning with that character (a field so named was read back without it, and refused as missing)
+    # beginning with that character (a field so named was read back without it, and refused as missing), and
+    # before a file holding any character past ASCII, as Excel's "CSV UTF-8" writes it: Excel opens a CSV without
+    # it in the system's own code page ('Café' showed 'CafÃ©', and saved back so, printed so, exit 0)
     text = out.getvalue()
-    return ("\ufeff" * text.startswith("\ufeff") + text).encode("utf-8")
+    return ("\ufeff" * (text.startswith("\ufeff") or not text.isascii()) + text).encode("utf-8")
 
 
 # A CSV cell a spreadsheet program would run as a formula (OWASP's characters: =, +, -, @, a tab or a carriage

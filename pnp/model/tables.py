@@ -128,7 +128,8 @@ def _read(game: GameShape, spec: Record, name: str, fname: str, chk: CheckerShap
             return None
         read[path] = fname
         if path.suffix.lower() in SPREADSHEETS:  # (read_table checks its format)
-            data = read_table(path, file_shown, Schema(spec.get("fields"), game.enums), table_sheet(spec), ids)
+            data = read_table(path, file_shown, Schema(spec.get("fields"), game.enums), table_sheet(spec), ids,
+                              chk.report.warning)
         else:
             check_spreadsheet_format(path, file_shown)
             data = load_data_file(path, file_shown)

@@ -1,0 +1,150 @@
+"""Whether a workbook cell's text shows against its fill: a value typed in white on a white cell (or in any colour
+on a fill of that colour) is read and printed on the cards, where the spreadsheet program shows nothing. pnp reads
+it (a designer may colour a cell so on purpose, and its value is the cell's), and warns of it (_SheetRead)."""
+
+import colorsys
+import math
+from collections.abc import Mapping, Sequence
+from types import SimpleNamespace
+from typing import Any
+
+from .workbook_parts import MAX_XML_PART_BYTES, local_name
+
+# A text whose colour's contrast with its fill is under this ratio (WCAG 2's: 1 for one colour, 21 for black on
+# white) hardly shows: white on white is 1, white on Excel's "White, Darker 5%" 1.12, yellow on white 1.07
+UNSEEN_CONTRAST = 1.1
+
+# Excel's theme colours by their number in a style (ECMA-376 Part 1, 18.8.3: 0 is the theme's lt1, 1 its dk1, then
+# lt2, dk2, accent1-6, hlink, folHlink) and the names of the theme part's <clrScheme> elements holding them;
+# the Office theme's own, where a workbook has no theme part to read
+_THEME_ORDER = ("lt1", "dk1", "lt2", "dk2", "accent1", "accent2", "accent3", "accent4", "accent5", "accent6",
+                "hlink", "folHlink")
+_OFFICE_THEME = ("FFFFFF", "000000", "E7E6E6", "44546A", "4472C4", "ED7D31", "A5A5A5", "FFC000", "5B9BD5",
+                 "70AD47", "0563C1", "954F72")
+_TEXT_DEFAULT = "000000"  # a font of no colour, or "automatic" (Excel shows it black, on any fill)
+_SHEET_BACKGROUND = "FFFFFF"  # a cell of no fill
+_THEME_PART = "xl/theme/theme1.xml"  # where openpyxl's reader reads a workbook's theme (ARC_THEME)
+
+
+
+def theme_colours(archive: Any) -> tuple[str, ...]:
+    """The 12 colours of the workbook's theme (in `archive`, its zip), by their number in a style; the Office
+    theme's where the part is missing or a colour cannot be read from it."""
+    from xml.etree.ElementTree import ParseError, XMLParser
+
+    try:
+        with archive.open(_THEME_PART) as source:
+            parser = XMLParser()
+            parser.feed(source.read(MAX_XML_PART_BYTES + 1))
+            root = parser.close()
+    except (KeyError, ParseError, OSError, ValueError):
+        return _OFFICE_THEME
+    found: dict[str, str] = {}
+    for element in root.iter():
+        name = local_name(element.tag)
+        if name in _THEME_ORDER and name not in found:
+            for colour in element:
+                value = colour.get("lastClr") if local_name(colour.tag) == "sysClr" else colour.get("val")
+                if value and _hex_colour(value):
+                    found[name] = value.upper()
+                break
+    return tuple(found.get(name, default) for name, default in zip(_THEME_ORDER, _OFFICE_THEME))
+
+
+def _hex_colour(text: str) -> bool:
+    return len(text) == 6 and all(char in "0123456789abcdefABCDEF" for char in text)
+
+
+def _rgb(colour: Any, theme: Sequence[str], indexed: Sequence[str], default: str | None) -> str | None:
+    """The RRGGBB `colour` (an openpyxl Color, or None: `default`) shows as, its tint applied; None where it names
+    none pnp can tell (a system colour of a fill, an index past the palette)."""
+    if colour is None or colour.type == "auto":
+        return default
+    value = _untinted(colour, theme, indexed, default)
+    if value is None or not _hex_colour(value):
+        return None
+    return _tinted(value, float(colour.tint or 0))
+
+
+def _untinted(colour: Any, theme: Sequence[str], indexed: Sequence[str], default: str | None) -> str | None:
+    """The colour `colour` names (_rgb), before its tint: its RRGGBB, its palette's or its theme's colour."""
+    if colour.type == "rgb" and isinstance(colour.rgb, str):
+        return colour.rgb[-6:]
+    if colour.type == "indexed" and isinstance(colour.indexed, int):
+        if 0 <= colour.indexed < len(indexed) and isinstance(indexed[colour.indexed], str):
+            return indexed[colour.indexed][-6:]
+        # (64, the system's foreground, window text: a font's default; 65, its background, the window's white)
+        return default if colour.indexed == 64 else _SHEET_BACKGROUND if colour.indexed == 65 else None
+    if colour.type == "theme" and isinstance(colour.theme, int) and 0 <= colour.theme < len(theme):
+        return theme[colour.theme]
+    return None
+
+
+def _tinted(value: str, tint: float) -> str:
+    """RRGGBB `value` lightened (tint > 0) or darkened (tint < 0) as ECMA-376 Part 1, 18.8.19 says: its HLS
+    lightness moved toward white or black by the tint's share."""
+    red, green, blue = (int(value[at:at + 2], 16) / 255 for at in (0, 2, 4))
+    hue, light, saturation = colorsys.rgb_to_hls(red, green, blue)
+    tint = max(-1.0, min(1.0, tint))
+    light = light * (1 + tint) if tint < 0 else light * (1 - tint) + tint
+    return "".join(f"{round(part * 255):02X}" for part in colorsys.hls_to_rgb(hue, light, saturation))
+
+
+def _luminance(value: str) -> float:
+    """WCAG 2's relative luminance of RRGGBB `value`."""
+    def linear(part: float) -> float:
+        return part / 12.92 if part <= 0.04045 else ((part + 0.055) / 1.055) ** 2.4
+    red, green, blue = (linear(int(value[at:at + 2], 16) / 255) for at in (0, 2, 4))
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+# The colours a number format may show a value in ([Red]0), by name, as Excel shows them; [ColorN] is the
+# workbook's palette's colour N + 7 (its first 8 are the fixed ones)
+_FORMAT_COLOURS = {"black": "000000", "blue": "0000FF", "cyan": "00FFFF", "green": "00FF00", "magenta": "FF00FF",
+                   "red": "FF0000", "white": "FFFFFF", "yellow": "FFFF00"}
+
+
+def format_colour(tag: str, indexed: Sequence[str]) -> str | None:
+    """The RRGGBB of a number format's colour `tag` (its name or ColorN, without brackets, in any case), or None."""
+    tag = tag.lower()
+    if tag in _FORMAT_COLOURS:
+        return _FORMAT_COLOURS[tag]
+    number = tag.removeprefix("color")
+    if number.isdigit() and 1 <= int(number) <= 56 and int(number) + 7 < len(indexed):
+        value = indexed[int(number) + 7]
+        return value[-6:] if isinstance(value, str) and _hex_colour(value[-6:]) else None
+    return None
+
+
+def run_colour(attributes: Mapping[str, str], theme: Sequence[str], indexed: Sequence[str]) -> str | None:
+    """The RRGGBB a rich text run's <color> element of these `attributes` shows, or None where pnp cannot tell."""
+    def number(name: str) -> int | None:
+        value = attributes.get(name, "")
+        return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else None
+    try:
+        tint = float(attributes.get("tint") or 0)
+    except ValueError:
+        return None
+    kind = next((name for name in ("rgb", "theme", "indexed", "auto") if name in attributes), None)
+    colour = SimpleNamespace(type=kind, rgb=attributes.get("rgb"), theme=number("theme"),
+                             indexed=number("indexed"), tint=tint if math.isfinite(tint) else 0)
+    return _rgb(colour, theme, indexed, _TEXT_DEFAULT) if kind else None
+
+
+def unseen(font: Any, fill: Any, theme: Sequence[str], indexed: Sequence[str], shown_in: str | None = None) -> bool:
+    """Whether a cell of this `font` and `fill` (openpyxl's) shows its text in a colour its fill hides (their
+    contrast under UNSEEN_CONTRAST): the font's colour, or `shown_in` (RRGGBB) where the cell's number format (or
+    a rich text's run) colours the value; against a solid fill's colour, or the sheet's white where there is no
+    fill. A patterned or gradient fill, or a colour pnp cannot tell, is taken to show it."""
+    pattern = getattr(fill, "patternType", None) if getattr(fill, "tagname", "") == "patternFill" else "?"
+    if pattern in (None, "none"):
+        behind: str | None = _SHEET_BACKGROUND
+    elif pattern == "solid":
+        behind = _rgb(fill.fgColor, theme, indexed, None)
+    else:
+        behind = None
+    text = shown_in or _rgb(getattr(font, "color", None), theme, indexed, _TEXT_DEFAULT)
+    if behind is None or text is None:
+        return False
+    lighter, darker = sorted((_luminance(text), _luminance(behind)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05) < UNSEEN_CONTRAST
