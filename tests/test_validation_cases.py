@@ -2,6 +2,8 @@
 
 Each case is tests/data/bad/<case>.yaml (files to change in the base mini game) beside
 <case>.errors (the exact diagnostic lines expected). Refresh with --update-golden and review the diff.
+A case that shows a time limit at work may lower it (`limits: {pnp.template.SECONDS_PER_EVALUATION: 0.25}`): the
+limit is met by the same code, sooner (a case waiting out the 2 s limit was most of its 2.2 s).
 Where a message quotes a library's own words (PyYAML's description of a syntax error), the golden line says
 `<library's words>` there instead: pnp's part of the message is still compared exactly, but a library that
 rewords its message in a new version cannot turn the suite red.
@@ -29,8 +31,10 @@ def _golden(lines: list[str], previous: list[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_bad_data_is_reported_with_file_and_line(case, tmp_path, request):
+def test_bad_data_is_reported_with_file_and_line(case, tmp_path, request, monkeypatch):
     spec = load_case(DATA / "bad" / f"{case}.yaml")
+    for limit, value in spec.get("limits", {}).items():
+        monkeypatch.setattr(limit, value)
     root = make_project(tmp_path / "proj", case=spec)
     result = run(root, spec.get("command", "validate"))
     out = result.stderr
