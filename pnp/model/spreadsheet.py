@@ -31,8 +31,8 @@ from ..project import read_project_file, utf8_text
 from ..report import Mark
 from ..template import printed_number
 from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME_SHEET_TEXT, MAX_NUMBER_DIGITS,
-                   UNSEEN_LINE_BREAK, MarkedList, Place, Record, check_file, counted_load, number_too_long, plain,
-                   shown, spend_cells, spend_sheet_text, spend_values, values_left)
+                   UNSEEN_LINE_BREAK, MarkedList, Place, Record, check_file, counted_load, number_too_long,
+                   number_too_small, plain, shown, spend_cells, spend_sheet_text, spend_values, values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
 from .workbook_parts import (MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts,
@@ -1598,6 +1598,7 @@ def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     value = _plain_number(_number_of(value, field, mark))
     if isinstance(value, float) and not math.isfinite(value):  # <v>1e999</v>: printed 'inf' in a text field
         raise LoadError(f"this cell's number ({shown(value)}) is not a finite number", mark)
+    number_too_small(repr(value), value, mark)  # (a workbook's <v>5E-324</v>: Excel shows 0)
     if isinstance(value, str) and (problem := _text_problem(value)):
         raise LoadError(problem, mark)
     if isinstance(field, Str):  # str, text, id, icon: the cell as the sheet shows it
@@ -1705,8 +1706,8 @@ def _digits_shown(code: str, sign: int) -> tuple[int | None, bool] | None:
     a decimal point, thousands separators between them, and what shows no character but space (a colour, a width
     of a space, a fill of spaces, a language tag); a whole number's fraction of ? places after a space (# ?/?
     shows 3 as "3" and spaces: no decimal, no 0); (None, True) for a section that is General (General;-General);
-    None for any other (a percent, another fraction, an exponent, a date, text, a scaling comma after the
-    digits)."""
+    None for any other (a percent, another fraction, an exponent, a date, text, a comma not between two digit
+    places, which Excel reads as dividing by 1,000: 0, and 0,.0 show 12345 as 12 and 12.3)."""
     section = _number_section(code, sign)
     if section is None:
         return None
@@ -1725,8 +1726,9 @@ def _digits_shown_by(section: list[str]) -> tuple[int, bool] | None:
         return None
     places = [p for p in section if p in _DIGIT_PLACES or p in ".,"]
     point = places.index(".") if "." in places else len(places)
-    if not any(p in _DIGIT_PLACES for p in places) or places.count(".") > 1 or places[-1] == "," \
-            or "," in places[point:]:
+    if not any(p in _DIGIT_PLACES for p in places) or places.count(".") > 1 or not all(
+            0 < at < point - 1 and places[at - 1] in _DIGIT_PLACES and places[at + 1] in _DIGIT_PLACES
+            for at, p in enumerate(places) if p == ","):
         return None
     return len(places[point + 1:]), "0" in places
 
@@ -1867,6 +1869,7 @@ def _scalar(text: str, mark: Mark) -> int | float | str:
         if len(text) > MAX_NUMBER_DIGITS:
             raise number_too_long(mark)
         value = kind(text)
+        number_too_small(text, value, mark)
         if value == value and value not in (float("inf"), float("-inf")):  # no NaN or infinity
             return value
     return text
