@@ -2,6 +2,7 @@
 check what was written against the format's rules, and put the folder in place of the old one at once."""
 
 import bisect
+import functools
 import os
 import shutil
 import stat
@@ -188,9 +189,17 @@ def _as_written(path: Path, digest: str, size: int) -> bool:
     files it wrote (the size first: a file of another size is not read)."""
     try:
         info = path.lstat()
-        return stat.S_ISREG(info.st_mode) and info.st_size == size and sha256(path, follow=False) == digest
+        return stat.S_ISREG(info.st_mode) and info.st_size == size and _sha256_of(
+            str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns) == digest
     except OSError:
         return False
+
+
+@functools.lru_cache(maxsize=65_536)
+def _sha256_of(path: str, *unchanged: int) -> str:
+    """The sha256 of the file at `path`, read once while it is `unchanged` (device, inode, size, times): an
+    export checks its folder before and after it writes, and a folder of gigabytes of images was read twice."""
+    return sha256(Path(path), follow=False)
 
 
 _UNLISTED = "which no export wrote (its {record} does not list it)"
