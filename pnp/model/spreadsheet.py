@@ -1726,11 +1726,17 @@ def _digits_shown_by(section: list[str]) -> tuple[int, bool] | None:
         return None
     places = [p for p in section if p in _DIGIT_PLACES or p in ".,"]
     point = places.index(".") if "." in places else len(places)
-    if not any(p in _DIGIT_PLACES for p in places) or places.count(".") > 1 or not all(
-            0 < at < point - 1 and places[at - 1] in _DIGIT_PLACES and places[at + 1] in _DIGIT_PLACES
-            for at, p in enumerate(places) if p == ","):
+    if not any(p in _DIGIT_PLACES for p in places) or places.count(".") > 1 or not _separators_alone(places, point):
         return None
     return len(places[point + 1:]), "0" in places
+
+
+def _separators_alone(places: list[str], point: int) -> bool:
+    """Whether each comma of a section's digit places (the decimal point at `point`) is a thousands separator:
+    between two digit places before the point. Excel reads any other after the digits as dividing the number by
+    1,000 (0, and 0,.0 show 12345 as 12 and 12.3)."""
+    return all(0 < at < point - 1 and places[at - 1] in _DIGIT_PLACES and places[at + 1] in _DIGIT_PLACES
+               for at, p in enumerate(places) if p == ",")
 
 
 _FRACTION = re.compile(r"( )(\?+)/(\?+)")  # a fraction of ? places, after the whole number's digits and a space
