@@ -5,7 +5,6 @@ import bisect
 import datetime
 import hashlib
 import re
-import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
@@ -290,23 +289,6 @@ def number_too_long(mark: Mark) -> LoadError:
     return LoadError(f"a number of more than {MAX_NUMBER_DIGITS:,} digits cannot be read", mark)
 
 
-# The number nearest 0 that a float holds with all its digits (2.2250738585072014e-308), and Excel's smallest: a
-# number written closer to 0 (but 0) is held by fewer digits than written, or as 0 (1.0e-400 read as 0.0 and printed
-# so, exit 0; 1.23456e-320 printed 1.2346e-320), and a spreadsheet holds it as 0
-SMALLEST_NUMBER = sys.float_info.min
-
-
-def number_too_small(text: str, value: object, mark: Mark) -> None:
-    """LoadError at `mark` when `value`, a float read from `text` (in a YAML file or a table's cell alike), was
-    written other than 0 but is closer to 0 than SMALLEST_NUMBER (or read as 0)."""
-    if type(value) is not float or not abs(value) < SMALLEST_NUMBER:
-        return
-    if value == 0 and not any(c in "123456789" for c in re.split("[eE]", text, maxsplit=1)[0]):
-        return  # (0, 0.0, -0.0e5: written as 0)
-    raise LoadError(f"{shown(text)} is closer to 0 than the smallest number pnp (or a spreadsheet) holds with its "
-                    f"digits, {SMALLEST_NUMBER:.5g}: write 0, or the number in a larger unit", mark)
-
-
 class _Collection:
     """A list or mapping being built from parser events."""
 
@@ -558,7 +540,6 @@ class _Builder:
             raise number_too_long(mark)  # hex, binary and base 60 write many digits in few characters
         if event.tag is None and tag in _PLAIN_NUMBER_TAGS:
             _refuse_yaml11_only_number(text, value, mark)
-        number_too_small(text, value, mark)
         return value
 
     def alias(self, event: yaml.AliasEvent) -> None:

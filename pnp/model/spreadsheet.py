@@ -26,13 +26,13 @@ from typing import Any
 import yaml
 
 from ..errors import DataError, LoadError
-from ..options import closest, control_problem, type_name
+from ..options import closer_to_zero, closest, control_problem, too_close_to_zero, type_name
 from ..project import read_project_file, utf8_text
 from ..report import Mark
 from ..template import printed_number
 from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME_SHEET_TEXT, MAX_NUMBER_DIGITS,
-                   UNSEEN_LINE_BREAK, MarkedList, Place, Record, check_file, counted_load, number_too_long,
-                   number_too_small, plain, shown, spend_cells, spend_sheet_text, spend_values, values_left)
+                   UNSEEN_LINE_BREAK, MarkedList, Place, Record, check_file, counted_load, number_too_long, plain,
+                   shown, spend_cells, spend_sheet_text, spend_values, values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
 from .workbook_parts import (MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts,
@@ -1598,7 +1598,8 @@ def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     value = _plain_number(_number_of(value, field, mark))
     if isinstance(value, float) and not math.isfinite(value):  # <v>1e999</v>: printed 'inf' in a text field
         raise LoadError(f"this cell's number ({shown(value)}) is not a finite number", mark)
-    number_too_small(repr(value), value, mark)  # (a workbook's <v>5E-324</v>: Excel shows 0)
+    if too_close_to_zero(value):  # (a workbook's <v>5E-324</v>: Excel shows 0)
+        raise LoadError(closer_to_zero(shown(repr(value))), mark)
     if isinstance(value, str) and (problem := _text_problem(value)):
         raise LoadError(problem, mark)
     if isinstance(field, Str):  # str, text, id, icon: the cell as the sheet shows it
@@ -1875,7 +1876,8 @@ def _scalar(text: str, mark: Mark) -> int | float | str:
         if len(text) > MAX_NUMBER_DIGITS:
             raise number_too_long(mark)
         value = kind(text)
-        number_too_small(text, value, mark)
+        if too_close_to_zero(value, text):
+            raise LoadError(closer_to_zero(shown(text)), mark)
         if value == value and value not in (float("inf"), float("-inf")):  # no NaN or infinity
             return value
     return text
