@@ -7,7 +7,7 @@ import math
 import re
 import sys
 from collections.abc import Iterable, Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from . import units
 from .report import QUOTE_LIMIT, closest, described, did_you_mean, named, plain, plain_type, quoted_as_written, shortened, shown, spelt, type_name, typed_value  # noqa: F401  (one vocabulary)
@@ -206,7 +206,30 @@ class Option:
 def _finite(number: _Value, what: str) -> _Value:
     if isinstance(number, float) and not math.isfinite(number):
         raise ValueError(f"expected {what}, got {shown(number)}")
+    if too_close_to_zero(number):
+        raise ValueError(closer_to_zero(shown_number(cast(float, number))))
     return number
+
+
+# The number nearest 0 that a float holds with all its digits (2.2250738585072014e-308), and Excel's smallest: a
+# number written closer to 0 (but 0) is held with fewer digits than written, or as 0 (1.0e-400 was read as 0.0 and
+# printed so, exit 0; 1.23456e-320 printed 1.2346e-320), and a spreadsheet holds it as 0
+SMALLEST_NUMBER = sys.float_info.min
+
+
+def too_close_to_zero(value: object, written: str | None = None) -> bool:
+    """Whether `value`, a float (read from the text `written`, where known), was written other than 0 but is closer
+    to 0 than SMALLEST_NUMBER (or was read as 0: 1.0e-400). A number where text is read is read as written, and
+    is none of these."""
+    if not isinstance(value, float) or not abs(value) < SMALLEST_NUMBER:
+        return False
+    return value != 0 or written is not None and any(c in "123456789" for c in re.split("[eE]", written, maxsplit=1)[0])
+
+
+def closer_to_zero(number: str) -> str:
+    """The refusal of a number too_close_to_zero, quoted as `number`."""
+    return (f"{number} is closer to 0 than the smallest number pnp (or a spreadsheet) holds with its digits, "
+            f"{SMALLEST_NUMBER:.5g}: write 0, or the number in a larger unit")
 
 
 # a number written as text (a template's result): plain ASCII decimals, as a computed number prints them. float()
@@ -304,6 +327,8 @@ class Number(Option):
             return f"expected {what}, got {typed_value(value)}"
         if isinstance(value, float) and not math.isfinite(value):
             return f"expected {what}, got {shown(value)}"
+        if too_close_to_zero(value, getattr(value, "text", None)):  # (its text: a number quoted as written)
+            return closer_to_zero(shown_number(cast(float, value)))
         low, high = self.minimum, self.maximum
         if low is not None and value < low or high is not None and value > high:
             return out_of_range(value, low, high)

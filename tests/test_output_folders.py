@@ -2,6 +2,7 @@
 folder, exit 1, for every command that writes: never a traceback. A file in the way stands for a read-only
 folder here because the tests may run as root, whom permissions do not stop."""
 
+import hashlib
 import os
 import json
 import shutil
@@ -150,7 +151,7 @@ def test_an_export_folder_is_walked_only_where_its_record_lists_files(tmp_path):
     (folder / "cards/deck").mkdir(parents=True)
     (folder / "cards/deck/001-lion-front.png").write_bytes(b"png")
     (folder / "export.json").write_text(json.dumps({"game": "mini", "format": "tts", "files": [
-        {"path": "cards/deck/001-lion-front.png", "sha256": "0" * 64}]}))
+        {"path": "cards/deck/001-lion-front.png", "sha256": hashlib.sha256(b"png").hexdigest(), "bytes": 3}]}))
     project = Project(tmp_path)
     assert not_an_export(project, folder, "mini", "tts") is None
     for n in range(3):
@@ -185,6 +186,34 @@ def test_an_export_replaces_its_own_folder_but_not_a_file_added_to_it(exported):
     result = run(project, "export", "mini", "--format", "tts", "--out", str(kits), "--force")
     assert result.exit_code == 1 and "holds notes.txt, which no export wrote" in result.output, result.output
     assert (kits / "mini/tts/notes.txt").read_text() == "the user's own\n"
+
+
+def test_a_record_naming_a_users_file_does_not_make_it_the_exports(exported):
+    """An export replaces only the files its record lists as it wrote them (size and sha256): a record listing
+    the user's notes.txt (one someone sent, or crafted to say so) made the export take it for its own and
+    remove it, exit 0. One of the export's own images edited since is kept too; the record itself is not."""
+    project, kits = exported
+    folder = kits / "mini/tts"
+    record = json.loads((folder / "export.json").read_text())
+    (folder / "notes.txt").write_text("the user's own\n")
+    for digest, size in (("0" * 64, 15), (hashlib.sha256(b"other").hexdigest(), 15)):
+        record["files"].append({"path": "notes.txt", "sha256": digest, "bytes": size})
+        (folder / "export.json").write_text(json.dumps(record))
+        seal(folder / "export.json")  # (even as this user's pnp would have written it)
+        result = run(project, "export", "mini", "--format", "tts", "--out", str(kits), "--force")
+        assert result.exit_code == 1 and "holds notes.txt, which is not as the export wrote it" in result.output, \
+            result.output
+        assert (folder / "notes.txt").read_text() == "the user's own\n"
+        record["files"].pop()
+    (folder / "notes.txt").unlink()
+    (folder / "export.json").write_text(json.dumps(record))
+    seal(folder / "export.json")
+    image = next(p for p in sorted(folder.rglob("*.png")))
+    image.write_bytes(image.read_bytes() + b"touched up")
+    result = run(project, "export", "mini", "--format", "tts", "--out", str(kits), "--force")
+    assert result.exit_code == 1 and f"holds {image.relative_to(folder).as_posix()}, which is not as the export " \
+        "wrote it" in result.output, result.output
+    assert image.read_bytes().endswith(b"touched up")
 
 
 @pytest.mark.parametrize("name", ["._notes.txt", ".DS_Store", "Thumbs.db"])

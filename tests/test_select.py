@@ -98,6 +98,18 @@ def test_two_selections_never_replace_each_others_files(proj):
     assert written(proj, run(proj, "build", GAME, "--only", "card.type == 'swift'")) == (pdf, manifest)
 
 
+def test_one_selection_typed_several_ways_is_written_under_one_name():
+    """--component a --component b, b then a, or a twice (and a --seed with no --sample, which picks nothing)
+    printed the same bytes under a name for each way it was typed."""
+    from pnp.kit.select import Selection
+
+    names = {Selection(None, components).key() for components in (("a", "b"), ("b", "a"), ("a", "b", "a"))}
+    names |= {Selection(None, ("a", "b"), None, seed).key() for seed in (0, 5)}
+    assert len(names) == 1
+    assert Selection(None, ("a",), 3, 5).key() != Selection(None, ("a",), 3, 0).key()  # (a sample's seed picks)
+    assert Selection(None, ("a",)).key() != Selection(None, ("a", "b")).key()
+
+
 @pytest.mark.parametrize("args, message", [
     (["--only", "card.type =="], "template syntax error"),
     (["--only", ""], "template syntax error"),  # an empty one built the whole kit with exit 0

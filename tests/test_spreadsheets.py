@@ -2398,6 +2398,37 @@ def test_a_number_field_reads_a_number_cell_as_the_sheet_shows_it_or_refuses_it_
                                           ) in result.stderr, result.output
 
 
+def test_a_comma_scaling_a_number_and_a_number_closer_to_zero_than_floats_hold_are_refused_at_their_cells(tmp_path):
+    """A comma after a number's digits and not before another (0,.0) divides it by 1,000 as a sheet shows it: a
+    number field read 2 where the sheet showed 0.0, exit 0 (0,0.0 is a thousands separator, read as the number).
+    A number closer to 0 than 2.2251e-308 (Excel's smallest) was read as 0, or with fewer digits: 1e-400 in a CSV
+    printed 0.0; a workbook's 5e-324 (which Excel shows as 0) as 5e-324."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    game = root / "cards" / "mini" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace('      text: {type: text, default: ""}\n', (
+        '      text: {type: text, default: ""}\n      weight: {type: number, required: false}\n')), encoding="utf-8")
+    book = mini_cards_workbook()
+    book.active["G1"], book.active["G4"] = "weight", 2
+    book.active["G4"].number_format = "0,0.0"  # (shows 2.0)
+    book.active["D3"].number_format = "0,.0"  # power 1 shown as 0.0
+    book.save(root / "cards" / "mini" / "cards.xlsx")
+    result = run(root, "validate")
+    assert result.exit_code == 1 and "cards/mini/cards.xlsx[cards]:3:4: error: this number cell (1) is formatted as " \
+        "'0,.0', so the sheet shows it as another number" in result.stderr, result.output
+    assert ":4:7:" not in result.stderr
+    book.active["D3"].number_format, book.active["G2"] = "General", 5e-324
+    book.save(root / "cards" / "mini" / "cards.xlsx")
+    result = run(root, "validate")
+    assert result.exit_code == 1 and "cards/mini/cards.xlsx[cards]:2:7: error: '5e-324' is closer to 0 than the " \
+        "smallest number" in result.stderr, result.output
+    (root / "cards" / "mini" / "cards.xlsx").unlink()
+    (root / "cards" / "mini" / "cards.csv").write_text(
+        "id,name,kind,power,weight\nlion,Lion,beast,4,-0.0e-400\nfern,Fern,plant,1,1e-400\n", encoding="utf-8")
+    result = run(root, "validate")
+    assert result.exit_code == 1 and "cards/mini/cards.csv:3:5: error: '1e-400' is closer to 0 than the smallest " \
+        "number pnp (or a spreadsheet) holds with its digits" in result.stderr, result.output
+
+
 def test_a_number_of_a_built_in_format_left_to_the_language_is_refused_at_its_cell(tmp_path):
     """numFmtId 31 is a date in Japanese Excel (2023年3月15日), and openpyxl reads it as General: the text field
     printed 45000, exit 0. Here as the power (a number field), whose cell shows a date just as well."""

@@ -2,8 +2,10 @@
 check what was written against the format's rules, and put the folder in place of the old one at once."""
 
 import bisect
+import functools
 import os
 import shutil
+import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -118,10 +120,12 @@ def _file_managers_own(path: Path) -> bool:
 
 def not_an_export(project: "Project", folder: Path, game_id: str, fmt: str) -> str | None:
     """Why `folder` may not be replaced by the export of `game_id` as `fmt` (None when it may): something there
-    that no export wrote, since the whole folder goes: a file or link of the user's in its place, or a file its
+    that no export wrote, since the whole folder goes: a file or link of the user's in its place, a file its
     record (export.json) does not list (an --out of the user's own, ~/kits/<game>/png/ holding their photos, or
-    a note put in an export), or another game's or format's export (a game named `export` sent with --out into
-    output/<game>/). An empty folder or none may be."""
+    a note put in an export), one it lists that is not as the export left it (its size and sha256: a record
+    someone sent, or crafted, naming the user's notes.txt listed it as the export's, and the export removed
+    it; an image the user touched up since), or another game's or format's export (a game named `export` sent
+    with --out into output/<game>/). An empty folder or none may be."""
     if not folder.exists() and not folder.is_symlink():
         return None
     if folder.is_symlink():
@@ -131,19 +135,26 @@ def not_an_export(project: "Project", folder: Path, game_id: str, fmt: str) -> s
     made, listed, said = _record_of(project, folder / MANIFEST)
     if made is not None and made != (game_id, fmt):
         return f"holds the {made[1]} export of {made[0]}, which the {fmt} export of {game_id} would replace"
-    foreign = _first_unlisted(folder, listed | {MANIFEST})
-    return None if foreign is None else f"holds {foreign}, " + said.format(record=MANIFEST)
+    foreign = _first_unlisted(folder, listed)
+    if foreign is None:
+        return None
+    name, changed = foreign
+    return f"holds {name}, " + (_CHANGED if changed else said).format(record=MANIFEST)
 
 
-def _first_unlisted(folder: Path, listed: set[str]) -> str | None:
-    """The first entry of `folder` (by name, each folder's before those in it) that no export wrote: neither a
-    file `listed` (as the record names them), nor a folder holding one, nor a file manager's own; None when
-    there is none. Only the folders holding listed files are walked, so the walk ends within the record's
-    entries and one more: 300,000 files no record listed were all listed and sorted (16 s) before the first
-    was named, and as many empty folders would have been walked each in turn. A folder is known to hold a
-    listed file by looking its name up among the sorted names: every folder of each name, made up front, took
-    time and memory growing with the square of a name's depth (a record listing 'a/a/.../x.png', 30,000 deep in
-    60 KB, ran for minutes)."""
+Listed = dict[str, tuple[str, int]]  # a record's files: {name as it writes it: (sha256, bytes)}
+
+
+def _first_unlisted(folder: Path, listed: Listed) -> tuple[str, bool] | None:
+    """The first entry of `folder` (by name, each folder's before those in it) that no export wrote, and whether
+    it is one `listed` but changed since: neither the record itself, nor a file `listed` (as the record names
+    them) as the record says it was written (an ordinary file of its size and sha256), nor a folder holding
+    one, nor a file manager's own; None when there is none. Only the folders holding listed files are walked,
+    so the walk ends within the record's entries and one more: 300,000 files no record listed were all listed
+    and sorted (16 s) before the first was named, and as many empty folders would have been walked each in
+    turn. A folder is known to hold a listed file by looking its name up among the sorted names: every folder
+    of each name, made up front, took time and memory growing with the square of a name's depth (a record
+    listing 'a/a/.../x.png', 30,000 deep in 60 KB, ran for minutes)."""
     ordered = sorted(listed)
 
     def holding(prefix: str) -> bool:  # whether a listed name begins with `prefix` (a folder's, ending in '/')
@@ -160,28 +171,52 @@ def _first_unlisted(folder: Path, listed: set[str]) -> str | None:
             name = prefix + entry.name
             if entry.is_dir(follow_symlinks=False):
                 if not holding(name + "/"):
-                    return name + "/"
+                    return name + "/", False
                 inside.append((Path(entry.path), name + "/"))
-            elif name not in listed and not _file_managers_own(Path(entry.path)):  # (made by looking at it)
-                return name
+            elif name == MANIFEST:  # (the record itself, at the top)
+                continue
+            elif name in listed:
+                if not _as_written(Path(entry.path), *listed[name]):
+                    return name, True
+            elif not _file_managers_own(Path(entry.path)):  # (made by looking at it)
+                return name, False
         walking += reversed(inside)  # the first name walked first
     return None
 
 
+def _as_written(path: Path, digest: str, size: int) -> bool:
+    """Whether `path` is an ordinary file of `size` bytes and sha256 `digest`, as an export's record lists the
+    files it wrote (the size first: a file of another size is not read)."""
+    try:
+        info = path.lstat()
+        return stat.S_ISREG(info.st_mode) and info.st_size == size and _sha256_of(
+            str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns) == digest
+    except OSError:
+        return False
+
+
+@functools.lru_cache(maxsize=65_536)
+def _sha256_of(path: str, *unchanged: int) -> str:
+    """The sha256 of the file at `path`, read once while it is `unchanged` (device, inode, size, times): an
+    export checks its folder before and after it writes, and a folder of gigabytes of images was read twice."""
+    return sha256(Path(path), follow=False)
+
+
 _UNLISTED = "which no export wrote (its {record} does not list it)"
+_CHANGED = "which is not as the export wrote it (changed since: its {record} records another size or sha256)"
 
 
-def _record_of(project: "Project", record: Path) -> tuple[tuple[Any, Any] | None, set[str], str]:
+def _record_of(project: "Project", record: Path) -> tuple[tuple[Any, Any] | None, Listed, str]:
     """What an export folder's record says: the (game, format) it was made as (None when there is no record
     pnp wrote), the files it lists, and how a file it does not list is said."""
     try:
         manifest = Manifest.read(record, project.rel(record))
-        return ((manifest.head.get("game"), manifest.head.get("format")), {entry["path"] for entry in manifest.files},
-                _UNLISTED)
+        return ((manifest.head.get("game"), manifest.head.get("format")),
+                {entry["path"]: (entry["sha256"], entry.get("bytes", -1)) for entry in manifest.files}, _UNLISTED)
     except (UsageError, OSError, TypeError, KeyError):  # none, or not one pnp wrote: it lists nothing
         if record.exists() or record.is_symlink():  # (said so: "does not list it" sent the user to read it)
-            return None, set(), "and its {record}, which lists an export's files, is not one an export writes"
-        return None, set(), _UNLISTED
+            return None, {}, "and its {record}, which lists an export's files, is not one an export writes"
+        return None, {}, _UNLISTED
 
 
 def _written(project: "Project", studio: "Studio", fmt: str, folder: Path, options: dict[str, Any], jobs: int,

@@ -34,6 +34,14 @@ class Selection:
     sample: int | None = None  # this many items, picked at random among the rest
     seed: int = 0
 
+    def __post_init__(self) -> None:
+        # one selection however it is typed, so one name (key): --component deck --component board and board then
+        # deck (or deck twice) printed the same bytes under three names, and so did a --seed with no --sample,
+        # which picks nothing; each such proof stayed beside the kit until it was built again
+        object.__setattr__(self, "components", tuple(sorted(set(self.components))))
+        if self.sample is None:
+            object.__setattr__(self, "seed", 0)
+
     def __bool__(self) -> bool:
         return self.only is not None or bool(self.components) or self.sample is not None  # --only "" too
 

@@ -26,7 +26,7 @@ from typing import Any
 import yaml
 
 from ..errors import DataError, LoadError
-from ..options import closest, control_problem, type_name
+from ..options import closer_to_zero, closest, control_problem, too_close_to_zero, type_name
 from ..project import read_project_file, utf8_text
 from ..report import Mark
 from ..template import printed_number
@@ -1723,6 +1723,8 @@ def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     value = _plain_number(_number_of(value, field, mark))
     if isinstance(value, float) and not math.isfinite(value):  # <v>1e999</v>: printed 'inf' in a text field
         raise LoadError(f"this cell's number ({shown(value)}) is not a finite number", mark)
+    if too_close_to_zero(value):  # (a workbook's <v>5E-324</v>: Excel shows 0)
+        raise LoadError(closer_to_zero(shown(repr(value))), mark)
     if isinstance(value, str) and (problem := _text_problem(value)):
         raise LoadError(problem, mark)
     if isinstance(field, Str):  # str, text, id, icon: the cell as the sheet shows it
@@ -1830,8 +1832,8 @@ def _digits_shown(code: str, sign: int) -> tuple[int | None, bool] | None:
     a decimal point, thousands separators between them, and what shows no character but space (a colour, a width
     of a space, a fill of spaces, a language tag); a whole number's fraction of ? places after a space (# ?/?
     shows 3 as "3" and spaces: no decimal, no 0); (None, True) for a section that is General (General;-General);
-    None for any other (a percent, another fraction, an exponent, a date, text, a scaling comma after the
-    digits)."""
+    None for any other (a percent, another fraction, an exponent, a date, text, a comma not between two digit
+    places, which Excel reads as dividing by 1,000: 0, and 0,.0 show 12345 as 12 and 12.3)."""
     section = _number_section(code, sign)
     if section is None:
         return None
@@ -1850,10 +1852,17 @@ def _digits_shown_by(section: list[str]) -> tuple[int, bool] | None:
         return None
     places = [p for p in section if p in _DIGIT_PLACES or p in ".,"]
     point = places.index(".") if "." in places else len(places)
-    if not any(p in _DIGIT_PLACES for p in places) or places.count(".") > 1 or places[-1] == "," \
-            or "," in places[point:]:
+    if not any(p in _DIGIT_PLACES for p in places) or places.count(".") > 1 or not _separators_alone(places, point):
         return None
     return len(places[point + 1:]), "0" in places
+
+
+def _separators_alone(places: list[str], point: int) -> bool:
+    """Whether each comma of a section's digit places (the decimal point at `point`) is a thousands separator:
+    between two digit places before the point. Excel reads any other after the digits as dividing the number by
+    1,000 (0, and 0,.0 show 12345 as 12 and 12.3)."""
+    return all(0 < at < point - 1 and places[at - 1] in _DIGIT_PLACES and places[at + 1] in _DIGIT_PLACES
+               for at, p in enumerate(places) if p == ",")
 
 
 _FRACTION = re.compile(r"( )(\?+)/(\?+)")  # a fraction of ? places, after the whole number's digits and a space
@@ -1992,6 +2001,8 @@ def _scalar(text: str, mark: Mark) -> int | float | str:
         if len(text) > MAX_NUMBER_DIGITS:
             raise number_too_long(mark)
         value = kind(text)
+        if too_close_to_zero(value, text):
+            raise LoadError(closer_to_zero(shown(text)), mark)
         if value == value and value not in (float("inf"), float("-inf")):  # no NaN or infinity
             return value
     return text
