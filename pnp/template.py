@@ -3666,6 +3666,43 @@ def _parsed_or_none(source: str, expression: bool) -> nodes.Template | None:
         return None
 
 
+# what a condition reading nothing of the game is true or false as written: `false`, `1 > 2`, `not true`, `x is
+# defined` (a test of a function's result)
+_TRUE_OR_FALSE = (nodes.Compare, nodes.Not, nodes.Test)
+_WRITTEN_KINDS = ((nodes.List, "a list"), (nodes.Tuple, "a list"), (nodes.Dict, "a mapping"))
+
+
+def _true_or_false(node: nodes.Node) -> bool:
+    """Whether an expression's tree gives true or false whatever it reads: a test, a comparison, a `not`, the
+    words themselves, or `and`, `or` and `if ... else` of them (nested at most as deep as a template's source)."""
+    if isinstance(node, (nodes.And, nodes.Or)):
+        return _true_or_false(node.left) and _true_or_false(node.right)
+    if isinstance(node, nodes.CondExpr):
+        return _true_or_false(node.expr1) and node.expr2 is not None and _true_or_false(node.expr2)
+    return isinstance(node, _TRUE_OR_FALSE) or isinstance(node, nodes.Const) and isinstance(node.value, bool)
+
+
+def constant_condition(source: str) -> str | None:
+    """Why an expression written as a condition (a `when`) cannot be one, None when it can: one that reads nothing
+    of the game (no name but a function's: `range(0)`) is the same for every item, so it must be true or false
+    as written; a text, a number, a list or none written there was taken as true unless empty or 0 (`'false'`
+    drew the element, `'true' and 'false'` too)."""
+    tree = _parsed_or_none(source, True)
+    if tree is None or any(name.name not in FUNCTION_NAMES for name in _find_all(tree, nodes.Name)):
+        return None
+    value = cast(nodes.Output, tree.body[0]).nodes[0]
+    if _true_or_false(value):
+        return None
+    if isinstance(value, nodes.Const):
+        kind = "none" if value.value is None else f"the text {shown(value.value)}" if isinstance(value.value, str) \
+            else f"{type_name(value.value)} {shown(value.value)}"
+    else:
+        kind = next((said for node, said in _WRITTEN_KINDS if isinstance(value, node)), "a value")
+    return (f"{shown(source.strip())} reads nothing of the game, so it is the same for every item, and it is {kind}, "
+            "not true or false (a text is taken as true unless empty, a number unless 0): write true or false, or a "
+            "test of the item such as `card.cost > 2`")
+
+
 def _read_as_written(whose: str | None, named: frozenset[str]) -> bool:
     """Whether a table written (`ref.cards`) is the game's: the template does not give `ref` another value."""
     return whose is None or whose.split(".")[0] not in named
