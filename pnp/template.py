@@ -539,7 +539,7 @@ def _check_result(value: _T) -> _T:
         raise LimitError(f"a template made a number of {bits:,} bits (at most {MAX_NUMBER_BITS:,}, about 1,200 "
                          "digits)")
     _finite(value)
-    size = _held(cast(Any, value)) if type(value) in _BUILT else _size(value)
+    size = _held(cast(Any, value)) if _is_built(value) else _size(value)
     if size is not None:
         if size > MAX_STRING:
             length = len(cast(Any, value))
@@ -554,11 +554,31 @@ def _check_result(value: _T) -> _T:
 _BUILT = (list, tuple, dict)  # the containers a template makes (a game's data are Records and MarkedLists)
 
 
+def _is_built(value: object) -> bool:
+    """A container a template made, which _held looks inside: a list, tuple or dict, a view of a dict (`{1:
+    x}.items()`), or a named tuple a filter makes (groupby's groups). Comparing, hashing and printing go inside
+    each, in C: a view or a group made of two of the one before, forty times over, was counted as 2 items, and
+    comparing two such never ended, nor did printing the view."""
+    kind = type(value)
+    return kind in _BUILT or kind in _DICT_VIEWS or isinstance(value, tuple)
+
+
+def _held_items(container: Any) -> Sequence[Any]:
+    """What a container a template made holds (_is_built): a dict's keys and values, a list's or a tuple's items;
+    a view holds its dict (its one referent), sized once however many views of it are asked for
+    (`big.items()` in a loop walked a million entries a turn)."""
+    if type(container) is dict:
+        return [*container.keys(), *container.values()]
+    if type(container) in _DICT_VIEWS:
+        return gc.get_referents(container)
+    return cast(Sequence[Any], container)
+
+
 def _is_held_data(item: object) -> bool:
     """A game's list or mapping, or a view of one, held in a template's container: counted as its length
     (comparing `[big.items()] * 1000` with another such compared 1,000 mappings of 20,000 entries, 7 s)."""
     kind = type(item)
-    return kind not in _SHORT_TEXTS and kind not in _BUILT and \
+    return kind not in _SHORT_TEXTS and not _is_built(item) and \
         isinstance(item, (list, tuple, Mapping, KeysView, ValuesView, ItemsView))
 
 
@@ -593,8 +613,8 @@ def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
         if not inner_counted and (id(container) in counts  # (held twice by one container: looked at once)
                                   or _held_before(container, known, counts, depths)):
             continue
-        items = [*container.keys(), *container.values()] if type(container) is dict else container
-        inner = [item for item in items if type(item) in _BUILT]
+        items = _held_items(container)
+        inner = [item for item in items if _is_built(item)]
         if not inner_counted:
             stack.append((container, True))
             stack.extend((item, False) for item in inner if id(item) not in counts)
@@ -672,7 +692,7 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
             total += 5
             continue
         inside.add(id(item))
-        stack.append(_Leave(id(item)))
+        stack.append(_Leave(item))
         total += _contents(item, stack)
     return total
 
@@ -705,12 +725,15 @@ def _refuse_unprintable(value: object) -> None:
 
 
 class _Leave:
-    """On _text_size's stack, the end of a container's contents."""
+    """On _text_size's stack, the end of a container's contents. It holds the container: one made as it is read
+    (the pairs of a mapping's items()) was let go once read, and the next pair, made at its address, was taken
+    for a container inside itself and counted as `...` (a view holding itself 40 times over was counted 2,614
+    characters, and printing it never ended)."""
 
-    __slots__ = ("key",)
+    __slots__ = ("key", "container")
 
-    def __init__(self, key: int) -> None:
-        self.key = key
+    def __init__(self, container: object) -> None:
+        self.key, self.container = id(container), container
 
 
 _VIEWS = (KeysView, ValuesView, ItemsView)  # (a dict's own views are registered as these)
