@@ -1409,9 +1409,16 @@ def _contained(item: Any, op: str, container: Any) -> bool:
     return found if op == "in" else not found
 
 
+# the equalities a chain of comparisons may hold besides the operators that order and `in`, as Python applies them
+_EQUALITY: dict[str, Callable[[Any, Any], Any]] = {"eq": operator.eq, "ne": operator.ne}
+
+
 def _comparison(left: Any, op: str, right: Any) -> Any:
-    """A comparison of two values that _Compiler writes as a call: one that orders (_order) or `in` (_contained)."""
-    return _order(left, op, right) if op in _ORDERINGS else _contained(left, op, right)
+    """A comparison of two values that _Compiler writes as a call, alone or a link of a chain (_compared_chain):
+    one that orders (_order), `in` (_contained), or an equality."""
+    if op in _ORDERINGS:
+        return _order(left, op, right)
+    return _contained(left, op, right) if op in ("in", "notin") else _EQUALITY[op](left, right)
 
 
 def _order_test(op: str, value: Any, other: Any) -> Any:
@@ -2453,21 +2460,15 @@ _FORMATTER = string.Formatter()
 _JINJA_CALL_KEYS = ("_loop_vars", "_block_vars")  # what Jinja passes along to every call, for macros
 
 
-# the operators a chain of comparisons may hold besides those that order (_ORDERINGS), as Python applies them
-_EQUALITY_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
-    "eq": operator.eq, "ne": operator.ne, "in": lambda left, right: _contained(left, "in", right),
-    "notin": lambda left, right: _contained(left, "notin", right)}
-
-
 def _compared_chain(left: Any, *pairs: Any) -> Any:
     """`a < b <= c`, a chain of comparisons (_Compiler writes it as a call here): each pair compared as `a < b`
-    alone is (_order: values of no order said in pnp's words, where Python said "'<' not supported between
+    alone is (_comparison: values of no order said in pnp's words, where Python said "'<' not supported between
     instances of 'int' and 'str'"), each operand read once (`pairs`: operator, then a function giving the
     operand) and none after the first pair that is false, as Python's chain."""
     result: Any = True
     for op, operand in zip(pairs[::2], pairs[1::2]):
         right = operand()
-        result = _order(left, op, right) if op in _ORDERINGS else _EQUALITY_OPERATORS[op](left, right)
+        result = _comparison(left, op, right)
         if not result:
             return result
         left = right
