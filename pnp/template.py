@@ -642,12 +642,17 @@ def _held_before(container: object, known: dict[int, tuple[object, int, int]], c
     return True
 
 
+def _too_deep() -> NoReturn:
+    """Refuse containers a template built inside one another past MAX_BUILT_DEPTH (_keep_held, _text_size)."""
+    raise LimitError(f"a template built lists, mappings or namespaces more than {MAX_BUILT_DEPTH} deep inside one "
+                     "another (a list made of the one before it, step by step in a loop?)")
+
+
 def _keep_held(container: object, count: int, depth: int, known: dict[int, tuple[object, int, int]]) -> None:
     """A container _held looked at, refused past MAX_BUILT_DEPTH, else kept for the rest of the evaluation
     (in _Budget.held, which forgets all once what it keeps holds past MAX_STRING)."""
     if depth > MAX_BUILT_DEPTH:
-        raise LimitError(f"a template built lists or mappings more than {MAX_BUILT_DEPTH} deep inside one "
-                         "another (a list made of the one before it, step by step in a loop?)")
+        _too_deep()
     if known is not _budget.held:
         return
     if _budget.held_size + count > MAX_STRING:
@@ -667,14 +672,18 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
     """How long str(value) is, counted no further than just past `limit`: a list holding one long text a
     million times is 8 MB, its text a terabyte. An estimate that is never far under (escapes aside). A
     container inside itself (a namespace set to hold itself) prints as `...` there, as Python writes it: counted
-    around again, it took seconds to reach the limit, six characters a turn."""
+    around again, it took seconds to reach the limit, six characters a turn. Containers a template made and
+    namespaces inside one another past MAX_BUILT_DEPTH are refused (_too_deep): printing them recurses as deep as
+    they are, and a namespace is changed after it is made, so only what it holds when printed says how deep it
+    is (one made of the one before, 5,000 times over, ran Python out of stack quoting it)."""
     if isinstance(value, (str, bytes)):  # (bytes: what they hold, as bytes.join and bytes % build them)
         return len(value)
-    total, stack, inside = 0, [value], set()
+    total, stack, inside, built_depth = 0, [value], set(), 0
     while stack and total <= limit:
         item = stack.pop()
         if type(item) is _Leave:
             inside.discard(item.key)
+            built_depth -= item.built
             continue
         if isinstance(item, (str, bytes)):
             total += len(item) + 2  # quoted inside a list
@@ -692,7 +701,11 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
             total += 5
             continue
         inside.add(id(item))
-        stack.append(_Leave(item))
+        leave = _Leave(item)
+        built_depth += leave.built
+        if built_depth > MAX_BUILT_DEPTH:
+            _too_deep()
+        stack.append(leave)
         total += _contents(item, stack)
     return total
 
@@ -730,10 +743,11 @@ class _Leave:
     for a container inside itself and counted as `...` (a view holding itself 40 times over was counted 2,614
     characters, and printing it never ended)."""
 
-    __slots__ = ("key", "container")
+    __slots__ = ("key", "container", "built")
 
     def __init__(self, container: object) -> None:
         self.key, self.container = id(container), container
+        self.built = _is_built(container)  # (counted in the depth bound: a namespace by its dict of names)
 
 
 _VIEWS = (KeysView, ValuesView, ItemsView)  # (a dict's own views are registered as these)
@@ -3006,10 +3020,28 @@ class _Namespace(Namespace):
         _refuse_elsewhere(object.__getattribute__(self, "_pnp_made_in"), f"namespace (set .{_short(name)})")
         Namespace.__setitem__(self, name, value)
 
-    @reprlib.recursive_repr("<Namespace {...}>")  # (one holding itself: its copy of rounded floats is another dict)
     def __repr__(self) -> str:
-        """As Jinja's, its floats as a template prints them (`namespace(b=1/3)` printed 0.3333333333333333)."""
-        return f"<Namespace {_numbers_rounded(object.__getattribute__(self, '_Namespace__attrs'))!r}>"
+        """As Jinja's, its floats as a template prints them (`namespace(b=1/3)` printed 0.3333333333333333); one
+        that holds namespaces is measured first, as printing measures a value (_text_size), where pnp quotes it
+        (a repeat given one): one made of the one before 5,000 times over ran Python out of stack, one made of
+        two of it 40 times over was written for ever."""
+        if getattr(_REPR, "inside", False):
+            return _namespace_written(self)
+        _REPR.inside = True
+        try:
+            _refuse_longer(_text_size(self, MAX_STRING), "the namespace's text")
+            return _namespace_written(self)
+        finally:
+            _REPR.inside = False
+
+
+_REPR = threading.local()  # inside: a namespace is being written, measured already as the one outside it
+
+
+@reprlib.recursive_repr("<Namespace {...}>")  # (one holding itself: its copy of rounded floats is another dict)
+def _namespace_written(namespace: _Namespace) -> str:
+    """A namespace as Jinja writes it, with its floats as a template prints them."""
+    return f"<Namespace {_numbers_rounded(object.__getattribute__(namespace, '_Namespace__attrs'))!r}>"
 
 
 class _Cycler(Cycler):

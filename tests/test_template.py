@@ -6,7 +6,7 @@ from collections.abc import Mapping
 import pytest
 
 from pnp import template
-from pnp.errors import ExprError
+from pnp.errors import ExprError, LimitError
 
 
 @pytest.mark.parametrize("source, message", [
@@ -328,7 +328,7 @@ def test_lists_built_inside_one_another_are_bounded_in_depth():
     assert template.render(source, {}) == "\n1"
     with pytest.raises(ExprError) as e:
         template.render(source.replace("range(", "range(1 + "), {})
-    assert e.value.line == 2 and f"lists or mappings more than {template.MAX_BUILT_DEPTH} deep" in e.value.message
+    assert e.value.line == 2 and f"lists, mappings or namespaces more than {template.MAX_BUILT_DEPTH} deep" in e.value.message
 
 
 @pytest.mark.parametrize("made", ["{1: ns.a}.items()", "{1: ns.a}.values()", "[ns.a] | groupby('real')"])
@@ -337,7 +337,7 @@ def test_views_and_groups_built_inside_one_another_are_bounded_in_depth(made):
     source = NESTING_LOOP.replace("[ns.a]", made).replace("STEPS", str(template.MAX_BUILT_DEPTH + 1))
     with pytest.raises(ExprError) as e:
         template.render(source, {})
-    assert f"lists or mappings more than {template.MAX_BUILT_DEPTH} deep" in e.value.message
+    assert f"lists, mappings or namespaces more than {template.MAX_BUILT_DEPTH} deep" in e.value.message
 
 
 DOUBLING = ("{% set ns = namespace(a=1, b=1) %}{% for i in range(21) %}{% set ns.a = MADE %}"
@@ -360,6 +360,27 @@ def test_a_view_printed_is_measured_whole():
     for _ in range(15):
         view = {1: view, 2: view}.items()
     assert template.printed_size(view, 100_000) > 100_000
+
+
+def test_namespaces_inside_one_another_are_bounded_in_depth_where_they_are_printed():
+    # a namespace is changed after it is made: printing is where its depth is known (it was Python's stack
+    # running out, "nested too deeply (a macro or loop that calls itself forever?)", or nothing under 200)
+    source = NESTING_LOOP.replace("[ns.a]", "namespace(x=ns.a)").replace("ns.a | length", "ns.a")
+    assert template.render(source.replace("STEPS", str(template.MAX_BUILT_DEPTH - 1)), {}).startswith("\n<Namespace")
+    with pytest.raises(ExprError) as e:
+        template.render(source.replace("STEPS", "150"), {})
+    assert f"lists, mappings or namespaces more than {template.MAX_BUILT_DEPTH} deep" in e.value.message
+
+
+def test_a_namespace_quoted_by_pnp_is_measured_first(monkeypatch):
+    # a repeat given a namespace quotes it: one holding two of the one before, forty times over, was written
+    # for ever (pnp's own repr(), outside any template's time limit)
+    monkeypatch.setattr(template, "MAX_STRING", 10_000)
+    wide = template._Namespace(a=1)
+    for _ in range(40):
+        wide = template._Namespace(x=wide, y=wide)
+    with pytest.raises(LimitError, match="the namespace's text would be longer than 10,000"):
+        repr(wide)
 
 
 def test_a_list_built_of_one_sized_already_is_not_walked_again(monkeypatch):

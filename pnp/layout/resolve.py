@@ -503,7 +503,10 @@ def _copies(values: object, el: ElementShape) -> Sequence[Any]:
 
 def _got(value: object) -> str:
     """A value an expression gave, as a message says it was got."""
-    got = shown(as_printed(value))
+    try:
+        got = shown(as_printed(value))
+    except LimitError:  # too long or deep to write (a namespace made of the one before, over and over)
+        return f"a {type(value).__name__.strip('_').lower()}"
     if callable(value):  # (`card.items` quoted "<bound method Tracked.items of {...}>", pnp's own names)
         return "a function, not its result (is a '()' missing after its name?)"
     if " at 0x" in got:  # an object of no literal form (`cycler(1, 2)`) by its kind, not by its memory address:
