@@ -1262,7 +1262,7 @@ def _refuse_none_inside(container: object, parts: list[object], as_text: bool) -
     in Python's words, on the cards without a friend, exit 0, where `{{ card.friend }}` is refused. The game's
     own data printed whole is printed as it is (`item | string`, the fields it left out as None: a filter
     searches all of an item's text so)."""
-    made = type(container) in _BUILT or type(container) in _DICT_VIEWS
+    made = _is_built(container)
     at = next((n for n, part in enumerate(parts) if part is None), None) if as_text and made else None
     if at is None:
         return
@@ -1315,10 +1315,11 @@ def _made(kind: type | None, parts: list[object], was: object) -> object:
 
 def _container(value: object) -> type | None:
     """list, tuple or dict: how a value prints its parts (a list of the game's, a table's item, as these do;
-    a named tuple prints its own way, and is not one), else None."""
+    groupby's groups, the named tuples templates meet, print as tuples and are ones: their none and
+    0.30000000000000004 were printed as Python writes them), else None."""
     if isinstance(value, list):
         return list
-    if type(value) is tuple:
+    if isinstance(value, tuple):
         return tuple
     if type(value) in _DICT_VIEWS:  # (`dict(a=0.1 + 0.2).items()` printed dict_items([('a', 0.30000000000000004)]))
         return type(value)

@@ -383,6 +383,14 @@ def test_a_namespace_quoted_by_pnp_is_measured_first(monkeypatch):
         repr(wide)
 
 
+def test_groups_print_as_the_tuples_they_are():
+    # groupby's groups (named tuples) were printed as Python writes them: 0.30000000000000004, and the none of
+    # the items that leave the field out (`(None, [...])`)
+    assert template.render("{{ [{'k': 0.1 + 0.2}] | groupby('k') }}", {}) == "[(0.3, [{'k': 0.3}])]"
+    with pytest.raises(ExprError, match="a list written as text holds none"):
+        template.render("{{ cards | groupby('k') }}", {"cards": [_GameMapping({"k": None})]})
+
+
 def test_a_list_built_of_one_sized_already_is_not_walked_again(monkeypatch):
     # each step of `{% set ns.a = [ns.a] %}` walked the whole nesting again: quadratic (600 steps took 3 s)
     looked_at = []
