@@ -564,6 +564,16 @@ class Expression(Option):
         return value
 
 
+class Condition(Expression):
+    """An expression that is true or false per item (`when`): written as an expression, or true or false. A
+    number written there was taken as true unless 0 (`when: 0.5` drew the element), as no condition is."""
+
+    def convert(self, value: object) -> object:
+        if not isinstance(value, (str, bool)):
+            raise ValueError(f"expected an expression (e.g. `card.cost > 2`), or true or false, got {described(value)}")
+        return value
+
+
 class _Shaped(Option):
     """A value that must have one container shape; what is inside is checked by whoever reads it."""
 

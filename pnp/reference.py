@@ -251,7 +251,8 @@ def _templates() -> str:
     out += ["",
             "Limits, so that no mistake hangs a build: a text or list of at most "
             f"{template.MAX_STRING:,} characters or items (a list's lists counted as often as it holds them), lists "
-            f"and mappings built inside one another at most {template.MAX_BUILT_DEPTH} deep, a "
+            f"and mappings (their views and groups too) built inside one another at most {template.MAX_BUILT_DEPTH} "
+            "deep, and namespaces so when printed, a "
             f"`range` of at most {template.MAX_ITEMS:,} numbers, a number written of at most about 1,200 digits "
             "(none computed past the largest float: no `inf` or `nan`), "
             f"macros nested at most {template.MAX_CALL_DEPTH} deep, {template.SECONDS_PER_EVALUATION:g} s for one "

@@ -539,7 +539,7 @@ def _check_result(value: _T) -> _T:
         raise LimitError(f"a template made a number of {bits:,} bits (at most {MAX_NUMBER_BITS:,}, about 1,200 "
                          "digits)")
     _finite(value)
-    size = _held(cast(Any, value)) if type(value) in _BUILT else _size(value)
+    size = _held(cast(Any, value)) if _is_built(value) else _size(value)
     if size is not None:
         if size > MAX_STRING:
             length = len(cast(Any, value))
@@ -554,11 +554,31 @@ def _check_result(value: _T) -> _T:
 _BUILT = (list, tuple, dict)  # the containers a template makes (a game's data are Records and MarkedLists)
 
 
+def _is_built(value: object) -> bool:
+    """A container a template made, which _held looks inside: a list, tuple or dict, a view of a dict (`{1:
+    x}.items()`), or a named tuple a filter makes (groupby's groups). Comparing, hashing and printing go inside
+    each, in C: a view or a group made of two of the one before, forty times over, was counted as 2 items, and
+    comparing two such never ended, nor did printing the view."""
+    kind = type(value)
+    return kind in _BUILT or kind in _DICT_VIEWS or isinstance(value, tuple)
+
+
+def _held_items(container: Any) -> Sequence[Any]:
+    """What a container a template made holds (_is_built): a dict's keys and values, a list's or a tuple's items;
+    a view holds its dict (its one referent), sized once however many views of it are asked for
+    (`big.items()` in a loop walked a million entries a turn)."""
+    if type(container) is dict:
+        return [*container.keys(), *container.values()]
+    if type(container) in _DICT_VIEWS:
+        return gc.get_referents(container)
+    return cast(Sequence[Any], container)
+
+
 def _is_held_data(item: object) -> bool:
     """A game's list or mapping, or a view of one, held in a template's container: counted as its length
     (comparing `[big.items()] * 1000` with another such compared 1,000 mappings of 20,000 entries, 7 s)."""
     kind = type(item)
-    return kind not in _SHORT_TEXTS and kind not in _BUILT and \
+    return kind not in _SHORT_TEXTS and not _is_built(item) and \
         isinstance(item, (list, tuple, Mapping, KeysView, ValuesView, ItemsView))
 
 
@@ -593,8 +613,8 @@ def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
         if not inner_counted and (id(container) in counts  # (held twice by one container: looked at once)
                                   or _held_before(container, known, counts, depths)):
             continue
-        items = [*container.keys(), *container.values()] if type(container) is dict else container
-        inner = [item for item in items if type(item) in _BUILT]
+        items = _held_items(container)
+        inner = [item for item in items if _is_built(item)]
         if not inner_counted:
             stack.append((container, True))
             stack.extend((item, False) for item in inner if id(item) not in counts)
@@ -622,12 +642,17 @@ def _held_before(container: object, known: dict[int, tuple[object, int, int]], c
     return True
 
 
+def _too_deep() -> NoReturn:
+    """Refuse containers a template built inside one another past MAX_BUILT_DEPTH (_keep_held, _text_size)."""
+    raise LimitError(f"a template built lists, mappings or namespaces more than {MAX_BUILT_DEPTH} deep inside one "
+                     "another (a list made of the one before it, step by step in a loop?)")
+
+
 def _keep_held(container: object, count: int, depth: int, known: dict[int, tuple[object, int, int]]) -> None:
     """A container _held looked at, refused past MAX_BUILT_DEPTH, else kept for the rest of the evaluation
     (in _Budget.held, which forgets all once what it keeps holds past MAX_STRING)."""
     if depth > MAX_BUILT_DEPTH:
-        raise LimitError(f"a template built lists or mappings more than {MAX_BUILT_DEPTH} deep inside one "
-                         "another (a list made of the one before it, step by step in a loop?)")
+        _too_deep()
     if known is not _budget.held:
         return
     if _budget.held_size + count > MAX_STRING:
@@ -647,14 +672,18 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
     """How long str(value) is, counted no further than just past `limit`: a list holding one long text a
     million times is 8 MB, its text a terabyte. An estimate that is never far under (escapes aside). A
     container inside itself (a namespace set to hold itself) prints as `...` there, as Python writes it: counted
-    around again, it took seconds to reach the limit, six characters a turn."""
+    around again, it took seconds to reach the limit, six characters a turn. Containers a template made and
+    namespaces inside one another past MAX_BUILT_DEPTH are refused (_too_deep): printing them recurses as deep as
+    they are, and a namespace is changed after it is made, so only what it holds when printed says how deep it
+    is (one made of the one before, 5,000 times over, ran Python out of stack quoting it)."""
     if isinstance(value, (str, bytes)):  # (bytes: what they hold, as bytes.join and bytes % build them)
         return len(value)
-    total, stack, inside = 0, [value], set()
+    total, stack, inside, built_depth = 0, [value], set(), 0
     while stack and total <= limit:
         item = stack.pop()
         if type(item) is _Leave:
             inside.discard(item.key)
+            built_depth -= item.built
             continue
         if isinstance(item, (str, bytes)):
             total += len(item) + 2  # quoted inside a list
@@ -672,7 +701,11 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
             total += 5
             continue
         inside.add(id(item))
-        stack.append(_Leave(id(item)))
+        leave = _Leave(item)
+        built_depth += leave.built
+        if built_depth > MAX_BUILT_DEPTH:
+            _too_deep()
+        stack.append(leave)
         total += _contents(item, stack)
     return total
 
@@ -705,12 +738,16 @@ def _refuse_unprintable(value: object) -> None:
 
 
 class _Leave:
-    """On _text_size's stack, the end of a container's contents."""
+    """On _text_size's stack, the end of a container's contents. It holds the container: one made as it is read
+    (the pairs of a mapping's items()) was let go once read, and the next pair, made at its address, was taken
+    for a container inside itself and counted as `...` (a view holding itself 40 times over was counted 2,614
+    characters, and printing it never ended)."""
 
-    __slots__ = ("key",)
+    __slots__ = ("key", "container", "built")
 
-    def __init__(self, key: int) -> None:
-        self.key = key
+    def __init__(self, container: object) -> None:
+        self.key, self.container = id(container), container
+        self.built = _is_built(container)  # (counted in the depth bound: a namespace by its dict of names)
 
 
 _VIEWS = (KeysView, ValuesView, ItemsView)  # (a dict's own views are registered as these)
@@ -1225,7 +1262,7 @@ def _refuse_none_inside(container: object, parts: list[object], as_text: bool) -
     in Python's words, on the cards without a friend, exit 0, where `{{ card.friend }}` is refused. The game's
     own data printed whole is printed as it is (`item | string`, the fields it left out as None: a filter
     searches all of an item's text so)."""
-    made = type(container) in _BUILT or type(container) in _DICT_VIEWS
+    made = _is_built(container)
     at = next((n for n, part in enumerate(parts) if part is None), None) if as_text and made else None
     if at is None:
         return
@@ -1278,10 +1315,11 @@ def _made(kind: type | None, parts: list[object], was: object) -> object:
 
 def _container(value: object) -> type | None:
     """list, tuple or dict: how a value prints its parts (a list of the game's, a table's item, as these do;
-    a named tuple prints its own way, and is not one), else None."""
+    groupby's groups, the named tuples templates meet, print as tuples and are ones: their none and
+    0.30000000000000004 were printed as Python writes them), else None."""
     if isinstance(value, list):
         return list
-    if type(value) is tuple:
+    if isinstance(value, tuple):
         return tuple
     if type(value) in _DICT_VIEWS:  # (`dict(a=0.1 + 0.2).items()` printed dict_items([('a', 0.30000000000000004)]))
         return type(value)
@@ -1386,9 +1424,16 @@ def _contained(item: Any, op: str, container: Any) -> bool:
     return found if op == "in" else not found
 
 
+# the equalities a chain of comparisons may hold besides the operators that order and `in`, as Python applies them
+_EQUALITY: dict[str, Callable[[Any, Any], Any]] = {"eq": operator.eq, "ne": operator.ne}
+
+
 def _comparison(left: Any, op: str, right: Any) -> Any:
-    """A comparison of two values that _Compiler writes as a call: one that orders (_order) or `in` (_contained)."""
-    return _order(left, op, right) if op in _ORDERINGS else _contained(left, op, right)
+    """A comparison of two values that _Compiler writes as a call, alone or a link of a chain (_compared_chain):
+    one that orders (_order), `in` (_contained), or an equality."""
+    if op in _ORDERINGS:
+        return _order(left, op, right)
+    return _contained(left, op, right) if op in ("in", "notin") else _EQUALITY[op](left, right)
 
 
 def _order_test(op: str, value: Any, other: Any) -> Any:
@@ -2430,21 +2475,15 @@ _FORMATTER = string.Formatter()
 _JINJA_CALL_KEYS = ("_loop_vars", "_block_vars")  # what Jinja passes along to every call, for macros
 
 
-# the operators a chain of comparisons may hold besides those that order (_ORDERINGS), as Python applies them
-_EQUALITY_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
-    "eq": operator.eq, "ne": operator.ne, "in": lambda left, right: _contained(left, "in", right),
-    "notin": lambda left, right: _contained(left, "notin", right)}
-
-
 def _compared_chain(left: Any, *pairs: Any) -> Any:
     """`a < b <= c`, a chain of comparisons (_Compiler writes it as a call here): each pair compared as `a < b`
-    alone is (_order: values of no order said in pnp's words, where Python said "'<' not supported between
+    alone is (_comparison: values of no order said in pnp's words, where Python said "'<' not supported between
     instances of 'int' and 'str'"), each operand read once (`pairs`: operator, then a function giving the
     operand) and none after the first pair that is false, as Python's chain."""
     result: Any = True
     for op, operand in zip(pairs[::2], pairs[1::2]):
         right = operand()
-        result = _order(left, op, right) if op in _ORDERINGS else _EQUALITY_OPERATORS[op](left, right)
+        result = _comparison(left, op, right)
         if not result:
             return result
         left = right
@@ -2982,10 +3021,28 @@ class _Namespace(Namespace):
         _refuse_elsewhere(object.__getattribute__(self, "_pnp_made_in"), f"namespace (set .{_short(name)})")
         Namespace.__setitem__(self, name, value)
 
-    @reprlib.recursive_repr("<Namespace {...}>")  # (one holding itself: its copy of rounded floats is another dict)
     def __repr__(self) -> str:
-        """As Jinja's, its floats as a template prints them (`namespace(b=1/3)` printed 0.3333333333333333)."""
-        return f"<Namespace {_numbers_rounded(object.__getattribute__(self, '_Namespace__attrs'))!r}>"
+        """As Jinja's, its floats as a template prints them (`namespace(b=1/3)` printed 0.3333333333333333); one
+        that holds namespaces is measured first, as printing measures a value (_text_size), where pnp quotes it
+        (a repeat given one): one made of the one before 5,000 times over ran Python out of stack, one made of
+        two of it 40 times over was written for ever."""
+        if getattr(_REPR, "inside", False):
+            return _namespace_written(self)
+        _REPR.inside = True
+        try:
+            _refuse_longer(_text_size(self, MAX_STRING), "the namespace's text")
+            return _namespace_written(self)
+        finally:
+            _REPR.inside = False
+
+
+_REPR = threading.local()  # inside: a namespace is being written, measured already as the one outside it
+
+
+@reprlib.recursive_repr("<Namespace {...}>")  # (one holding itself: its copy of rounded floats is another dict)
+def _namespace_written(namespace: _Namespace) -> str:
+    """A namespace as Jinja writes it, with its floats as a template prints them."""
+    return f"<Namespace {_numbers_rounded(object.__getattribute__(namespace, '_Namespace__attrs'))!r}>"
 
 
 class _Cycler(Cycler):
@@ -3664,6 +3721,43 @@ def _parsed_or_none(source: str, expression: bool) -> nodes.Template | None:
         return ENV.parse("{{ (" + source + ") }}" if expression else source)
     except (TemplateSyntaxError, LimitError):
         return None
+
+
+# what a condition reading nothing of the game is true or false as written: `false`, `1 > 2`, `not true`, `x is
+# defined` (a test of a function's result)
+_TRUE_OR_FALSE = (nodes.Compare, nodes.Not, nodes.Test)
+_WRITTEN_KINDS = ((nodes.List, "a list"), (nodes.Tuple, "a list"), (nodes.Dict, "a mapping"))
+
+
+def _true_or_false(node: nodes.Node) -> bool:
+    """Whether an expression's tree gives true or false whatever it reads: a test, a comparison, a `not`, the
+    words themselves, or `and`, `or` and `if ... else` of them (nested at most as deep as a template's source)."""
+    if isinstance(node, (nodes.And, nodes.Or)):
+        return _true_or_false(node.left) and _true_or_false(node.right)
+    if isinstance(node, nodes.CondExpr):
+        return _true_or_false(node.expr1) and node.expr2 is not None and _true_or_false(node.expr2)
+    return isinstance(node, _TRUE_OR_FALSE) or isinstance(node, nodes.Const) and isinstance(node.value, bool)
+
+
+def constant_condition(source: str) -> str | None:
+    """Why an expression written as a condition (a `when`) cannot be one, None when it can: one that reads nothing
+    of the game (no name but a function's: `range(0)`) is the same for every item, so it must be true or false
+    as written; a text, a number, a list or none written there was taken as true unless empty or 0 (`'false'`
+    drew the element, `'true' and 'false'` too)."""
+    tree = _parsed_or_none(source, True)
+    if tree is None or any(name.name not in FUNCTION_NAMES for name in _find_all(tree, nodes.Name)):
+        return None
+    value = cast(nodes.Output, tree.body[0]).nodes[0]
+    if _true_or_false(value):
+        return None
+    if isinstance(value, nodes.Const):
+        kind = "none" if value.value is None else f"the text {shown(value.value)}" if isinstance(value.value, str) \
+            else f"{type_name(value.value)} {shown(value.value)}"
+    else:
+        kind = next((said for node, said in _WRITTEN_KINDS if isinstance(value, node)), "a value")
+    return (f"{shown(source.strip())} reads nothing of the game, so it is the same for every item, and it is {kind}, "
+            "not true or false (a text is taken as true unless empty, a number unless 0): write true or false, or a "
+            "test of the item such as `card.cost > 2`")
 
 
 def _read_as_written(whose: str | None, named: frozenset[str]) -> bool:

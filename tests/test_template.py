@@ -1,11 +1,12 @@
 """The sandbox's bounds, directly: each refusal is an ExprError with a plain message, never a hang."""
 
 import gc
+from collections.abc import Mapping
 
 import pytest
 
 from pnp import template
-from pnp.errors import ExprError
+from pnp.errors import ExprError, LimitError
 
 
 @pytest.mark.parametrize("source, message", [
@@ -327,7 +328,67 @@ def test_lists_built_inside_one_another_are_bounded_in_depth():
     assert template.render(source, {}) == "\n1"
     with pytest.raises(ExprError) as e:
         template.render(source.replace("range(", "range(1 + "), {})
-    assert e.value.line == 2 and f"lists or mappings more than {template.MAX_BUILT_DEPTH} deep" in e.value.message
+    assert e.value.line == 2 and f"lists, mappings or namespaces more than {template.MAX_BUILT_DEPTH} deep" in e.value.message
+
+
+@pytest.mark.parametrize("made", ["{1: ns.a}.items()", "{1: ns.a}.values()", "[ns.a] | groupby('real')"])
+def test_views_and_groups_built_inside_one_another_are_bounded_in_depth(made):
+    # a mapping's view or a group (groupby's, a named tuple) was counted as its length, never looked inside
+    source = NESTING_LOOP.replace("[ns.a]", made).replace("STEPS", str(template.MAX_BUILT_DEPTH + 1))
+    with pytest.raises(ExprError) as e:
+        template.render(source, {})
+    assert f"lists, mappings or namespaces more than {template.MAX_BUILT_DEPTH} deep" in e.value.message
+
+
+DOUBLING = ("{% set ns = namespace(a=1, b=1) %}{% for i in range(21) %}{% set ns.a = MADE %}"
+            "{% set ns.b = MADE.replace('ns.a', 'ns.b') %}{% endfor %}")
+
+
+@pytest.mark.parametrize("made", ["{1: ns.a, 2: ns.a}.items()", "[[ns.a]] | groupby(0)"])
+def test_a_view_or_group_holding_the_one_before_twice_is_counted_whole(made):
+    # forty such steps made two values that comparing never ended, in C code that no time limit stops
+    source = DOUBLING.replace("MADE.replace('ns.a', 'ns.b')", made.replace("ns.a", "ns.b")).replace("MADE", made)
+    with pytest.raises(ExprError) as e:
+        template.render(source + "{{ ns.a == ns.b }}", {})
+    assert "more than 1,000,000 items and characters within one another" in e.value.message
+
+
+def test_a_view_printed_is_measured_whole():
+    # each pair its items() gave was let go once measured, the next made at its address taken for the view
+    # inside itself: 65,000 pairs measured as 500 characters, and printing one of forty steps never ended
+    view = 1
+    for _ in range(15):
+        view = {1: view, 2: view}.items()
+    assert template.printed_size(view, 100_000) > 100_000
+
+
+def test_namespaces_inside_one_another_are_bounded_in_depth_where_they_are_printed():
+    # a namespace is changed after it is made: printing is where its depth is known (it was Python's stack
+    # running out, "nested too deeply (a macro or loop that calls itself forever?)", or nothing under 200)
+    source = NESTING_LOOP.replace("[ns.a]", "namespace(x=ns.a)").replace("ns.a | length", "ns.a")
+    assert template.render(source.replace("STEPS", str(template.MAX_BUILT_DEPTH - 1)), {}).startswith("\n<Namespace")
+    with pytest.raises(ExprError) as e:
+        template.render(source.replace("STEPS", "150"), {})
+    assert f"lists, mappings or namespaces more than {template.MAX_BUILT_DEPTH} deep" in e.value.message
+
+
+def test_a_namespace_quoted_by_pnp_is_measured_first(monkeypatch):
+    # a repeat given a namespace quotes it: one holding two of the one before, forty times over, was written
+    # for ever (pnp's own repr(), outside any template's time limit)
+    monkeypatch.setattr(template, "MAX_STRING", 10_000)
+    wide = template._Namespace(a=1)
+    for _ in range(40):
+        wide = template._Namespace(x=wide, y=wide)
+    with pytest.raises(LimitError, match="the namespace's text would be longer than 10,000"):
+        repr(wide)
+
+
+def test_groups_print_as_the_tuples_they_are():
+    # groupby's groups (named tuples) were printed as Python writes them: 0.30000000000000004, and the none of
+    # the items that leave the field out (`(None, [...])`)
+    assert template.render("{{ [{'k': 0.1 + 0.2}] | groupby('k') }}", {}) == "[(0.3, [{'k': 0.3}])]"
+    with pytest.raises(ExprError, match="a list written as text holds none"):
+        template.render("{{ cards | groupby('k') }}", {"cards": [_GameMapping({"k": None})]})
 
 
 def test_a_list_built_of_one_sized_already_is_not_walked_again(monkeypatch):
@@ -372,10 +433,29 @@ def test_urlize_on_a_word_its_pattern_would_take_minutes_on_is_refused_before_it
         "https://www.example.com") == 1
 
 
+class _GameMapping(Mapping):
+    """A mapping of the game's (no dict: its views are a game's, counted by their length where they are held)."""
+
+    def __init__(self, data):
+        self._data = data
+
+    def __getitem__(self, key):
+        return self._data[key]
+
+    def __iter__(self):
+        return iter(self._data)
+
+    def __len__(self):
+        return len(self._data)
+
+
 def test_a_mappings_views_are_sized_by_what_they_print_before_they_are_printed():
     # a view was printed by repr() to learn whether it could be: `[big.items()] * 100000` made a 2 MB repr of
     # a game's mapping 100,000 times (261 s); its contents are counted as a list's are
     with pytest.raises(ExprError, match="the printed text would be longer than 1,000,000"):
+        template.render("{{ [big.values()] * 1000 }}", {"big": _GameMapping({"a": "x" * 2000})})
+    # a view of a mapping the template made holds what that mapping holds, as a list would: refused once built
+    with pytest.raises(ExprError, match="holding more than 1,000,000 items and characters within one another"):
         template.render("{{ [{'a': 'x' * 2000}.values()] * 1000 }}", {})
     assert template.render("{{ {'a': 1}.keys() | list }}", {}) == "['a']"
 

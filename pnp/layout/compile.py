@@ -7,7 +7,7 @@ from typing import Any
 from ..errors import ExprError, LayoutError
 from ..model.load import MarkedList, Record
 from ..options import converted, did_you_mean, type_name
-from ..template import compile_expression, compile_template, evaluate, is_template, render
+from ..template import compile_expression, compile_template, constant_condition, evaluate, is_template, render
 from ..template import CallerPlaces, MacroArgument, TableEnums, enum_mistakes as template_enum_mistakes, expression_item_table, \
     macro_items
 from . import params as P
@@ -197,6 +197,9 @@ class _Compiler:
             if isinstance(param, P.Expression):
                 compile_expression(param.convert(value))
                 compiled.consts[name] = value
+                if isinstance(param, P.Condition) and isinstance(value, str) \
+                        and (constant := constant_condition(value)) is not None:
+                    self.problems.append((f"{name}: {constant}", spec.mark_of(name)))
             elif param.templated and is_template(value):
                 compile_template(value)
                 compiled.templates[name] = value

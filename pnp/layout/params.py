@@ -8,9 +8,8 @@ from ..model.load import Record
 from ..report import Mark
 from ..template import is_template, metered
 from ..options import (  # noqa: F401  (the elements read every option type from here, as P.Length ...)
-    MAX_DASHES, MIN_DASH_CYCLE, NUMBER_LIMIT, REQUIRED, Angle, Anything, Bool, Choice, Colour, Dash, Elements,
-    Expression, FontSize, Ink, Int, Length, Lengths, Name, Note, Number, Option, Text, Variables,
-    shown)
+    MAX_DASHES, MIN_DASH_CYCLE, NUMBER_LIMIT, REQUIRED, Angle, Anything, Bool, Choice, Colour, Condition, Dash,
+    Elements, Expression, FontSize, Ink, Int, Length, Lengths, Name, Note, Number, Option, Text, Variables, shown)
 
 Param = Option  # a layout parameter is an option like any other
 
