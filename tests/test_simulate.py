@@ -1440,3 +1440,47 @@ def test_a_run_of_two_processes_stopped_by_its_failed_games_leaves_no_traceback(
         if isinstance(thread, _ExecutorManagerThread):
             thread.join(10)
     assert all(result.failure for result in failed) and raised == []
+
+
+# __init__ run again in each worker of --jobs 2 (its first run, in the process that loaded the rules, went well)
+AGAIN = ("class Rules(GameRules):\n    made = 0\n\n    def __init__(self, game):\n        super().__init__(game)\n"
+         "        type(self).made += 1\n        if type(self).made > 1:\n            {}\n")
+
+
+@pytest.mark.parametrize("again, said", [("raise ValueError('second')", "the rules failed to start: ValueError: second"),
+                                         ("while True: pass", "the rules took more than 0.05 s of processor time to load")])
+def test_rules_failing_or_looping_as_a_worker_makes_them_are_said_at_their_line(tmp_path, again, said):
+    """A worker of --jobs N makes the rules again, unbounded and unwatched: an error there was a traceback ('Exception
+    in initializer') and 'a process ended without a word ... run with --jobs 1', which played well; a loop or a wait
+    held the run, and pnp, for good."""
+    from pnp.errors import DataError
+    from pnp.simulate.run import run
+
+    root = _nim(tmp_path, NIM.replace("class Rules(GameRules):\n", AGAIN.format(again), 1))
+    rules = load_rules(Project(root), load(Project(root), "mini", Report(root)))
+    with pytest.raises(DataError) as refused:
+        list(run(rules, Options(games=4, jobs=2, timeout=0.05)))
+    assert str(refused.value.mark) == "cards/mini/rules.py:14:1" and refused.value.message.startswith(said)
+
+
+def test_ctrl_c_reaching_a_process_playing_the_rules_as_it_starts_is_no_traceback(tmp_path, monkeypatch, capfd):
+    """A process pnp starts to play the rules took a Ctrl-C that reached it as it started, before it could take it
+    as pnp's stop, as a traceback ('Process pnp-rules: Traceback ... KeyboardInterrupt' from end_with_parent; a
+    worker of --jobs 2, 'Exception in initializer: Traceback ... Interrupted'). Each starts with Ctrl-C held: the
+    process playing the rules lets it in once it stops on it without a word, a worker never (the process that
+    started it kills it), and here, where Ctrl-C reaches that one process alone, plays on."""
+    import signal
+
+    from pnp.errors import DataError
+    from pnp.simulate import run as run_module
+
+    started = run_module.end_with_parent
+    monkeypatch.setattr(run_module, "end_with_parent", lambda: (os.kill(os.getpid(), signal.SIGINT), started()))
+    root = _nim(tmp_path)
+    project = Project(root)
+    game = load(project, "mini", Report(root))
+    with pytest.raises(DataError, match="without a word"):  # (Ctrl-C reached pnp too, which says it: not here)
+        run_module.run_apart(project, game, Options(games=1))
+    assert "Traceback" not in capfd.readouterr().err
+    assert len(list(run_module.run(load_rules(project, game), Options(games=4, jobs=2)))) == 4
+    assert "Traceback" not in capfd.readouterr().err
