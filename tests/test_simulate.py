@@ -1396,10 +1396,12 @@ def test_rules_ending_their_process_while_a_fork_of_it_lives_on_are_said_at_once
 
 
 @pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(), reason="Linux's /proc")
-def test_the_chunks_of_a_run_of_two_processes_are_given_to_the_pool_in_game_order():
+def test_the_chunks_of_a_run_of_two_processes_are_given_to_the_pool_in_game_order_a_few_ahead():
     """The first chunks are played first: given to the pool last to first (as run 44f's first fix of the race
     below did), a run stopped by its first game waited for every other game to be played, each up to its
-    timeout, before that game's result came (0.4 s -> 3.2 s for 40 games looping)."""
+    timeout, before that game's result came (0.4 s -> 3.2 s for 40 games looping). And a few past the one the
+    run waits for: given all at once, the workers played on past a game of a minute, and the run kept every
+    chunk they played until it came (5 MB a second, past 1 GB in a run of a million games)."""
     from concurrent.futures import Future
 
     from pnp.simulate.run import _in_order
@@ -1413,8 +1415,10 @@ def test_the_chunks_of_a_run_of_two_processes_are_given_to_the_pool_in_game_orde
             future.set_result(chunk)
             return future
 
-    chunks = [[1, 2], [3, 4], [5]]
-    assert list(_in_order(Pool(), chunks)) == chunks and given == chunks
+    chunks = [[1, 2], [3, 4], [5], [6], [7]]
+    games = _in_order(Pool(), chunks, 1)
+    assert next(games) == chunks[0] and given == chunks[:3]  # (the one waited for, one ahead, and the next)
+    assert list(games) == chunks[1:] and given == chunks
 
 
 def test_a_run_of_two_processes_stopped_by_its_failed_games_leaves_no_traceback(tmp_path, monkeypatch):

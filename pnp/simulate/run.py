@@ -1,6 +1,7 @@
 """The runner: N seeded games per seating of the agents, across processes; each game bounded by a move cap and
 a timeout, and a failure of the rules said with its game, seed and turn."""
 
+import collections
 import contextlib
 import gc
 import itertools
@@ -12,7 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -634,7 +635,7 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
                                    initargs=((path, shown, data.id), data, options, workers))
         finished = False
         try:
-            for done in _in_order(pool, chunks):
+            for done in _in_order(pool, chunks, CHUNKS_AHEAD * workers):
                 yield from done
                 if progress:
                     progress(len(done))
@@ -652,18 +653,30 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
         raise DataError(ENDED + "; run with --jobs 1 to see in which game", Mark(shown)) from None
 
 
-def _in_order(pool: ProcessPoolExecutor, chunks: list[list[Scheduled]]) -> Iterator[list[GameResult]]:
-    """Each chunk's games as played, in the chunks' order, all given to the pool at once; each let go once
-    yielded (a million games keep no more than a hundred). Stopped, it leaves the chunks not yet played to the
-    pool's shutdown, which cancels them in the pool's own thread: pool.map cancelled them in this one, as the
-    run killed the workers (a stopped run, Ctrl-C), and the pool's thread, finding them killed, failed every
-    chunk not played, one this thread had just cancelled among them, and printed a traceback
+CHUNKS_AHEAD = 4  # chunks per worker given to the pool past the one the run waits for (see _in_order)
+
+
+def _in_order(pool: ProcessPoolExecutor, chunks: list[list[Scheduled]], ahead: int) -> Iterator[list[GameResult]]:
+    """Each chunk's games as played, in the chunks' order, given to the pool in that order, at most `ahead` chunks
+    past the one waited for; each let go once yielded. All given at once, the workers played on past a chunk
+    slow to come (a game of a minute) and every chunk they played was kept until that one came: 5 MB a second
+    of results held here, past 1 GB in a run of a million games. Stopped, it leaves the chunks not yet played
+    to the pool's shutdown, which cancels them in the pool's own thread: pool.map cancelled them in this one,
+    as the run killed the workers (a stopped run, Ctrl-C), and the pool's thread, finding them killed, failed
+    every chunk not played, one this thread had just cancelled among them, and printed a traceback
     (InvalidStateError: CANCELLED) as the run ended."""
-    with ctrl_c_held():  # (the workers are started here: see ctrl_c_held)
-        waiting = [pool.submit(_play_chunk, chunk) for chunk in chunks]  # (given in order: the first played first)
-    waiting.reverse()  # (taken from the end)
+    given = iter(chunks)
+    waiting: collections.deque[Future[list[GameResult]]] = collections.deque()
+
+    def give(count: int) -> None:
+        with ctrl_c_held():  # (the workers are started by the first: see ctrl_c_held)
+            waiting.extend(pool.submit(_play_chunk, chunk) for chunk in itertools.islice(given, count))
+
+    give(ahead + 1)
     while waiting:
-        yield waiting.pop().result()
+        done = waiting.popleft().result()
+        give(1)
+        yield done
 
 
 ENDED = ("a process playing the games ended without a word: the rules ended it (os._exit, a crash), a game ran past "
