@@ -1396,10 +1396,12 @@ def test_rules_ending_their_process_while_a_fork_of_it_lives_on_are_said_at_once
 
 
 @pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(), reason="Linux's /proc")
-def test_the_chunks_of_a_run_of_two_processes_are_given_to_the_pool_in_game_order():
+def test_the_chunks_of_a_run_of_two_processes_are_given_to_the_pool_in_game_order_a_few_ahead():
     """The first chunks are played first: given to the pool last to first (as run 44f's first fix of the race
     below did), a run stopped by its first game waited for every other game to be played, each up to its
-    timeout, before that game's result came (0.4 s -> 3.2 s for 40 games looping)."""
+    timeout, before that game's result came (0.4 s -> 3.2 s for 40 games looping). And a few past the one the
+    run waits for: given all at once, the workers played on past a game of a minute, and the run kept every
+    chunk they played until it came (5 MB a second, past 1 GB in a run of a million games)."""
     from concurrent.futures import Future
 
     from pnp.simulate.run import _in_order
@@ -1413,8 +1415,10 @@ def test_the_chunks_of_a_run_of_two_processes_are_given_to_the_pool_in_game_orde
             future.set_result(chunk)
             return future
 
-    chunks = [[1, 2], [3, 4], [5]]
-    assert list(_in_order(Pool(), chunks)) == chunks and given == chunks
+    chunks = [[1, 2], [3, 4], [5], [6], [7]]
+    games = _in_order(Pool(), chunks, 1)
+    assert next(games) == chunks[0] and given == chunks[:3]  # (the one waited for, one ahead, and the next)
+    assert list(games) == chunks[1:] and given == chunks
 
 
 def test_a_run_of_two_processes_stopped_by_its_failed_games_leaves_no_traceback(tmp_path, monkeypatch):
@@ -1440,3 +1444,47 @@ def test_a_run_of_two_processes_stopped_by_its_failed_games_leaves_no_traceback(
         if isinstance(thread, _ExecutorManagerThread):
             thread.join(10)
     assert all(result.failure for result in failed) and raised == []
+
+
+# __init__ run again in each worker of --jobs 2 (its first run, in the process that loaded the rules, went well)
+AGAIN = ("class Rules(GameRules):\n    made = 0\n\n    def __init__(self, game):\n        super().__init__(game)\n"
+         "        type(self).made += 1\n        if type(self).made > 1:\n            {}\n")
+
+
+@pytest.mark.parametrize("again, said", [("raise ValueError('second')", "the rules failed to start: ValueError: second"),
+                                         ("while True: pass", "the rules took more than 0.05 s of processor time to load")])
+def test_rules_failing_or_looping_as_a_worker_makes_them_are_said_at_their_line(tmp_path, again, said):
+    """A worker of --jobs N makes the rules again, unbounded and unwatched: an error there was a traceback ('Exception
+    in initializer') and 'a process ended without a word ... run with --jobs 1', which played well; a loop or a wait
+    held the run, and pnp, for good."""
+    from pnp.errors import DataError
+    from pnp.simulate.run import run
+
+    root = _nim(tmp_path, NIM.replace("class Rules(GameRules):\n", AGAIN.format(again), 1))
+    rules = load_rules(Project(root), load(Project(root), "mini", Report(root)))
+    with pytest.raises(DataError) as refused:
+        list(run(rules, Options(games=4, jobs=2, timeout=0.05)))
+    assert str(refused.value.mark) == "cards/mini/rules.py:14:1" and refused.value.message.startswith(said)
+
+
+def test_ctrl_c_reaching_a_process_playing_the_rules_as_it_starts_is_no_traceback(tmp_path, monkeypatch, capfd):
+    """A process pnp starts to play the rules took a Ctrl-C that reached it as it started, before it could take it
+    as pnp's stop, as a traceback ('Process pnp-rules: Traceback ... KeyboardInterrupt' from end_with_parent; a
+    worker of --jobs 2, 'Exception in initializer: Traceback ... Interrupted'). Each starts with Ctrl-C held: the
+    process playing the rules lets it in once it stops on it without a word, a worker never (the process that
+    started it kills it), and here, where Ctrl-C reaches that one process alone, plays on."""
+    import signal
+
+    from pnp.errors import DataError
+    from pnp.simulate import run as run_module
+
+    started = run_module.end_with_parent
+    monkeypatch.setattr(run_module, "end_with_parent", lambda: (os.kill(os.getpid(), signal.SIGINT), started()))
+    root = _nim(tmp_path)
+    project = Project(root)
+    game = load(project, "mini", Report(root))
+    with pytest.raises(DataError, match="without a word"):  # (Ctrl-C reached pnp too, which says it: not here)
+        run_module.run_apart(project, game, Options(games=1))
+    assert "Traceback" not in capfd.readouterr().err
+    assert len(list(run_module.run(load_rules(project, game), Options(games=4, jobs=2)))) == 4
+    assert "Traceback" not in capfd.readouterr().err

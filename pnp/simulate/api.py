@@ -247,13 +247,20 @@ def loaded_rules(project: Project, game: Game) -> tuple[GameRules, GameData, tup
     rules = rules_class(str(path), shown, game.id)
     declares = declared(rules, set(game.tables))
     data = GameData.of(game)  # pnp's own work, not the rules': never said as theirs
+    return rules_made(rules, data), data, declares
+
+
+def rules_made(rules: type[GameRules], data: GameData) -> GameRules:
+    """The rules' Rules made for the game's data (by pnp's process playing them, and again by each worker of
+    --jobs N); DataError at the line of their __init__ that failed."""
+    path, shown = source_of(rules)
     try:
-        return rules(data), data, declares
+        return rules(data)
     except Stopped:  # pnp's alarm (said by the run), or Ctrl-C (Interrupted)
         raise
     except BaseException as e:  # a designer's __init__: its error is theirs, said at its line (exit() and their
         # own BaseException too, which was a traceback)
-        raise DataError(f"the rules failed to start: {raised(e)}", code_mark(e, shown, str(path))) from None
+        raise DataError(f"the rules failed to start: {raised(e)}", code_mark(e, shown, path)) from None
 
 
 # tables tracked, and ways to end (and event names), a run's simulation.json may hold: what `pnp report` and the

@@ -1,6 +1,7 @@
 """The runner: N seeded games per seating of the agents, across processes; each game bounded by a move cap and
 a timeout, and a failure of the rules said with its game, seed and turn."""
 
+import collections
 import contextlib
 import gc
 import itertools
@@ -12,7 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -25,7 +26,7 @@ from typing import Any, Literal, cast
 from . import api, stats
 from .agents import Agent, make_agent, win_shares
 from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, MAX_WORKERS, RULES_FILE, RULES_MEMORY, GameData, GameRules, RulesFault, Tracked,
-                  code_mark, hook_line, loaded_rules, raised, rules_class, said, source_of)
+                  code_mark, hook_line, loaded_rules, raised, rules_class, rules_made, said, source_of)
 from ..errors import DataError
 from ..model.game import Game
 from ..project import Project, end_with_parent, freeze_once, usable_cores, worker_context
@@ -567,9 +568,17 @@ def _start_worker(source: tuple[str, str, str], game_data: GameData, options: Op
     bound_recursion_limit()
     _cap_memory(RULES_MEMORY // workers)  # the run's workers share the rules' memory: each took all of it
     _tell_ctrl_c()
-    _WORKER["rules"] = rules_class(path, shown, game_id)(game_data)
     _WORKER["options"] = options
     LOGGED.lines = 0
+    # made again here, where the rules' code may do otherwise than it did in the process that loaded them (its
+    # __init__ run a second time, or the module's top in a process started afresh): a failure, a loop or a wait
+    # there is said as it is there, at its line (it was a traceback and 'a process ended without a word', or a
+    # run held for good); the worker's first chunk raises it
+    try:
+        with _loading(shown, path, options):
+            _WORKER["rules"] = rules_made(rules_class(path, shown, game_id), game_data)
+    except DataError as e:
+        _WORKER["refused"] = e
 
 
 def _end_when_done() -> None:
@@ -589,6 +598,8 @@ def stops_run(result: GameResult, failed: int) -> bool:
 
 def _play_chunk(chunk: list[Scheduled]) -> list[GameResult]:
     """The chunk's games in order, up to the one where the run stops (stops_run: the run stops there, _played)."""
+    if "refused" in _WORKER:  # the worker could not make the rules (_start_worker)
+        raise _WORKER["refused"]
     played: list[GameResult] = []
     failed = 0
     for game in chunk:
@@ -624,7 +635,7 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
                                    initargs=((path, shown, data.id), data, options, workers))
         finished = False
         try:
-            for done in _in_order(pool, chunks):
+            for done in _in_order(pool, chunks, CHUNKS_AHEAD * workers):
                 yield from done
                 if progress:
                     progress(len(done))
@@ -642,17 +653,30 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
         raise DataError(ENDED + "; run with --jobs 1 to see in which game", Mark(shown)) from None
 
 
-def _in_order(pool: ProcessPoolExecutor, chunks: list[list[Scheduled]]) -> Iterator[list[GameResult]]:
-    """Each chunk's games as played, in the chunks' order, all given to the pool at once; each let go once
-    yielded (a million games keep no more than a hundred). Stopped, it leaves the chunks not yet played to the
-    pool's shutdown, which cancels them in the pool's own thread: pool.map cancelled them in this one, as the
-    run killed the workers (a stopped run, Ctrl-C), and the pool's thread, finding them killed, failed every
-    chunk not played, one this thread had just cancelled among them, and printed a traceback
+CHUNKS_AHEAD = 4  # chunks per worker given to the pool past the one the run waits for (see _in_order)
+
+
+def _in_order(pool: ProcessPoolExecutor, chunks: list[list[Scheduled]], ahead: int) -> Iterator[list[GameResult]]:
+    """Each chunk's games as played, in the chunks' order, given to the pool in that order, at most `ahead` chunks
+    past the one waited for; each let go once yielded. All given at once, the workers played on past a chunk
+    slow to come (a game of a minute) and every chunk they played was kept until that one came: 5 MB a second
+    of results held here, past 1 GB in a run of a million games. Stopped, it leaves the chunks not yet played
+    to the pool's shutdown, which cancels them in the pool's own thread: pool.map cancelled them in this one,
+    as the run killed the workers (a stopped run, Ctrl-C), and the pool's thread, finding them killed, failed
+    every chunk not played, one this thread had just cancelled among them, and printed a traceback
     (InvalidStateError: CANCELLED) as the run ended."""
-    waiting = [pool.submit(_play_chunk, chunk) for chunk in chunks]  # (given in order: the first played first)
-    waiting.reverse()  # (taken from the end)
+    given = iter(chunks)
+    waiting: collections.deque[Future[list[GameResult]]] = collections.deque()
+
+    def give(count: int) -> None:
+        with ctrl_c_held():  # (the workers are started by the first: see ctrl_c_held)
+            waiting.extend(pool.submit(_play_chunk, chunk) for chunk in itertools.islice(given, count))
+
+    give(ahead + 1)
     while waiting:
-        yield waiting.pop().result()
+        done = waiting.popleft().result()
+        give(1)
+        yield done
 
 
 ENDED = ("a process playing the games ended without a word: the rules ended it (os._exit, a crash), a game ran past "
@@ -721,7 +745,8 @@ def run_apart(project: Project, game: Game, options: Options,
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
     child = context.Process(target=_play_apart, args=(sending, receiving, project, game, options), name="pnp-rules")
-    child.start()
+    with ctrl_c_held():  # let in once it can stop quietly (see _play_apart)
+        child.start()
     sending.close()
     loaded = False  # whether the rules loaded, and the games began
     try:
@@ -797,6 +822,33 @@ def _tell_ctrl_c() -> Callable[[], object]:
 
 
 @contextlib.contextmanager
+def ctrl_c_held() -> Iterator[None]:
+    """Ctrl-C held off in this thread (blocked: pending, not lost) while it starts processes to play the rules,
+    which start with it held: a process Ctrl-C reached as it started, before it could take it as pnp's stop, printed
+    a traceback (the process playing the rules, in end_with_parent; a worker of --jobs 2, 'Exception in
+    initializer'). The process playing the rules lets it in once it can (_play_apart); a worker never does (the
+    process that started it kills it once stopped). Where the system has no signal masks (Windows), nothing."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = _hold_ctrl_c()
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)  # (a Ctrl-C held meanwhile is raised now)
+
+
+def _hold_ctrl_c() -> set[int]:
+    """Ctrl-C blocked in this thread (where the system has signal masks); the signals blocked before."""
+    return signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hasattr(signal, "pthread_sigmask") else set()
+
+
+def _let_ctrl_c_in() -> None:
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextlib.contextmanager
 def ctrl_c_told() -> Iterator[None]:
     """Ctrl-C raised as api.Interrupted while the rules load and play, in whatever process plays them (pnp's
     own where none can be forked); Python's handler put back after."""
@@ -811,10 +863,17 @@ def _loaded(project: Project, game: Game,
             options: Options) -> tuple[GameRules, GameData, tuple[dict[str, str], list[str]]]:
     """loaded_rules within a game's processor time and idle check: the rules' code that runs as they load (the
     module's top, ITEMS, __init__) looping or waiting for good held pnp for good, where a game's is stopped."""
-    shown, path = project.rel(game.folder / RULES_FILE), str(game.folder / RULES_FILE)
+    with _loading(project.rel(game.folder / RULES_FILE), str(game.folder / RULES_FILE), options):
+        return loaded_rules(project, game)
+
+
+@contextlib.contextmanager
+def _loading(shown: str, path: str, options: Options) -> Iterator[None]:
+    """The rules' code that runs as they load (the module's top, ITEMS, __init__), in pnp's process playing them
+    or in a worker of --jobs N, bounded as a game is: looping or waiting for good is a DataError at its line."""
     try:
         with _alarm(options.timeout, options.idle):
-            return loaded_rules(project, game)
+            yield
     except _Waiting as e:
         raise DataError(f"the rules waited {options.idle:g} s without doing anything as they loaded (a lock, a sleep "
                         "or input?)", code_mark(e, shown, path)) from None
@@ -850,10 +909,14 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
     an editor's stop button) left this process playing its games for good; now its next game's progress finds
     no reader and it ends. It also ends with pnp as every worker does (end_with_parent): with --jobs 2, that
     progress failing stopped the run, whose workers were killed, one half way through sending its games, and the
-    pool's shutdown waited for the rest of them for good (pnp killed left this process behind, never ending)."""
-    end_with_parent()
-    receiving.close()
+    pool's shutdown waited for the rest of them for good (pnp killed left this process behind, never ending).
+    It starts with Ctrl-C held (ctrl_c_held), and lets it in once it is raised as api.Interrupted, which it
+    ends on without a word."""
     try:
+        _tell_ctrl_c()  # (for good: the process ends below)
+        _let_ctrl_c_in()
+        end_with_parent()
+        receiving.close()
         _cap_memory()
         stop_hard_past_timeouts()
         bound_recursion_limit()
@@ -867,6 +930,7 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
         except Exception:  # noqa: BLE001 - an exception that cannot be sent is said by its name and words
             sending.send(("raised", RuntimeError(f"{type(e).__name__}: {e}")))
     finally:
+        _hold_ctrl_c()  # (a Ctrl-C now would be a traceback: the process ends anyway)
         for stream in (sys.stdout, sys.stderr):  # what the rules printed
             with contextlib.suppress(Exception):
                 stream.flush()
