@@ -13,13 +13,15 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 
-_UNPRINTABLE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+_UNPRINTABLE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
 
 
 def printable(text: str) -> str:
     """A message line as it is printed: a control character that a game's text, a template or a file name
-    put into it (an escape sequence, a newline, a right-to-left override) is written as its escape, `\\x1b`,
-    so that what a received folder holds cannot act on the terminal reading pnp's output or forge a line."""
+    put into it (an escape sequence, a newline, Unicode's line and paragraph separators, a right-to-left override)
+    is written as its escape, `\\x1b`, so that what a received folder holds cannot act on the terminal reading
+    pnp's output or forge a line (an icon file named with U+2028 made a line of its own to what reads lines as
+    Unicode does, Python's splitlines and the editors' problem matchers)."""
     return _UNPRINTABLE.sub(lambda m: repr(m[0])[1:-1], text)
 
 
