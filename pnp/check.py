@@ -692,10 +692,10 @@ class Checks:
         excess = len(prim.text) - kept
         field, mark = _field_holding(self.item_now, prim.text)
         if field is not None and excess > 0:
-            self.error(f"{field} is about {excess} character{'s' * (excess != 1)} too long for {box}{label}: "
-                       f"{kept} of its {len(prim.text)} fit (laid out by {prim.mark})", mark)
+            self.error(f"{field} is about {excess:,} character{'s' * (excess != 1)} too long for {box}{label}: "
+                       f"{kept:,} of its {len(prim.text):,} fit (laid out by {prim.mark})", mark)
             return
-        more = f": about {excess} character{'s' * (excess != 1)} too many ({kept} of {len(prim.text)} fit)" \
+        more = f": about {excess:,} character{'s' * (excess != 1)} too many ({kept:,} of {len(prim.text):,} fit)" \
             if excess > 0 else ""
         self.error(f"text overflows {box}{label}{more}: '{_short(prim.text)}'", prim.mark)
 

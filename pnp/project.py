@@ -208,30 +208,32 @@ class Project:
         default, so that every input a game names is checked alike."""
         path = Path(path)
         shown = self.rel(path) if shown is None else shown  # (a name written empty is quoted as written)
-        real = self._resolved(path, mark, what, shown)
+        said = named(shown)  # (a path of 4,000 characters was quoted whole, and what it was refused for cut off)
+        real = self._resolved(path, mark, what, said)
         if not real.is_relative_to(self.root):
-            raise DataError(f"{what} {named(shown)} is outside the project folder (pnp reads only files inside it, "
+            raise DataError(f"{what} {said} is outside the project folder (pnp reads only files inside it, "
                             "following links)", mark or Mark(self.rel(path)))
         if not hidden and is_hidden(self, real):
             # a game someone sent, unpacked into your project, could link to your .env and print it on its cards
-            raise DataError(f"{what} {named(shown)} leads to a hidden file or folder ({named(self.rel(real))}): pnp reads "
+            raise DataError(f"{what} {said} leads to a hidden file or folder ({named(self.rel(real))}): pnp reads "
                             "no hidden file of the project as part of a game", mark or Mark(self.rel(path)))
         if not built and (why := self._written_by_pnp(real)) is not None:
-            raise DataError(f"{what} {named(shown)} lies in {why}: a game reads its files from its own folders, never an "
+            raise DataError(f"{what} {said} lies in {why}: a game reads its files from its own folders, never an "
                             "earlier build's; copy it into the game's folder", mark or Mark(self.rel(path)))
         if (ending := folder_ending(shown)) and real.exists() and not real.is_dir():
-            raise DataError(f"{what} {named(shown)} ends in '{ending}', which names a folder, but {shortened(self.rel(real), QUOTE_LIMIT)} is a "
+            raise DataError(f"{what} {said} ends in '{ending}', which names a folder, but {shortened(self.rel(real), QUOTE_LIMIT)} is a "
                             f"file: write its name without the '{ending}'", mark or Mark(self.rel(path)))
         return real
 
-    def _resolved(self, path: Path, mark: Mark | None, what: str, shown: str) -> Path:
-        """`path` after following every symbolic link; DataError for a loop or a NUL character (see inside)."""
+    def _resolved(self, path: Path, mark: Mark | None, what: str, said: str) -> Path:
+        """`path` after following every symbolic link; DataError for a loop or a NUL character (see inside), naming
+        it as `said` (quoted)."""
         try:
             return path.resolve()
         except (OSError, RuntimeError):  # Python 3.11 raises RuntimeError on a symbolic link loop
-            raise DataError(f"{what} {named(shown)} is a symbolic link loop", mark or Mark(self.rel(path))) from None
+            raise DataError(f"{what} {said} is a symbolic link loop", mark or Mark(self.rel(path))) from None
         except ValueError:  # a NUL character, which no file name holds
-            raise DataError(f"{what} {named(shown)} cannot be a file's name: it holds a NUL character",
+            raise DataError(f"{what} {said} cannot be a file's name: it holds a NUL character",
                             mark or Mark(self.rel(path))) from None
 
     def _written_by_pnp(self, real: Path) -> str | None:

@@ -13,13 +13,15 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 
-_UNPRINTABLE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+_UNPRINTABLE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
 
 
 def printable(text: str) -> str:
     """A message line as it is printed: a control character that a game's text, a template or a file name
-    put into it (an escape sequence, a newline, a right-to-left override) is written as its escape, `\\x1b`,
-    so that what a received folder holds cannot act on the terminal reading pnp's output or forge a line."""
+    put into it (an escape sequence, a newline, Unicode's line and paragraph separators, a right-to-left override)
+    is written as its escape, `\\x1b`, so that what a received folder holds cannot act on the terminal reading
+    pnp's output or forge a line (an icon file named with U+2028 made a line of its own to what reads lines as
+    Unicode does, Python's splitlines and the editors' problem matchers)."""
     return _UNPRINTABLE.sub(lambda m: repr(m[0])[1:-1], text)
 
 
@@ -276,7 +278,7 @@ class Diagnostic:
     untold: int = 0
 
     def __post_init__(self) -> None:
-        if len(self.message) > MAX_MESSAGE:  # (a frozen dataclass: its own field, set once as it is made)
+        if len(self.message) > MAX_WORD:  # (a frozen dataclass: its own field, set once as it is made)
             object.__setattr__(self, "message", bounded_message(self.message))
 
     def __str__(self) -> str:
@@ -287,13 +289,31 @@ class Diagnostic:
 # characters of one message: each quotes its values cut short (shown), and this is the net under any that does
 # not (a spreadsheet's header of 130,000 characters was said whole as an unknown field, one line of 130 KB)
 MAX_MESSAGE = 2_000
+# characters of one word of a message (a run without a space): a value quoted whole, as a path of 4,000
+# characters a game wrote, is cut in its middle, so that the words after it, which say what is wrong and what to
+# do, are still said (they were cut off at MAX_MESSAGE, or the line ran to its limit), and its end, which names
+# the file, is kept
+MAX_WORD = 200
+_WORD_KEPT = (120, 60)  # characters kept of the start and the end of a word cut short
+_LONG_WORD = re.compile(rf"(?<!\S)\S{{{MAX_WORD + 1},}}")  # (from a word's start only: linear in the message)
 
 
 def bounded_message(message: str) -> str:
-    """A message as pnp says it: at most MAX_MESSAGE characters, the rest counted."""
-    if len(message) <= MAX_MESSAGE:
+    """A message as pnp says it: each word of at most MAX_WORD characters (a longer one is cut in its middle,
+    saying how much was left out), and at most MAX_MESSAGE characters, the rest counted."""
+    if len(message) <= MAX_WORD:
         return message
-    return f"{message[:MAX_MESSAGE - 1]}… ({len(message):,} characters)"
+    said = _LONG_WORD.sub(_word_cut_short, message)
+    if len(said) <= MAX_MESSAGE:
+        return said
+    return f"{said[:MAX_MESSAGE - 1]}… ({len(message):,} characters)"
+
+
+def _word_cut_short(word: re.Match[str]) -> str:
+    """One word longer than MAX_WORD, as bounded_message says it: its start and end, and how much is left out."""
+    start, end = _WORD_KEPT
+    text = word[0]
+    return f"{text[:start]}…({len(text) - start - end:,} characters left out)…{text[-end:]}"
 
 
 class Raised(Protocol):

@@ -337,6 +337,21 @@ def test_a_converted_file_named_with_a_line_break_and_an_escape_is_said_as_one_p
     assert result.output.splitlines() == [f"wrote {tmp_path}/o\\x1b[31m\\nmini: fake line.csv: 4 items"], result.output
 
 
+def test_a_refusal_at_a_place_in_a_file_of_a_long_path_names_the_file_whole(project):
+    """Every word of a message over report.MAX_WORD characters is cut in its middle, but not the place before it:
+    a path of 400 characters cut so named no file an editor could open at its line."""
+    folder = f"{'d' * 200}/{'e' * 200}"
+    (project / "cards/mini" / folder).mkdir(parents=True)
+    (project / "cards/mini" / folder / "t.yaml").write_text("- id: a\n  name: [x\n", encoding="utf-8")
+    game = project / "cards/mini/game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace(
+        "  cards:\n    fields:", f"  cards:\n    file: {folder}/t.yaml\n    fields:", 1), encoding="utf-8")
+    result = run(project, "convert", str(project / "cards/mini" / folder / "t.yaml"), "--to", "csv", "--out", str(project / "t.csv"))
+    said = result.output.splitlines()
+    assert result.exit_code == 1 and said[0].startswith(f"cards/mini/{folder}/t.yaml:2:"), result.output
+    assert ": error: " in said[0], result.output
+
+
 def test_a_converted_file_whose_folder_is_not_there_is_refused_naming_it_as_the_project_shows_it(project):
     # the folder was named by its whole path, the system's (/home/.../proj/nothere), where every message says
     # a path in the project as from the project's folder

@@ -2103,8 +2103,18 @@ def test_a_header_of_a_hundred_thousand_characters_is_quoted_short_in_its_messag
 def test_no_message_is_longer_than_pnp_says_one():
     from pnp.report import MAX_MESSAGE, Diagnostic
 
-    said = str(Diagnostic("error", "x" * 100_000, None))
+    said = str(Diagnostic("error", "word " * 20_000, None))
     assert len(said) < MAX_MESSAGE + 40 and said.endswith("… (100,000 characters)")
+
+
+def test_no_word_of_a_message_is_longer_than_pnp_says_one():
+    """A value quoted whole, as one word of 100,000 characters, is cut in its middle: what the message says after
+    it is still said (it was cut off at MAX_MESSAGE), and the value's start and end are kept."""
+    from pnp.report import MAX_WORD, Diagnostic
+
+    said = str(Diagnostic("error", f"image 'a{'x' * 100_000}z.png' cannot be used: not a picture", None))
+    assert said.startswith("error: image 'axxx") and said.endswith("xxz.png' cannot be used: not a picture"), said
+    assert "(99,828 characters left out)" in said and max(map(len, said.split())) <= MAX_WORD, said
 
 
 _OVERSIZED = "x" * 140_000

@@ -232,7 +232,7 @@ class Str(Field):
             yield problem, mark
             return
         if self.max_len is not None and len(value) > self.max_len:
-            yield f"text is {len(value)} characters long, at most {self.max_len} allowed", mark
+            yield f"text is {len(value):,} characters long, at most {self.max_len:,} allowed", mark
         if self.pattern is not None:
             limit = PATTERN_SECONDS
             try:  # stopped by its own timeout in any thread (the preview checks in a worker, where no
@@ -450,7 +450,7 @@ class List(Field):
             return
         lo, hi = self.min_items, self.max_items
         if lo is not None and len(value) < lo or hi is not None and len(value) > hi:
-            yield f"{len(value)} items, expected {lo or 0} to {hi if hi is not None else 'any number'}", mark
+            yield f"{len(value):,} items, expected {lo or 0:,} to {'any number' if hi is None else f'{hi:,}'}", mark
         for i, item in enumerate(value):
             written = value.written.get(i) if isinstance(value, MarkedList) and value.written else None
             yield from self.item.check(self.item.quoted(item, written), _item_mark(value, i, mark), ctx)
