@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from types import SimpleNamespace
 from typing import Any
 
+from ..options import rgb
 from .workbook_parts import MAX_XML_PART_BYTES, local_name
 
 # A text whose colour's contrast with its fill is under this ratio (WCAG 2's: 1 for one colour, 21 for black on
@@ -83,18 +84,25 @@ def _untinted(colour: Any, theme: Sequence[str], indexed: Sequence[str], default
 def _tinted(value: str, tint: float) -> str:
     """RRGGBB `value` lightened (tint > 0) or darkened (tint < 0) as ECMA-376 Part 1, 18.8.19 says: its HLS
     lightness moved toward white or black by the tint's share."""
-    red, green, blue = (int(value[at:at + 2], 16) / 255 for at in (0, 2, 4))
+    red, green, blue = _channels(value)
     hue, light, saturation = colorsys.rgb_to_hls(red, green, blue)
     tint = max(-1.0, min(1.0, tint))
     light = light * (1 + tint) if tint < 0 else light * (1 - tint) + tint
     return "".join(f"{round(part * 255):02X}" for part in colorsys.hls_to_rgb(hue, light, saturation))
 
 
+def _channels(value: str) -> tuple[float, float, float]:
+    """RRGGBB `value`'s red, green and blue from 0 to 1, by the one colour rule (options.rgb)."""
+    channels = rgb(f"#{value}")
+    assert channels is not None  # (a value of six hex digits, as _rgb gives: always a colour)
+    return channels
+
+
 def _luminance(value: str) -> float:
     """WCAG 2's relative luminance of RRGGBB `value`."""
     def linear(part: float) -> float:
         return part / 12.92 if part <= 0.04045 else ((part + 0.055) / 1.055) ** 2.4
-    red, green, blue = (linear(int(value[at:at + 2], 16) / 255) for at in (0, 2, 4))
+    red, green, blue = (linear(part) for part in _channels(value))
     return 0.2126 * red + 0.7152 * green + 0.0722 * blue
 
 
