@@ -24,6 +24,16 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "unforeseen: the test makes pnp meet a bug on purpose (errors.Unforeseen)")
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    """A worker ends holding a million objects and more (kits read back, pnp's source parsed): Python's last
+    collections walked them all as the process ended, for about 2 s that the run's end waited on; frozen, they
+    are left to the system as the process exits."""
+    import gc
+
+    gc.freeze()
+
+
 @pytest.fixture
 def own_disk_cache(tmp_path, monkeypatch):
     """PNP_CACHE_DIR of this test's own, and pnp's disk caches looking for their folder anew: each process looks
