@@ -95,6 +95,21 @@ def _no_game_budget_left_open():
         pytest.fail(f"the test left a game's template budget open: {left}")
 
 
+@pytest.fixture(autouse=True)
+def _no_signal_handler_left_changed():
+    """A test that changes how the process takes Ctrl-C or a stop and leaves it so changes every later test of its
+    worker (pnp simulate takes Ctrl-C as its stop only where it is Python's own): the test that leaves it changed
+    fails here, and it is put back. (An alarm's handler is pnp's to leave: a game played in this process leaves
+    one that passes over an alarm the kernel delivers late.)"""
+    before = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    changed = [signal.Signals(number).name for number, handler in before.items() if signal.getsignal(number) != handler]
+    for number, handler in before.items():
+        signal.signal(number, handler)
+    if changed:
+        pytest.fail(f"the test left the handler of {', '.join(changed)} changed")
+
+
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true",
                      help="rewrite tests/data/bad/*.errors from the current output (review the diff!)")
