@@ -1482,8 +1482,8 @@ def test_ctrl_c_reaching_a_process_playing_the_rules_as_it_starts_is_no_tracebac
 
     started = run_module.end_with_parent
     monkeypatch.setattr(run_module, "end_with_parent", lambda: (os.kill(os.getpid(), signal.SIGINT), started()))
-    # as in pnp's own process, Ctrl-C is Python's KeyboardInterrupt, which pnp takes over: said here, not assumed of
-    # the test's process (one CI run played on through the Ctrl-C, in a worker whose handler was not Python's)
+    # as in pnp's own process, Ctrl-C is Python's KeyboardInterrupt, which pnp takes over: set here, not assumed of
+    # the test's process (one CI run played on through the Ctrl-C; pnp takes it over only from Python's own)
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     request.addfinalizer(lambda: signal.signal(signal.SIGINT, previous))
     root = _nim(tmp_path)
