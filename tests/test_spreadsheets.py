@@ -1402,19 +1402,24 @@ def test_a_chart_sheet_is_named_never_read(proj):
     path = xlsx_table(proj, "turn")
     book = openpyxl.load_workbook(path)
     book.create_chartsheet("chart", 0)
+    book["turn"].title = "turn "  # (its names are quoted: listed unquoted, a trailing space could not be seen)
     book.save(path)
     assert run(proj, "validate", GAME).exit_code == 0
     game = proj / "cards" / GAME / "game.yaml"
     game.write_text(game.read_text(encoding="utf-8").replace("  turn:\n", "  turn:\n    sheet: chart\n"),
                     encoding="utf-8")
     assert f"cards/{GAME}/turn.xlsx: error: sheet 'chart' is a chart sheet, which holds no cells; its sheets of " \
-           "cells: turn" in errors(proj)
+           "cells: 'turn '" in errors(proj)
+    game.write_text(game.read_text(encoding="utf-8").replace("sheet: chart", "sheet: turn"), encoding="utf-8")
+    assert f"cards/{GAME}/turn.xlsx: error: workbook has no sheet 'turn'; its sheets: 'turn '" \
+           in errors(proj)
+    game.write_text(game.read_text(encoding="utf-8").replace("sheet: turn", "sheet: chart"), encoding="utf-8")
     charts = openpyxl.Workbook()
     charts.remove(charts.active)
     charts.create_chartsheet("chart")
     charts.save(path)
     game.write_text(game.read_text(encoding="utf-8").replace("    sheet: chart\n", ""), encoding="utf-8")
-    assert f"cards/{GAME}/turn.xlsx: error: workbook has no sheet of cells (its chart sheets hold none: chart)" \
+    assert f"cards/{GAME}/turn.xlsx: error: workbook has no sheet of cells (its chart sheets hold none: 'chart')" \
            in errors(proj)
 
 

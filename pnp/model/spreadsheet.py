@@ -28,7 +28,7 @@ import yaml
 from ..errors import DataError, LoadError
 from ..options import closer_to_zero, closest, control_problem, too_close_to_zero, type_name
 from ..project import read_project_file, utf8_text
-from ..report import Mark
+from ..report import Mark, named
 from ..template import printed_number
 from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME_SHEET_TEXT, MAX_NUMBER_DIGITS,
                    UNSEEN_LINE_BREAK, MarkedList, Place, Record, check_file, counted_load, number_too_long, plain,
@@ -353,10 +353,10 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None, warn: Warn | None = No
         elif sheet in book.sheetnames:
             ws = book[sheet]
         elif sheet in charts:
-            raise LoadError(f"sheet '{sheet}' is a chart sheet, which holds no cells; its sheets of cells: "
-                            f"{', '.join(book.sheetnames) or 'none'}", Mark(shown))
+            raise LoadError(f"sheet {named(sheet)} is a chart sheet, which holds no cells; its sheets of cells: "
+                            f"{_names_said(book.sheetnames)}", Mark(shown))
         else:
-            raise LoadError(f"workbook has no sheet '{sheet}'; its sheets: {', '.join(book.sheetnames)}",
+            raise LoadError(f"workbook has no sheet {named(sheet)}; its sheets: {_names_said(book.sheetnames)}",
                             Mark(shown))
         where = f"{shown}[{ws.title}]"
         rows = _sheet_rows(ws, where, warn)
@@ -488,7 +488,13 @@ def _one_case(char: str) -> str:
 
 def _charts_said(charts: list[str]) -> str:
     """What a workbook of no sheet of cells holds instead, for its refusal."""
-    return f" (its chart sheets hold none: {', '.join(charts)})" if charts else ""
+    return f" (its chart sheets hold none: {_names_said(charts)})" if charts else ""
+
+
+def _names_said(names: list[str]) -> str:
+    """A workbook's sheet names as a message lists them, each quoted as every name is (report.named): unquoted,
+    a name's trailing space could not be seen ('its sheets: cards ' for a sheet: cards not found)."""
+    return ", ".join(named(name) for name in names) or "none"
 
 
 def _shared_texts(source: Any, file: str) -> "_SharedTexts":
