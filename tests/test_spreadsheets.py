@@ -1402,19 +1402,20 @@ def test_a_chart_sheet_is_named_never_read(proj):
     path = xlsx_table(proj, "turn")
     book = openpyxl.load_workbook(path)
     book.create_chartsheet("chart", 0)
+    book["turn"].title = "turn "  # (its names are quoted: listed unquoted, a trailing space could not be seen)
     book.save(path)
     assert run(proj, "validate", GAME).exit_code == 0
     game = proj / "cards" / GAME / "game.yaml"
     game.write_text(game.read_text(encoding="utf-8").replace("  turn:\n", "  turn:\n    sheet: chart\n"),
                     encoding="utf-8")
     assert f"cards/{GAME}/turn.xlsx: error: sheet 'chart' is a chart sheet, which holds no cells; its sheets of " \
-           "cells: turn" in errors(proj)
+           "cells: 'turn '" in errors(proj)
     charts = openpyxl.Workbook()
     charts.remove(charts.active)
     charts.create_chartsheet("chart")
     charts.save(path)
     game.write_text(game.read_text(encoding="utf-8").replace("    sheet: chart\n", ""), encoding="utf-8")
-    assert f"cards/{GAME}/turn.xlsx: error: workbook has no sheet of cells (its chart sheets hold none: chart)" \
+    assert f"cards/{GAME}/turn.xlsx: error: workbook has no sheet of cells (its chart sheets hold none: 'chart')" \
            in errors(proj)
 
 
@@ -2944,3 +2945,49 @@ def test_a_written_csv_opens_in_excel_as_the_text_it_holds(tmp_path, fields, ite
     path.write_bytes(write_csv([Record(item)], schema))
     assert path.read_bytes().startswith(begins)
     assert [dict(read) for read in read_table(path, "cards/g/t.csv", schema)] == [item]
+
+
+def test_a_text_colour_is_judged_by_the_theme_tables_and_conditions_excel_shows(tmp_path):
+    """A workbook's theme kept elsewhere than xl/theme/theme1.xml (found by the workbook's relations) was read as
+    the Office theme's (its lt1, black here, taken for white: a false warning); white text on no fill in a sheet
+    holding an Excel table, whose style may fill it, was warned of; a conditional format colouring its cells' text
+    white on their white fill was not. Each cell's value is read."""
+    from openpyxl.formatting.rule import CellIsRule
+    from openpyxl.styles import Color, Font
+    from openpyxl.worksheet.table import Table, TableStyleInfo
+
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    def said(path):
+        warned = []
+        items = read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}),
+                           warn=lambda message, mark: warned.append(f"{mark}: {message[:47]}"))
+        assert [item["id"] for item in items] == ["i", "j"]
+        return warned
+
+    book = openpyxl.Workbook()
+    for row in (["id"], ["i"], ["j"]):
+        book.active.append(row)
+    book.active["A2"].font = Font(color=Color(theme=0))  # (lt1: white in the Office theme, black in this one)
+    path = tmp_path / "t.xlsx"
+    book.save(path)
+    rename = {b"theme/theme1.xml": b"theme/mine.xml", b'<a:sysClr val="window" lastClr="FFFFFF"/>':
+              b'<a:srgbClr val="000000"/>'}
+    with zipfile.ZipFile(path) as z:
+        parts = {info.filename.replace("theme1", "mine"): functools.reduce(
+            lambda d, pair: d.replace(*pair), rename.items(), z.read(info)) for info in z.infolist()}
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    assert said(path) == []
+    book.active["A2"].font = Font(color="FFFFFFFF")
+    book.active.add_table(Table(displayName="T", ref="A1:A3", tableStyleInfo=TableStyleInfo(name="TableStyleDark1")))
+    book.save(path)
+    assert said(path) == []
+    del book.active.tables["T"]
+    book.active["A2"].font = Font()
+    book.active.conditional_formatting.add("A3:A9", CellIsRule(operator="equal", formula=['"j"'],
+                                                               font=Font(color="FFFFFFFF")))
+    book.save(path)
+    assert said(path) == ["cards/g/t.xlsx[Sheet]:3:1: conditional formatting of cells 'A3:A9' colours"]

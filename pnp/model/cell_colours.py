@@ -1,6 +1,8 @@
 """Whether a workbook cell's text shows against its fill: a value typed in white on a white cell (or in any colour
 on a fill of that colour) is read and printed on the cards, where the spreadsheet program shows nothing. pnp reads
-it (a designer may colour a cell so on purpose, and its value is the cell's), and warns of it (_SheetRead)."""
+it (a designer may colour a cell so on purpose, and its value is the cell's), and warns of it (_SheetRead), and of a
+conditional format's rule colouring its cells' text so (it runs no rule's condition: _SheetRead._hides_by_condition).
+An Excel table's style is not read: a cell of no fill of its own in a sheet holding a table is not warned of."""
 
 import colorsys
 import math
@@ -24,8 +26,8 @@ _OFFICE_THEME = ("FFFFFF", "000000", "E7E6E6", "44546A", "4472C4", "ED7D31", "A5
                  "70AD47", "0563C1", "954F72")
 _TEXT_DEFAULT = "000000"  # a font of no colour, or "automatic" (Excel shows it black, on any fill)
 _SHEET_BACKGROUND = "FFFFFF"  # a cell of no fill
-_THEME_PART = "xl/theme/theme1.xml"  # where openpyxl's reader reads a workbook's theme (ARC_THEME)
-
+_THEME_PART = "xl/theme/theme1.xml"  # where openpyxl's reader reads a workbook's theme (ARC_THEME), and Excel
+# writes it: read where the workbook's relations put it (_theme_part), here where they name none
 
 
 def theme_colours(archive: Any) -> tuple[str, ...]:
@@ -34,7 +36,7 @@ def theme_colours(archive: Any) -> tuple[str, ...]:
     from xml.etree.ElementTree import ParseError, XMLParser
 
     try:
-        with archive.open(_THEME_PART) as source:
+        with archive.open(_theme_part(archive)) as source:
             parser = XMLParser()
             parser.feed(source.read(MAX_XML_PART_BYTES + 1))
             root = parser.close()
@@ -50,6 +52,24 @@ def theme_colours(archive: Any) -> tuple[str, ...]:
                     found[name] = value.upper()
                 break
     return tuple(found.get(name, default) for name, default in zip(_THEME_ORDER, _OFFICE_THEME))
+
+
+def _theme_part(archive: Any) -> str:
+    """The name of the workbook's theme part in `archive`, as Excel finds it: the target of the workbook part's
+    relation of type theme (openpyxl reads xl/theme/theme1.xml alone, and the Office theme's colours were taken
+    for those of a theme kept elsewhere); _THEME_PART where none is named. A name is looked up in the zip alone."""
+    from xml.etree.ElementTree import ParseError
+
+    from openpyxl.packaging.relationship import get_dependents, get_rels_path
+
+    def related(part: str, kind: str) -> str | None:
+        return next((relation.target for relation in get_dependents(archive, part)
+                     if relation.TargetMode != "External" and (relation.Type or "").endswith(f"/{kind}")), None)
+    try:
+        workbook = related("_rels/.rels", "officeDocument")
+        return (related(get_rels_path(workbook), "theme") if workbook else None) or _THEME_PART
+    except (KeyError, ParseError, OSError, ValueError, TypeError):
+        return _THEME_PART
 
 
 def _hex_colour(text: str) -> bool:
@@ -139,13 +159,19 @@ def run_colour(attributes: Mapping[str, str], theme: Sequence[str], indexed: Seq
     return _rgb(colour, theme, indexed, _TEXT_DEFAULT) if kind else None
 
 
+def fills_nothing(fill: Any) -> bool:
+    """Whether a cell's `fill` (openpyxl's) is none: the cell shows the sheet's background, or an Excel table's
+    style's fill where it is in a table."""
+    return getattr(fill, "tagname", "") == "patternFill" and getattr(fill, "patternType", None) in (None, "none")
+
+
 def unseen(font: Any, fill: Any, theme: Sequence[str], indexed: Sequence[str], shown_in: str | None = None) -> bool:
     """Whether a cell of this `font` and `fill` (openpyxl's) shows its text in a colour its fill hides (their
     contrast under UNSEEN_CONTRAST): the font's colour, or `shown_in` (RRGGBB) where the cell's number format (or
     a rich text's run) colours the value; against a solid fill's colour, or the sheet's white where there is no
     fill. A patterned or gradient fill, or a colour pnp cannot tell, is taken to show it."""
     pattern = getattr(fill, "patternType", None) if getattr(fill, "tagname", "") == "patternFill" else "?"
-    if pattern in (None, "none"):
+    if fills_nothing(fill):
         behind: str | None = _SHEET_BACKGROUND
     elif pattern == "solid":
         behind = _rgb(fill.fgColor, theme, indexed, None)

@@ -28,14 +28,14 @@ import yaml
 from ..errors import DataError, LoadError
 from ..options import closer_to_zero, closest, control_problem, too_close_to_zero, type_name
 from ..project import read_project_file, utf8_text
-from ..report import Mark
+from ..report import Mark, named
 from ..template import printed_number
 from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME_SHEET_TEXT, MAX_NUMBER_DIGITS,
                    UNSEEN_LINE_BREAK, MarkedList, Place, Record, check_file, counted_load, number_too_long, plain,
                    shown, spend_cells, spend_sheet_text, spend_values, values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
-from .cell_colours import format_colour, run_colour, theme_colours, unseen
+from .cell_colours import fills_nothing, format_colour, run_colour, theme_colours, unseen
 from .workbook_parts import (MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts,
                              check_parts, check_sheet_count, check_spreadsheet_format, local_name)
 
@@ -353,10 +353,10 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None, warn: Warn | None = No
         elif sheet in book.sheetnames:
             ws = book[sheet]
         elif sheet in charts:
-            raise LoadError(f"sheet '{sheet}' is a chart sheet, which holds no cells; its sheets of cells: "
-                            f"{', '.join(book.sheetnames) or 'none'}", Mark(shown))
+            raise LoadError(f"sheet {named(sheet)} is a chart sheet, which holds no cells; its sheets of cells: "
+                            f"{_names_said(book.sheetnames)}", Mark(shown))
         else:
-            raise LoadError(f"workbook has no sheet '{sheet}'; its sheets: {', '.join(book.sheetnames)}",
+            raise LoadError(f"workbook has no sheet {named(sheet)}; its sheets: {_names_said(book.sheetnames)}",
                             Mark(shown))
         where = f"{shown}[{ws.title}]"
         rows = _sheet_rows(ws, where, warn)
@@ -488,7 +488,13 @@ def _one_case(char: str) -> str:
 
 def _charts_said(charts: list[str]) -> str:
     """What a workbook of no sheet of cells holds instead, for its refusal."""
-    return f" (its chart sheets hold none: {', '.join(charts)})" if charts else ""
+    return f" (its chart sheets hold none: {_names_said(charts)})" if charts else ""
+
+
+def _names_said(names: list[str]) -> str:
+    """A workbook's sheet names as a message lists them, each quoted as every name is (report.named): unquoted,
+    a name's trailing space could not be seen ('its sheets: cards ' for a sheet: cards not found)."""
+    return ", ".join(named(name) for name in names) or "none"
 
 
 def _shared_texts(source: Any, file: str) -> "_SharedTexts":
@@ -647,6 +653,9 @@ def _sheet_rows(ws: Any, where: str, warn: Warn | None = None) -> Rows:
     sheet = _SheetRead(ws, reader, where)
     sheet.hidden_columns = _hidden_columns(root)
     sheet.rows_hidden = any(_hidden_by_default(part) for part in root.findall(_MAIN + "sheetFormatPr"))
+    sheet.condition_cells = {_first_cell((formatting.get("sqref") or "").strip()): 0
+                             for formatting in root.findall(_MAIN + "conditionalFormatting")}
+    sheet.in_table = any(len(parts) for parts in root.findall(_MAIN + "tableParts"))
     sheet.zeros_hidden = any(view.get("showZeros") in ("0", "false")
                              for view in root.findall(f"{_MAIN}sheetViews/{_MAIN}sheetView"))
     if local_name(root.tag) in ("row", "c"):
@@ -656,8 +665,9 @@ def _sheet_rows(ws: Any, where: str, warn: Warn | None = None) -> Rows:
         sheet.walk(root)
         if sheet.placed < _rows_and_cells(root):  # one inside a cell: found by a walk looking into each
             _SheetRead(ws, reader, where, look_inside_cells=True).walk(root)
-    if warn is not None and (said := sheet.unseen_said()):
-        warn(*said)
+    for said in (sheet.unseen_said(), sheet.condition_said):
+        if warn is not None and said:
+            warn(*said)
     return sheet.rows
 
 
@@ -842,10 +852,14 @@ class _SheetRead:
         self.row_hidden = False  # whether the row read last is hidden
         self.rows_hidden = False  # whether a row of no height of its own is hidden (_hidden_by_default)
         self.zeros_hidden = False  # whether a view of the sheet shows a cell holding the number 0 as blank
-        self.unseen_styles: dict[tuple[int, str | None], bool] = {}  # whether a cell style's text colour (or
-        # its number format's, by its tag) hides in its fill
-        self.first_unseen: tuple[int, int] | None = None  # (row, column) of the first value read so (_unseen)
-        self.unseen_count = 0  # the values read so
+        self.unseen_styles: dict[tuple[int, str | None], str | None] = {}  # where a cell style's text colour
+        # (or its number format's, by its tag) hides: in its fill, on the sheet (_unseen), or None
+        self.first_unseen: dict[str, tuple[int, int]] = {}  # (row, column) of the first value read so, by where
+        self.unseen_count: collections.Counter[str] = collections.Counter()  # the values read so, by where
+        self.in_table = False  # whether the sheet holds an Excel table, whose style may fill a cell of no fill
+        self.condition_cells: dict[tuple[int, int], int] = {}  # the style of each first cell of a range of
+        # conditional formatting (its cells' fill, set before the cells are read to the default style's, 0)
+        self.condition_said: tuple[str, Mark] | None = None  # the warning of a rule colouring text as its fill
         self.theme: tuple[str, ...] | None = None  # the workbook's theme colours (theme_colours), once needed
 
     def _refuse_misplaced(self, elements: Any, skipped: Any = None) -> None:
@@ -887,15 +901,42 @@ class _SheetRead:
         its cells show (_rule_shows_otherwise) by a condition, which pnp does not run: a rule of format ;;; over the
         names, or a data bar showing the bar alone, left the sheet blank where the cards printed the values (exit
         0)."""
+        cells = (formatting.get("sqref") or next((part.text or "" for part in formatting
+                                                  if local_name(part.tag) == "sqref"), "")).strip()
+        at = _first_cell(cells)
         for rule in formatting:
             if local_name(rule.tag) == "cfRule" and (said := _rule_shows_otherwise(rule, self.ws.parent)):
-                cells = formatting.get("sqref") or next((part.text or "" for part in formatting
-                                                         if local_name(part.tag) == "sqref"), "")
-                first = _CELL_NAME.match(cells.strip())
-                row, column = (int(first[2]), _column_number(first[1])) if first else (1, 1)
-                raise LoadError(f"conditional formatting of cells {shown(cells.strip())} {said} where the rule "
+                raise LoadError(f"conditional formatting of cells {shown(cells)} {said} where the rule "
                                 "applies, and pnp applies no such rule (nor runs its condition): what it reads from "
-                                "them may not be what the sheet shows; remove the rule, or make it show the values", Mark(self.where, row, column))
+                                "them may not be what the sheet shows; remove the rule, or make it show the values",
+                                Mark(self.where, *at))
+            if local_name(rule.tag) == "cfRule" and self.condition_said is None and self._hides_by_condition(rule, at):
+                self.condition_said = (
+                    f"conditional formatting of cells {shown(cells)} colours their text as their fill is (white on "
+                    "white, or nearly) where its condition holds, so the sheet may show nothing there, and pnp runs "
+                    "no rule's condition, and reads and prints the values: colour the rule's text to show them, or "
+                    "delete them if they are not part of the table", Mark(self.where, *at))
+
+    def _hides_by_condition(self, rule: Any, at: tuple[int, int]) -> bool:
+        """Whether a conditional formatting's `rule` (its <cfRule>) sets a font colour its cells' fill hides
+        (cell_colours.unseen): the fill the rule sets, or else the one of the first cell of its range (each cell's
+        own is not looked up: a rule over cells of several fills is judged by its first)."""
+        from openpyxl.cell.read_only import ReadOnlyCell
+        from openpyxl.styles import PatternFill
+
+        formats = getattr(getattr(self.ws.parent, "_differential_styles", None), "dxf", None) or []
+        number = rule.get("dxfId") or ""
+        style = formats[int(number)] if number.isdigit() and int(number) < len(formats) else None
+        if style is None or style.font is None or style.font.color is None:
+            return False
+        if self.theme is None:
+            self.theme = theme_colours(self.ws.parent._archive)
+        if style.fill is not None:  # (a rule's solid fill holds its colour as bgColor, ECMA-376 Part 1, 18.8.20)
+            fill = PatternFill("solid", fgColor=style.fill.bgColor) if isinstance(style.fill, PatternFill) \
+                and style.fill.patternType in (None, "solid") else style.fill
+        else:
+            fill = ReadOnlyCell(self.ws, 1, 1, None, style_id=self.condition_cells.get(at, 0)).fill
+        return unseen(style.font, fill, self.theme, self.ws.parent._colors)
 
     def read(self, element: Any) -> None:
         """Reads an element of the sheet's <sheetData>: a row, or an element of another kind holding none."""
@@ -950,6 +991,8 @@ class _SheetRead:
         values: list[Any] = [None] * held[-1]["column"]
         for cell in held:
             value, column = cell["value"], cell["column"]
+            if (self.row, column) in self.condition_cells:
+                self.condition_cells[self.row, column] = cell["style_id"]
             if value is None:
                 continue
             if isinstance(value, str):  # (counted before any is looked at: each check reads the whole text)
@@ -973,10 +1016,11 @@ class _SheetRead:
         (_format_colour_tag), and of these rich text `runs` (_RunColouredText) if any: LoadError where its row or
         column is hidden; counted where its colour, or a run's, hides in its fill (_unseen), which is warned of
         (unseen_said)."""
-        if runs is None and self._unseen(style, tag) or runs is not None and any(
-                not _blank(text) and self._unseen(style, tag, colour) for text, colour in runs):
-            self.first_unseen = self.first_unseen or (self.row, column)
-            self.unseen_count += 1
+        hidden_in = self._unseen(style, tag) if runs is None else next(
+            (said for text, colour in runs if not _blank(text) and (said := self._unseen(style, tag, colour))), None)
+        if hidden_in:
+            self.first_unseen.setdefault(hidden_in, (self.row, column))
+            self.unseen_count[hidden_in] += 1
         if self.row_hidden or self.hidden_columns[column]:
             hidden = ("row is hidden (by hand, by a filter, by a height too small to show" if self.row_hidden
                       else "column is hidden (by hand, by a width too small to show, by the sheet's default "
@@ -985,10 +1029,11 @@ class _SheetRead:
                             "column, shown or not: show it, or delete it if it is not part of the table",
                             Mark(self.where, self.row, column))
 
-    def _unseen(self, style: int, tag: str | None, run: Mapping[str, str] | None = None) -> bool:
-        """Whether the cell style numbered `style` shows a value in a colour its fill hides (cell_colours.unseen),
-        or in its number format's colour `tag` ([White]), where it has one, or a rich text's run in its own
-        colour (its <color>'s attributes, `run`)."""
+    def _unseen(self, style: int, tag: str | None, run: Mapping[str, str] | None = None) -> str | None:
+        """Where the cell style numbered `style` shows a value in a colour that hides (cell_colours.unseen): "fill"
+        in its own fill, "sheet" on the sheet's background (it has no fill), else None; in its font's colour, or
+        its number format's colour `tag` ([White]) where it has one, or a rich text's run's own colour (its
+        <color>'s attributes, `run`)."""
         if run is None and (style, tag) in self.unseen_styles:
             return self.unseen_styles[style, tag]
         from openpyxl.cell.read_only import ReadOnlyCell
@@ -998,9 +1043,10 @@ class _SheetRead:
         cell, palette = ReadOnlyCell(self.ws, 1, 1, None, style_id=style), self.ws.parent._colors
         shown_in = run_colour(run, self.theme, palette) if run is not None else None
         if run is not None and shown_in is None:
-            return False  # (a colour pnp cannot tell: taken to show)
-        said = unseen(cell.font, cell.fill, self.theme, palette,
-                      shown_in or (format_colour(tag, palette) if tag else None))
+            return None  # (a colour pnp cannot tell: taken to show)
+        said = ("sheet" if fills_nothing(cell.fill) else "fill") if unseen(
+            cell.font, cell.fill, self.theme, palette, shown_in or (format_colour(tag, palette) if tag else None)) \
+            else None
         if run is None:
             self.unseen_styles[style, tag] = said
         return said
@@ -1009,12 +1055,17 @@ class _SheetRead:
         """The warning of the values read whose colour their fill hides (white on white), at the first, or None: a
         spreadsheet program shows nothing there, and pnp reads and prints them (a designer may colour a cell so on
         purpose: its value is still the cell's; it was printed with no word)."""
-        if self.first_unseen is None:
+        # (a cell of no fill in a sheet holding an Excel table is not said: the table's style may fill it, with a
+        # colour pnp does not read, and white on a table's dark rows was warned of)
+        said = [where for where in ("fill", "sheet") if where in self.first_unseen and not (
+            where == "sheet" and self.in_table)]
+        if not said:
             return None
-        more = f" (and {self.unseen_count - 1:,} more cells of the sheet)" if self.unseen_count > 1 else ""
+        first, count = min(self.first_unseen[where] for where in said), sum(self.unseen_count[w] for w in said)
+        more = f" (and {count - 1:,} more cells of the sheet)" if count > 1 else ""
         return (f"this cell's value is coloured as its fill is (white on white, or nearly){more}, so the sheet "
                 "shows nothing there, and pnp reads and prints it: colour the text to show it, or delete it if it "
-                "is not part of the table", Mark(self.where, *self.first_unseen))
+                "is not part of the table", Mark(self.where, *first))
 
     def _repeated(self, style: int) -> str | None:
         """The refusal of a cell (not blank) whose style aligns it as Fill, which repeats what it holds across the
@@ -1094,6 +1145,12 @@ def _longer_than_a_cell(text: str) -> str | None:
         return None
     return (f"this cell holds a text of {units:,} characters as a workbook counts them, and a workbook cell holds "
             f"at most {MAX_CELL_CHARS:,} (Excel does not keep it whole): keep a text this long in a YAML table")
+
+
+def _first_cell(cells: str) -> tuple[int, int]:
+    """The (row, column) of the first cell of a range of cells `cells` (its sqref: 'B2:B9 D4'), or (1, 1)."""
+    first = _CELL_NAME.match(cells)
+    return (int(first[2]), _column_number(first[1])) if first else (1, 1)
 
 
 def _rule_shows_otherwise(rule: Any, book: Any) -> str | None:
