@@ -1490,3 +1490,22 @@ def test_ctrl_c_reaching_a_process_playing_the_rules_as_it_starts_is_no_tracebac
     assert "Traceback" not in capfd.readouterr().err
     assert len(list(run_module.run(load_rules(project, game), Options(games=4, jobs=2)))) == 4
     assert "Traceback" not in capfd.readouterr().err
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="no /proc to size the processes by")
+def test_a_memory_error_says_the_room_a_limit_the_process_started_under_leaves(monkeypatch):
+    """A worker of --jobs 2 is forked from the process that made the rules: rules whose __init__ took 600 MB left
+    it 424 MB under the limit it inherited, lower than its share, and its MemoryError said 'past the 1,024 MB'."""
+    import resource
+
+    from pnp.simulate import api, run as run_mod
+
+    size = int(Path("/proc/self/statm").read_bytes().split()[0]) * resource.getpagesize()
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (size + (300 << 20), resource.RLIM_INFINITY))
+    monkeypatch.setattr(resource, "setrlimit", lambda *a: pytest.fail("the lower limit inherited is kept"))
+    monkeypatch.setattr(api, "memory_room", api.memory_room)
+    monkeypatch.setattr(api, "memory_bound", getattr(api, "memory_bound", ""), raising=False)
+    run_mod._cap_memory(api.RULES_MEMORY // 2)
+    said = api.raised(MemoryError())
+    assert re.fullmatch(r"MemoryError: past the (299|300) MB of memory the rules may take beyond pnp's \(what the "
+                        r"memory limit this process started under leaves them\)", said), said

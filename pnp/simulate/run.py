@@ -886,8 +886,11 @@ def _cap_memory(room: int = RULES_MEMORY) -> None:
     """Limit this process, the rules', and those it starts to `room` more address space than it has now:
     past it the rules' allocation raises MemoryError, a fault of the rules said at their line as any exception
     (rules keeping 3 GB a game ran past a minute, taking the machine's memory). A worker of --jobs N is given
-    RULES_MEMORY / N: each had its own RULES_MEMORY, N GB in all. Where the system cannot say or set it (no
-    /proc, Windows), its own limits hold."""
+    RULES_MEMORY / N: each had its own RULES_MEMORY, N GB in all. Where a limit this process started under is
+    lower (a worker forked from the process that had made the rules, their memory counted already; a ulimit set
+    on pnp), that one holds, and a MemoryError says the room it leaves: a worker whose rules' __init__ took
+    600 MB was said 'past the 1,024 MB' with 424 MB left. Where the system cannot say or set it (no /proc,
+    Windows), its own limits hold."""
     try:
         import resource
 
@@ -897,7 +900,10 @@ def _cap_memory(room: int = RULES_MEMORY) -> None:
         cap = size + room if hard == resource.RLIM_INFINITY else min(size + room, hard)
         if soft == resource.RLIM_INFINITY or soft > cap:
             resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-            api.memory_room = room
+            left, bound = cap - size, f" (this process's share of the run's {RULES_MEMORY >> 20:,} MB)"
+        else:
+            left, bound = max(0, soft - size), " (what the memory limit this process started under leaves them)"
+        api.memory_room, api.memory_bound = left, bound if left < RULES_MEMORY else ""
     except (ImportError, OSError, ValueError, IndexError):
         pass
 
