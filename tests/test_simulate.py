@@ -1509,3 +1509,24 @@ def test_a_memory_error_says_the_room_a_limit_the_process_started_under_leaves(m
     said = api.raised(MemoryError())
     assert re.fullmatch(r"MemoryError: past the (299|300) MB of memory the rules may take beyond pnp's \(what the "
                         r"memory limit this process started under leaves them\)", said), said
+
+
+def test_a_runs_games_are_scheduled_as_it_reaches_them():
+    """A run of a million games listed every one up front: 180 MB held from its start (README: a million games
+    take no more memory than a hundred). They are made as the run reaches them, the same games in the same order."""
+    import tracemalloc
+
+    from pnp.simulate.run import games_in, schedule
+
+    small = Options(games=3, agents=("random", "greedy"), seed=7)
+    assert list(schedule(small)) == [(0, 7, ("random", "greedy")), (1, 8, ("random", "greedy")),
+                                     (2, 9, ("random", "greedy")), (3, 10, ("greedy", "random")),
+                                     (4, 11, ("greedy", "random")), (5, 12, ("greedy", "random"))]
+    assert games_in(small) == 6
+    tracemalloc.start()
+    try:
+        first = next(iter(schedule(Options(games=1_000_000, agents=("random", "greedy")))))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert first == (0, 0, ("random", "greedy")) and peak < 1 << 20, peak
