@@ -778,6 +778,46 @@ def test_a_report_asked_for_reads_the_state_of_its_inputs_once():
     assert len(reads) == 3 and len(drawings) == 1
 
 
+def test_requests_for_a_report_being_drawn_leave_the_other_pages_answering(mini, monkeypatch):
+    """Each request for a game's report waited for the one drawing under way in a thread of the server's pool:
+    60 of them at once took its 40 threads, and every other page of the preview (the game list, pictures,
+    files) waited for that drawing to end (DinoSpan's: 25 s, again at each edit)."""
+    import anyio.to_thread
+
+    from pnp.serve import app as app_mod
+
+    begun, release, entered = threading.Event(), threading.Event(), []
+    monkeypatch.setattr(app_mod, "_design_report", lambda project, game: (begun.set(), release.wait(20))
+                        and (b"%PDF", ""))
+    app = create_app(mini, ["mini"])
+
+    async def counted(scope, receive, send):  # (the hub not started: no preview drawn)
+        entered.append(scope["type"])
+        if scope["type"] == "lifespan":
+            for stage in ("startup", "shutdown"):
+                await receive()
+                await send({"type": f"lifespan.{stage}.complete"})
+            return
+        await app(scope, receive, send)
+
+    def fewer_threads():  # the pool's 40 threads made 4 (this loop's own): 8 requests take them as 60 did 40
+        anyio.to_thread.current_default_thread_limiter().total_tokens = 4
+
+    with TestClient(counted, base_url=LOCAL) as client, ThreadPoolExecutor(9) as pool:
+        client.portal.call(fewer_threads)
+        reports = [pool.submit(client.get, "/g/mini/report.pdf") for _ in range(8)]
+        begun.wait(20)
+        while entered.count("http") < 8:
+            time.sleep(0.01)
+        time.sleep(0.1)  # (each on its way to the drawing)
+        index = pool.submit(client.get, "/", follow_redirects=False)
+        try:
+            assert index.result(timeout=15).status_code == 307 and not release.is_set()
+        finally:
+            release.set()
+        assert {r.result().status_code for r in reports} == {200}
+
+
 # -- the test run says what it skipped --------------------------------------------------------------------
 def test_a_skipped_test_is_said_at_the_end_of_the_run_without_dash_r(tmp_path):
     (tmp_path / "test_x.py").write_text("import pytest\n\ndef test_browser():\n    pytest.skip('no chromium here')\n")

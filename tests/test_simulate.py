@@ -1494,3 +1494,43 @@ def test_ctrl_c_reaching_a_process_playing_the_rules_as_it_starts_is_no_tracebac
     assert "Traceback" not in capfd.readouterr().err
     assert len(list(run_module.run(load_rules(project, game), Options(games=4, jobs=2)))) == 4
     assert "Traceback" not in capfd.readouterr().err
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="no /proc to size the processes by")
+def test_a_memory_error_says_the_room_a_limit_the_process_started_under_leaves(monkeypatch):
+    """A worker of --jobs 2 is forked from the process that made the rules: rules whose __init__ took 600 MB left
+    it 424 MB under the limit it inherited, lower than its share, and its MemoryError said 'past the 1,024 MB'."""
+    import resource
+
+    from pnp.simulate import api, run as run_mod
+
+    size = int(Path("/proc/self/statm").read_bytes().split()[0]) * resource.getpagesize()
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (size + (300 << 20), resource.RLIM_INFINITY))
+    monkeypatch.setattr(resource, "setrlimit", lambda *a: pytest.fail("the lower limit inherited is kept"))
+    monkeypatch.setattr(api, "memory_room", api.memory_room)
+    monkeypatch.setattr(api, "memory_bound", getattr(api, "memory_bound", ""), raising=False)
+    run_mod._cap_memory(api.RULES_MEMORY // 2)
+    said = api.raised(MemoryError())
+    assert re.fullmatch(r"MemoryError: past the (299|300) MB of memory the rules may take beyond pnp's \(what the "
+                        r"memory limit this process started under leaves them\)", said), said
+
+
+def test_a_runs_games_are_scheduled_as_it_reaches_them():
+    """A run of a million games listed every one up front: 180 MB held from its start (README: a million games
+    take no more memory than a hundred). They are made as the run reaches them, the same games in the same order."""
+    import tracemalloc
+
+    from pnp.simulate.run import games_in, schedule
+
+    small = Options(games=3, agents=("random", "greedy"), seed=7)
+    assert list(schedule(small)) == [(0, 7, ("random", "greedy")), (1, 8, ("random", "greedy")),
+                                     (2, 9, ("random", "greedy")), (3, 10, ("greedy", "random")),
+                                     (4, 11, ("greedy", "random")), (5, 12, ("greedy", "random"))]
+    assert games_in(small) == 6
+    tracemalloc.start()
+    try:
+        first = next(iter(schedule(Options(games=1_000_000, agents=("random", "greedy")))))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert first == (0, 0, ("random", "greedy")) and peak < 1 << 20, peak

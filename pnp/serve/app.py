@@ -7,13 +7,13 @@ import asyncio
 import contextlib
 import html
 import ipaddress
-import itertools
 import logging
 import os
 import re
 import sys
 import threading
 import time
+from concurrent.futures import Future
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from importlib import resources
 from collections.abc import AsyncIterator
@@ -137,31 +137,55 @@ def _servable(parts: tuple[str, ...]) -> bool:
 class Latest(Generic[Drawing]):
     """One drawing at a time of something made from files that may change (a game's design report): each
     caller gets a drawing begun after it asked, so it shows the files as they were then or later, or one made
-    from the files as `state()` says they are when it asks (None: it cannot say); the callers who ask while
-    one is being drawn wait and share the next one (or that one, when the files are still as it began with).
-    Without `state`, every ask after a drawing began draws anew: any web page can ask the preview for a
+    from the files as `state()` says they are when that drawing's turn comes (None: it cannot say); the callers
+    who ask while one is being drawn share the next one (or that one, when the files are still as it began
+    with). Without `state`, every ask after a drawing began draws anew: any web page can ask the preview for a
     game's report, in a loop, and each request drew it again (25 s of a core for DinoSpan's), the files
-    unchanged."""
+    unchanged. A caller is handed a future (`ask`), and the drawings are made by one thread of their own: a
+    caller waiting held a thread of the server's pool, and 60 requests for a report being drawn took every one
+    of its 40, so that every other page of the preview waited for that drawing to end."""
 
     def __init__(self, draw: Callable[[], Drawing], state: Callable[[], Hashable | None] | None = None) -> None:
         self.draw, self.state = draw, state or (lambda: None)
-        self.lock = threading.Lock()
-        self.clock = itertools.count()  # orders the asking and the beginning of drawings
-        self.begun = -1
+        self.lock = threading.Lock()  # held only to hand out and take up the next drawing, never while drawing
+        self.next: Future[Drawing] | None = None  # the drawing the callers asking now share, not begun yet
+        self.drawing = False  # whether the thread drawing them runs
         self.drawn: Drawing | None = None
         self.drawn_from: Hashable | None = None  # the state the drawing kept began with
+        self.kept = False  # whether a drawing is kept (one that raised is not)
+
+    def ask(self) -> "Future[Drawing]":
+        """The drawing this caller gets, to be waited for (it never waits here)."""
+        with self.lock:
+            if self.next is None:
+                self.next = Future()
+            asked = self.next
+            if not self.drawing:
+                self.drawing = True
+                threading.Thread(target=self._draw_all, name="pnp-latest", daemon=True).start()
+        return asked
 
     def get(self) -> Drawing:
-        asked = next(self.clock)
-        with self.lock:
-            # the files' state read once, when this caller's turn comes, before any drawing begins: the drawing
-            # kept began with it or later (read before and again under the lock, each ask read it twice)
-            now = self.state()
-            if self.begun < asked and (now is None or now != self.drawn_from):
-                begun = next(self.clock)
-                self.drawn = self.draw()  # a drawing that raised is not kept
-                self.begun, self.drawn_from = begun, now
-            return cast(Drawing, self.drawn)  # drawn by now
+        return self.ask().result()
+
+    def _draw_all(self) -> None:
+        """The drawings asked for, one at a time, until none is: the files' state read once as each begins."""
+        while True:
+            with self.lock:
+                asked, self.next = self.next, None
+                if asked is None:
+                    self.drawing = False
+                    return
+            if not asked.set_running_or_notify_cancel():
+                continue
+            try:
+                now = self.state()
+                if not self.kept or now is None or now != self.drawn_from:
+                    self.kept = False
+                    self.drawn, self.drawn_from, self.kept = self.draw(), now, True  # (one that raised is not kept)
+                asked.set_result(cast(Drawing, self.drawn))
+            except BaseException as e:  # noqa: BLE001 - handed to every caller sharing this drawing
+                asked.set_exception(e)
 
 
 def _said_if_failed(watcher: "asyncio.Task[None]") -> None:
@@ -469,13 +493,13 @@ def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1"
             return NOT_FOUND
         return Response(found.png, media_type="image/png", headers={"Cache-Control": "max-age=31536000, immutable"})
 
-    def design_report(request: "Request") -> Response:  # sync: drawing the report runs in Starlette's thread pool
+    async def design_report(request: "Request") -> Response:  # drawn by its Latest's own thread, not the pool's
         """The game's design report (`pnp report`), drawn in memory from its data as it is now."""
         game = request.path_params["game"]
         if game not in reports:
             return NOT_FOUND
-        try:
-            pdf, first = reports[game].get()
+        try:  # (shielded: a request given up would cancel the drawing the others share)
+            pdf, first = await asyncio.shield(asyncio.wrap_future(reports[game].ask()))
         except Exception as e:  # noqa: BLE001 - one line in the terminal and on the page, the server goes on
             print(f"pnp serve: {game}: design report: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
             return PlainTextResponse(f"the design report could not be drawn: {type(e).__name__}: {e}",

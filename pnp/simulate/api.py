@@ -440,13 +440,13 @@ def raised(error: BaseException) -> str:
     if len(text) > MAX_RAISED_CHARS:
         text = text[:MAX_RAISED_CHARS] + f"… ({len(text):,} characters)"
     if isinstance(error, MemoryError) and not text:  # (the allocation past the rules' cap: run._cap_memory)
-        text = f"past the {memory_room >> 20:,} MB of memory the rules may take beyond pnp's" + \
-            (f" (this process's share of the run's {RULES_MEMORY >> 20:,} MB)" if memory_room < RULES_MEMORY else "")
+        text = f"past the {memory_room >> 20:,} MB of memory the rules may take beyond pnp's" + memory_bound
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 RULES_MEMORY = 1 << 30  # bytes of address space the rules' processes (all of --jobs together) may take beyond pnp's
-memory_room = RULES_MEMORY  # this process's share of it, as run._cap_memory set it
+memory_room = RULES_MEMORY  # this process's share of it, as run._cap_memory set it (or found it left)
+memory_bound = ""  # what set memory_room, as a MemoryError says it: "" for the whole of RULES_MEMORY
 WORKER_MEMORY = 128 << 20  # the least share of RULES_MEMORY a worker of --jobs is given: rules needing tens of MB
 # failed on a machine of 64 cores, whose default 64 workers had 16 MB each
 MAX_WORKERS = RULES_MEMORY // WORKER_MEMORY  # so the most processes a run plays in, whatever --jobs asks

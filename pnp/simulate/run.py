@@ -135,14 +135,14 @@ def games_in(options: Options) -> int:
     return options.games * count_seatings(len(set(options.agents)), options.players)
 
 
-def schedule(options: Options) -> list[Scheduled]:
-    """(index, seed, seating) of every game: game g plays with seed options.seed + g, whatever the jobs."""
-    out: list[Scheduled] = []
+def schedule(options: Options) -> Iterator[Scheduled]:
+    """(index, seed, seating) of every game, games_in(options) of them, made as the run reaches them: game g
+    plays with seed options.seed + g, whatever the jobs. (Listed up front, a run of a million games held 180 MB
+    of them from its start.)"""
     for k, seating in enumerate(seatings(options.agents, options.players)):
         for i in range(options.games):
             g = k * options.games + i
-            out.append((g, options.seed + g, seating))
-    return out
+            yield g, options.seed + g, seating
 
 
 class _Call:
@@ -617,20 +617,20 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
     (pnp's copy, from loaded_rules; else the rules' `game`, which rules whose __init__ set `self.game = None`
     made a bug in pnp with --jobs 2, where --jobs 1 said their games' faults)."""
     data = data if data is not None else rules.game
-    games = schedule(options)
+    games, count = schedule(options), games_in(options)
     LOGGED.lines = 0
-    if options.jobs <= 1 or len(games) < 2:
+    if options.jobs <= 1 or count < 2:
         for game in games:
             yield play(rules, options, *game)
             if progress:
                 progress(1)
         return
     most = min(options.jobs, usable_cores(), MAX_WORKERS)  # each worker with a useful share of the memory
-    size = max(1, min(50, len(games) // (most * 8)))
-    chunks = [games[i:i + size] for i in range(0, len(games), size)]
+    size = max(1, min(50, count // (most * 8)))
+    chunks = iter(lambda: list(itertools.islice(games, size)), [])  # (made as the pool is given them: _in_order)
     path, shown = source_of(type(rules))
     try:
-        workers = min(most, len(chunks))
+        workers = min(most, -(-count // size))
         pool = ProcessPoolExecutor(workers, mp_context=worker_context(), initializer=_start_worker,
                                    initargs=((path, shown, data.id), data, options, workers))
         finished = False
@@ -656,7 +656,7 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
 CHUNKS_AHEAD = 4  # chunks per worker given to the pool past the one the run waits for (see _in_order)
 
 
-def _in_order(pool: ProcessPoolExecutor, chunks: list[list[Scheduled]], ahead: int) -> Iterator[list[GameResult]]:
+def _in_order(pool: ProcessPoolExecutor, chunks: Iterable[list[Scheduled]], ahead: int) -> Iterator[list[GameResult]]:
     """Each chunk's games as played, in the chunks' order, given to the pool in that order, at most `ahead` chunks
     past the one waited for; each let go once yielded. All given at once, the workers played on past a chunk
     slow to come (a game of a minute) and every chunk they played was kept until that one came: 5 MB a second
@@ -886,8 +886,11 @@ def _cap_memory(room: int = RULES_MEMORY) -> None:
     """Limit this process, the rules', and those it starts to `room` more address space than it has now:
     past it the rules' allocation raises MemoryError, a fault of the rules said at their line as any exception
     (rules keeping 3 GB a game ran past a minute, taking the machine's memory). A worker of --jobs N is given
-    RULES_MEMORY / N: each had its own RULES_MEMORY, N GB in all. Where the system cannot say or set it (no
-    /proc, Windows), its own limits hold."""
+    RULES_MEMORY / N: each had its own RULES_MEMORY, N GB in all. Where a limit this process started under is
+    lower (a worker forked from the process that had made the rules, their memory counted already; a ulimit set
+    on pnp), that one holds, and a MemoryError says the room it leaves: a worker whose rules' __init__ took
+    600 MB was said 'past the 1,024 MB' with 424 MB left. Where the system cannot say or set it (no /proc,
+    Windows), its own limits hold."""
     try:
         import resource
 
@@ -897,7 +900,10 @@ def _cap_memory(room: int = RULES_MEMORY) -> None:
         cap = size + room if hard == resource.RLIM_INFINITY else min(size + room, hard)
         if soft == resource.RLIM_INFINITY or soft > cap:
             resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-            api.memory_room = room
+            left, bound = cap - size, f" (this process's share of the run's {RULES_MEMORY >> 20:,} MB)"
+        else:
+            left, bound = max(0, soft - size), " (what the memory limit this process started under leaves them)"
+        api.memory_room, api.memory_bound = left, bound if left < RULES_MEMORY else ""
     except (ImportError, OSError, ValueError, IndexError):
         pass
 
