@@ -83,6 +83,13 @@ class Project:
         for name in names:
             if problem := game_name_problem(name):
                 raise UsageError(f"game folder cards/{shown(name)} {problem}: rename it")
+        if pair := _alike_pair(names):
+            first, second = (shown(name) for name in pair)
+            raise UsageError(f"game folders cards/{first} and cards/{second} differ only in case or in how their "
+                             f"accents are stored: their outputs output/{first} and output/{second} (and "
+                             f"layouts/{first}, layouts/{second}) are one folder on a disk that does not tell such "
+                             "names apart (macOS, Windows, a USB stick), where one game's build overwrites the "
+                             "other's: rename one")
         for folder in folders:
             if folder.name not in names and (spelt := spelt_otherwise(folder, "game.yaml")):
                 raise UsageError(f"game folder cards/{shown(folder.name)} holds {shown(spelt)}, not game.yaml: rename "
@@ -315,6 +322,17 @@ _NAMED_OTHERWISE = {
 def _name_key(name: str) -> str:
     """A file's name as a person reads it: one Unicode form (a Mac stores 'é' as 'e' and an accent), any case."""
     return unicodedata.normalize("NFC", name).casefold()
+
+
+def _alike_pair(names: Sequence[str]) -> tuple[str, str] | None:
+    """The first two of `names` that read as one (_name_key), in their order, or None: names a disk that ignores
+    case or Unicode form (macOS, Windows, a USB stick) takes for one, which a folder of each of them shares."""
+    seen: dict[str, str] = {}
+    for name in names:
+        if (key := _name_key(name)) in seen:
+            return seen[key], name
+        seen[key] = name
+    return None
 
 
 def _alike_in(folder: Path, name: str) -> str | None:
