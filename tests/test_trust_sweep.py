@@ -268,6 +268,17 @@ def test_two_game_folders_a_mac_takes_for_one_are_refused_naming_both_and_their_
     assert f"output/{first} and output/{second}" in said
 
 
+@pytest.mark.parametrize("name", ["shared", "Con.txt", "calibrate-A4.pdf"])
+def test_a_game_folder_of_a_name_pnp_reserves_is_refused_as_pnp_new_refuses_it(tmp_path, name):
+    """Only `pnp new` refused these: cards/shared made by hand validated, its layouts/shared every game's shared
+    layouts; cards/Con.txt cannot be checked out on Windows; output/calibrate-a4.pdf is `pnp calibrate`'s sheet,
+    and a game named so was refused by whichever of build and calibrate came second, 'Is a directory'."""
+    (tmp_path / "cards" / name).mkdir(parents=True)
+    (tmp_path / "cards" / name / "game.yaml").write_text("name: x\n")
+    with pytest.raises(UsageError, match=f"game folder cards/'{name}' is a name pnp reserves"):
+        Project(tmp_path).games()
+
+
 def test_a_game_folder_whose_game_file_is_spelt_otherwise_is_refused_not_left_out(tmp_path):
     """A game's Game.yaml is found as game.yaml on a Mac's disk, blind to case; on Linux `pnp build` built the
     project's other games, exit 0, and left that one out without a word (a game.yml too)."""
