@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Self, TypeVar, cast
 
 from . import units
+from .units import SMALLEST_NUMBER, closer_to_zero, too_close_to_zero  # noqa: F401  (one vocabulary)
 from .report import QUOTE_LIMIT, closest, described, did_you_mean, named, plain, plain_type, quoted_as_written, shortened, shown, spelt, type_name, typed_value  # noqa: F401  (one vocabulary)
 
 # --- colours ----------------------------------------------------------------------------------------------------
@@ -203,33 +204,15 @@ class Option:
                 self.doc + (f" ({', '.join(limits)})" if limits else ""))
 
 
-def _finite(number: _Value, what: str) -> _Value:
+def _finite(number: _Value, what: str, written: str | None = None) -> _Value:
+    """`number`, refused when it is not finite or is too_close_to_zero; quoted as `written` (the text it was read
+    from), or as its file writes it (quoted_as_written), where known: `4.9e-324` was quoted '4.94066e-324'."""
     if isinstance(number, float) and not math.isfinite(number):
         raise ValueError(f"expected {what}, got {shown(number)}")
-    if too_close_to_zero(number):
-        raise ValueError(closer_to_zero(shown_number(cast(float, number))))
+    written = getattr(number, "text", None) if written is None else written
+    if too_close_to_zero(number, written):
+        raise ValueError(closer_to_zero(shown_number(cast(float, number)) if written is None else _cut_number(written)))
     return number
-
-
-# The number nearest 0 that a float holds with all its digits (2.2250738585072014e-308), and Excel's smallest: a
-# number written closer to 0 (but 0) is held with fewer digits than written, or as 0 (1.0e-400 was read as 0.0 and
-# printed so, exit 0; 1.23456e-320 printed 1.2346e-320), and a spreadsheet holds it as 0
-SMALLEST_NUMBER = sys.float_info.min
-
-
-def too_close_to_zero(value: object, written: str | None = None) -> bool:
-    """Whether `value`, a float (read from the text `written`, where known), was written other than 0 but is closer
-    to 0 than SMALLEST_NUMBER (or was read as 0: 1.0e-400). A number where text is read is read as written, and
-    is none of these."""
-    if not isinstance(value, float) or not abs(value) < SMALLEST_NUMBER:
-        return False
-    return value != 0 or written is not None and any(c in "123456789" for c in re.split("[eE]", written, maxsplit=1)[0])
-
-
-def closer_to_zero(number: str) -> str:
-    """The refusal of a number too_close_to_zero, quoted as `number`."""
-    return (f"{number} is closer to 0 than the smallest number pnp (or a spreadsheet) holds with its digits, "
-            f"{SMALLEST_NUMBER:.5g}: write 0, or the number in a larger unit")
 
 
 # a number written as text (a template's result): plain ASCII decimals, as a computed number prints them. float()
@@ -244,10 +227,10 @@ def _number(value: object, what: str) -> float:
         # or more raised OverflowError: 'a bug in pnp', at no line)
         raise ValueError(f"expected {what}, got {shown_number(value)}, past the largest number pnp works with")
     if isinstance(value, (int, float)):
-        return _finite(float(value), what)
+        return float(_finite(value, what))
     if not _NUMBER_TEXT.fullmatch(text := str(value).strip()):
         raise ValueError(f"expected {what}, got {shown(value)}")
-    return _finite(float(text), what)
+    return _finite(float(text), what, text)
 
 
 def _as_typed_number(value: object) -> str | None:
@@ -264,6 +247,8 @@ def _typed_or(value: object, number: float) -> float:
 def converted(option: "Option", value: object, written: str | None) -> object:
     """option.convert(value); its refusal of a number its file writes otherwise than it prints (`written`, as
     load.Record.written_of gives it) quotes the number as written (`size: 1_000.50` was said as 1000.5 pt)."""
+    if too_close_to_zero(value, written):  # (`bleed: 1.0e-400`, read as 0: no refusal of convert's would see it)
+        raise ValueError(closer_to_zero(_cut_number(cast(str, written))))
     try:
         return option.convert(value)
     except ValueError:

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 from .errors import TEMPORARY_NAME, DataError, LoadError, OutputError, UsageError
 from .options import did_you_mean
+from .units import PAPER_SIZES
 from .report import QUOTE_LIMIT, Mark, named, printable, shortened, shown
 
 try:
@@ -83,6 +84,13 @@ class Project:
         for name in names:
             if problem := game_name_problem(name):
                 raise UsageError(f"game folder cards/{shown(name)} {problem}: rename it")
+        if pair := _alike_pair(names):
+            first, second = (shown(name) for name in pair)
+            raise UsageError(f"game folders cards/{first} and cards/{second} differ only in case or in how their "
+                             f"accents are stored: their outputs output/{first} and output/{second} (and "
+                             f"layouts/{first}, layouts/{second}) are one folder on a disk that does not tell such "
+                             "names apart (macOS, Windows, a USB stick), where one game's build overwrites the "
+                             "other's: rename one")
         for folder in folders:
             if folder.name not in names and (spelt := spelt_otherwise(folder, "game.yaml")):
                 raise UsageError(f"game folder cards/{shown(folder.name)} holds {shown(spelt)}, not game.yaml: rename "
@@ -317,6 +325,17 @@ def _name_key(name: str) -> str:
     return unicodedata.normalize("NFC", name).casefold()
 
 
+def _alike_pair(names: Sequence[str]) -> tuple[str, str] | None:
+    """The first two of `names` that read as one (_name_key), in their order, or None: names a disk that ignores
+    case or Unicode form (macOS, Windows, a USB stick) takes for one, which a folder of each of them shares."""
+    seen: dict[str, str] = {}
+    for name in names:
+        if (key := _name_key(name)) in seen:
+            return seen[key], name
+        seen[key] = name
+    return None
+
+
 def _alike_in(folder: Path, name: str) -> str | None:
     """The one entry of `folder` (among its first MAX_FOLDER_FILES) whose name reads as `name` (_name_key);
     None when there is none, or more than one."""
@@ -373,10 +392,20 @@ SIMULATION_FILE = "simulation.json"  # what `pnp simulate` writes into output/<g
 WRITTEN_RECORDS = ("manifest.json", "export.json", SIMULATION_FILE)
 WRITTEN_RECORD_PREFIX = "manifest-"
 WINDOWS_DEVICE_NAMES = ("con", "prn", "aux", "nul", *(f"{port}{n}" for port in ("com", "lpt") for n in range(10)))
+
+
+def calibration_name(paper: str) -> str:
+    """The name of the calibration sheet `pnp calibrate` writes for `paper` into output/, beside every game's
+    folder of output (so no game may be named so: see RESERVED_GAME_NAMES)."""
+    return f"calibrate-{paper}.pdf"
+
+
 RESERVED_GAME_NAMES = {"shared": "layouts/shared holds the layouts and icons every game of the project shares",
                        # a folder of such a name cannot be made or checked out on Windows (it is a device there)
                        **{name: "Windows names a device so: the game's folders could not be made or checked out "
-                          "there" for name in WINDOWS_DEVICE_NAMES}}
+                          "there" for name in WINDOWS_DEVICE_NAMES},
+                       **{calibration_name(paper): "output/ holds the calibration sheet `pnp calibrate` writes "
+                          "under that name, beside every game's folder of output" for paper in PAPER_SIZES}}
 MAX_GAME_NAME_BYTES = 100  # a game's name begins every output file's name, which a file system holds to 255 bytes
 
 
@@ -388,6 +417,13 @@ def game_name_problem(name: str) -> str | None:
         return "holds a control character (pnp names its output and its messages after a game's folder)"
     if len(name.encode("utf-8", "surrogateescape")) > MAX_GAME_NAME_BYTES:
         return f"is longer than {MAX_GAME_NAME_BYTES} bytes (pnp names its output files after a game's folder)"
+    # in any case, as a Mac's or Windows' disk reads a name (and a device's name with any extension, as Windows
+    # does): only `pnp new` refused them, and a game folder cards/shared made by hand had layouts/shared, every
+    # game's shared layouts, for its own
+    key = name.casefold()
+    stem = key.partition(".")[0]
+    if (why := RESERVED_GAME_NAMES.get(stem if stem in WINDOWS_DEVICE_NAMES else key)) is not None:
+        return f"is a name pnp reserves ({why})"
     return None
 
 

@@ -1,6 +1,7 @@
 """Lengths: "63mm", "0.5in", "10pt" or a bare number (millimetres) -> points. The only unit parser."""
 
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -13,6 +14,27 @@ _UNITS = {"mm": MM, "cm": 10 * MM, "in": 72.0, "pt": 1.0}
 # ASCII digits only (\d, as float(), also reads Arabic-Indic and fullwidth digits); an exponent as a computed
 # number prints (`{{ 0.00001 }}` is '1e-05')
 _LENGTH = re.compile(r"(-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)\s*(mm|cm|in|pt)?")
+
+# The number nearest 0 that a float holds with all its digits (2.2250738585072014e-308), and Excel's smallest: a
+# number written closer to 0 (but 0) is held with fewer digits than written, or as 0 (1.0e-400 was read as 0.0 and
+# printed so, exit 0; 1.23456e-320 printed 1.2346e-320), and a spreadsheet holds it as 0
+SMALLEST_NUMBER = sys.float_info.min
+
+
+def too_close_to_zero(value: object, written: str | None = None) -> bool:
+    """Whether `value`, a float (read from the text `written`, where known), was written other than 0 but is closer
+    to 0 than SMALLEST_NUMBER (or was read as 0: 1.0e-400). A number where text is read is read as written, and
+    is none of these."""
+    if not isinstance(value, float) or not abs(value) < SMALLEST_NUMBER:
+        return False
+    return value != 0 or written is not None and any(c in "123456789" for c in re.split("[eE]", written, maxsplit=1)[0])
+
+
+def closer_to_zero(number: str) -> str:
+    """The refusal of a number too_close_to_zero, quoted as `number`."""
+    return (f"{number} is closer to 0 than the smallest number pnp (or a spreadsheet) holds with its digits, "
+            f"{SMALLEST_NUMBER:.5g}: write 0, or the number in a larger unit")
+
 
 @dataclass(frozen=True)
 class NamedSize:
@@ -115,15 +137,20 @@ def length(value: object, default_unit: str = "mm") -> float:
     if isinstance(value, bool):
         raise ValueError(f"expected a length like '3mm', got {described(value)}")
     if isinstance(value, (int, float)):
+        if too_close_to_zero(value, written := getattr(value, "text", None)):  # (a size's side: [63, 4.9e-324])
+            raise ValueError(closer_to_zero(repr(value) if written is None else shown(written)))
         try:
             return float(value) * _UNITS[default_unit]
         except OverflowError:
             raise ValueError(f"{shown(value)} is too large for a length") from None  # (cut short: 400 digits were
             # copied whole)
-    m = _LENGTH.fullmatch(str(value).strip())
+    m = _LENGTH.fullmatch(text := str(value).strip())
     if not m:
         raise ValueError(f"expected a length like '3mm', '0.5in' or '10pt', got {described(value)}")
-    return float(m.group(1)) * _UNITS[m.group(2) or default_unit]
+    if too_close_to_zero(number := float(m.group(1)), m.group(1)):  # ('1.0e-400mm' was read as 0, '4.9e-324mm'
+        # as a length no float holds with its digits, where a number was refused)
+        raise ValueError(closer_to_zero(shown(text)))
+    return number * _UNITS[m.group(2) or default_unit]
 
 
 def size(value: object) -> tuple[float, float]:

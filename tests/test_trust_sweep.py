@@ -253,6 +253,32 @@ def test_a_game_folder_named_to_act_on_the_terminal_or_too_long_is_refused_by_it
     assert said in result.output and "\x1b" not in result.output and name not in result.output
 
 
+@pytest.mark.parametrize("names", [("Dino", "dino"), ("caf\u00e9", "cafe\u0301")])
+def test_two_game_folders_a_mac_takes_for_one_are_refused_naming_both_and_their_output(tmp_path, names):
+    """cards/Dino and cards/dino (or 'é' as one letter and as 'e' and an accent) are two games on Linux and one
+    folder of output on a Mac, Windows or a USB stick: the second game's build wrote over the first's."""
+    for name in (*names, "other"):
+        (tmp_path / "cards" / name).mkdir(parents=True)
+        (tmp_path / "cards" / name / "game.yaml").write_text("name: x\n")
+    with pytest.raises(UsageError) as refused:
+        Project(tmp_path).games()
+    first, second = (repr(name) for name in sorted(names))
+    said = str(refused.value)
+    assert f"game folders cards/{first} and cards/{second} differ only in case" in said
+    assert f"output/{first} and output/{second}" in said
+
+
+@pytest.mark.parametrize("name", ["shared", "Con.txt", "calibrate-A4.pdf"])
+def test_a_game_folder_of_a_name_pnp_reserves_is_refused_as_pnp_new_refuses_it(tmp_path, name):
+    """Only `pnp new` refused these: cards/shared made by hand validated, its layouts/shared every game's shared
+    layouts; cards/Con.txt cannot be checked out on Windows; output/calibrate-a4.pdf is `pnp calibrate`'s sheet,
+    and a game named so was refused by whichever of build and calibrate came second, 'Is a directory'."""
+    (tmp_path / "cards" / name).mkdir(parents=True)
+    (tmp_path / "cards" / name / "game.yaml").write_text("name: x\n")
+    with pytest.raises(UsageError, match=f"game folder cards/'{name}' is a name pnp reserves"):
+        Project(tmp_path).games()
+
+
 def test_a_game_folder_whose_game_file_is_spelt_otherwise_is_refused_not_left_out(tmp_path):
     """A game's Game.yaml is found as game.yaml on a Mac's disk, blind to case; on Linux `pnp build` built the
     project's other games, exit 0, and left that one out without a word (a game.yml too)."""

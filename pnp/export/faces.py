@@ -1,6 +1,7 @@
 """Every face a game prints (cards, tokens, tiles, boards, die faces; not the rulebook), each drawn alone on a
 page of its own size by the same code as the PDFs, so what is exported is what is printed."""
 
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,8 +48,9 @@ MAX_SLUG_BYTES = 60
 
 def _slug(value: object) -> str:
     """`value` as a part of a file name: its letters and digits, lower case, each run of others one hyphen; at
-    most MAX_SLUG_BYTES of UTF-8, cut between characters."""
-    text = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in str(value).lower())
+    most MAX_SLUG_BYTES of UTF-8, cut between characters. In one Unicode form (NFC), so that an accent typed
+    apart from its letter (as a Mac writes it) names the same file as one typed with it, not a hyphen."""
+    text = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in unicodedata.normalize("NFC", str(value)).lower())
     slug = "-".join(part for part in text.split("-") if part)
     return slug.encode("utf-8")[:MAX_SLUG_BYTES].decode("utf-8", "ignore") or "item"
 
@@ -72,13 +74,20 @@ def collect(studio: "Studio", bleed: float) -> list["Face"]:
 def _untaken(stem: str, taken: set[str]) -> str:
     """`stem`, or `stem`-2, -3, ... when a face of its component (whose files share a folder) has it already,
     and now taken: the slugs of a die's faces 1 and '1' (or 'a b' and 'a-b') are one, and each face's image
-    was written over the other's (4 files for a d6, exit 0; Tabletop Simulator's die showed one face twice)."""
+    was written over the other's (4 files for a d6, exit 0; Tabletop Simulator's die showed one face twice).
+    Names are told apart as a disk blind to case and Unicode form tells them (_file_key): faces 'ς' and 'σ'
+    (or 'ß' and 'ss') were two files on Linux and one on a Mac, Windows or a USB stick."""
     found, n = stem, 1
-    while found in taken:
+    while _file_key(found) in taken:
         n += 1
         found = f"{stem}-{n}"
-    taken.add(found)
+    taken.add(_file_key(found))
     return found
+
+
+def _file_key(name: str) -> str:
+    """A file's name as a disk that ignores case and Unicode form (macOS, Windows, most USB sticks) tells it."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
 def face_of(studio: "Studio", p: "Printable", bleed: float) -> "Face":

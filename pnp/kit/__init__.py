@@ -37,13 +37,13 @@ def write_calibration(project: "Project", paper: str, folder: str | Path) -> Pat
     from ..draw.calibrate import calibration_sheet
     from ..draw.fonts import load_fonts
     from ..errors import OutputError, cannot_write
-    from ..project import BUILTIN_FONTS, Project, output_lock, write_file
+    from ..project import BUILTIN_FONTS, Project, calibration_name, output_lock, write_file
     from ..units import PrintOptions
 
     size = PrintOptions(paper).paper_size
     data = calibration_sheet(size, load_fonts(Project(BUILTIN_FONTS.parent)), f"pnp duplex calibration ({paper.upper()})")
     folder = Path(folder)
-    path = folder / f"calibrate-{paper}.pdf"
+    path = folder / calibration_name(paper)
     try:
         with output_lock(folder, project.rel(folder)):  # the folder's writers' lock: see remove_leftovers
             write_file(path, data)
