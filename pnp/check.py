@@ -691,12 +691,12 @@ class Checks:
         kept = self._fitting_length(prim)
         excess = len(prim.text) - kept
         field, mark = _field_holding(self.item_now, prim.text)
-        wide = self._word_too_wide(prim) if kept == 0 and prim.text.strip() else None
+        wide = self._word_too_wide(prim, kept) if excess > 0 and prim.text[kept:].strip() else None
         if wide is not None:  # (it was said "about N characters too long ... 0 of its N fit": no shortening helps)
             said = f"{field} has" if field is not None else "text has"
             where = f" (laid out by {prim.mark})" if field is not None else ""
             self.error(f"{said} a word wider than {box}{label}: '{_short(wide, 30)}' ({len(wide):,} characters); "
-                       f"break it with a space or a hyphen, or give the box more room{where}",
+                       f"lines break only at spaces: put one in it, or give the box more room{where}",
                        mark if field is not None else prim.mark)
             return
         if field is not None and excess > 0:
@@ -707,10 +707,10 @@ class Checks:
             if excess > 0 else ""
         self.error(f"text overflows {box}{label}{more}: '{_short(prim.text)}'", prim.mark)
 
-    def _word_too_wide(self, prim: "Prim") -> str | None:
-        """The text's first word when it alone is wider than the box at its smallest size (however tall the box
-        were), else None: the box is then too short for a line, or too narrow for the word."""
-        word = prim.text.split(maxsplit=1)[0]
+    def _word_too_wide(self, prim: "Prim", kept: int) -> str | None:
+        """The word after the `kept` characters that fit when it alone is wider than the box at its smallest
+        size (however tall the box were), else None: the box is then full, or too short for a line."""
+        word = prim.text[kept:].split(maxsplit=1)[0]
         breaks = [at for at in wide_breaks(word) if at > 0]  # (a script without spaces breaks between characters)
         word = word[:min(breaks)] if breaks else word
         tall = replace(prim, text=word, h=max(prim.h, 1_000 * MM), style={**prim.style, "size": prim.style["min_size"]})
