@@ -14,7 +14,7 @@ from .draw.book import LEAST_SIZE
 from .draw.fonts import unmapped_message
 from .draw.icons import unreadable
 from .draw.sheet import FOOTER_FAMILY, FOOTER_OWN_CHARACTERS
-from .draw.text import left_open, star_between_spaces, unmapped, wide_breaks
+from .draw.text import BREAKING_SPACES, left_open, star_between_spaces, unmapped, wide_breaks
 from .draw.pictures import verified_picture
 from .impose.shapes import Outline, inside_by
 from .layout.budget import drawn_by
@@ -691,6 +691,15 @@ class Checks:
         kept = self._fitting_length(prim)
         excess = len(prim.text) - kept
         field, mark = _field_holding(self.item_now, prim.text)
+        wide = self._word_too_wide(prim, kept) if excess > 0 else None
+        if wide is not None:  # (it was said "about N characters too long ... 0 of its N fit": no shortening helps)
+            said = f"{field} has" if field is not None else "text has"
+            where = f" (laid out by {prim.mark})" if field is not None else ""
+            unbroken = " (a no-break space breaks none)" if any(ch.isspace() for ch in wide) else ""
+            self.error(f"{said} a word wider than {box}{label}: '{_short(wide, 30)}' ({len(wide):,} characters); "
+                       f"lines break only at spaces{unbroken}: put one in it, or give the box more room{where}",
+                       mark if field is not None else prim.mark)
+            return
         if field is not None and excess > 0:
             self.error(f"{field} is about {excess:,} character{'s' * (excess != 1)} too long for {box}{label}: "
                        f"{kept:,} of its {len(prim.text):,} fit (laid out by {prim.mark})", mark)
@@ -699,11 +708,22 @@ class Checks:
             if excess > 0 else ""
         self.error(f"text overflows {box}{label}{more}: '{_short(prim.text)}'", prim.mark)
 
+    def _word_too_wide(self, prim: "Prim", kept: int) -> str | None:
+        """The word after the `kept` characters that fit when it alone is wider than the box at its smallest
+        size (however tall the box were), else None: the box is then full, or too short for a line."""
+        rest = prim.text[kept:].lstrip("".join(BREAKING_SPACES))
+        word = rest[:next((i for i, ch in enumerate(rest) if ch in BREAKING_SPACES), len(rest))]
+        breaks = [at for at in wide_breaks(word) if at > 0]  # (a script without spaces breaks between characters)
+        word = word[:min(breaks)] if breaks else word
+        tall = replace(prim, text=word, h=max(prim.h, 1_000 * MM), style={**prim.style, "size": prim.style["min_size"]})
+        return word if word and self.painter.fit_text(tall).overflow else None  # (none: only spaces are left)
+
     def _fitting_length(self, prim: "Prim") -> int:
         """How many characters of the text fit the box at its smallest size, cut between words."""
         # (between words: at any space or line break; at spaces alone, lines without one fitted none of them; and
-        # between the characters of a script written without spaces, where its lines break: '0 of its 40 fit')
-        cuts = sorted({i for i, ch in enumerate(prim.text) if ch.isspace()} | set(wide_breaks(prim.text))) \
+        # between the characters of a script written without spaces, where its lines break: '0 of its 40 fit'; never
+        # at a no-break space, where no line breaks: '54 of its 289 fit' was said of a text 6 of which fit)
+        cuts = sorted({i for i, ch in enumerate(prim.text) if ch in BREAKING_SPACES} | set(wide_breaks(prim.text))) \
             + [len(prim.text)]
         lo, hi = 0, len(cuts)  # cuts[:lo] are known to fit, cuts[hi:] known not to
         while lo < hi:

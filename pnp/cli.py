@@ -204,7 +204,7 @@ def _shown(error: PnpError) -> click.ClickException:
     if error.mark is not None:  # (its message bounded as every Diagnostic's is; its place said whole)
         shown: click.ClickException = _AtItsPlace(str(Diagnostic("error", error.message, error.mark)))
     else:
-        shown = click.ClickException(bounded_message(str(error)))
+        shown = click.ClickException(str(error))  # (bounded once, by _printable: a part pasted is marked till then)
     shown.exit_code = error.exit_code  # type: ignore[misc]  # click sets it per class; this one is pnp's
     return _printable(shown)
 
@@ -509,7 +509,7 @@ def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper
         _echo_lines(found.lines())
         note = newer_build(project, Path(out_root) / game_id / manifest_name(options)) if since is None else None
         if note is not None:
-            click.echo(f"{game_id}: note: {note}")
+            click.echo(bounded_message(f"{game_id}: note: {note}"))  # (its paths said whole: pasted)
     if report.errors:
         _print_report(report, "changes")
     ctx.exit(report.exit_code)

@@ -278,7 +278,7 @@ class Diagnostic:
     untold: int = 0
 
     def __post_init__(self) -> None:
-        if len(self.message) > MAX_WORD:  # (a frozen dataclass: its own field, set once as it is made)
+        if len(self.message) > MAX_WORD or _PASTED_OPEN in self.message:  # (a frozen dataclass: its own field, set once as it is made)
             object.__setattr__(self, "message", bounded_message(self.message))
 
     def __str__(self) -> str:
@@ -298,15 +298,35 @@ _WORD_KEPT = (120, 60)  # characters kept of the start and the end of a word cut
 _LONG_WORD = re.compile(rf"(?<!\S)\S{{{MAX_WORD + 1},}}")  # (from a word's start only: linear in the message)
 
 
+# A part of a message the user pastes (a command, a path to give as an option) is marked so by `pasted`: the word
+# cut leaves it whole (cut in its middle, `--since <path>` named no file), and the marks are taken out as the
+# message is said. They are control characters: a game's text quoted in a message is escaped (shown, printable)
+# before it gets there, and one left anywhere is printed as its escape, never raw.
+_PASTED_OPEN, _PASTED_CLOSE = "\x02", "\x03"
+_PASTED = re.compile(f"{_PASTED_OPEN}([^{_PASTED_OPEN}{_PASTED_CLOSE}]*){_PASTED_CLOSE}")
+
+
+def pasted(text: str) -> str:
+    """`text`, a part of a message the user is meant to paste (a shell_word, a command), marked to be said whole
+    by bounded_message, however long (the message as a whole is still cut at MAX_MESSAGE)."""
+    return f"{_PASTED_OPEN}{text}{_PASTED_CLOSE}"
+
+
 def bounded_message(message: str) -> str:
     """A message as pnp says it: each word of at most MAX_WORD characters (a longer one is cut in its middle,
-    saying how much was left out), and at most MAX_MESSAGE characters, the rest counted."""
-    if len(message) <= MAX_WORD:
+    saying how much was left out) but for a part marked as `pasted`, said whole, and at most MAX_MESSAGE
+    characters, the rest counted."""
+    if _PASTED_OPEN in message:
+        parts = _PASTED.split(message)  # (text, pasted, text, ..., text)
+        said = "".join(part if i % 2 else _LONG_WORD.sub(_word_cut_short, part) for i, part in enumerate(parts))
+        length = sum(map(len, parts))
+    elif len(message) <= MAX_WORD:
         return message
-    said = _LONG_WORD.sub(_word_cut_short, message)
+    else:
+        said, length = _LONG_WORD.sub(_word_cut_short, message), len(message)
     if len(said) <= MAX_MESSAGE:
         return said
-    return f"{said[:MAX_MESSAGE - 1]}… ({len(message):,} characters)"
+    return f"{said[:MAX_MESSAGE - 1]}… ({length:,} characters)"
 
 
 def _word_cut_short(word: re.Match[str]) -> str:

@@ -627,6 +627,19 @@ def test_a_folder_given_as_since_is_said_to_be_one_with_the_manifest_it_holds(tm
     assert result.exit_code == 2 and "is a folder, not a build's manifest" in result.output, result.output
 
 
+def test_a_long_path_a_hint_gives_to_paste_is_said_whole(tmp_path):
+    """The word cut of every message (report.bounded_message) cut the manifest a `--since FOLDER` hint names in
+    its middle when its path was over 200 characters: pasted, it named no file."""
+    root = make_project(tmp_path / "proj")
+    build = root.joinpath(*["long-folder-name-" + "x" * 40] * 5)
+    build.mkdir(parents=True)
+    (build / "manifest.json").write_text("{}")
+    result = run(root, "changes", "mini", "--since", str(build))
+    assert result.exit_code == 2 and "characters left out" not in result.output, result.output
+    assert result.output.rstrip().endswith(f"give one of its manifests, such as {build / 'manifest.json'}"), \
+        result.output
+
+
 def test_a_named_pipe_given_as_since_is_refused_by_what_it_is(tmp_path):
     """`--since PIPE` (a named pipe, a device) is no file os.path.isfile knows: it was taken for a git commit,
     "the project is in no git repository", where every other command names the special file."""

@@ -2118,6 +2118,20 @@ def test_no_word_of_a_message_is_longer_than_pnp_says_one():
     assert "(99,828 characters left out)" in said and max(map(len, said.split())) <= MAX_WORD, said
 
 
+def test_a_part_of_a_message_the_user_pastes_is_said_whole_by_the_word_cut():
+    """A command or path a hint gives to paste (report.pasted) is left whole by the word cut (cut in its middle,
+    `--since <path>` named no file), its marks taken out; the words around it are still cut, and the message as a
+    whole still bounded."""
+    from pnp.report import MAX_MESSAGE, MAX_WORD, Diagnostic, bounded_message, pasted
+
+    path = "/" + "/".join(["d" * 60] * 5) + "/manifest.json"
+    said = str(Diagnostic("error", f"'{'y' * 500}' is old; compare with it: --since {pasted(path)}", None))
+    assert said.endswith(f"compare with it: --since {path}") and "(322 characters left out)" in said, said
+    assert "\x02" not in said and "\x03" not in said and "\x02" not in bounded_message(pasted("pnp simulate g"))
+    assert bounded_message(pasted("x" * 10 * MAX_MESSAGE)).endswith("… (20,000 characters)")
+    assert len(bounded_message(pasted("x" * 10 * MAX_MESSAGE))) < MAX_MESSAGE + 40 and MAX_WORD < len(path)
+
+
 _OVERSIZED = "x" * 140_000
 
 

@@ -19,6 +19,9 @@ from reportlab.pdfgen.canvas import Canvas
 SOFT_HYPHEN = "\u00ad"
 _TOKEN = re.compile(r"(\[\[[^\[\]\n]{1,60}\]\]|\\\\|\\[*:\[]|\*\*|\*|:[a-z0-9][a-z0-9-]*:|\n|[ \t\r]+|\u00ad+)")
 _SPACES = re.compile(r"([ \t\r]+)")
+# where a line may break at a space: the spaces above and a line break (a no-break space, U+00A0, or an em space
+# is no break, though Python's isspace says it is a space)
+BREAKING_SPACES = frozenset(" \t\r\n")
 ICON_SCALE = 1.15  # an inline icon is a little larger than the text's cap height so it reads at small sizes
 
 

@@ -19,7 +19,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
 from ..project import not_regular, output_lock, program, read_project_file, repository, special_file, write_file, written_beside
-from ..report import Mark, Report, printable, shell_word, shortened, shown
+from ..report import Mark, Report, pasted, printable, shell_word, shortened, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
 from .inputs import manifest_name
 from .manifest import Manifest, record_bytes, sealed, sealing
@@ -165,20 +165,20 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
     if os.path.isfile(path) and not names_a_file(since):
         # Path drops a trailing '/' (and '/.'): `output/mini/manifest.json/`, the path of a folder, was read as
         # the manifest file, where every other program refuses it ("Not a directory")
-        raise UsageError(f"--since {printable(since)}: ends as the path of a folder, but "
-                         f"{printable(str(path))} is a file; give it without the trailing "
+        raise UsageError(f"--since {pasted(printable(since))}: ends as the path of a folder, but "
+                         f"{pasted(printable(str(path)))} is a file; give it without the trailing "
                          f"'{printable(since[len(str(path)):])}'")
     if os.path.isdir(path) and not _names_a_commit(project, since):  # (a folder is never a manifest: a commit named alike is meant)
         # said as a folder: it was taken for a commit, "the project is in no git repository" (exit 2)
         manifests = sorted(p.name for p in path.glob("manifest*.json") if p.is_file())
-        raise UsageError(f"--since {printable(since)}: is a folder, not a build's manifest; "
-                         + (f"give one of its manifests, such as {shell_word(_as_typed(path / manifests[0]))}"
+        raise UsageError(f"--since {pasted(printable(since))}: is a folder, not a build's manifest; "
+                         + (f"give one of its manifests, such as {pasted(shell_word(_as_typed(path / manifests[0])))}"
                             if manifests else "give a build's manifest.json, or a git commit"))
     special = special_file(since)
     if special is not None and not _names_a_commit(project, since):
         # a named pipe (or a device, a socket) is no file os.path.isfile knows: taken for a commit, it was said as
         # "the project is in no git repository", or compared with a commit of that name
-        raise UsageError(f"--since {printable(since)}: is {special}, not a build's manifest (pnp reads only "
+        raise UsageError(f"--since {pasted(printable(since))}: is {special}, not a build's manifest (pnp reads only "
                          "ordinary files); give a build's manifest.json, or a git commit")
     if names_a_file(since):
         _not_also_a_commit(project, since)
@@ -216,7 +216,7 @@ def _last_build(project: "Project", game_id: str, options: "PrintOptions", out_r
         # changes` compared with as the last build, exit 0: only one this user's pnp wrote there is the last
         # build (as only such a manifest makes a kit up to date); one named with --since is the user's choice
         raise UsageError(f"{game_id}: {project.rel(path)} {_unsealed_why()}, or compare with it anyway: "
-                         f"--since {shell_word(_as_typed(path))}")
+                         f"--since {pasted(shell_word(_as_typed(path)))}")
     return State(read_faces(project, path, game_id, drawn=options), "manifest", project.rel(path))
 
 
@@ -226,7 +226,7 @@ def _other_build_said(missing: Path) -> str:
     `pnp build GAME --bleed 3` it said to build first), else build first or name a state."""
     last = next(_kit_builds(missing.parent), None)
     if last is not None:
-        typed = shell_word(_as_typed(missing.parent / last[1]))
+        typed = pasted(shell_word(_as_typed(missing.parent / last[1])))
         return (f"the last build there is {typed}, of other options: compare with it (--since {typed}), or "
                 "build with these options first")
     return "build first, or give --since MANIFEST or a git commit"
@@ -243,7 +243,7 @@ def newer_build(project: "Project", compared: Path) -> str | None:
     last = next(_kit_builds(compared.parent), None)  # (the newest: read no further)
     if last is None or last[0] <= since or last[1] == compared.name:
         return None
-    typed = shell_word(_as_typed(compared.parent / last[1]))
+    typed = pasted(shell_word(_as_typed(compared.parent / last[1])))
     return (f"compared with {printable(project.rel(compared))}, the last build with these options; {typed}, of "
             f"other options, is newer: --since {typed} compares with it")
 
@@ -294,8 +294,8 @@ def _not_also_a_commit(project: "Project", since: str) -> None:
     than "since commit HEAD", exit 0. A repository git may not be run on safely names no commit here."""
     if _names_a_commit(project, since):
         said = printable(since)
-        raise UsageError(f"--since {said}: names both a file and a git commit of {project.root}; give "
-                         f"./{said} for the file, or {said}^{{commit}} for the commit")
+        raise UsageError(f"--since {pasted(said)}: names both a file and a git commit of {project.root}; give "
+                         f"{pasted('./' + said)} for the file, or {pasted(said + '^{commit}')} for the commit")
 
 
 def _names_a_commit(project: "Project", since: str) -> bool:

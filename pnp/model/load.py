@@ -32,6 +32,8 @@ _ALLOWED_TAGS = {
     "tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")
 }
 _MERGE = "tag:yaml.org,2002:merge"
+# the tags of a list and a mapping, which may not tag a scalar: what each makes, and its empty one as written
+_COLLECTION_TAGS = {"tag:yaml.org,2002:seq": ("a list", "[]"), "tag:yaml.org,2002:map": ("a mapping", "{}")}
 _STR, _INT = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"
 _CONTROL = CONTROL_CHARACTER.search
 # YAML 1.1 reads a bare '<<' (outside a key) and '=' as these tags, which build nothing: they are text
@@ -426,6 +428,12 @@ class _Builder:
             tag = _STR
         if tag not in _ALLOWED_TAGS:
             self.allowed(tag, self.mark(place))
+        if tag in _COLLECTION_TAGS:  # (PyYAML's own words were said: "malformed value: expected a sequence node,
+            # but found scalar")
+            kind, empty = _COLLECTION_TAGS[tag]
+            raise LoadError(f"YAML tag '!!{tag.rpartition(':')[2]}' makes {kind}, but what it tags is "
+                            f"{'nothing' if not event.value else 'text ' + repr(shortened(event.value, QUOTE_LIMIT))}; "
+                            f"write {kind} ({empty} for an empty one), or leave the tag out", self.mark(place))
         value = self.text_scalar(event.value, place) if tag == _STR else self.construct(tag, event, self.mark(place))
         written = self.written_otherwise(value, event.value)
         if event.anchor is not None:

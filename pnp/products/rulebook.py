@@ -22,7 +22,7 @@ from ..model.icons import icon_name
 from ..model.schema import icons_in
 from ..options import CONTROL_CHARACTER, control_problem
 from ..project import Project, read_project_file, utf8_text
-from ..report import MAX_ALIKE, QUOTE_LIMIT, Mark, Suggestions, shell_word, shortened
+from ..report import MAX_ALIKE, QUOTE_LIMIT, Mark, Suggestions, pasted, shell_word, shortened
 from ..template import render
 from ..units import every_paper, on_other_paper, paper_points
 from .base import Kind, Printable
@@ -489,7 +489,7 @@ def simulation(studio: Studio) -> dict[str, Any] | None:
     try:
         found = read_simulation_file(studio.project, studio.game.id)
     except OfAnotherGame as e:
-        raise DataError(f"{e.message}: run `pnp simulate {shell_word(studio.game.id)}`", e.mark) from None
+        raise DataError(f"{e.message}: run {pasted(f'`pnp simulate {shell_word(studio.game.id)}`')}", e.mark) from None
     except NotAsWritten as e:
         raise DataError(f"{e.message}; run it again", e.mark) from None
     if found is None:

@@ -19,7 +19,7 @@ from ..export.faces import collect, face_of
 from ..products import KINDS
 from ..model.reads import ALL, MARK, MEMBERS
 from ..printables import Memo, Studio
-from ..report import Report
+from ..report import Report, bounded_message
 from ..units import PrintOptions
 from .images import DETAIL, Book, Image, ImageStore, assets_digest, face_digest, render_faces, rulebook_pdf
 
@@ -159,7 +159,9 @@ class Preview:
             try:
                 pdf = rulebook_pdf(studio) if studio is not None else None
             except PnpError as e:  # validation passed, drawing did not (its budget ran out): said on the page
-                problem = {"severity": "error", "message": f"the rulebook could not be drawn: {e.message}",
+                # (bounded as every message is: a part to paste marked in it said whole, its marks taken out)
+                problem = {"severity": "error",
+                           "message": bounded_message(f"the rulebook could not be drawn: {e.message}"),
                            "where": _where(e.mark), "card": None}
                 self.generation += 1
                 self.state = {**self.state, "generation": self.generation, "status": "errors",

@@ -12,7 +12,7 @@ from typing import Any
 from ..check import load
 from ..errors import DataError, OutputError, UsageError
 from ..project import SIMULATION_FILE, Project, folders_on_the_way, output_lock, write_file
-from ..report import Mark, Report, shell_word
+from ..report import Mark, Report, pasted, shell_word
 from ..model.load import Record
 from ..model.schema import player_range
 from ..model.simulated import MAX_AGENTS
@@ -187,9 +187,10 @@ def _report_failures(tally: Tally, replay: str, out_dir: Path, options: Options,
     that simulates the game, its options and the --out that keeps its results apart from the run's, written
     in `out_dir`, and from other replays'); True if any."""
     for r in tally.failures:
+        command = (f"`{replay} --seed {r.seed} --games 1 --players {options.players} --agents "
+                   f"{','.join(r.seating)} --log --out {replay_folder(out_dir, r.seed, r.seating)}`")
         report.error(f"game {r.index} (seed {r.seed}, seats {','.join(r.seating)}): {r.failure}; replay it with "
-                     f"`{replay} --seed {r.seed} --games 1 --players {options.players} --agents "
-                     f"{','.join(r.seating)} --log --out {replay_folder(out_dir, r.seed, r.seating)}`",
+                     f"{pasted(command)}",
                      Mark(shown, r.line, 1 if r.line else 0))
     if tally.failed > len(tally.failures):
         report.error(f"{tally.failed - len(tally.failures)} more games failed", Mark(shown))
