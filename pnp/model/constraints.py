@@ -1,7 +1,7 @@
 """Constraints: rules the data must keep, written as Jinja expressions over the whole game or each item."""
 
 from functools import partial
-from ..template import ExprError, enum_mistakes, evaluate, render
+from ..template import ExprError, condition_holds, constant_condition, enum_mistakes, evaluate, render
 from ..report import QUOTE_LIMIT, Mark, shortened, spelt
 from .load import MarkedList, Record
 from .reads import FieldCache, note_table
@@ -46,6 +46,10 @@ def check_constraints(game: GameShape, constraints: MarkedList, chk: CheckerShap
         field_problem = _field_problem(game, c)
         if field_problem:
             chk.error(field_problem, c.mark_of("field"))
+        constant = constant_condition(str(c["expr"]))
+        if constant is not None:
+            chk.error(f"constraint: {constant}", c.mark_of("expr"))
+            continue
         for message, _ in enum_mistakes(c["expr"], True, ITEM if each else frozenset(),
                                         table_enums(game, each) if each else {}, partial(table_enums, game)):
             # (as in a derived field or a filter: `data.cards | selectattr('kind', 'eq', 'Beast')`, a typo for
@@ -100,7 +104,7 @@ def _checked(game: GameShape, c: Record, item: Record | None) -> tuple[list[tupl
     be evaluated."""
     ctx = game.context(item=item) if item is not None else game.context()
     try:
-        ok = evaluate(c["expr"], ctx)
+        ok = condition_holds(evaluate(c["expr"], ctx))  # ('false' or a namespace held, as any such value)
     except ExprError as e:
         return ([] if game.dirty else [(f"constraint failed to evaluate: {e.message}", c.mark_of("expr"))]), True
     if ok:
