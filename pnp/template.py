@@ -45,6 +45,7 @@ from .cache import DiskCache
 from .errors import BudgetSpent, ExprError, LimitError
 from .report import did_you_mean, shown, type_name
 from .report import shortened
+from .options import closer_to_zero, too_close_to_zero
 
 # What one template may build. Generous for any real card game, small enough that a mistake (or a hostile
 # file) ends as a message in well under a second instead of a hang or a machine out of memory.
@@ -1604,7 +1605,10 @@ def _int_filter(value: Any, default: Any = _NO_DEFAULT, base: Any = 10) -> Any:
 
 def _float_filter(value: Any, default: Any = _NO_DEFAULT) -> Any:
     """Jinja's float filter, a value that is no number refused when no default is given (it printed 0.0)."""
-    return _or_refused("float", value, jinja2.filters.do_float(value, default), 0.0)
+    number = jinja2.filters.do_float(value, default)
+    if isinstance(value, str) and too_close_to_zero(number, value.strip()):  # ('1e-400' read as 0.0, as data may not)
+        raise ValueError(closer_to_zero(f"float of {shown(value)}"))
+    return _or_refused("float", value, number, 0.0)
 
 
 def _or_refused(name: str, value: Any, number: Any, zero: float) -> Any:
@@ -2289,7 +2293,8 @@ _TOO_DEEP = f"more than {MAX_NESTING} operators, brackets or blocks inside one a
 
 
 class _TooBig(TemplateSyntaxError):
-    """A template pnp will not compile: too long, too many parts, nested too deep."""
+    """A template pnp will not compile: too long, too many parts, nested too deep, a number past what a float
+    holds."""
 
 _DEBUG_INFO = re.compile(r"^debug_info = '([\d=&]*)'", re.M)
 
@@ -2330,6 +2335,8 @@ def _numbers_checked(tokens: Iterable[tuple[int, str, str]]) -> Iterator[tuple[i
                 len(digits.lstrip("0")) * _BITS_PER_DIGIT.get(digits[1:2].lower(), 10 / 3) > MAX_NUMBER_BITS
             if too_large:
                 raise _TooBig(f"the number {_short(value)} is too large (at most about 1,200 digits)", lineno)
+            if kind == "float" and too_close_to_zero(float(digits), digits):  # (1e-400 printed 0.0, as data may not)
+                raise _TooBig(closer_to_zero(f"the number {_short(value)}"), lineno)
         yield lineno, kind, value
 
 
@@ -3758,6 +3765,39 @@ def constant_condition(source: str) -> str | None:
     return (f"{shown(source.strip())} reads nothing of the game, so it is the same for every item, and it is {kind}, "
             "not true or false (a text is taken as true unless empty, a number unless 0): write true or false, or a "
             "test of the item such as `card.cost > 2`")
+
+
+def value_got(value: object) -> str:
+    """A value an expression gave, as a message says it was got."""
+    try:
+        got = shown(as_printed(value))
+    except LimitError:  # too long or deep to write (a namespace made of the one before, over and over)
+        return f"a {type(value).__name__.strip('_').lower()}"
+    if callable(value):  # (`card.items` quoted "<bound method Tracked.items of {...}>", pnp's own names)
+        return "a function, not its result (is a '()' missing after its name?)"
+    if " at 0x" in got:  # an object of no literal form (`cycler(1, 2)`) by its kind, not by its memory address:
+        return f"a {type(value).__name__.strip('_').lower()}"  # another on every run ("<pnp.template._Cycler ...>")
+    return got
+
+
+# texts that read as true or false: as a condition's value, a text is true unless empty, so 'false' held
+_TRUTH_WORDS = frozenset({"true", "false", "yes", "no", "on", "off"})
+# what a condition may give: none, true or false, or a value of the game (a text, a number, a list, a mapping,
+# an item: true unless empty or 0); a function, a namespace, a cycler or a list read one by one were true
+# whatever they held
+_CONDITION_VALUES = (type(None), bool, int, float, str, Sequence, Mapping, KeysView, ValuesView, ItemsView,
+                     AbstractSet)
+
+
+def condition_holds(value: object) -> bool:
+    """Whether a condition's value (a layout's `when`, a component's `filter`, a constraint's or a balance rule's
+    `expr`) is true, as Jinja's `if` takes it; ExprError for a value whose truth is not what it says."""
+    if isinstance(value, str) and value.strip().lower() in _TRUTH_WORDS:
+        raise ExprError(f"the text {shown(value)} is taken as true, as any text but an empty one is: test what it "
+                        f"says (`x == {shown(value.strip())}`), or make the field true/false (type bool)")
+    if not isinstance(value, _CONDITION_VALUES):
+        raise ExprError(f"expected a test (true or false) or a value of the game, got {value_got(value)}")
+    return bool(value)
 
 
 def _read_as_written(whose: str | None, named: frozenset[str]) -> bool:
