@@ -113,7 +113,8 @@ class _Budget(threading.local):
         self.too_slow: dict[str, ExprError] = {}
         # id -> (a container a template built, what _held counted of it, its depth) in the outermost evaluation in
         # progress: the container is kept, so its id names no other; templates cannot change one (no append).
-        # What they hold, counted, is at most MAX_STRING (held_size): a loop's values are not all kept alive
+        # What they hold of their own (items, characters of texts) is at most MAX_STRING (held_size): a loop's
+        # values are not all kept alive
         self.held: dict[int, tuple[object, int, int]] = {}
         self.held_size = 0
 
@@ -622,7 +623,8 @@ def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
             continue
         counts[id(container)] = _held_count(items, inner, counts)
         depths[id(container)] = 1 + max((depths.get(id(item), 0) for item in inner), default=0)
-        _keep_held(container, counts[id(container)], depths[id(container)], known)
+        own = len(items) + sum(len(item) for item in items if type(item) in (str, bytes))  # (kept alive by it)
+        _keep_held(container, (counts[id(container)], depths[id(container)]), own, known)
     return counts[id(value)]
 
 
@@ -649,18 +651,24 @@ def _too_deep() -> NoReturn:
                      "another (a list made of the one before it, step by step in a loop?)")
 
 
-def _keep_held(container: object, count: int, depth: int, known: dict[int, tuple[object, int, int]]) -> None:
-    """A container _held looked at, refused past MAX_BUILT_DEPTH, else kept for the rest of the evaluation
-    (in _Budget.held, which forgets all once what it keeps holds past MAX_STRING)."""
+def _keep_held(container: object, count_depth: tuple[int, int], own: int,
+               known: dict[int, tuple[object, int, int]]) -> None:
+    """A container _held looked at, of (count, depth) and `own` items and characters of texts of its own,
+    refused past MAX_BUILT_DEPTH, else kept for the rest of the evaluation (in _Budget.held, which forgets all
+    once the containers it keeps hold past MAX_STRING items and characters of their own: what keeping them
+    alive costs. Counted by what each holds inside, a
+    list of one big list made again each turn of a loop made it forget the big list every few turns, and
+    look at it again: 2,000 turns ran to the time limit)."""
+    count, depth = count_depth
     if depth > MAX_BUILT_DEPTH:
         _too_deep()
     if known is not _budget.held:
         return
-    if _budget.held_size + count > MAX_STRING:
+    if _budget.held_size + own > MAX_STRING:
         known.clear()
         _budget.held_size = 0
     known[id(container)] = (container, count, depth)
-    _budget.held_size += count
+    _budget.held_size += own
 
 
 def _refuse_longer(size: int, what: str) -> int:
