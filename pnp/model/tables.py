@@ -7,7 +7,7 @@ from collections.abc import ItemsView, KeysView, Mapping, Sequence, Set as Abstr
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataError, LimitError, LoadError
+from ..errors import DataError, LoadError
 from ..project import present
 from ..report import Mark, named
 from ..template import ExprError, enum_mistakes, evaluate, is_template, printed_size, value_got
@@ -36,7 +36,8 @@ TABLE_FIELDS = {
               "doc": "several files whose items make one table, in this order (instead of `file`)"},
     "fields": {"type": "any", "doc": "each field's name and its type (see Field types)"},
     "derived": {"type": "map", "values": "str", "required": False,
-                "doc": "computed fields: name -> a Jinja expression over `item` and the game; an item may type "
+                "doc": "computed fields: name -> a Jinja expression over `item` and the game, giving a value as "
+                       "a table holds (a number, a text, a list or a mapping of them; not a namespace); an item may type "
                        "the value too, and it must then agree. They are computed in the order written, each for "
                        "every item at once, table after table: one may read the derived fields written before it, "
                        "on any item, not the components; all their values together print as at most "
