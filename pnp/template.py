@@ -3788,8 +3788,9 @@ def value_got(value: object) -> str:
     return got
 
 
-# texts that read as true or false: as a condition's value, a text is true unless empty, so 'false' held
-_TRUTH_WORDS = frozenset({"true", "false", "yes", "no", "on", "off"})
+# texts that read as true or false: as a condition's value, a text is true unless empty, so 'false' held, and
+# a spreadsheet's 0 or N in a text field drew the element
+_TRUTH_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "y", "n", "1", "0"})
 # what a condition may give: none, true or false, or a value of the game (a text, a number, a list, a mapping,
 # an item: true unless empty or 0); a function, a namespace, a cycler or a list read one by one were true
 # whatever they held
