@@ -330,9 +330,10 @@ _DATA_CONTAINERS = (Sequence, Mapping, KeysView, ValuesView, ItemsView, Abstract
 
 def _data_only(value: object) -> object:
     """`value`, a derived field's, refused (ExprError) where it is or holds what no table holds: a namespace
-    (`namespace(a=item.power)`) is changed by any template that `set`s into it, so what one card printed
-    hung on the cards drawn before it; a cycler or a joiner is changed by reading it. Each container is walked
-    once, and only once _sized found the value short enough to print."""
+    (`namespace(a=item.power)`) validated, yet no template may set into it (made elsewhere) and it prints as
+    Python writes it (`<Namespace {'a': 4}>`), on the card, in the report, in an export; a cycler or a joiner is
+    changed by reading it. Each container is walked once, and only once _sized found the value short enough to
+    print."""
     seen: set[int] = set()
     stack = [value]
     while stack:
