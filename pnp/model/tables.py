@@ -343,7 +343,8 @@ def _data_only(value: object) -> object:
         if not isinstance(node, _DATA_CONTAINERS) or callable(node):
             raise ExprError(f"a derived value is a value of the game (a number, a text, a list or a mapping of "
                             f"them), got {value_got(node)}" + (f" in {value_got(value)}" if node is not value else "")
-                            + ": a value kept for every card must not change as cards are drawn")
+                            + ": derive the values themselves (`item.power`, or a mapping of them), which print and "
+                            "export as a table's do")
         if id(node) not in seen:
             seen.add(id(node))
             stack.extend(part for pair in node.items() for part in pair) if isinstance(node, Mapping) \
