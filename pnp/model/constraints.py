@@ -50,11 +50,7 @@ def check_constraints(game: GameShape, constraints: MarkedList, chk: CheckerShap
         if constant is not None:
             chk.error(f"constraint: {constant}", c.mark_of("expr"))
             continue
-        for message, _ in enum_mistakes(c["expr"], True, ITEM if each else frozenset(),
-                                        table_enums(game, each) if each else {}, partial(table_enums, game)):
-            # (as in a derived field or a filter: `data.cards | selectattr('kind', 'eq', 'Beast')`, a typo for
-            # beast, picked nothing, and the constraint held, or failed saying its message, for the wrong reason)
-            chk.error(f"constraint: {message}", c.mark_of("expr"))
+        _check_enum_names(game, c, each, chk)
         for i, item in enumerate(game.tables[each] if each else [None]):
             compute = partial(_checked, game, c, item)
             key = ("constraint", n, i if each else None, bool(game.dirty))
@@ -63,6 +59,15 @@ def check_constraints(game: GameShape, constraints: MarkedList, chk: CheckerShap
                 chk.error(message, mark)
             if stop:
                 break
+
+
+def _check_enum_names(game: GameShape, c: Record, each: str | None, chk: CheckerShape) -> None:
+    """Each enum value a constraint's expression names that its field has not (as in a derived field or a
+    filter: `data.cards | selectattr('kind', 'eq', 'Beast')`, a typo for beast, picked nothing, and the
+    constraint held, or failed saying its message, for the wrong reason)."""
+    for message, _ in enum_mistakes(c["expr"], True, ITEM if each else frozenset(),
+                                    table_enums(game, each) if each else {}, partial(table_enums, game)):
+        chk.error(f"constraint: {message}", c.mark_of("expr"))
 
 
 def _where_problem(game: GameShape, c: Record) -> str | None:
