@@ -45,6 +45,7 @@ from .cache import DiskCache
 from .errors import BudgetSpent, ExprError, LimitError
 from .report import did_you_mean, shown, type_name
 from .report import shortened
+from .options import closer_to_zero, too_close_to_zero
 
 # What one template may build. Generous for any real card game, small enough that a mistake (or a hostile
 # file) ends as a message in well under a second instead of a hang or a machine out of memory.
@@ -112,7 +113,8 @@ class _Budget(threading.local):
         self.too_slow: dict[str, ExprError] = {}
         # id -> (a container a template built, what _held counted of it, its depth) in the outermost evaluation in
         # progress: the container is kept, so its id names no other; templates cannot change one (no append).
-        # What they hold, counted, is at most MAX_STRING (held_size): a loop's values are not all kept alive
+        # What they hold of their own (items, characters of texts) is at most MAX_STRING (held_size): a loop's
+        # values are not all kept alive
         self.held: dict[int, tuple[object, int, int]] = {}
         self.held_size = 0
 
@@ -621,7 +623,8 @@ def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
             continue
         counts[id(container)] = _held_count(items, inner, counts)
         depths[id(container)] = 1 + max((depths.get(id(item), 0) for item in inner), default=0)
-        _keep_held(container, counts[id(container)], depths[id(container)], known)
+        own = len(items) + sum(len(item) for item in items if type(item) in (str, bytes))  # (kept alive by it)
+        _keep_held(container, (counts[id(container)], depths[id(container)]), own, known)
     return counts[id(value)]
 
 
@@ -648,18 +651,24 @@ def _too_deep() -> NoReturn:
                      "another (a list made of the one before it, step by step in a loop?)")
 
 
-def _keep_held(container: object, count: int, depth: int, known: dict[int, tuple[object, int, int]]) -> None:
-    """A container _held looked at, refused past MAX_BUILT_DEPTH, else kept for the rest of the evaluation
-    (in _Budget.held, which forgets all once what it keeps holds past MAX_STRING)."""
+def _keep_held(container: object, count_depth: tuple[int, int], own: int,
+               known: dict[int, tuple[object, int, int]]) -> None:
+    """A container _held looked at, of (count, depth) and `own` items and characters of texts of its own,
+    refused past MAX_BUILT_DEPTH, else kept for the rest of the evaluation (in _Budget.held, which forgets all
+    once the containers it keeps hold past MAX_STRING items and characters of their own: what keeping them
+    alive costs. Counted by what each holds inside, a
+    list of one big list made again each turn of a loop made it forget the big list every few turns, and
+    look at it again: 2,000 turns ran to the time limit)."""
+    count, depth = count_depth
     if depth > MAX_BUILT_DEPTH:
         _too_deep()
     if known is not _budget.held:
         return
-    if _budget.held_size + count > MAX_STRING:
+    if _budget.held_size + own > MAX_STRING:
         known.clear()
         _budget.held_size = 0
     known[id(container)] = (container, count, depth)
-    _budget.held_size += count
+    _budget.held_size += own
 
 
 def _refuse_longer(size: int, what: str) -> int:
@@ -1604,7 +1613,10 @@ def _int_filter(value: Any, default: Any = _NO_DEFAULT, base: Any = 10) -> Any:
 
 def _float_filter(value: Any, default: Any = _NO_DEFAULT) -> Any:
     """Jinja's float filter, a value that is no number refused when no default is given (it printed 0.0)."""
-    return _or_refused("float", value, jinja2.filters.do_float(value, default), 0.0)
+    number = jinja2.filters.do_float(value, default)
+    if isinstance(value, str) and too_close_to_zero(number, value.strip()):  # ('1e-400' read as 0.0, as data may not)
+        raise ValueError(closer_to_zero(f"float of {shown(value)}"))
+    return _or_refused("float", value, number, 0.0)
 
 
 def _or_refused(name: str, value: Any, number: Any, zero: float) -> Any:
@@ -2289,7 +2301,8 @@ _TOO_DEEP = f"more than {MAX_NESTING} operators, brackets or blocks inside one a
 
 
 class _TooBig(TemplateSyntaxError):
-    """A template pnp will not compile: too long, too many parts, nested too deep."""
+    """A template pnp will not compile: too long, too many parts, nested too deep, a number past what a float
+    holds."""
 
 _DEBUG_INFO = re.compile(r"^debug_info = '([\d=&]*)'", re.M)
 
@@ -2330,6 +2343,8 @@ def _numbers_checked(tokens: Iterable[tuple[int, str, str]]) -> Iterator[tuple[i
                 len(digits.lstrip("0")) * _BITS_PER_DIGIT.get(digits[1:2].lower(), 10 / 3) > MAX_NUMBER_BITS
             if too_large:
                 raise _TooBig(f"the number {_short(value)} is too large (at most about 1,200 digits)", lineno)
+            if kind == "float" and too_close_to_zero(float(digits), digits):  # (1e-400 printed 0.0, as data may not)
+                raise _TooBig(closer_to_zero(f"the number {_short(value)}"), lineno)
         yield lineno, kind, value
 
 
@@ -3758,6 +3773,40 @@ def constant_condition(source: str) -> str | None:
     return (f"{shown(source.strip())} reads nothing of the game, so it is the same for every item, and it is {kind}, "
             "not true or false (a text is taken as true unless empty, a number unless 0): write true or false, or a "
             "test of the item such as `card.cost > 2`")
+
+
+def value_got(value: object) -> str:
+    """A value an expression gave, as a message says it was got."""
+    try:
+        got = shown(as_printed(value))
+    except LimitError:  # too long or deep to write (a namespace made of the one before, over and over)
+        return f"a {type(value).__name__.strip('_').lower()}"
+    if callable(value):  # (`card.items` quoted "<bound method Tracked.items of {...}>", pnp's own names)
+        return "a function, not its result (is a '()' missing after its name?)"
+    if " at 0x" in got:  # an object of no literal form (`cycler(1, 2)`) by its kind, not by its memory address:
+        return f"a {type(value).__name__.strip('_').lower()}"  # another on every run ("<pnp.template._Cycler ...>")
+    return got
+
+
+# texts that read as true or false: as a condition's value, a text is true unless empty, so 'false' held, and
+# a spreadsheet's 0 or N in a text field drew the element
+_TRUTH_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "y", "n", "1", "0"})
+# what a condition may give: none, true or false, or a value of the game (a text, a number, a list, a mapping,
+# an item: true unless empty or 0); a function, a namespace, a cycler or a list read one by one were true
+# whatever they held
+_CONDITION_VALUES = (type(None), bool, int, float, str, Sequence, Mapping, KeysView, ValuesView, ItemsView,
+                     AbstractSet)
+
+
+def condition_holds(value: object) -> bool:
+    """Whether a condition's value (a layout's `when`, a component's `filter`, a constraint's or a balance rule's
+    `expr`) is true, as Jinja's `if` takes it; ExprError for a value whose truth is not what it says."""
+    if isinstance(value, str) and value.strip().lower() in _TRUTH_WORDS:
+        raise ExprError(f"the text {shown(value)} is taken as true, as any text but an empty one is: test what it "
+                        f"says (`x == {shown(value.strip())}`), or make the field true/false (type bool)")
+    if not isinstance(value, _CONDITION_VALUES):
+        raise ExprError(f"expected a test (true or false) or a value of the game, got {value_got(value)}")
+    return bool(value)
 
 
 def _read_as_written(whose: str | None, named: frozenset[str]) -> bool:

@@ -233,10 +233,11 @@ def test_a_typed_number_past_what_a_chart_places_is_an_error_with_its_line(tmp_p
 
 def test_negative_weights_and_numbers_too_near_zero_give_a_report(tmp_path):
     # a counts grid of negative weights shaded a cell by a share of -2, and a derived 5e-324 made a
-    # histogram's round step 0: both were tracebacks; the tiny one is now left out of the charts
+    # histogram's round step 0: both were tracebacks; the tiny one is now left out of the charts (computed: a
+    # template's 5e-324 written is refused, as data's is)
     game = GAME.replace('      double: "item.power * 2"\n', '      double: "item.power * 2"\n'
                                                              '      loss: "-item.power"\n'
-                                                             '      tiny: "5e-324 * item.power"\n').replace(
+                                                             '      tiny: "2.2250738585072014e-308 / 2 ** 52 * item.power"\n').replace(
         "{kind: counts, table: cards, x: colour, by: big}", "{kind: counts, table: cards, x: colour, by: big, "
                                                             "weight: loss}")
     _, text = report_text(game_project(tmp_path, game))
@@ -487,11 +488,13 @@ def test_a_long_game_title_is_shortened_in_the_report(tmp_path):
 
 def test_a_rule_comparing_numbers_near_0_is_measured(tmp_path):
     """A rule whose value is nearer 0 than a chart places (`x * 1e-320 >= 0`) was listed as holding with no
-    margin, as a rule comparing no numbers; one past 1e100, likewise."""
-    game = GAME.replace("constraints:\n", "constraints:\n  - expr: \"data.cards | length * 1e-320 >= 0\"\n"
+    margin, as a rule comparing no numbers; one past 1e100, likewise. (1e-320 is computed: written, it is
+    refused, as data's is.)"""
+    game = GAME.replace("constraints:\n", "constraints:\n  - expr: \"data.cards | length * 1e-300 * 1e-20 >= 0\"\n"
                                           "  - expr: \"data.cards | length * 1e200 <= 1e201\"\n")
     _, text = report_text(game_project(tmp_path, game))
-    assert f"data.cards | length * 1e-320 >= 0 {len(POWERS) * 1e-320:.4g} >= 0 {len(POWERS) * 1e-320:.4g} holds" in text
+    tiny = len(POWERS) * 1e-300 * 1e-20
+    assert f"data.cards | length * 1e-300 * 1e-20 >= 0 {tiny:.4g} >= 0 {tiny:.4g} holds" in text
     assert f"data.cards | length * 1e200 <= 1e201 {len(POWERS) * 1e200:.4g} <= 1e+201" in text
 
 

@@ -400,6 +400,18 @@ def test_a_list_built_of_one_sized_already_is_not_walked_again(monkeypatch):
     assert len(looked_at) <= 2 * 100  # (one new list a step; walked again, 5,050)
 
 
+def test_a_big_list_held_again_in_a_loop_is_walked_once(monkeypatch):
+    # the memo of what was sized forgot all once the counts it kept passed a million: a list of one big list,
+    # made again each turn, counted the big list's 100,000 items each time, so every tenth turn walked it again
+    # (2,000 turns ran to the time limit). It forgets by what its containers hold of their own now
+    walked = []
+    real = template._held_items
+    monkeypatch.setattr(template, "_held_items", lambda c: (walked.append(c) if len(c) > 1000 else None) or real(c))
+    out = template.render("{% set big = range(100000) | list %}{% for i in range(200) %}{% set v = [big] %}"
+                          "{{ v | length }}{% endfor %}", {})
+    assert out == "1" * 200 and len(walked) <= 2  # (forgetting it: 20)
+
+
 def test_a_loop_that_never_ends_is_stopped_at_the_time_limit(monkeypatch):
     monkeypatch.setattr(template, "SECONDS_PER_EVALUATION", 0.2)
     with pytest.raises(ExprError, match="took longer than 0.2 s"):

@@ -2,14 +2,14 @@
 
 import functools
 import itertools
-from collections.abc import Callable, Hashable, ItemsView, Iterator, KeysView, Mapping, Sequence, Set as AbstractSet, ValuesView
+from collections.abc import Callable, Hashable, ItemsView, Iterator, KeysView, Mapping, Sequence, ValuesView
 from typing import Any, Protocol, cast
 
 from .. import units
 from ..errors import BudgetSpent, ExprError, LayoutError, LimitError, blame
 from ..model.load import Place, Record, place_mark, shown
 from ..model.reads import MARK, Tracked, note_all, recording
-from ..template import as_printed, may_tell_identity
+from ..template import as_printed, condition_holds, may_tell_identity, value_got
 from ..report import Mark
 from .budget import DrawingBudget, drawn_by
 from .elements.base import Context, ElementShape
@@ -487,7 +487,7 @@ def _copies(values: object, el: ElementShape) -> Sequence[Any]:
     # or items() asked for by name; a number; nothing else
     if isinstance(values, bool) or not isinstance(values, (int, float, Sequence, Iterator, KeysView, ValuesView,
                                                                 ItemsView)):
-        raise LayoutError(f"repeat: expected a number or a list, got {_got(values)}", el.mark_of("repeat"))
+        raise LayoutError(f"repeat: expected a number or a list, got {value_got(values)}", el.mark_of("repeat"))
     if isinstance(values, (int, float)):
         whole = isinstance(values, int) or values.is_integer()
         if not whole or not 0 <= values <= MAX_REPEAT:  # -1 or 2.5 copies would silently draw none, or 2
@@ -501,40 +501,16 @@ def _copies(values: object, el: ElementShape) -> Sequence[Any]:
     return values
 
 
-def _got(value: object) -> str:
-    """A value an expression gave, as a message says it was got."""
-    try:
-        got = shown(as_printed(value))
-    except LimitError:  # too long or deep to write (a namespace made of the one before, over and over)
-        return f"a {type(value).__name__.strip('_').lower()}"
-    if callable(value):  # (`card.items` quoted "<bound method Tracked.items of {...}>", pnp's own names)
-        return "a function, not its result (is a '()' missing after its name?)"
-    if " at 0x" in got:  # an object of no literal form (`cycler(1, 2)`) by its kind, not by its memory address:
-        return f"a {type(value).__name__.strip('_').lower()}"  # another on every run ("<pnp.template._Cycler ...>")
-    return got
-
-
-# texts that read as true or false: as a `when`'s value, a text is true unless empty, so 'false' drew the element
-_TRUTH_WORDS = frozenset({"true", "false", "yes", "no", "on", "off"})
-# what a `when` may give: none, true or false, or a value of the game (a text, a number, a list, a mapping, an
-# item: true unless empty or 0); a function, a cycler or a list read one by one were true whatever they held
-_CONDITION_VALUES = (type(None), bool, int, float, str, Sequence, Mapping, KeysView, ValuesView, ItemsView,
-                     AbstractSet)
-
-
 def _drawn(el: ElementShape, ctx: Context) -> bool:
-    """Whether the element is drawn for `ctx`: its `when` (none) or what it gives true, as Jinja's `if` takes it;
-    LayoutError at `when` for a value whose truth is not what it says."""
+    """Whether the element is drawn for `ctx`: its `when` (none) or what it gives true, by the one rule of a
+    condition (template.condition_holds); LayoutError at `when` for a value whose truth is not what it says."""
     if el.when is None:
         return True
-    value = el.evaluate("when", ctx)
-    if isinstance(value, str) and value.strip().lower() in _TRUTH_WORDS:
-        raise LayoutError(f"when: the text {shown(value)} is taken as true, as any text but an empty one is: test "
-                          f"what it says (`x == {shown(value.strip())}`), or make the field true/false (type bool)",
-                          el.mark_of("when"))
-    if not isinstance(value, _CONDITION_VALUES):
-        raise LayoutError(f"when: expected a test (true or false) or a value of the game, got {_got(value)}", el.mark_of("when"))
-    return bool(value)
+    value = el.evaluate("when", ctx)  # (its own failure is said as every expression's is)
+    try:
+        return condition_holds(value)
+    except ExprError as e:
+        raise LayoutError(f"when: {e.message}", el.mark_of("when")) from None
 
 
 def _bounded(out: list[Prim], el: ElementShape) -> None:

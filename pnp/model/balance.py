@@ -1,7 +1,7 @@
 """Balance rules: game.yaml's `balance:`, constraints over what `pnp simulate` measures by playing. Loading
 checks their syntax only; pnp simulate evaluates them."""
 
-from ..template import ExprError, compile_expression, compile_template, is_template
+from ..template import ExprError, compile_expression, compile_template, constant_condition, is_template
 from ..options import did_you_mean
 from .load import MarkedList
 from .shapes import CheckerShape, GameShape
@@ -27,6 +27,9 @@ def check_balance_syntax(game: GameShape, rules: MarkedList, chk: CheckerShape) 
                       rule.mark_of("each"))
         try:
             compile_expression(rule["expr"])
+            constant = constant_condition(str(rule["expr"]))
+            if constant is not None:
+                chk.error(f"balance rule: {constant}", rule.mark_of("expr"))
         except ExprError as e:
             chk.error(f"balance rule: {e.message}", rule.mark_of("expr"))
         message = rule.get("message")

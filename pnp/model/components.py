@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeGuard
 
-from ..template import ExprError, enum_mistakes, evaluate, is_template
+from ..template import ExprError, condition_holds, constant_condition, enum_mistakes, evaluate, is_template
 from .load import MarkedList, Record, shown
 from .reads import FieldCache
 from ..options import did_you_mean, quoted_as_written, shown_number, type_name
@@ -199,6 +199,20 @@ def _component(game: GameShape, spec: Record, chk: CheckerShape,
     return component
 
 
+def _filter_written_well(game: GameShape, component: Component, chk: CheckerShape) -> bool:
+    """Whether a component's filter may be run (False: it reads nothing of the game and is no test, as a
+    layout's `when` may not be); its enum values not of their field are said too, and it runs."""
+    spec = component.spec
+    constant = constant_condition(str(spec["filter"]))
+    if constant is not None:
+        chk.error(f"component '{component.id}' filter: {constant}", spec.mark_of("filter"))
+        return False
+    for message, _ in enum_mistakes(spec["filter"], True, ITEM, table_enums(game, spec["items"]),
+                                    functools.partial(table_enums, game)):
+        chk.error(f"component '{component.id}' filter: {message}", spec.mark_of("filter"))
+    return True
+
+
 def _items(game: GameShape, component: Component, rows: list[Record], chk: CheckerShape,
            kept: tuple[int, FieldCache | None]) -> list[Record] | None:
     """The rows the component prints (filtered), each repeated by its quantity; None if the filter fails.
@@ -206,14 +220,13 @@ def _items(game: GameShape, component: Component, rows: list[Record], chk: Check
     spec = component.spec
     if spec.get("filter") is not None:  # e.g. one deck per era from one table of cards
         place, cache = kept
-        for message, _ in enum_mistakes(spec["filter"], True, ITEM, table_enums(game, spec["items"]),
-                                        functools.partial(table_enums, game)):
-            chk.error(f"component '{component.id}' filter: {message}", spec.mark_of("filter"))
+        if not _filter_written_well(game, component, chk):
+            return None
 
         def keeps(n: int, item: Record) -> bool:
             """Whether the filter keeps the n-th row (the last load's answer while nothing it read changed)."""
             def evaluated() -> bool:
-                return bool(evaluate(spec["filter"], game.context(item=item)))
+                return condition_holds(evaluate(spec["filter"], game.context(item=item)))  # ('false' kept all)
 
             return evaluated() if cache is None else cache.value(("filter", place, spec["items"], n), evaluated)
 

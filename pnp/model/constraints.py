@@ -1,7 +1,7 @@
 """Constraints: rules the data must keep, written as Jinja expressions over the whole game or each item."""
 
 from functools import partial
-from ..template import ExprError, enum_mistakes, evaluate, render
+from ..template import ExprError, condition_holds, constant_condition, enum_mistakes, evaluate, render
 from ..report import QUOTE_LIMIT, Mark, shortened, spelt
 from .load import MarkedList, Record
 from .reads import FieldCache, note_table
@@ -46,11 +46,11 @@ def check_constraints(game: GameShape, constraints: MarkedList, chk: CheckerShap
         field_problem = _field_problem(game, c)
         if field_problem:
             chk.error(field_problem, c.mark_of("field"))
-        for message, _ in enum_mistakes(c["expr"], True, ITEM if each else frozenset(),
-                                        table_enums(game, each) if each else {}, partial(table_enums, game)):
-            # (as in a derived field or a filter: `data.cards | selectattr('kind', 'eq', 'Beast')`, a typo for
-            # beast, picked nothing, and the constraint held, or failed saying its message, for the wrong reason)
-            chk.error(f"constraint: {message}", c.mark_of("expr"))
+        constant = constant_condition(str(c["expr"]))
+        if constant is not None:
+            chk.error(f"constraint: {constant}", c.mark_of("expr"))
+            continue
+        _check_enum_names(game, c, each, chk)
         for i, item in enumerate(game.tables[each] if each else [None]):
             compute = partial(_checked, game, c, item)
             key = ("constraint", n, i if each else None, bool(game.dirty))
@@ -59,6 +59,15 @@ def check_constraints(game: GameShape, constraints: MarkedList, chk: CheckerShap
                 chk.error(message, mark)
             if stop:
                 break
+
+
+def _check_enum_names(game: GameShape, c: Record, each: str | None, chk: CheckerShape) -> None:
+    """Each enum value a constraint's expression names that its field has not (as in a derived field or a
+    filter: `data.cards | selectattr('kind', 'eq', 'Beast')`, a typo for beast, picked nothing, and the
+    constraint held, or failed saying its message, for the wrong reason)."""
+    for message, _ in enum_mistakes(c["expr"], True, ITEM if each else frozenset(),
+                                    table_enums(game, each) if each else {}, partial(table_enums, game)):
+        chk.error(f"constraint: {message}", c.mark_of("expr"))
 
 
 def _where_problem(game: GameShape, c: Record) -> str | None:
@@ -100,7 +109,7 @@ def _checked(game: GameShape, c: Record, item: Record | None) -> tuple[list[tupl
     be evaluated."""
     ctx = game.context(item=item) if item is not None else game.context()
     try:
-        ok = evaluate(c["expr"], ctx)
+        ok = condition_holds(evaluate(c["expr"], ctx))  # ('false' or a namespace held, as any such value)
     except ExprError as e:
         return ([] if game.dirty else [(f"constraint failed to evaluate: {e.message}", c.mark_of("expr"))]), True
     if ok:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import DataError, ExprError, LimitError
-from ..template import Side, comparisons, evaluate
+from ..template import Side, comparisons, condition_holds, evaluate
 from .load import Record
 from .shapes import GameShape
 
@@ -178,7 +178,7 @@ def constraint_margin(game: GameShape, c: Record) -> Margin:
         measured = None
     if measured is None:
         try:
-            result.holds = all(evaluate(expr, game.context(item=item) if each else game.context()) for item in items)
+            result.holds = all(condition_holds(evaluate(expr, game.context(item=item) if each else game.context())) for item in items)
         except ExprError:
             result.holds = False
         return result

@@ -1,14 +1,16 @@
 """Data tables: their files read, every item checked against its table's fields, derived fields computed."""
 
+import datetime
 import functools
-from collections.abc import Mapping
+import numbers
+from collections.abc import ItemsView, KeysView, Mapping, Sequence, Set as AbstractSet, ValuesView
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataError, LimitError, LoadError
+from ..errors import DataError, LoadError
 from ..project import present
 from ..report import Mark, named
-from ..template import ExprError, enum_mistakes, evaluate, is_template, printed_size
+from ..template import ExprError, enum_mistakes, evaluate, is_template, printed_size, value_got
 from ..options import control_problem, did_you_mean
 from .load import MarkedList, Record, load_data_file, shown
 from .reads import FieldCache, KeptChecks, same
@@ -34,7 +36,8 @@ TABLE_FIELDS = {
               "doc": "several files whose items make one table, in this order (instead of `file`)"},
     "fields": {"type": "any", "doc": "each field's name and its type (see Field types)"},
     "derived": {"type": "map", "values": "str", "required": False,
-                "doc": "computed fields: name -> a Jinja expression over `item` and the game; an item may type "
+                "doc": "computed fields: name -> a Jinja expression over `item` and the game, giving a value as "
+                       "a table holds (a number, a text, a list or a mapping of them; not a namespace); an item may type "
                        "the value too, and it must then agree. They are computed in the order written, each for "
                        "every item at once, table after table: one may read the derived fields written before it, "
                        "on any item, not the components; all their values together print as at most "
@@ -304,18 +307,49 @@ def _sized(value: object, fname: str, derived: Record, failed: set[str], chk: Ch
         return value
     try:
         size = printed_size(value, printed[0])
-    except LimitError as e:
-        problem = e.message
-    else:
         if size <= printed[0]:
+            _data_only(value)  # (walked once its size is known to be bounded)
             printed[0] -= size
             return value
+    except ExprError as e:  # (LimitError too)
+        problem = e.message
+    else:
         problem = (f"the game's derived fields hold more than {MAX_DERIVED_SIZE:,} characters in all as printed "
                    "(does a field hold whole items or tables? derive a number, a name or a list of ids)")
     if fname not in failed:
         chk.error(f"derived field '{fname}': {problem}", derived.mark_of(fname))
         failed.add(fname)
     return _FAILED
+
+
+# what a derived value may be, as a table's own values are: none, true or false, a number, a text, a date, a
+# range; and lists, mappings (an item) and sets of them
+_DATA_VALUES = (type(None), bool, numbers.Number, str, datetime.date, datetime.time, range)
+_DATA_CONTAINERS = (Sequence, Mapping, KeysView, ValuesView, ItemsView, AbstractSet)
+
+
+def _data_only(value: object) -> object:
+    """`value`, a derived field's, refused (ExprError) where it is or holds what no table holds: a namespace
+    (`namespace(a=item.power)`) validated, yet no template may set into it (made elsewhere) and it prints as
+    Python writes it (`<Namespace {'a': 4}>`), on the card, in the report, in an export; a cycler or a joiner is
+    changed by reading it. Each container is walked once, and only once _sized found the value short enough to
+    print."""
+    seen: set[int] = set()
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _DATA_VALUES):
+            continue
+        if not isinstance(node, _DATA_CONTAINERS) or callable(node):
+            raise ExprError(f"a derived value is a value of the game (a number, a text, a list or a mapping of "
+                            f"them), got {value_got(node)}" + (f" in {value_got(value)}" if node is not value else "")
+                            + ": derive the values themselves (`item.power`, or a mapping of them), which print and "
+                            "export as a table's do")
+        if id(node) not in seen:
+            seen.add(id(node))
+            stack.extend(part for pair in node.items() for part in pair) if isinstance(node, Mapping) \
+                else stack.extend(node)
+    return value
 
 
 def _derived(game: GameShape, name: str, i: int, item: Record, fname: str, derived: Record, failed: set[str],

@@ -10,7 +10,7 @@ from ..model.constraints import MAX_MESSAGE, TOO_LONG_MESSAGE
 from ..model.load import Record
 from ..model.margins import nearest_comparison
 from ..report import Mark
-from ..template import evaluate, render
+from ..template import condition_holds, evaluate, render
 from .stats import Measured, expression_view, item_view
 
 SHOWN_ITEMS = 8  # items named in one failing rule's message; the rest are counted
@@ -58,7 +58,7 @@ def _check(game: Game, rule: Record, sim: dict[str, Any], summary: dict[str, Any
     for row in rows:
         context = game.context(sim=sim, item=row) if row is not None else game.context(sim=sim)
         try:
-            ok = bool(evaluate(expr, context))
+            ok = condition_holds(evaluate(expr, context))
             measured = nearest_comparison(expr, context)  # (LimitError where reading it ran out of memory)
         except ExprError as e:
             outcome.holds, outcome.message = False, f"balance rule failed to evaluate: {e.message}"

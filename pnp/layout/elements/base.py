@@ -20,8 +20,8 @@ Style = dict[str, Any]  # a primitive's style
 COMMON = {
     "type": P.Name(doc="the element type"),
     "when": P.Condition(None, "draw the element only when this expression is true, e.g. `card.cost > 2`, or "
-                              "`card.text` (none, 0 and an empty text or list are false; a text 'false' or 'no' "
-                              "is refused, never taken as true); an expression reading nothing of the game must "
+                              "`card.text` (none, 0 and an empty text or list are false; a text 'false', 'no' "
+                              "or '0' is refused, never taken as true); an expression reading nothing of the game must "
                               "be true or false"),
     "repeat": P.Expression(None, "draw the element once per value of this expression (a list, or a number n "
                                  "for 0 to n-1); each copy sees its value as `it` (or the `as` name) and its "
