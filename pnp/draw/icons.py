@@ -125,9 +125,11 @@ _REFUSED_ELEMENTS = {"text": "holds text (<text>), which an icon may not: it wou
 _EMBEDDED = re.compile(r"^data:image/(jpe?g|png);base64")  # the embedded pictures svglib decodes (its pattern)
 
 
-def read_icon(path: Path) -> bytes:
-    """The icon file's bytes: an ordinary file of at most MAX_ICON_BYTES, else DataError naming it."""
-    return read_project_file(path, MAX_ICON_BYTES, Mark(str(path)))
+def read_icon(path: Path, beneath: Path | None = None) -> bytes:
+    """The icon file's bytes: an ordinary file of at most MAX_ICON_BYTES, else DataError naming it. `beneath`: the
+    project's folder, in which the icon index found `path` (Project.inside): opened as it was checked
+    (open_project_file), so that a folder of it swapped for a link since leads nowhere, not outside."""
+    return read_project_file(path, MAX_ICON_BYTES, Mark(str(path)), beneath=beneath)
 
 
 def _drawing(svg: bytes, digest: bytes) -> Drawing:
@@ -879,16 +881,16 @@ def _tinted(svg: bytes, digest: bytes, colour: Color) -> Drawing:
 
 
 def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float, colour: Color,
-              shown: str | None = None) -> int:
+              shown: str | None = None, beneath: Path | None = None) -> int:
     """Draw the icon at `path` fitted (aspect kept, centred) in the box (x, y, w, h) in `colour`; the number
     of fills and strokes its drawing paints (what rendering it costs: the PDF holds it once, a rasteriser
     paints it at every use). A refusal names the icon as `shown` (the name it is known by: a link's, as
-    validation says it), or else by its file's stem."""
+    validation says it), or else by its file's stem. `beneath`: the project's folder (read_icon)."""
     forms = canvas.__dict__.setdefault("_pnp_icon_forms", {})
     hexval = colour.hexval() if hasattr(colour, "hexval") else str(colour)
     form = forms.get((path, hexval))
     if form is None:
-        form = forms[(path, hexval)] = _define_form(canvas, path, hexval, colour, shown or path.stem)
+        form = forms[(path, hexval)] = _define_form(canvas, path, hexval, colour, shown or path.stem, beneath)
     name, width, height, paints = form
     scale = min(w / width, h / height)
     # what saveState, transform, doForm and restoreState write, without their bookkeeping: an icon changes
@@ -900,13 +902,14 @@ def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float
     return paints
 
 
-def _define_form(canvas: Canvas, path: Path, hexval: str, colour: Color, shown: str) -> tuple[str, float, float, int]:
+def _define_form(canvas: Canvas, path: Path, hexval: str, colour: Color, shown: str,
+                 beneath: Path | None) -> tuple[str, float, float, int]:
     """The icon in this colour as a form of the canvas, named by its content and colour (the same bytes come
     out wherever the project lies, and two files of one name in different folders, one reached through a
     link, are two forms; two files of the same bytes are one); (name, width, height, paints). The file is read
     for each PDF, so what is drawn is always its content now; the drawing is worked out once per content, and
     only for an icon validation accepts (DataError otherwise)."""
-    svg = read_icon(path)
+    svg = read_icon(path, beneath)
     digest = hashlib.sha256(svg).digest()
     name = "icon" + hashlib.sha1(digest + hexval.encode()).hexdigest()[:12]
     defined = canvas.__dict__.setdefault("_pnp_icon_named", {})
@@ -973,12 +976,12 @@ def _polygon_length(points: list[float]) -> float:
 _paints: dict[bytes, int] = {}  # file content's digest -> the fills and strokes its drawing paints: this process's
 
 
-def icon_paints(path: Path) -> int:
+def icon_paints(path: Path, beneath: Path | None = None) -> int:
     """The fills and strokes drawing the icon at `path` paints, as draw_icon counts them (what each use costs a
     rasteriser), worked out once per file content without a page to draw on; 0 for an icon that cannot be
-    drawn (validation refuses it)."""
+    drawn (validation refuses it). `beneath`: the project's folder (read_icon)."""
     try:
-        svg = read_icon(path)
+        svg = read_icon(path, beneath)
     except DataError:  # (a pipe, a file too large: said where the game's icon files are checked)
         return 0
     digest = hashlib.sha256(svg).digest()
@@ -1012,12 +1015,13 @@ def _painted(svg: bytes, digest: bytes) -> int:
 _PAINTING = frozenset({"f", "F", "f*", "B", "B*", "b", "b*", "S", "s", "sh", "Do"})
 
 
-def unreadable(path: Path) -> Problem | None:
+def unreadable(path: Path, beneath: Path | None = None) -> Problem | None:
     """Why the icon file cannot be drawn, as (message, line, column), or None; found once per file content
     (kept with the drawings), so a build that has checked its icons before reads the answer. LimitError
-    when the game's time runs out while reading it (template.ended_game), BudgetSpent once it has."""
+    when the game's time runs out while reading it (template.ended_game), BudgetSpent once it has. `beneath`:
+    the project's folder (read_icon)."""
     try:
-        svg = read_icon(path)
+        svg = read_icon(path, beneath)
     except DataError as e:
         return e.message, 0, 0
     return unreadable_svg(svg, hashlib.sha256(svg).digest())

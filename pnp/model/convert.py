@@ -45,7 +45,7 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
         items = read_table(real, shown, schema, sheet, ids, warn)
     else:
         check_spreadsheet_format(real, shown)
-        items = load_file(real, shown)
+        items = load_file(real, shown, project.root)
     if items is None:
         items = MarkedList(mark=Mark(shown, 1, 1))
     if not isinstance(items, MarkedList) or not all(isinstance(it, Record) for it in items):
@@ -119,7 +119,8 @@ def _read_by_another(project: Project, target: Path, table: tuple[Path, str, str
         game_yaml = folder / "game.yaml"
         try:
             meta = own_meta if folder.absolute() == own_folder else load_file(
-                project.inside(game_yaml, Mark(project.rel(game_yaml)), "game file"), project.rel(game_yaml))
+                project.inside(game_yaml, Mark(project.rel(game_yaml)), "game file"), project.rel(game_yaml),
+                project.root)
         except (LoadError, DataError):  # (a game that cannot be read reads no file)
             continue
         if not isinstance(meta, Record):
@@ -200,7 +201,7 @@ def _table_of(project: Project, game_folder: Path, name: str) -> tuple[Record, A
     game_yaml = game_folder / "game.yaml"
     shown = project.rel(game_yaml)
     try:
-        meta = load_file(project.inside(game_yaml, Mark(shown), "game file"), shown)
+        meta = load_file(project.inside(game_yaml, Mark(shown), "game file"), shown, project.root)
     except LoadError as e:
         raise DataError(e.message, e.mark) from None
     tables = meta.get("tables") if isinstance(meta, Record) else None

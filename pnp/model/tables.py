@@ -132,7 +132,7 @@ def _read(game: GameShape, spec: Record, name: str, fname: str, chk: CheckerShap
                               chk.report.warning)
         else:
             check_spreadsheet_format(path, file_shown)
-            data = load_data_file(path, file_shown)
+            data = load_data_file(path, file_shown, game.project.root)
     except (LoadError, DataError) as e:
         chk.report.add(e)
         game.broken.add(name)
