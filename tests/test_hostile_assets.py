@@ -1648,3 +1648,20 @@ def test_an_icon_or_font_whose_folder_becomes_a_link_outside_after_its_check_is_
         load_fonts(project)
     assert raised.value.mark == Mark("fonts/fonts.yaml", 2, 19) and \
         raised.value.message.startswith("font file 'own/f.ttf' cannot be read"), (raised.value.mark, raised.value.message)
+
+
+def test_an_icon_verdict_kept_on_disk_is_made_again_once_a_module_wording_it_is_edited(own_disk_cache, monkeypatch):
+    """Icon verdicts kept in the disk cache were keyed by the bytes of draw/icons.py alone: an icon's embedded
+    picture is checked and its refusal worded in model/images.py, and once that was edited (a message reworded,
+    a check added) the old verdict was still said. The cache is keyed by every module that makes one."""
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="4" height="4"/></svg>'
+    digest = hashlib.sha256(svg).digest()
+    icons.FORMS.store(b"check\0" + digest, ("an old message", 1, 1))  # (as an older pnp's images.py said it)
+    monkeypatch.setattr(icons, "_checked", {})
+    assert icons.unreadable_svg(svg, digest) == ("an old message", 1, 1)  # (kept: read back while nothing changed)
+    read = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: read(self) + (b"\n# reworded\n" if self.parts[-2:] == (
+        "model", "images.py") else b""))
+    monkeypatch.setattr(icons.FORMS, "_folder", False)  # (as a new process looks for its folder)
+    monkeypatch.setattr(icons, "_checked", {})
+    assert icons.unreadable_svg(svg, digest) is None

@@ -20,7 +20,7 @@ from reportlab.lib.colors import Color
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
-from ..cache import DiskCache
+from ..cache import DiskCache, module_sources
 from ..errors import BudgetSpent, DataError, LimitError
 from ..project import read_project_file
 from ..report import Mark, named as quoted_name
@@ -41,7 +41,11 @@ _NEGATIVE_WIDTH = re.compile(r"(^|\s)-(\d*\.)?\d+ w(\s|$)")
 # even load svglib
 Problem = tuple[str, int, int]  # (message, line, column) of an icon file that cannot be drawn
 FormMade = tuple[float, float, list[str] | None]  # (width, height, its operators unless it needs resources)
-FORMS = DiskCache("icons", reportlab.Version, lambda: version("svglib"), Path(__file__).read_bytes())
+# an icon's form, paints and verdict, kept by its content: made by svglib, Pillow (its embedded pictures) and lxml,
+# and worded and checked here, in model/images.py (its embedded pictures' checks) and report.py (names quoted), on
+# draw/canvas.py's canvas: a verdict kept by the bytes of this file alone said an old message once images.py was reworded
+FORMS = DiskCache("icons", reportlab.Version, lambda: version("svglib"), lambda: version("pillow"),
+                  lambda: version("lxml"), module_sources(__name__, "pnp.model.images", "pnp.report", "pnp.draw.canvas"))
 _forms: dict[tuple[bytes, str], FormMade] = {}  # (file content's digest, colour) -> (width, height, operators or None): this process's
 # svglib logs what it skips (a circular <use>) to standard error, with no file or line: validation says
 # what is wrong with an icon, where
