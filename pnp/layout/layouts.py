@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import units
-from ..errors import DataError, LayoutError, LoadError
+from ..errors import DataError, LayoutError
 from ..model.load import Record, load_file
 from ..model.reads import FILE, SIZE, note, note_files
 from ..options import converted, did_you_mean, shown_number, type_name
