@@ -1177,11 +1177,15 @@ _OTHER_PICTURES: tuple[tuple[Callable[[bytes], bool], str], ...] = (
 _SVG_LOOKED_AT = 4096  # the bytes of a file looked through for an <svg> element, past an XML declaration and comments
 
 
+# an SVG drawing's start: its first element <svg, past a byte-order mark, an XML declaration, comments and a
+# doctype (a web page holding an <svg> further on is none)
+_SVG_START = re.compile(rb"(?:\xef\xbb\xbf)?(?:\s|<\?.*?\?>|<!--.*?-->|<!doctype[^>\[]*(?:\[.*?\])?\s*>)*<svg[\s>/]",
+                        re.DOTALL | re.IGNORECASE)
+
+
 def _svg_start(start: bytes) -> bool:
-    """Whether `start` (a file's first bytes) begins as an SVG drawing does: markup (after a byte-order mark and
-    space) holding an <svg element."""
-    text = start.removeprefix(b"\xef\xbb\xbf").lstrip().lower()
-    return text.startswith(b"<") and re.search(rb"<svg[\s>/]", text) is not None
+    """Whether `start` (a file's first bytes) begins as an SVG drawing does (_SVG_START)."""
+    return _SVG_START.match(start) is not None
 
 
 def unread_kind(source: BinaryIO) -> str | None:
