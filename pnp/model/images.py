@@ -1151,6 +1151,10 @@ def _unread_kind(source: BinaryIO) -> str:
         return found
     source.seek(0)
     start = source.read(12)
+    if not start:
+        return "an empty file (0 bytes), no picture: save the picture again"
+    if any(len(start) < len(begins) and begins.startswith(start) for begins in (_PNG_SIGNATURE, b"\xff\xd8\xff", b"RIFF")):
+        return CUT_SHORT  # (ended within the bytes that begin a PNG, a JPEG or a WebP: it was one)
     if start[:4] == b"RIFF" and start[8:12] == b"WEBP":
         return "a WebP whose header pnp cannot read (damaged, or of a newer kind): save it again"
     if _svg_start(start + source.read(_SVG_LOOKED_AT)):
