@@ -61,6 +61,18 @@ def _in_bounds(real: Path) -> bool:
     return not any(real == folder or folder in real.parents for folder in kept_out)
 
 
+def module_sources(*modules: str) -> Callable[[], bytes]:
+    """The source of each of `modules` (dotted names), read when a cache's folder is first asked for (not at
+    import): what a cache's values depend on when their words or checks are made in those modules, so that an
+    edit of any of them (a message reworded, a check added) leaves no value made by the old one in use."""
+    def sources() -> bytes:
+        import importlib.util
+
+        found = [importlib.util.find_spec(module) for module in modules]
+        return b"\0".join(Path(str(spec.origin if spec else module)).read_bytes() for spec, module in zip(found, modules))
+    return sources
+
+
 def private_folder(name: str, *depends_on: str | bytes | Callable[[], str | bytes]) -> Path | None:
     """The folder of cache `name` whose values depend on `depends_on` (texts or bytes, or functions giving
     them: asked only here) and on this Python; None when caching is off or the folder could be written by

@@ -417,7 +417,7 @@ class Checks:
         included: the files the build depends on."""
         for path in sorted(self.game.icons.used):
             try:
-                why = unreadable(path)
+                why = unreadable(path, self.game.project.root)
             except LimitError as e:  # the game's time ran out here: said once (the next icon finds it spent)
                 self.error(e.message, Mark(self.game.project.rel(path)))
                 continue

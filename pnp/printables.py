@@ -297,7 +297,7 @@ def _file_digest(project: "Project", path: str, stat: os.stat_result | None) -> 
     limit = MAX_FILE_BYTES if os.path.splitext(path)[1] in (".yaml", ".yml", ".j2", ".md", ".txt") else MAX_IMAGE_BYTES
     try:
         real = project.inside(path, built=True)
-        digest = hashlib.sha256(read_project_file(real, limit, Mark(project.rel(path)))).hexdigest()
+        digest = hashlib.sha256(read_project_file(real, limit, Mark(project.rel(path)), beneath=project.root)).hexdigest()
     except (DataError, OSError):
         return _status_digest(project, path, stat)
     # a file changed in the last moments may change again within its clock's step, its status the same

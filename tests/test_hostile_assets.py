@@ -7,6 +7,7 @@ import io
 import struct
 import shutil
 import zlib
+from pathlib import Path
 from collections.abc import Iterator
 
 import pytest
@@ -1600,3 +1601,67 @@ def test_a_font_whose_postscript_name_a_pdf_cannot_hold_is_refused_in_pnps_words
         _check_name_characters(font, "font Body regular (f.ttf)", None)
     assert refused.value.message.startswith("font Body regular (f.ttf) cannot be used: its PostScript name") \
         and said in refused.value.message and "psName" not in refused.value.message, refused.value.message
+
+
+def test_an_icon_or_font_whose_folder_becomes_a_link_outside_after_its_check_is_not_read(tmp_path, monkeypatch):
+    """An icon's and a font's path was checked to lie inside the project, then opened following links (as a
+    picture's was, run 45): a folder of it swapped for a link to a folder outside between the two (a race) had
+    pnp read the file outside (its words said at the icon, a font outside embedded). Each is opened as it was
+    checked, one folder at a time without following a link, and refused, naming the file the game gave."""
+    from pnp.draw.fonts import load_fonts
+    from pnp.errors import DataError
+    from pnp.model.icons import IconIndex
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    root, outside = tmp_path / "proj", tmp_path / "outside"
+    for folder in (root / "icons", root / "fonts/own", outside / "icons", outside / "fonts"):
+        folder.mkdir(parents=True)
+    (root / "icons/star.svg").write_bytes((REPO / "layouts/shared/icons/round-star.svg").read_bytes())
+    (outside / "icons/star.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+                                            '<text>outside</text></svg>')  # (refused, if it were read)
+    (root / "fonts/fonts.yaml").write_text("families:\n  Body: {regular: own/f.ttf}\n  Display: {regular: own/f.ttf}\n")
+    (root / "fonts/own/f.ttf").write_bytes((REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes())
+    (outside / "fonts/f.ttf").write_bytes(b"not a font, outside")
+
+    def swap(folder: Path, to: Path) -> None:
+        folder.rename(folder.with_name(folder.name + "-before"))
+        folder.symlink_to(to, target_is_directory=True)
+
+    project = Project(root)
+    star = IconIndex(project, [root / "icons"]).path("star")  # (found, and checked, inside the project)
+    assert star is not None and icons.unreadable(star, project.root) is None
+    swap(root / "icons", outside / "icons")
+    problem = icons.unreadable(star, project.root)  # (what validation asks of every icon the game prints)
+    assert problem is not None and "cannot be read" in problem[0] and "text" not in problem[0], problem
+
+    checked = Project.inside
+
+    def fonts_swapped_after_the_check(self, path, *args, **kwargs):
+        found = checked(self, path, *args, **kwargs)
+        if Path(path).name == "f.ttf" and not (root / "fonts/own").is_symlink():
+            swap(root / "fonts/own", outside / "fonts")
+        return found
+
+    monkeypatch.setattr(Project, "inside", fonts_swapped_after_the_check)
+    with pytest.raises(DataError) as raised:
+        load_fonts(project)
+    assert raised.value.mark == Mark("fonts/fonts.yaml", 2, 19) and \
+        raised.value.message.startswith("font file 'own/f.ttf' cannot be read"), (raised.value.mark, raised.value.message)
+
+
+def test_an_icon_verdict_kept_on_disk_is_made_again_once_a_module_wording_it_is_edited(own_disk_cache, monkeypatch):
+    """Icon verdicts kept in the disk cache were keyed by the bytes of draw/icons.py alone: an icon's embedded
+    picture is checked and its refusal worded in model/images.py, and once that was edited (a message reworded,
+    a check added) the old verdict was still said. The cache is keyed by every module that makes one."""
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="4" height="4"/></svg>'
+    digest = hashlib.sha256(svg).digest()
+    icons.FORMS.store(b"check\0" + digest, ("an old message", 1, 1))  # (as an older pnp's images.py said it)
+    monkeypatch.setattr(icons, "_checked", {})
+    assert icons.unreadable_svg(svg, digest) == ("an old message", 1, 1)  # (kept: read back while nothing changed)
+    read = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: read(self) + (b"\n# reworded\n" if self.parts[-2:] == (
+        "model", "images.py") else b""))
+    monkeypatch.setattr(icons.FORMS, "_folder", False)  # (as a new process looks for its folder)
+    monkeypatch.setattr(icons, "_checked", {})
+    assert icons.unreadable_svg(svg, digest) is None

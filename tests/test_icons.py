@@ -285,7 +285,7 @@ def test_an_icon_is_drawn_from_the_bytes_that_were_checked(tmp_path, monkeypatch
     icon = tmp_path / "swapped.svg"
     icon.write_bytes(accepted)
     readings = iter([refused])  # the first reading finds the file refused, every later one the file accepted
-    monkeypatch.setattr(icons, "read_icon", lambda path: next(readings, accepted))
+    monkeypatch.setattr(icons, "read_icon", lambda path, beneath=None: next(readings, accepted))
     monkeypatch.setattr(icons, "_checked", {})
     monkeypatch.setattr(icons, "_forms", {})
     with pytest.raises(DataError) as raised:

@@ -1336,3 +1336,28 @@ def test_a_picture_whose_folder_becomes_a_link_outside_after_its_check_is_not_re
                                   (72.0, 72.0), lambda work, pixels: None)
     assert raised.value.mark == Mark("card.yaml", 3)
     assert raised.value.message.startswith("image 'images/art.png' cannot be read: "), raised.value.message
+
+
+def test_a_checked_picture_read_again_to_be_drawn_is_read_as_it_was_checked(tmp_path):
+    """A picture is checked, then read again where a PDF draws it (its bytes compared with those checked): that
+    second reading followed links, so a folder of it swapped for a link to a folder outside since had pnp open
+    and read the file there. It is read beneath the project's folder, as it was checked, and refused."""
+    from pnp.draw import pictures
+    from pnp.draw.canvas import new_canvas
+    from pnp.errors import DataError
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    root, outside = tmp_path / "game", tmp_path / "outside"
+    (root / "images").mkdir(parents=True)
+    outside.mkdir()
+    Image.new("RGB", (8, 8), "red").save(root / "images" / "art.png")
+    (outside / "art.png").write_bytes((root / "images" / "art.png").read_bytes())  # (the same bytes: passes the comparison)
+    picture = pictures.checked_file(Project(root), root / "images" / "art.png", Mark("card.yaml", 3), "images/art.png")
+    (root / "images").rename(root / "images-before")
+    (root / "images").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(DataError) as raised:
+        pictures.draw_as_is(new_canvas(io.BytesIO(), "Helvetica"), picture, 0, 0, 10, 10, Mark("card.yaml", 3),
+                            "images/art.png")
+    assert raised.value.mark == Mark("card.yaml", 3)
+    assert raised.value.message.startswith("image 'images/art.png' cannot be read: "), raised.value.message

@@ -3005,3 +3005,34 @@ def test_a_text_colour_is_judged_by_the_theme_tables_and_conditions_excel_shows(
                                                                font=Font(color="FFFFFFFF")))
     book.save(path)
     assert said(path) == ["cards/g/t.xlsx[Sheet]:3:1: conditional formatting of cells 'A3:A9' colours"]
+
+
+@pytest.mark.parametrize("name", ["t.xlsx", "t.csv"])
+def test_a_table_whose_folder_becomes_a_link_outside_after_its_check_is_not_read(tmp_path, name):
+    """A table's file was checked to lie inside the project (Project.inside), then opened by its path, following
+    links, three times over (its checks, the zip reader, openpyxl): a folder of it swapped for a link to a folder
+    outside since (a race) had pnp read the table outside. It is opened as it was checked, one folder at a time
+    from the project's, without following a link, and refused."""
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+    from pnp.project import Project
+
+    root, outside = tmp_path / "proj", tmp_path / "outside"
+    for folder, value in ((root / "cards/g", "inside"), (outside, "outside")):
+        folder.mkdir(parents=True)
+        if name.endswith(".csv"):
+            (folder / name).write_text(f"id\n{value}\n")
+        else:
+            book = openpyxl.Workbook()
+            book.active.append(["id"])
+            book.active.append([value])
+            book.save(folder / name)
+    real = Project(root).inside(root / "cards/g" / name)
+    schema = Schema({"id": "str"}, {})
+    assert [row["id"] for row in read_table(real, f"cards/g/{name}", schema, beneath=root)] == ["inside"]
+    (root / "cards/g").rename(root / "cards/g-before")
+    (root / "cards/g").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(LoadError) as refused:
+        read_table(real, f"cards/g/{name}", schema, beneath=root)
+    assert refused.value.mark.file == f"cards/g/{name}" and "cannot be read" in refused.value.message, refused.value

@@ -360,3 +360,27 @@ def test_a_game_folder_holding_more_files_than_the_cap_is_refused_by_name_before
     assert str(refused.value).startswith("layouts/g: holds more than 5 files")
     # ... and validate says so too: it never says ok to a game its build refuses
     assert [str(e) for e in project.folder_problems("g")] == [str(refused.value)]
+
+
+def test_a_kit_inputs_digest_reads_a_file_as_it_was_checked_inside_the_project(tmp_path, monkeypatch):
+    """A build's snapshot of its inputs checks each file's path to lie inside the project, then opened it by that
+    path, following links: a folder of it swapped for a link to a folder outside between the two (a race) had
+    pnp read and digest a file outside. It is opened one folder at a time from the project's, and stands as what
+    could not be read."""
+    root, outside = tmp_path / "proj", tmp_path / "outside"
+    (root / "cards/g").mkdir(parents=True)
+    outside.mkdir()
+    (root / "cards/g/cards.yaml").write_text("inside\n")
+    (outside / "cards.yaml").write_text("outside\n")
+    hidden = inputs.is_hidden
+
+    def swapped_after_the_check(project, real):
+        found = hidden(project, real)
+        if not (root / "cards/g").is_symlink():
+            (root / "cards/g").rename(root / "cards/g-before")
+            (root / "cards/g").symlink_to(outside, target_is_directory=True)
+        return found
+
+    monkeypatch.setattr(inputs, "is_hidden", swapped_after_the_check)
+    said = inputs._digest(Project(root), root / "cards/g/cards.yaml")
+    assert said != inputs.sha256(outside / "cards.yaml") and "cannot be read" in said, said

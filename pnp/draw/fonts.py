@@ -372,7 +372,7 @@ def load_fonts(project: Project) -> "FontSet":
     real = _inside(project, path, Mark(shown), "fonts file")
     if not real.exists():
         raise DataError("pnp needs fonts/fonts.yaml listing the TTF fonts to embed (see README)", Mark(shown))
-    raw = read_project_file(real, MAX_FILE_BYTES, Mark(shown))
+    raw = read_project_file(real, MAX_FILE_BYTES, Mark(shown), beneath=_beneath(project))
     digest = hashlib.sha1(raw).hexdigest()
     cached = _LOADED.get(path)
     if cached and cached[0] == digest and all(_status(file) == status for file, status in cached[2]):
@@ -442,9 +442,15 @@ def _granted(project: Project, path: Path, licence: str, mark: Mark | None,
         return ""
     real = _inside(project, path.parent / licence, mark, "licence file", shown=licence)
     files.append((real, _status(real)))
-    with open_project_file(real, MAX_FILE_BYTES, mark, "licence file", shown=licence) as f:
+    with open_project_file(real, MAX_FILE_BYTES, mark, "licence file", shown=licence, beneath=_beneath(project)) as f:
         opening = f.read(4096).decode("utf-8", "replace")
     return OFL if OFL.casefold() in " ".join(opening.split()).casefold() else ""
+
+
+def _beneath(project: Project) -> Path | None:
+    """The folder a file _inside found is opened beneath (open_project_file): the project's, as it was checked
+    there, so that a folder of it swapped for a link since leads nowhere; none for pnp's own fonts."""
+    return None if project.fonts == BUILTIN_FONTS else project.root
 
 
 def _inside(project: Project, path: Path, mark: Mark | None, what: str, shown: str | None = None) -> Path:
@@ -965,7 +971,7 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
         what = f"font {family} {style} ({file})"
         font = None
         if (real, status) not in _FACES:
-            font = _read_font(real, status, file, where, what, read)
+            font = _read_font(real, status, file, where, what, read, _beneath(project))
         seen = _FACES[(real, status)]
         postscript, digest = seen.postscript, seen.digest
         if key == style:  # (a style not given is set in the regular file, as documented)
@@ -974,7 +980,7 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
         reg = f"{family}-{style}-{hashlib.sha1(f'{real}{status}'.encode()).hexdigest()[:6]}"
         reg += "" if printed == postscript else f"-{digest[:8]}"
         if reg not in pdfmetrics.getRegisteredFontNames():
-            font = font or _registered_alike(printed, digest) or _read_font(real, status, file, where, what, read)
+            font = font or _registered_alike(printed, digest) or _read_font(real, status, file, where, what, read, _beneath(project))
             font.fontName = reg
             _register_face(font, printed, digest)
         names[style] = reg
@@ -991,11 +997,11 @@ class FontsRead:
 
 
 def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | None, what: str,
-               read: FontsRead) -> TTFont:
+               read: FontsRead, beneath: Path | None) -> TTFont:
     """The font file parsed and checked (its PostScript name and content digest noted in _FACES, under its path
     and `status`); `read` counts the font files read so far, which hold at most MAX_FONTS_READ bytes and
-    MAX_FONT_GLYPHS glyphs (counted before the file is parsed)."""
-    raw = read_project_file(real, MAX_FONT_BYTES, where, "font file", shown=file)
+    MAX_FONT_GLYPHS glyphs (counted before the file is parsed). `beneath`: the folder it is opened beneath."""
+    raw = read_project_file(real, MAX_FONT_BYTES, where, "font file", shown=file, beneath=beneath)
     read.bytes += len(raw)
     read.glyphs += _glyph_count(raw)
     if read.bytes > MAX_FONTS_READ:

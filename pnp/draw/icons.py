@@ -20,7 +20,7 @@ from reportlab.lib.colors import Color
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
-from ..cache import DiskCache
+from ..cache import DiskCache, module_sources
 from ..errors import BudgetSpent, DataError, LimitError
 from ..project import read_project_file
 from ..report import Mark, named as quoted_name
@@ -41,7 +41,11 @@ _NEGATIVE_WIDTH = re.compile(r"(^|\s)-(\d*\.)?\d+ w(\s|$)")
 # even load svglib
 Problem = tuple[str, int, int]  # (message, line, column) of an icon file that cannot be drawn
 FormMade = tuple[float, float, list[str] | None]  # (width, height, its operators unless it needs resources)
-FORMS = DiskCache("icons", reportlab.Version, lambda: version("svglib"), Path(__file__).read_bytes())
+# an icon's form, paints and verdict, kept by its content: made by svglib, Pillow (its embedded pictures) and lxml,
+# and worded and checked here, in model/images.py (its embedded pictures' checks) and report.py (names quoted), on
+# draw/canvas.py's canvas: a verdict kept by the bytes of this file alone said an old message once images.py was reworded
+FORMS = DiskCache("icons", reportlab.Version, lambda: version("svglib"), lambda: version("pillow"),
+                  lambda: version("lxml"), module_sources(__name__, "pnp.model.images", "pnp.report", "pnp.draw.canvas"))
 _forms: dict[tuple[bytes, str], FormMade] = {}  # (file content's digest, colour) -> (width, height, operators or None): this process's
 # svglib logs what it skips (a circular <use>) to standard error, with no file or line: validation says
 # what is wrong with an icon, where
@@ -125,9 +129,11 @@ _REFUSED_ELEMENTS = {"text": "holds text (<text>), which an icon may not: it wou
 _EMBEDDED = re.compile(r"^data:image/(jpe?g|png);base64")  # the embedded pictures svglib decodes (its pattern)
 
 
-def read_icon(path: Path) -> bytes:
-    """The icon file's bytes: an ordinary file of at most MAX_ICON_BYTES, else DataError naming it."""
-    return read_project_file(path, MAX_ICON_BYTES, Mark(str(path)))
+def read_icon(path: Path, beneath: Path | None = None) -> bytes:
+    """The icon file's bytes: an ordinary file of at most MAX_ICON_BYTES, else DataError naming it. `beneath`: the
+    project's folder, in which the icon index found `path` (Project.inside): opened as it was checked
+    (open_project_file), so that a folder of it swapped for a link since leads nowhere, not outside."""
+    return read_project_file(path, MAX_ICON_BYTES, Mark(str(path)), beneath=beneath)
 
 
 def _drawing(svg: bytes, digest: bytes) -> Drawing:
@@ -879,16 +885,16 @@ def _tinted(svg: bytes, digest: bytes, colour: Color) -> Drawing:
 
 
 def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float, colour: Color,
-              shown: str | None = None) -> int:
+              shown: str | None = None, beneath: Path | None = None) -> int:
     """Draw the icon at `path` fitted (aspect kept, centred) in the box (x, y, w, h) in `colour`; the number
     of fills and strokes its drawing paints (what rendering it costs: the PDF holds it once, a rasteriser
     paints it at every use). A refusal names the icon as `shown` (the name it is known by: a link's, as
-    validation says it), or else by its file's stem."""
+    validation says it), or else by its file's stem. `beneath`: the project's folder (read_icon)."""
     forms = canvas.__dict__.setdefault("_pnp_icon_forms", {})
     hexval = colour.hexval() if hasattr(colour, "hexval") else str(colour)
     form = forms.get((path, hexval))
     if form is None:
-        form = forms[(path, hexval)] = _define_form(canvas, path, hexval, colour, shown or path.stem)
+        form = forms[(path, hexval)] = _define_form(canvas, path, hexval, colour, shown or path.stem, beneath)
     name, width, height, paints = form
     scale = min(w / width, h / height)
     # what saveState, transform, doForm and restoreState write, without their bookkeeping: an icon changes
@@ -900,13 +906,14 @@ def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float
     return paints
 
 
-def _define_form(canvas: Canvas, path: Path, hexval: str, colour: Color, shown: str) -> tuple[str, float, float, int]:
+def _define_form(canvas: Canvas, path: Path, hexval: str, colour: Color, shown: str,
+                 beneath: Path | None) -> tuple[str, float, float, int]:
     """The icon in this colour as a form of the canvas, named by its content and colour (the same bytes come
     out wherever the project lies, and two files of one name in different folders, one reached through a
     link, are two forms; two files of the same bytes are one); (name, width, height, paints). The file is read
     for each PDF, so what is drawn is always its content now; the drawing is worked out once per content, and
     only for an icon validation accepts (DataError otherwise)."""
-    svg = read_icon(path)
+    svg = read_icon(path, beneath)
     digest = hashlib.sha256(svg).digest()
     name = "icon" + hashlib.sha1(digest + hexval.encode()).hexdigest()[:12]
     defined = canvas.__dict__.setdefault("_pnp_icon_named", {})
@@ -973,12 +980,12 @@ def _polygon_length(points: list[float]) -> float:
 _paints: dict[bytes, int] = {}  # file content's digest -> the fills and strokes its drawing paints: this process's
 
 
-def icon_paints(path: Path) -> int:
+def icon_paints(path: Path, beneath: Path | None = None) -> int:
     """The fills and strokes drawing the icon at `path` paints, as draw_icon counts them (what each use costs a
     rasteriser), worked out once per file content without a page to draw on; 0 for an icon that cannot be
-    drawn (validation refuses it)."""
+    drawn (validation refuses it). `beneath`: the project's folder (read_icon)."""
     try:
-        svg = read_icon(path)
+        svg = read_icon(path, beneath)
     except DataError:  # (a pipe, a file too large: said where the game's icon files are checked)
         return 0
     digest = hashlib.sha256(svg).digest()
@@ -1012,12 +1019,13 @@ def _painted(svg: bytes, digest: bytes) -> int:
 _PAINTING = frozenset({"f", "F", "f*", "B", "B*", "b", "b*", "S", "s", "sh", "Do"})
 
 
-def unreadable(path: Path) -> Problem | None:
+def unreadable(path: Path, beneath: Path | None = None) -> Problem | None:
     """Why the icon file cannot be drawn, as (message, line, column), or None; found once per file content
     (kept with the drawings), so a build that has checked its icons before reads the answer. LimitError
-    when the game's time runs out while reading it (template.ended_game), BudgetSpent once it has."""
+    when the game's time runs out while reading it (template.ended_game), BudgetSpent once it has. `beneath`:
+    the project's folder (read_icon)."""
     try:
-        svg = read_icon(path)
+        svg = read_icon(path, beneath)
     except DataError as e:
         return e.message, 0, 0
     return unreadable_svg(svg, hashlib.sha256(svg).digest())

@@ -48,7 +48,7 @@ class Painter:
         path = self.icons.path(name)
         if path is None:  # validation reports it; a build never fails on one missing glyph
             return
-        draw_icon(canvas, path, x, y, w, h, col or colors.black, self.icons.icon_of(path))
+        draw_icon(canvas, path, x, y, w, h, col or colors.black, self.icons.icon_of(path), self.project.root)
 
     def icon_paints(self, p: Primitive) -> list[int]:
         """The fills and strokes of each icon that painting `p` draws (its icon, or its text's inline icons),
@@ -66,7 +66,7 @@ class Painter:
                 continue
             if path not in self._icon_paints:
                 try:
-                    self._icon_paints[path] = icon_paints(path)
+                    self._icon_paints[path] = icon_paints(path, self.project.root)
                 except LimitError as e:  # the game's time ran out reading it: said at the element using it
                     raise BudgetSpent(f"{e.message} reading icon '{name}'", p.mark) from None
             paints.append(self._icon_paints[path])

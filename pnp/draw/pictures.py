@@ -94,25 +94,27 @@ def _read_and_checked(project: Project, path: Path, mark: Mark | None,
 
 class CheckedPicture(NamedTuple):
     """A picture file as a PDF draws it: the file after following links, its size in pixels as it is seen,
-    whether it can be embedded as it is, and the digest of the bytes checked."""
+    whether it can be embedded as it is, the digest of the bytes checked, and the project's folder it was found
+    in (Project.inside), beneath which it is read again as it was checked (open_project_file)."""
 
     real: Path
     size: tuple[int, int]
     as_is: bool
     digest: str
+    root: Path
 
 
 def checked_file(project: Project, path: Path, mark: Mark | None, shown: str) -> CheckedPicture:
     """The picture at `path` checked, as a PDF draws it (see CheckedPicture); DataError at `mark` as
     checked_picture refuses it."""
     real, source, size, as_is = _read_and_checked(project, path, mark, shown)
-    return CheckedPicture(real, size, as_is, hashlib.sha256(source).hexdigest())
+    return CheckedPicture(real, size, as_is, hashlib.sha256(source).hexdigest(), project.root)
 
 
 def _checked_bytes(picture: CheckedPicture, mark: Mark | None, shown: str) -> bytes:
     """The bytes of a picture checked before, read again to be drawn: DataError at `mark` unless they are the
     bytes checked (the file was saved over since)."""
-    source = read_project_file(picture.real, MAX_IMAGE_BYTES, mark, "image", shown)
+    source = read_project_file(picture.real, MAX_IMAGE_BYTES, mark, "image", shown, beneath=picture.root)
     if hashlib.sha256(source).hexdigest() != picture.digest:
         raise DataError(f"image {named(shown)} cannot be used: {CHANGED}", mark)
     return source

@@ -87,7 +87,7 @@ def _digest(project: "Project", path: Path, digested: "Digested | None" = None) 
             return "outside the project"
         if is_hidden(project, real):  # (a link to the project's .env: its digest would say when it changed)
             return "a hidden file"
-        with open_project_file(real, MAX_DIGESTED_BYTES, Mark(str(path))) as f:
+        with open_project_file(real, MAX_DIGESTED_BYTES, Mark(str(path)), beneath=project.root) as f:
             info = os.fstat(f.fileno())
             seen = digested if digested is not None else Digested()
             found = seen.by_file.get((info.st_dev, info.st_ino))

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import units
-from ..errors import DataError, LayoutError, LoadError
+from ..errors import DataError, LayoutError
 from ..model.load import Record, load_file
 from ..model.reads import FILE, SIZE, note, note_files
 from ..options import converted, did_you_mean, shown_number, type_name
@@ -211,8 +211,8 @@ class LayoutSet:
         self._files[name] = (shown,)
         self.kept.files.add(shown)
         try:
-            spec = load_file(path, shown)
-        except LoadError as e:
+            spec = load_file(self.project.inside(path, mark, "layout"), shown, self.project.root)
+        except DataError as e:  # (LoadError too; inside's, for a file changed since path())
             raise LayoutError(e.message, e.mark) from None
         if not isinstance(spec, Record):
             raise LayoutError(f"a layout is a mapping with size and elements, got {type_name(spec)}", Mark(shown, 1, 1))

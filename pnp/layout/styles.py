@@ -52,7 +52,7 @@ class StyleSet:
             return
         shown = self.project.rel(path)
         try:
-            data = load_file(self.project.inside(path, Mark(shown), "styles file"), shown)
+            data = load_file(self.project.inside(path, Mark(shown), "styles file"), shown, self.project.root)
         except (LoadError, DataError) as e:
             self.problems.append((e.message, e.mark))
             return

@@ -42,10 +42,10 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     real = project.inside(path, Mark(shown), "table file")
     ids = id_fields(tables, enums)  # (a ref's cell is read as the id it names, and read back so)
     if real.suffix.lower() in SPREADSHEETS:  # (read_table checks its format)
-        items = read_table(real, shown, schema, sheet, ids, warn)
+        items = read_table(real, shown, schema, sheet, ids, warn, project.root)
     else:
-        check_spreadsheet_format(real, shown)
-        items = load_file(real, shown)
+        check_spreadsheet_format(real, shown, project.root)
+        items = load_file(real, shown, project.root)
     if items is None:
         items = MarkedList(mark=Mark(shown, 1, 1))
     if not isinstance(items, MarkedList) or not all(isinstance(it, Record) for it in items):
@@ -119,7 +119,8 @@ def _read_by_another(project: Project, target: Path, table: tuple[Path, str, str
         game_yaml = folder / "game.yaml"
         try:
             meta = own_meta if folder.absolute() == own_folder else load_file(
-                project.inside(game_yaml, Mark(project.rel(game_yaml)), "game file"), project.rel(game_yaml))
+                project.inside(game_yaml, Mark(project.rel(game_yaml)), "game file"), project.rel(game_yaml),
+                project.root)
         except (LoadError, DataError):  # (a game that cannot be read reads no file)
             continue
         if not isinstance(meta, Record):
@@ -200,7 +201,7 @@ def _table_of(project: Project, game_folder: Path, name: str) -> tuple[Record, A
     game_yaml = game_folder / "game.yaml"
     shown = project.rel(game_yaml)
     try:
-        meta = load_file(project.inside(game_yaml, Mark(shown), "game file"), shown)
+        meta = load_file(project.inside(game_yaml, Mark(shown), "game file"), shown, project.root)
     except LoadError as e:
         raise DataError(e.message, e.mark) from None
     tables = meta.get("tables") if isinstance(meta, Record) else None

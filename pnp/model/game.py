@@ -287,7 +287,7 @@ def _load_game(project: Project, game_id: str, report: Report, kinds: Kinds | No
     path = game.folder / "game.yaml"
     shown = project.rel(path)
     try:
-        meta = load_data_file(project.inside(path), shown)  # parsed once per process for the same bytes
+        meta = load_data_file(project.inside(path), shown, project.root)  # parsed once per process for the same bytes
     except (LoadError, DataError) as e:
         report.add(e)
         return game
@@ -394,7 +394,7 @@ def _load_rules(game: Game, meta: Record, chk: CheckerShape) -> Record:
         return meta.with_values({"rules": Record()})
     try:
         path = game.file(rules, meta.mark_of("rules"), "rules file")
-        loaded = load_data_file(path, game.project.rel(game.folder / rules))
+        loaded = load_data_file(path, game.project.rel(game.folder / rules), game.project.root)
     except (LoadError, DataError) as e:
         chk.report.add(e)
         loaded = Record()
@@ -428,7 +428,7 @@ def _load_macros(game: Game, chk: CheckerShape) -> None:
     shown = game.project.rel(path)
     try:
         real = game.project.inside(path, Mark(shown), "macros file")
-        source = utf8_text(read_project_file(real, MAX_FILE_BYTES, Mark(shown)), shown)
+        source = utf8_text(read_project_file(real, MAX_FILE_BYTES, Mark(shown), beneath=game.project.root), shown)
         game.macros_source = source
         context = game.context()
         with refusing_reads(MACROS_TOP_READS):

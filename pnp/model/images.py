@@ -6,6 +6,7 @@ import hashlib
 import io
 import math
 import os
+import re
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -1150,9 +1151,45 @@ def _unread_kind(source: BinaryIO) -> str:
         return found
     source.seek(0)
     start = source.read(12)
+    if not start:
+        return "an empty file (0 bytes), no picture: save the picture again"
+    if any(len(start) < len(begins) and begins.startswith(start) for begins in (_PNG_SIGNATURE, b"\xff\xd8\xff", b"RIFF")):
+        return CUT_SHORT  # (ended within the bytes that begin a PNG, a JPEG or a WebP: it was one)
     if start[:4] == b"RIFF" and start[8:12] == b"WEBP":
         return "a WebP whose header pnp cannot read (damaged, or of a newer kind): save it again"
+    if _svg_start(start + source.read(_SVG_LOOKED_AT)):
+        return ("an SVG drawing, which pnp prints as an icon, not as an image: put it in layouts/<game>/icons/ and "
+                "draw it with `type: icon` (or `:name:` in text)")
+    kind = next((kind for begins, kind in _OTHER_PICTURES if begins(start)), None)
+    if kind is not None:
+        return f"{kind}, which pnp does not print (it prints PNG, JPEG and WebP images): save it as PNG"
     return "not a PNG, JPEG or WebP image"
+
+
+# what a file of a kind pnp does not print begins as, and that kind, said instead of "not a PNG, JPEG or WebP image"
+# (a GIF, a TIFF, a phone's HEIC photo, each an image to whoever gave it)
+_OTHER_PICTURES: tuple[tuple[Callable[[bytes], bool], str], ...] = (
+    (lambda start: start[:6] in (b"GIF87a", b"GIF89a"), "a GIF image"),
+    (lambda start: start[:2] == b"BM" and start[6:10] == bytes(4), "a BMP image"),  # (its reserved bytes are 0)
+    (lambda start: start[:4] in (b"II*\0", b"MM\0*"), "a TIFF image"),
+    (lambda start: start[4:8] == b"ftyp" and start[8:12] in (b"heic", b"heix", b"mif1", b"msf1", b"avif"),
+     "a HEIF image (HEIC or AVIF, as a phone saves photos)"),
+    (lambda start: start[:4] == b"8BPS", "a Photoshop document (PSD)"),
+    (lambda start: start[:4] == b"%PDF", "a PDF document"),
+    (lambda start: start[:4] == b"%!PS" or start[:4] == b"\xc5\xd0\xd3\xc6", "a PostScript (EPS) file"),
+)
+_SVG_LOOKED_AT = 4096  # the bytes of a file looked through for an <svg> element, past an XML declaration and comments
+
+
+# an SVG drawing's start: its first element <svg, past a byte-order mark, an XML declaration, comments and a
+# doctype (a web page holding an <svg> further on is none)
+_SVG_START = re.compile(rb"(?:\xef\xbb\xbf)?(?:\s|<\?.*?\?>|<!--.*?-->|<!doctype[^>\[]*(?:\[.*?\])?\s*>)*<svg[\s>/]",
+                        re.DOTALL | re.IGNORECASE)
+
+
+def _svg_start(start: bytes) -> bool:
+    """Whether `start` (a file's first bytes) begins as an SVG drawing does (_SVG_START)."""
+    return _SVG_START.match(start) is not None
 
 
 def unread_kind(source: BinaryIO) -> str | None:

@@ -758,16 +758,18 @@ def _position_mark(file: str, text: str, position: int) -> Mark:
     return Mark(file, line + 1, position - max(text.rfind("\n", 0, position), text.rfind("\r", 0, position)))
 
 
-def check_file(path: Path, shown_as: str) -> None:
+def check_file(path: Path, shown_as: str, beneath: Path | None = None) -> None:
     """LoadError unless `path` is an ordinary readable file of at most MAX_FILE_BYTES (every data file, YAML
-    or not)."""
-    open_project_file(path, MAX_FILE_BYTES, Mark(shown_as)).close()
+    or not). `beneath`, here and in load_file and load_data_file: the project's folder, for a `path` that
+    Project.inside found there, opened as it was checked (open_project_file: a folder swapped for a link since
+    leads nowhere, not outside)."""
+    open_project_file(path, MAX_FILE_BYTES, Mark(shown_as), beneath=beneath).close()
 
 
-def load_file(path: Path, shown_as: str) -> Any:
+def load_file(path: Path, shown_as: str, beneath: Path | None = None) -> Any:
     """Load a YAML file; raises LoadError (a missing or unreadable file included)."""
     try:
-        raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown_as))
+        raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown_as), beneath=beneath)
     except OSError as e:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown_as)) from None
     return load_bytes(raw, shown_as)
@@ -959,11 +961,11 @@ def _decoded(raw: bytes, shown_as: str) -> str:
     return utf8_text(raw, shown_as)
 
 
-def load_data_file(path: Path, shown_as: str) -> Any:
+def load_data_file(path: Path, shown_as: str, beneath: Path | None = None) -> Any:
     """load_file for a game's data files (game.yaml, its rules and tables), through PARSED: the same bytes are
     parsed once per process."""
     try:
-        raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown_as))
+        raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown_as), beneath=beneath)
     except OSError as e:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown_as)) from None
     try:

@@ -21,13 +21,13 @@ import zipfile
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import yaml
 
 from ..errors import DataError, LoadError
 from ..options import closer_to_zero, closest, control_problem, too_close_to_zero, type_name
-from ..project import read_project_file, utf8_text
+from ..project import open_project_file, read_project_file, utf8_text
 from ..report import Mark, named
 from ..template import printed_number
 from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME_SHEET_TEXT, MAX_NUMBER_DIGITS,
@@ -68,16 +68,18 @@ Warn = Callable[[str, Mark], None]  # what a reading warns of, and where (a repo
 
 
 def read_table(path: Path, shown: str, schema: Schema, sheet: str | None = None,
-               ids: Mapping[Any, Field | None] | None = None, warn: Warn | None = None) -> MarkedList:
+               ids: Mapping[Any, Field | None] | None = None, warn: Warn | None = None,
+               beneath: Path | None = None) -> MarkedList:
     """The rows of a .csv or .xlsx file as a MarkedList of Records; raises LoadError (with the cell). `ids`:
     each table's id field (id_fields), by which a ref cell is read; `warn` is told of what is read, but a reader
-    of the sheet may not see (_SheetRead.unseen_said)."""
-    check_file(path, shown)
-    check_spreadsheet_format(path, shown)
+    of the sheet may not see (_SheetRead.unseen_said). `beneath`: the project's folder, in which Project.inside
+    found `path`: opened as it was checked (open_project_file)."""
+    check_file(path, shown, beneath)
+    check_spreadsheet_format(path, shown, beneath)
     if path.suffix.lower() == ".csv":
-        rows, where = _csv_rows(path, shown), shown
+        rows, where = _csv_rows(path, shown, beneath), shown
     else:
-        rows, where = _xlsx_rows(path, shown, sheet, warn)
+        rows, where = _xlsx_rows(path, shown, sheet, warn, beneath)
     return _records(rows, where, schema, ids or {})
 
 
@@ -103,9 +105,9 @@ def _read_as(field: Field | None, ids: Mapping[Any, Field | None]) -> Field | No
     return field
 
 
-def _csv_rows(path: Path, shown: str) -> Rows:
+def _csv_rows(path: Path, shown: str, beneath: Path | None = None) -> Rows:
     """(line, [cell text]) per row; the line is where the row starts (a quoted cell may span lines)."""
-    text = _csv_file_text(path, shown)
+    text = _csv_file_text(path, shown, beneath)
     if said := _SEPARATOR_LINE.match(text):  # Excel's line naming the delimiter, before the header
         text, delimiter, before = text[said.end():], said[1], 1
         if not (delimiter == "\t" or delimiter.isprintable() and not delimiter.isalnum()):
@@ -151,11 +153,11 @@ def _split_rows(text: str, delimiter: str, shown: str, before: int) -> Rows:
     return rows
 
 
-def _csv_file_text(path: Path, shown: str) -> str:
+def _csv_file_text(path: Path, shown: str, beneath: Path | None = None) -> str:
     """The text of the CSV file `path`, without the byte-order mark Excel writes; LoadError at a file that is not
     UTF-8 text (a workbook named .csv is refused before: check_spreadsheet_format)."""
     try:
-        raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown))
+        raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown), beneath=beneath)
     except OSError as e:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown)) from None
     return utf8_text(raw, shown, "; save the sheet as CSV UTF-8", "utf-8-sig")
@@ -323,9 +325,17 @@ def _delimiter(text: str) -> str:
     return max(_DELIMITERS, key=first.count)
 
 
-def _xlsx_rows(path: Path, shown: str, sheet: str | None, warn: Warn | None = None) -> tuple[Rows, str]:
+def _xlsx_rows(path: Path, shown: str, sheet: str | None, warn: Warn | None = None,
+               beneath: Path | None = None) -> tuple[Rows, str]:
     """(row number, [cell value]) per row of one sheet (the first not hidden unless `sheet` names one), and the
-    name messages use for it: file[sheet]."""
+    name messages use for it: file[sheet]. The file is opened once, as it was checked (open_project_file,
+    `beneath`), and the zip reader and openpyxl are given it: each opened the path again, following links."""
+    with open_project_file(path, MAX_FILE_BYTES, Mark(shown), beneath=beneath) as file:
+        return _workbook_rows(file, shown, sheet, warn)
+
+
+def _workbook_rows(path: BinaryIO, shown: str, sheet: str | None, warn: Warn | None) -> tuple[Rows, str]:
+    """_xlsx_rows of the workbook open as `path`."""
     try:
         with zipfile.ZipFile(path) as z:
             check_parts(z, shown)
@@ -385,7 +395,7 @@ def _unreadable(e: Exception, shown: str) -> LoadError:
     return LoadError(f"not a readable .xlsx workbook ({type(e).__name__}: {e})", Mark(shown))
 
 
-def _open_workbook(path: Path, shown: str) -> tuple[Any, list[str]]:
+def _open_workbook(path: BinaryIO, shown: str) -> tuple[Any, list[str]]:
     """(openpyxl's read-only workbook of `path`, as its load_workbook opens one, the names of its chart sheets;
     imported here: CSV and YAML games load without it), its shared texts read as they are
     written: openpyxl drops every "x005F_" in one, so a text typed "_x0041_" in Excel (which writes it

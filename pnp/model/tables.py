@@ -132,10 +132,10 @@ def _read(game: GameShape, spec: Record, name: str, fname: str, chk: CheckerShap
         read[path] = fname
         if path.suffix.lower() in SPREADSHEETS:  # (read_table checks its format)
             data = read_table(path, file_shown, Schema(spec.get("fields"), game.enums), table_sheet(spec), ids,
-                              chk.report.warning)
+                              chk.report.warning, game.project.root)
         else:
-            check_spreadsheet_format(path, file_shown)
-            data = load_data_file(path, file_shown)
+            check_spreadsheet_format(path, file_shown, game.project.root)
+            data = load_data_file(path, file_shown, game.project.root)
     except (LoadError, DataError) as e:
         chk.report.add(e)
         game.broken.add(name)

@@ -71,7 +71,7 @@ _OTHER_SPREADSHEETS = {
     ".tsv": "a tab-separated sheet", ".tab": "a tab-separated sheet"}
 
 
-def check_spreadsheet_format(path: Path, shown: str) -> None:
+def check_spreadsheet_format(path: Path, shown: str, beneath: Path | None = None) -> None:
     """LoadError naming the table's file `shown` when it is not of a format pnp reads by its suffix: a spreadsheet
     of a format pnp does not read, by its suffix (it would be read as YAML, and refused in YAML's words); a
     workbook that is no zip package (check_zip_package); a text table (.csv, .yaml) whose first bytes are a
@@ -82,18 +82,18 @@ def check_spreadsheet_format(path: Path, shown: str) -> None:
                         "Excel Workbook (.xlsx) or as CSV UTF-8 (.csv, which may be separated by tabs), and name that "
                         "file", Mark(shown))
     if suffix == ".xlsx":
-        check_zip_package(path, shown)
+        check_zip_package(path, shown, beneath)
     else:
-        _check_text_table(path, shown, "CSV" if suffix == ".csv" else "YAML")
+        _check_text_table(path, shown, "CSV" if suffix == ".csv" else "YAML", beneath)
 
 
-def _check_text_table(path: Path, shown: str, kind: str) -> None:
+def _check_text_table(path: Path, shown: str, kind: str, beneath: Path | None) -> None:
     """LoadError at 1:1 when the text table `path` (of `kind`, CSV or YAML) begins as a workbook does: a zip
     package (an .xlsx workbook renamed .csv was refused as "not UTF-8 text (byte 0xc7)", an empty one's bytes
     read as a header) or a Compound File (an .xls workbook renamed .csv, "not UTF-8 text (byte 0xd0)"). A file
     that cannot be opened is let be: its reader refuses it in its own words, as for any file."""
     try:
-        with open_project_file(path, MAX_FILE_BYTES, Mark(shown)) as file:
+        with open_project_file(path, MAX_FILE_BYTES, Mark(shown), beneath=beneath) as file:
             start = file.read(len(_COMPOUND_FILE_START))
     except LoadError:
         return
@@ -107,11 +107,11 @@ def _check_text_table(path: Path, shown: str, kind: str) -> None:
                         Mark(shown, 1, 1))
 
 
-def check_zip_package(path: Path, shown: str) -> None:
+def check_zip_package(path: Path, shown: str, beneath: Path | None = None) -> None:
     """LoadError saying what the file is when it is not a zip package, as every .xlsx workbook is: a workbook
     saved with a password to open it, an Excel 97-2003 workbook or a text named .xlsx were each refused as
     "BadZipFile: File is not a zip file", in Python's words, saying neither what the file was nor what to do."""
-    with open_project_file(path, MAX_FILE_BYTES, Mark(shown)) as file:
+    with open_project_file(path, MAX_FILE_BYTES, Mark(shown), beneath=beneath) as file:
         data = file.read(len(_COMPOUND_FILE_START))
         if data.startswith(ZIP_STARTS):  # (a workbook: zipfile reads it part by part)
             return

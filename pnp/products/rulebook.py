@@ -392,8 +392,8 @@ def markdown(studio: Studio) -> str:
             # its lines end as Markdown and the line index count them: Jinja keeps a lone \r (an old Mac's line
             # end), which Markdown reads as a line's end and the index did not (every message said line 1)
             # (a byte-order mark an editor saved before it made the first line no heading: "# Rules" was printed)
-            source = re.sub(r"\r\n?", "\n", utf8_text(read_project_file(real, MAX_FILE_BYTES, Mark(shown)), shown,
-                                                      encoding="utf-8-sig"))
+            raw = read_project_file(real, MAX_FILE_BYTES, Mark(shown), beneath=studio.project.root)
+            source = re.sub(r"\r\n?", "\n", utf8_text(raw, shown, encoding="utf-8-sig"))
         except OSError as e:
             raise DataError(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown)) from None
         # read only by a template that names it: a received game's stale or foreign simulation.json stopped the
@@ -467,7 +467,8 @@ def read_simulation_file(project: Project, game_id: str) -> SimulationFile | Non
     try:
         real = project.inside(path, Mark(shown), "simulation results", built=True)
         made = os.stat(real).st_mtime
-        data = read_project_file(real, MAX_SIMULATION_BYTES, Mark(shown), "simulation results")
+        data = read_project_file(real, MAX_SIMULATION_BYTES, Mark(shown), "simulation results",
+                                 beneath=project.root)
     except OSError as e:
         raise DataError(f"cannot read: {e.strerror or e}", Mark(shown)) from None
     text = data.decode(json.detect_encoding(data), "replace")

@@ -573,7 +573,7 @@ def _title(project: "Project", game: str, known: dict[str, tuple[object, str]]) 
     if game in known and known[game][0] == seen:
         return known[game][1]
     try:
-        meta = load_file(project.inside(path), game)
+        meta = load_file(project.inside(path), game, project.root)
         title = shown_title(str(meta.get("title") or game)) if isinstance(meta, Mapping) else game
     except PnpError:
         title = game
