@@ -347,7 +347,7 @@ def test_the_index_reads_game_yaml_off_the_event_loop_and_once_a_change(mini, ru
     url = running(mini, ["mini", "second"]).url
     reading, answered, reads = threading.Event(), threading.Event(), []
 
-    def slow_load(path, shown):  # a game.yaml that takes long to read: until the state below is answered
+    def slow_load(path, shown, beneath=None):  # a game.yaml that takes long to read: until the state below is answered
         reads.append(shown)
         reading.set()
         answered.wait(10)
