@@ -3754,6 +3754,7 @@ def _true_or_false(node: nodes.Node) -> bool:
     return isinstance(node, _TRUE_OR_FALSE) or isinstance(node, nodes.Const) and isinstance(node.value, bool)
 
 
+@functools.lru_cache(maxsize=4096)  # (asked of each filter, constraint and `when` at every check)
 def constant_condition(source: str) -> str | None:
     """Why an expression written as a condition (a `when`) cannot be one, None when it can: one that reads nothing
     of the game (no name but a function's: `range(0)`) is the same for every item, so it must be true or false

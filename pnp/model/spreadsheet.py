@@ -563,7 +563,7 @@ def _rich_text(text: Any) -> str:
     if len(text) == 1 and text[0].tag == _MAIN + "t" and not len(text[0]):  # (most: one plain text)
         return text[0].text or ""
     runs = [text, *(child for child in text if local_name(child.tag) == "r")]
-    read = "".join(t.text or "" for run in runs for t in run if local_name(t.tag) == "t")
+    read = "".join(_run_text(run) for run in runs)
     problem = _rich_text_problem(text)
     if problem:
         return _RefusedText(read, problem)
@@ -870,7 +870,11 @@ class _SheetRead:
         self.condition_cells: dict[tuple[int, int], int] = {}  # the style of each first cell of a range of
         # conditional formatting (its cells' fill, set before the cells are read to the default style's, 0)
         self.condition_said: tuple[str, Mark] | None = None  # the warning of a rule colouring text as its fill
-        self.theme: tuple[str, ...] | None = None  # the workbook's theme colours (theme_colours), once needed
+
+    @functools.cached_property
+    def theme(self) -> tuple[str, ...]:
+        """The workbook's theme colours (theme_colours), read once needed."""
+        return theme_colours(self.ws.parent._archive)
 
     def _refuse_misplaced(self, elements: Any, skipped: Any = None) -> None:
         """LoadError at the first of `elements` (but `skipped`) named as a row or a cell is (_misplaced_said), or
@@ -934,13 +938,9 @@ class _SheetRead:
         from openpyxl.cell.read_only import ReadOnlyCell
         from openpyxl.styles import PatternFill
 
-        formats = getattr(getattr(self.ws.parent, "_differential_styles", None), "dxf", None) or []
-        number = rule.get("dxfId") or ""
-        style = formats[int(number)] if number.isdigit() and int(number) < len(formats) else None
+        style = _rule_style(rule, self.ws.parent)
         if style is None or style.font is None or style.font.color is None:
             return False
-        if self.theme is None:
-            self.theme = theme_colours(self.ws.parent._archive)
         if style.fill is not None:  # (a rule's solid fill holds its colour as bgColor, ECMA-376 Part 1, 18.8.20)
             fill = PatternFill("solid", fgColor=style.fill.bgColor) if isinstance(style.fill, PatternFill) \
                 and style.fill.patternType in (None, "solid") else style.fill
@@ -1048,8 +1048,6 @@ class _SheetRead:
             return self.unseen_styles[style, tag]
         from openpyxl.cell.read_only import ReadOnlyCell
 
-        if self.theme is None:
-            self.theme = theme_colours(self.ws.parent._archive)
         cell, palette = ReadOnlyCell(self.ws, 1, 1, None, style_id=style), self.ws.parent._colors
         shown_in = run_colour(run, self.theme, palette) if run is not None else None
         if run is not None and shown_in is None:
@@ -1163,15 +1161,22 @@ def _first_cell(cells: str) -> tuple[int, int]:
     return (int(first[2]), _column_number(first[1])) if first else (1, 1)
 
 
+def _rule_style(rule: Any, book: Any) -> Any:
+    """The differential style (a font, a fill, a number format) a conditional formatting's `rule` names by its
+    dxfId in the workbook `book`'s styles, or None where it names none there."""
+    formats = getattr(getattr(book, "_differential_styles", None), "dxf", None) or []
+    number = rule.get("dxfId") or ""
+    return formats[int(number)] if number.isdigit() and int(number) < len(formats) else None
+
+
 def _rule_shows_otherwise(rule: Any, book: Any) -> str | None:
     """What a conditional formatting's `rule` does to the text its cells show, or None (a colour, a font, a
     border change no character): a number format of its own (its dxfId's in the workbook's styles, or one it
     holds, as Excel 2010 writes a rule in a sheet's extLst), or a data bar or an icon set shown without the
     value."""
-    formats = getattr(getattr(book, "_differential_styles", None), "dxf", None) or []
-    number = rule.get("dxfId") or ""
-    if number.isdigit() and int(number) < len(formats) and formats[int(number)].numFmt is not None:
-        return f"shows them in the number format {shown(formats[int(number)].numFmt.formatCode or '')}"
+    style = _rule_style(rule, book)
+    if style is not None and style.numFmt is not None:
+        return f"shows them in the number format {shown(style.numFmt.formatCode or '')}"
     for part in rule.iter():
         if local_name(part.tag) == "numFmt":
             return f"shows them in the number format {shown(part.get('formatCode') or '')}"
@@ -1197,8 +1202,7 @@ def _shown_otherwise(value: object, code: str) -> str | None:
 def _merged(cells: str, where: str) -> LoadError:
     """The refusal of a merged range of cells: the sheet shows its first cell's value across the range, and the
     others are read blank (a text merged down a column printed on the first item alone, with exit 0)."""
-    first = _CELL_NAME.match(cells)
-    row, column = (int(first[2]), _column_number(first[1])) if first else (1, 1)
+    row, column = _first_cell(cells)
     return LoadError(f"cells {shown(cells)} are merged: the sheet shows one value across them, and pnp reads each "
                      "row's own cells (the others as blank); unmerge them and type the value in each",
                      Mark(where, row, column))
