@@ -466,11 +466,17 @@ def _first_frame(data: PictureBytes) -> int | None:
     """The marker code of a JPEG's frame (SOFn), when its markers before it are walked alike by libjpeg and
     ReportLab: None past bytes that are no marker (fill, junk), an end of image or a bogus length (each reader
     goes its own way there), or at a scan before any frame."""
-    for _, code in jpeg_markers(data):
+    found = _frame_marker(data)
+    return found[1] if found else None
+
+
+def _frame_marker(data: PictureBytes) -> tuple[int, int] | None:
+    """(where it starts, its code) of the marker of a JPEG's frame, as _first_frame finds it, or None."""
+    for at, code in jpeg_markers(data):
         if code < 0 or code in (_END_OF_IMAGE, 0xDA):
             return None
         if 0xC0 <= code <= 0xCF and code not in _NOT_FRAMES:
-            return code
+            return at, code
     return None
 
 
@@ -1218,13 +1224,9 @@ def unread_kind(source: BinaryIO) -> str | None:
 
 def _jpeg_precision(data: PictureBytes) -> int | None:
     """The bits of a sample that a JPEG's first frame (SOFn) gives, or None where it has none."""
-    for at, code in jpeg_markers(data):
-        if code < 0 or code in (_END_OF_IMAGE, 0xDA):
-            return None
-        if 0xC0 <= code <= 0xCF and code not in _NOT_FRAMES:
-            found = data[at + 4:at + 5]
-            return found[0] if found else None
-    return None
+    frame = _frame_marker(data)
+    found = data[frame[0] + 4:frame[0] + 5] if frame else b""
+    return found[0] if found else None
 
 
 def metadata_problem(image: "Image.Image") -> str | None:
