@@ -1059,7 +1059,7 @@ _checked: dict[bytes, Problem | None] = {}
 
 
 def _why_unreadable(svg: bytes, digest: bytes) -> Problem | None:
-    outside = _syntax_problem(svg) or _outside_reference(svg)
+    outside = _other_format(svg) or _syntax_problem(svg) or _outside_reference(svg)
     if outside is not None:
         return outside
     try:
@@ -1071,6 +1071,24 @@ def _why_unreadable(svg: bytes, digest: bytes) -> Problem | None:
     except Exception as e:  # noqa: BLE001 - svglib's and ReportLab's errors on what they cannot draw, ours too
         problem = str(e).splitlines()[-1] if str(e) else type(e).__name__
     return None if problem is None else (f"the SVG file cannot be drawn: {problem}", 1, 1)
+
+
+# what an icon file that is no SVG text begins as, and what it is then: a file saved compressed (an .svgz renamed,
+# or an editor's "compressed SVG" named .svg) or a picture renamed .svg was said in the XML parser's words, "not
+# well-formed (invalid token)" at line 1, as if a character of the SVG were wrong
+_OTHER_FORMATS = (
+    (b"\x1f\x8b", "a compressed SVG file (gzip, as an .svgz file is), which pnp does not read: save it as plain SVG (gunzip "
+                  "it, or choose plain, uncompressed SVG in your editor)"),
+    (b"\x89PNG\r\n\x1a\n", "a PNG picture, not SVG text: draw it with `type: image`, or save it as SVG"),
+    (b"\xff\xd8\xff", "a JPEG picture, not SVG text: draw it with `type: image`, or save it as SVG"),
+    (b"%PDF", "a PDF document, not SVG text: save it as SVG"),
+)
+
+
+def _other_format(svg: bytes) -> Problem | None:
+    """(message, 0, 0) of an icon file in a format other than SVG text (_OTHER_FORMATS), said of the whole file,
+    or None."""
+    return next(((what, 0, 0) for begins, what in _OTHER_FORMATS if svg.startswith(begins)), None)
 
 
 class _NestedTooDeep(Exception):
