@@ -1534,3 +1534,30 @@ def test_a_runs_games_are_scheduled_as_it_reaches_them():
     finally:
         tracemalloc.stop()
     assert first == (0, 0, ("random", "greedy")) and peak < 1 << 20, peak
+
+
+def test_the_rules_file_is_read_beneath_the_project_and_its_lines_found_in_the_text_that_ran(tmp_path):
+    """rules.py was checked inside the project, then read again by its path with every link followed: by each
+    worker of --jobs N started afresh (spawned, as on macOS and Windows), and for the line of a bad ITEMS. A
+    rules.py swapped since for a link out of the project was then run by the workers, and the line said was
+    the other file's."""
+    from pnp.errors import DataError
+    from pnp.simulate.api import RulesSource, declared, rules_class
+
+    root = _nim(tmp_path, NIM.replace('    ITEMS = {"cards": "card"}\n', '    ITEMS = 5\n', 1))
+    rules = root / "cards/mini/rules.py"
+    project = Project(root)
+    source = RulesSource(str(rules), "cards/mini/rules.py", project.root)
+    loaded = rules_class(source, "beneath_line")
+    outside = tmp_path / "outside.py"
+    outside.write_text("\n" * 40 + NIM.replace('    ITEMS = {"cards": "card"}\n', '    ITEMS = 5\n', 1).replace(
+        "class Rules(", f"open({str(tmp_path / 'ran')!r}, 'w')\n\n\nclass Rules(", 1), encoding="utf-8")
+    rules.unlink()
+    rules.symlink_to(outside)
+    with pytest.raises(DataError) as said:
+        declared(loaded, {"cards"})
+    assert str(said.value).startswith("cards/mini/rules.py:8:5: class Rules: ITEMS must map"), said.value
+    with pytest.raises(DataError) as said:  # as a worker started afresh loads them
+        rules_class(source, "beneath_worker")
+    assert str(said.value).startswith("cards/mini/rules.py: rules file cannot be read"), said.value
+    assert not (tmp_path / "ran").exists()

@@ -7,6 +7,7 @@ import copy
 import functools
 import importlib.util
 import inspect
+import linecache
 import math
 import re
 import reprlib
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
 from types import CodeType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from ..errors import DataError
 from ..model.game import Game
@@ -240,11 +241,11 @@ def loaded_rules(project: Project, game: Game) -> tuple[GameRules, GameData, tup
     shown = project.rel(path)
     if (missing := no_rules(project, game)) is not None:
         raise missing
-    project.inside(path, Mark(shown), "rules file", built=False)
-    if (size := path.stat().st_size) > MAX_RULES_BYTES:  # before Python compiles it: 12 MB took 36 s and 4.6 GB
+    real = project.inside(path, Mark(shown), "rules file", built=False)
+    if (size := real.stat().st_size) > MAX_RULES_BYTES:  # before Python compiles it: 12 MB took 36 s and 4.6 GB
         raise DataError(f"the rules file is {size:,} bytes: pnp loads rules of at most {MAX_RULES_BYTES:,} (a "
                         "game's rules are a few hundred lines; keep data in the game's tables)", Mark(shown))
-    rules = rules_class(str(path), shown, game.id)
+    rules = rules_class(RulesSource(str(real), shown, project.root), game.id)
     declares = declared(rules, set(game.tables))
     data = GameData.of(game)  # pnp's own work, not the rules': never said as theirs
     return rules_made(rules, data), data, declares
@@ -253,7 +254,7 @@ def loaded_rules(project: Project, game: Game) -> tuple[GameRules, GameData, tup
 def rules_made(rules: type[GameRules], data: GameData) -> GameRules:
     """The rules' Rules made for the game's data (by pnp's process playing them, and again by each worker of
     --jobs N); DataError at the line of their __init__ that failed."""
-    path, shown = source_of(rules)
+    path, shown = source_of(rules)[:2]
     try:
         return rules(data)
     except Stopped:  # pnp's alarm (said by the run), or Ctrl-C (Interrupted)
@@ -273,7 +274,7 @@ def declared(rules: type[GameRules], tables: set[str]) -> tuple[dict[str, str], 
     assigning one that is not of the shape the statistics and the report read. Reading them is the designer's
     code too (a metaclass's property, a mapping's items()), and a str subclass of the rules module could not be
     sent back to pnp's process (both were 'a bug in pnp')."""
-    path, shown = source_of(rules)
+    path, shown = source_of(rules)[:2]
     reading = "ITEMS"  # the attribute being read, named when reading it raises
     try:
         items = rules.ITEMS
@@ -288,7 +289,7 @@ def declared(rules: type[GameRules], tables: set[str]) -> tuple[dict[str, str], 
     except BaseException as e:  # the designer's code: any error is theirs, said at its line
         raise DataError(f"class Rules: {reading} cannot be read: {raised(e)}", code_mark(e, shown, path)) from None
     name, message = problem
-    raise DataError(f"class Rules: {name} {message}", Mark(shown, *_assigned_at(Path(path), name)))
+    raise DataError(f"class Rules: {name} {message}", Mark(shown, *_assigned_at(path, name)))
 
 
 def _attributes_problem(items: Any, ends: Any, tables: set[str]) -> tuple[str, str] | None:
@@ -316,11 +317,16 @@ def _one_line(text: str) -> bool:
     return len(text) <= MAX_LINE and text.isprintable()
 
 
-def _assigned_at(path: Path, name: str) -> tuple[int, int]:
-    """(line, column) where the rules file assigns `name` in a class, else (1, 1)."""
+def _assigned_at(path: str, name: str) -> tuple[int, int]:
+    """(line, column) where the rules file assigns `name` in a class, else (1, 1): found in the text that was
+    compiled (rules_class noted it), never in the file read again, which may have changed since, or been
+    swapped for a link to a file outside the project."""
+    noted = linecache.cache.get(path)
+    if noted is None or len(noted) != 4:  # (not noted: not expected)
+        return 1, 1
     try:
-        tree = ast.parse(path.read_bytes())
-    except (SyntaxError, ValueError, OSError, MemoryError, RecursionError):  # (imported already: not expected)
+        tree = ast.parse("".join(noted[2]))
+    except (SyntaxError, ValueError, MemoryError, RecursionError):  # (compiled already: not expected)
         return 1, 1
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
@@ -332,31 +338,46 @@ def _assigned_at(path: Path, name: str) -> tuple[int, int]:
     return 1, 1
 
 
-SOURCE = "_pnp_source"  # pnp's note, on class Rules, of its file: (path, as messages name it). Kept as `source`,
-# it replaced a designer's own attribute of that name, and read through the class a metaclass of theirs answered it
+class RulesSource(NamedTuple):
+    """A rules file: its path (with no link in it: Project.inside's), as messages name it, and the project's
+    folder it is opened beneath (open_beneath), by pnp's process and by each worker of --jobs N alike."""
+
+    path: str
+    shown: str
+    beneath: Path | None
 
 
-def source_of(rules: type) -> tuple[str, str]:
-    """(path, as messages name it) of the rules file class `rules` came from, read as rules_class stored it."""
+SOURCE = "_pnp_source"  # pnp's note, on class Rules, of its file (a RulesSource). Kept as `source`, it replaced
+# a designer's own attribute of that name, and read through the class a metaclass of theirs answered it
+
+
+def source_of(rules: type) -> RulesSource:
+    """The rules file class `rules` came from, read as rules_class stored it."""
     found = inspect.getattr_static(rules, SOURCE, None)
-    return found if isinstance(found, tuple) else ("", RULES_FILE)
+    return found if isinstance(found, RulesSource) else RulesSource("", RULES_FILE, None)
 
 
-def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
-    """The Rules class of a rules file, imported once per process (worker processes call this too)."""
+def rules_class(source: RulesSource, game_id: str) -> type[GameRules]:
+    """The Rules class of a rules file, imported once per process (worker processes call this too). Its text
+    is read once, as every file of the project is (open_beneath: a folder or the file itself swapped for a link
+    since it was checked leads nowhere), and noted for Python's tools (linecache: inspect and _assigned_at read
+    the lines that ran, never the file again)."""
+    path, shown, beneath = source
     name = f"pnp_rules_{game_id.replace('-', '_')}"
     module = sys.modules.get(name)
     if module is None or getattr(module, "__file__", None) != path:
         spec = importlib.util.spec_from_file_location(name, path)
         assert spec is not None and spec.loader is not None  # a .py file always has a source loader
-        source = _rules_text(read_project_file(Path(path), MAX_RULES_BYTES, Mark(shown), "rules file"), shown)
+        source_text = _rules_text(read_project_file(Path(path), MAX_RULES_BYTES, Mark(shown), "rules file",
+                                                    beneath=beneath), shown)
+        linecache.cache[path] = (len(source_text), None, source_text.splitlines(keepends=True), path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # dataclasses and pickling look their module up by name
         try:
             # compiled from the bytes just read, never through the loader: Python's importer runs the bytecode
             # file beside a source (__pycache__/rules.cpython-3XX.pyc) whose time and size it matches, so a game
             # someone sent ran a .pyc it shipped, not the rules.py the user read; and it wrote one into cards/
-            exec(_compiled(source, path, shown), module.__dict__)  # noqa: S102 - the rules
+            exec(_compiled(source_text, path, shown), module.__dict__)  # noqa: S102 - the rules
         except (Stopped, DataError):  # pnp's alarm (said by the run), Ctrl-C (Interrupted), or _compiled's
             sys.modules.pop(name, None)
             raise
@@ -372,7 +393,7 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
         missing = sorted(getattr(rules, "__abstractmethods__", ()))
         if missing:
             raise DataError(f"class Rules lacks {', '.join(missing)}", Mark(shown, 1, 1))
-        type.__setattr__(rules, SOURCE, (path, shown))  # as stored: not through a metaclass of theirs
+        type.__setattr__(rules, SOURCE, source)  # as stored: not through a metaclass of theirs
     except (Stopped, DataError):  # pnp's alarm (said by the run), Ctrl-C (Interrupted), or said above
         raise
     except BaseException as e:
@@ -488,7 +509,7 @@ def hook_line(rules: type, hook: str) -> int:
     """The line of the rules file that defines method `hook` of the Rules class, else (a hook it inherits, or no
     hook) the line of `class Rules`, else 0: a value a hook returned that pnp cannot take was said at rules.py
     with no line, and a rules file defines many hooks."""
-    path = source_of(rules)[0]
+    path = source_of(rules).path
     member = inspect.getattr_static(rules, hook, None)
     code = getattr(getattr(member, "__func__", member), "__code__", None)  # (a staticmethod's function)
     if code is not None and code.co_filename == path:

@@ -25,8 +25,9 @@ from typing import Any, Literal, cast
 
 from . import api, stats
 from .agents import Agent, make_agent, win_shares
-from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, MAX_WORKERS, RULES_FILE, RULES_MEMORY, GameData, GameRules, RulesFault, Tracked,
-                  code_mark, hook_line, loaded_rules, raised, rules_class, rules_made, said, source_of)
+from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, MAX_WORKERS, RULES_FILE, RULES_MEMORY, GameData, GameRules, RulesFault,
+                  RulesSource, Tracked, code_mark, hook_line, loaded_rules, raised, rules_class, rules_made, said,
+                  source_of)
 from ..errors import DataError
 from ..model.game import Game
 from ..project import Project, end_with_parent, freeze_once, usable_cores, worker_context
@@ -150,7 +151,7 @@ class _Call:
 
     def __init__(self, rules: GameRules) -> None:
         self.rules = rules
-        self.path, self.shown = source_of(type(rules))
+        self.path, self.shown = source_of(type(rules))[:2]
 
     def __call__(self, hook: str, *args: Any) -> Any:
         try:
@@ -560,8 +561,8 @@ def _set_processor_limit(limits: tuple[int, int]) -> None:
 _WORKER: dict[str, Any] = {}  # a worker process's "rules" (GameRules) and "options" (Options)
 
 
-def _start_worker(source: tuple[str, str, str], game_data: GameData, options: Options, workers: int) -> None:
-    path, shown, game_id = source
+def _start_worker(source: RulesSource, game_id: str, game_data: GameData, options: Options, workers: int) -> None:
+    path, shown = source.path, source.shown
     end_with_parent()  # (the games of a run whose pnp ended are played for no one)
     _end_when_done()
     stop_hard_past_timeouts()
@@ -576,7 +577,7 @@ def _start_worker(source: tuple[str, str, str], game_data: GameData, options: Op
     # run held for good); the worker's first chunk raises it
     try:
         with _loading(shown, path, options):
-            _WORKER["rules"] = rules_made(rules_class(path, shown, game_id), game_data)
+            _WORKER["rules"] = rules_made(rules_class(source, game_id), game_data)
     except DataError as e:
         _WORKER["refused"] = e
 
@@ -628,11 +629,10 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
     most = min(options.jobs, usable_cores(), MAX_WORKERS)  # each worker with a useful share of the memory
     size = max(1, min(50, count // (most * 8)))
     chunks = iter(lambda: list(itertools.islice(games, size)), [])  # (made as the pool is given them: _in_order)
-    path, shown = source_of(type(rules))
     try:
         workers = min(most, -(-count // size))
         pool = ProcessPoolExecutor(workers, mp_context=worker_context(), initializer=_start_worker,
-                                   initargs=((path, shown, data.id), data, options, workers))
+                                   initargs=(source_of(type(rules)), data.id, data, options, workers))
         finished = False
         try:
             for done in _in_order(pool, chunks, CHUNKS_AHEAD * workers):
@@ -650,7 +650,7 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
             # process holds the queue's other end), and the run would never end
             pool.shutdown(wait=finished, cancel_futures=True)
     except BrokenProcessPool:  # (a traceback): the rules ended their process (os._exit), or it was killed
-        raise DataError(ENDED + "; run with --jobs 1 to see in which game", Mark(shown)) from None
+        raise DataError(ENDED + "; run with --jobs 1 to see in which game", Mark(source_of(type(rules)).shown)) from None
 
 
 CHUNKS_AHEAD = 4  # chunks per worker given to the pool past the one the run waits for (see _in_order)
@@ -802,7 +802,7 @@ def _played(project: Project, game: Game, options: Options, progress: Callable[[
             tally.add(result)
             if stops_run(result, tally.failed):
                 break
-        return Played(tally, items, end_reasons, source_of(type(rules))[1], names)
+        return Played(tally, items, end_reasons, source_of(type(rules)).shown, names)
 
 
 def _interrupted(signum: int, frame: FrameType | None) -> None:
