@@ -1091,6 +1091,11 @@ def _other_format(svg: bytes) -> Problem | None:
     return next(((what, 0, 0) for begins, what in _OTHER_FORMATS if svg.startswith(begins)), None)
 
 
+def _namespace_said(namespace: str | None) -> str:
+    """' of the namespace NAMESPACE' for an element of a namespace other than SVG's, as a message says it."""
+    return "" if namespace in (None, _SVG) else f" of the namespace {quoted_name(namespace or '')}"
+
+
 class _NestedTooDeep(Exception):
     """Stops reading an icon at the element nested past MAX_NESTED."""
 
@@ -1141,6 +1146,11 @@ def _outside_reference(svg: bytes) -> Problem | None:
         root = etree.fromstring(svg, parser)
     except etree.XMLSyntaxError as e:  # what the standard library's parser let pass (nesting too deep)
         return f"not an SVG file svglib can read ({e.msg})", e.lineno or 1, 1
+    if (kind := etree.QName(root)).localname != "svg" or kind.namespace not in (None, _SVG):
+        # (a web page holding an <svg> was said to hold "a nested <svg> box", a <g> to have no size, and an <svg>
+        # of another namespace, which no viewer draws, was printed)
+        return (f"its first element is <{kind.localname}>{_namespace_said(kind.namespace)}, not an SVG drawing's "
+                f"<svg>: an icon is an SVG file (save the drawing alone, as SVG)", root.sourceline or 1, 1)
     for instruction in root.itersiblings(etree.ProcessingInstruction, preceding=True):
         if instruction.target == "xml-stylesheet":  # (a browser applies the sheet it names; svglib left it out)
             return _outside(instruction.get("href") or instruction.text or "", instruction.sourceline or 1)
