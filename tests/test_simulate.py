@@ -199,6 +199,20 @@ def test_a_rules_py_linked_into_the_output_folder_is_refused_unrun(tmp_path):
     assert not (tmp_path / "ran").exists()
 
 
+def test_a_rules_py_that_is_a_link_to_no_file_or_a_loop_is_said_as_such(tmp_path):
+    """A rules.py linked to a file that is not there, or to itself, was said to be no rules at all ("no rules to
+    play: write rules.py beside game.yaml"), where the user sees a rules.py."""
+    root = _nim(tmp_path)
+    rules = root / "cards/mini/rules.py"
+    for target, said in (("missing.py", "rules file 'cards/mini/rules.py' leads to no file ('cards/mini/missing.py' "
+                                        "is not there)"),
+                         ("rules.py", "rules file 'cards/mini/rules.py' is a symbolic link loop")):
+        rules.unlink()
+        rules.symlink_to(target)
+        result = _simulate(root, "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o"))
+        assert result.exit_code == 1 and f"cards/mini/rules.py: error: {said}\n" in result.output, result.output
+
+
 def test_rules_that_do_not_load_are_errors_at_their_line(tmp_path):
     result = _simulate(_nim(tmp_path, "x = 1\n\nimport no_such_module_here\n"), "--out", str(tmp_path / "o"))
     assert result.exit_code == 1 and "Traceback" not in result.output

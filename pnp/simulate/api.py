@@ -24,7 +24,7 @@ from ..errors import DataError
 from ..model.game import Game
 from ..model.simulated import MAX_REASONS, MAX_TABLES
 from ..project import Project, read_project_file, utf8_text
-from ..report import Mark
+from ..report import Mark, named
 
 
 class Item(Mapping[str, Any]):
@@ -228,7 +228,8 @@ def no_rules(project: Project, game: Game) -> DataError | None:
     about the run (a game for 3-5 players without rules was first told to pick another --players, then, once
     it had, that it had no rules at all)."""
     path = game.folder / RULES_FILE
-    if path.exists():  # (a folder or a pipe there is refused as no ordinary file, as it is read)
+    if path.exists() or path.is_symlink():  # (a folder or a pipe there is refused as no ordinary file, as it is
+        # read; a link to no file, or a loop of links, as such: it was said to be no rules.py, which the user sees)
         return None
     return DataError(f"no rules to play: write {RULES_FILE} beside game.yaml (see the README's `pnp simulate`)",
                      Mark(project.rel(path)))
@@ -242,6 +243,9 @@ def loaded_rules(project: Project, game: Game) -> tuple[GameRules, GameData, tup
     if (missing := no_rules(project, game)) is not None:
         raise missing
     real = project.inside(path, Mark(shown), "rules file", built=False)
+    if not real.exists():  # (a link to no file, which no_rules lets pass: said as what it is)
+        raise DataError(f"rules file {named(shown)} leads to no file ({named(project.rel(real))} is not there)",
+                        Mark(shown))
     if (size := real.stat().st_size) > MAX_RULES_BYTES:  # before Python compiles it: 12 MB took 36 s and 4.6 GB
         raise DataError(f"the rules file is {size:,} bytes: pnp loads rules of at most {MAX_RULES_BYTES:,} (a "
                         "game's rules are a few hundred lines; keep data in the game's tables)", Mark(shown))
