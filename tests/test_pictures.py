@@ -540,14 +540,14 @@ def test_reading_a_colour_profile_is_spent_from_the_games_time_and_said_at_the_p
     """littleCMS's reading of a profile is the game's work, as svglib's of an icon: once the game's time is
     spent, the picture whose profile was being read is named."""
     from pnp.errors import DataError
-    from pnp.model.images import checked_image
+    from pnp.draw.pictures import checked_source
     from pnp.project import Project
     from pnp.report import Mark
     from pnp.template import budget
 
     Image.new("RGB", (30, 15)).save(tmp_path / "art.png", icc_profile=_profile_of_colorants(DISPLAY_P3)[:-1] + b"\1")
     with budget(seconds=0.0), pytest.raises(DataError) as raised:
-        checked_image(Project(tmp_path), tmp_path / "art.png", Mark("card.yaml", 3), "art.png")
+        checked_source(Project(tmp_path), tmp_path / "art.png", Mark("card.yaml", 3), "art.png")[0]
     assert raised.value.mark == Mark("card.yaml", 3)
     assert raised.value.message.startswith("image 'art.png' cannot be used: checking this game took longer")
 
@@ -674,7 +674,7 @@ def test_a_png_whose_compressed_profile_or_text_chunk_is_past_pillows_cap_is_ref
     import zlib
 
     from pnp.errors import DataError
-    from pnp.model.images import checked_image
+    from pnp.draw.pictures import checked_source
     from pnp.project import Project
     from pnp.report import Mark
 
@@ -692,10 +692,10 @@ def test_a_png_whose_compressed_profile_or_text_chunk_is_past_pillows_cap_is_ref
     for name, data in chunks.items():
         (tmp_path / name).write_bytes(plain.getvalue()[:33] + data + plain.getvalue()[33:])
         if name not in said:
-            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+            checked_source(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)[0]
             continue
         with pytest.raises(DataError) as raised:
-            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+            checked_source(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)[0]
         assert raised.value.mark == Mark("card.yaml", 3)
         assert raised.value.message.startswith(f"image '{name}' cannot be used: a PNG whose {said[name]} is more "
                                                "than 1 MB decompressed")
@@ -711,7 +711,7 @@ def test_a_png_whose_header_or_profile_chunk_libpng_reads_otherwise_than_pillow_
     import zlib
 
     from pnp.errors import DataError
-    from pnp.model.images import checked_image
+    from pnp.draw.pictures import checked_source
     from pnp.project import Project
     from pnp.report import Mark
 
@@ -733,10 +733,10 @@ def test_a_png_whose_header_or_profile_chunk_libpng_reads_otherwise_than_pillow_
     for name, data in pictures.items():
         (tmp_path / name).write_bytes(data)
         if name == "named.png":
-            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+            checked_source(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)[0]
             continue
         with pytest.raises(DataError) as raised:
-            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+            checked_source(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)[0]
         assert raised.value.mark == Mark("card.yaml", 3)
         said = {"first.png": "whose first chunk is not its header (IHDR)",
                 "two-exif.png": "of more than one EXIF chunk (eXIf)"}.get(name, "whose colour profile chunk (iCCP) is malformed")
@@ -811,7 +811,7 @@ def test_a_jpeg_of_two_exif_segments_is_refused_at_its_element_and_one_of_one_tu
     import struct
 
     from pnp.errors import DataError
-    from pnp.model.images import checked_image
+    from pnp.draw.pictures import checked_source
     from pnp.project import Project
     from pnp.report import Mark
 
@@ -826,10 +826,10 @@ def test_a_jpeg_of_two_exif_segments_is_refused_at_its_element_and_one_of_one_tu
     (tmp_path / "two.jpg").write_bytes(jpeg[:2] + app1(header) + app1(b"Exif\0\0" + table) + jpeg[2:])
     (tmp_path / "one.jpg").write_bytes(jpeg[:2] + app1(header + table) + jpeg[2:])
     with pytest.raises(DataError) as raised:
-        checked_image(Project(tmp_path), tmp_path / "two.jpg", Mark("card.yaml", 3), "two.jpg")
+        checked_source(Project(tmp_path), tmp_path / "two.jpg", Mark("card.yaml", 3), "two.jpg")[0]
     assert raised.value.mark == Mark("card.yaml", 3)
     assert raised.value.message.startswith("image 'two.jpg' cannot be used: a JPEG of more than one EXIF segment")
-    assert checked_image(Project(tmp_path), tmp_path / "one.jpg", Mark("card.yaml", 3), "one.jpg")[1] == (100, 200)
+    assert checked_source(Project(tmp_path), tmp_path / "one.jpg", Mark("card.yaml", 3), "one.jpg")[0][1] == (100, 200)
 
 
 def test_a_pngs_colour_chunks_after_its_palette_are_read_as_viewers_read_them(tmp_path):
@@ -842,7 +842,7 @@ def test_a_pngs_colour_chunks_after_its_palette_are_read_as_viewers_read_them(tm
     import zlib
 
     from pnp.errors import DataError
-    from pnp.model.images import checked_image
+    from pnp.draw.pictures import checked_source
     from pnp.project import Project
     from pnp.report import Mark
 
@@ -865,17 +865,17 @@ def test_a_pngs_colour_chunks_after_its_palette_are_read_as_viewers_read_them(tm
     (tmp_path / "grey.png").write_bytes(before_data(grey.getvalue(), chunk(b"PLTE", b"\0\0\0")
                                                     + chunk(b"gAMA", struct.pack(">I", 100_000))))
     with pytest.raises(DataError) as raised:
-        checked_image(Project(tmp_path), tmp_path / "grey.png", Mark("card.yaml", 3), "grey.png")
+        checked_source(Project(tmp_path), tmp_path / "grey.png", Mark("card.yaml", 3), "grey.png")[0]
     assert raised.value.message.startswith("image 'grey.png' cannot be used: a PNG of greys holding a palette "
                                            "(PLTE), which the PNG standard forbids, and a gAMA chunk after it"), \
         raised.value.message
     (tmp_path / "grey-palette.png").write_bytes(before_data(grey.getvalue(), chunk(b"PLTE", b"\0\0\0")))
-    checked_image(Project(tmp_path), tmp_path / "grey-palette.png", Mark("card.yaml", 3), "grey-palette.png")
+    checked_source(Project(tmp_path), tmp_path / "grey-palette.png", Mark("card.yaml", 3), "grey-palette.png")[0]
     with pytest.raises(DataError) as raised:
-        checked_image(Project(tmp_path), tmp_path / "profile.png", Mark("card.yaml", 3), "profile.png")
+        checked_source(Project(tmp_path), tmp_path / "profile.png", Mark("card.yaml", 3), "profile.png")[0]
     assert raised.value.message.startswith("image 'profile.png' cannot be used: a PNG whose colour profile chunk "
                                            "(iCCP) comes after its palette (PLTE)"), raised.value.message
-    checked_image(Project(tmp_path), tmp_path / "gamma.png", Mark("card.yaml", 3), "gamma.png")
+    checked_source(Project(tmp_path), tmp_path / "gamma.png", Mark("card.yaml", 3), "gamma.png")[0]
 
 
 def test_a_pngs_transparency_that_viewers_ignore_is_refused(tmp_path):
@@ -887,7 +887,7 @@ def test_a_pngs_transparency_that_viewers_ignore_is_refused(tmp_path):
     import zlib
 
     from pnp.errors import DataError
-    from pnp.model.images import checked_image
+    from pnp.draw.pictures import checked_source
     from pnp.project import Project
     from pnp.report import Mark
 
@@ -915,10 +915,10 @@ def test_a_pngs_transparency_that_viewers_ignore_is_refused(tmp_path):
     for name, data in pictures.items():
         (tmp_path / name).write_bytes(data)
         if name.startswith("saved"):
-            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+            checked_source(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)[0]
             continue
         with pytest.raises(DataError) as raised:
-            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+            checked_source(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)[0]
         said = "of more than one transparency chunk" if name == "two.png" else "whose transparency chunk (tRNS) is " \
             "out of place or of the wrong length"
         assert raised.value.message.startswith(f"image '{name}' cannot be used: a PNG {said}"), raised.value.message
@@ -932,7 +932,7 @@ def test_a_palette_png_viewers_show_no_picture_of_is_refused(tmp_path):
     import zlib
 
     from pnp.errors import DataError
-    from pnp.model.images import checked_image
+    from pnp.draw.pictures import checked_source
     from pnp.project import Project
     from pnp.report import Mark
 
@@ -953,7 +953,7 @@ def test_a_palette_png_viewers_show_no_picture_of_is_refused(tmp_path):
     for name, data_of in pictures.items():
         (tmp_path / name).write_bytes(data_of)
         with pytest.raises(DataError) as raised:
-            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+            checked_source(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)[0]
         said = {"two.png": "of more than one palette (PLTE)", "ragged.png": "whose palette (PLTE) is empty, or not",
                 "empty.png": "whose palette (PLTE) is empty, or not"}.get(name, "of palette colours with no palette (PLTE)")
         assert raised.value.message.startswith(f"image '{name}' cannot be used: a PNG {said}"), raised.value.message
@@ -968,7 +968,7 @@ def test_a_png_libpng_stops_at_is_refused(tmp_path):
     import zlib
 
     from pnp.errors import DataError
-    from pnp.model.images import checked_image
+    from pnp.draw.pictures import checked_source
     from pnp.project import Project
     from pnp.report import Mark
 
@@ -991,7 +991,7 @@ def test_a_png_libpng_stops_at_is_refused(tmp_path):
     for name, data in pictures.items():
         (tmp_path / name).write_bytes(data)
         with pytest.raises(DataError) as raised:
-            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+            checked_source(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)[0]
         assert raised.value.message.startswith(f"image '{name}' cannot be used: a PNG {said[name]}"), raised.value.message
 
 
@@ -1006,7 +1006,7 @@ def test_a_damaged_png_or_one_of_a_chunk_of_the_wrong_length_is_refused_in_pnps_
     import zlib
 
     from pnp.errors import DataError
-    from pnp.model.images import checked_image
+    from pnp.draw.pictures import checked_source
     from pnp.project import Project
     from pnp.report import Mark
 
@@ -1034,7 +1034,7 @@ def test_a_damaged_png_or_one_of_a_chunk_of_the_wrong_length_is_refused_in_pnps_
     for name, (data, said) in pictures.items():
         (tmp_path / name).write_bytes(data)
         with pytest.raises(DataError) as raised:
-            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+            checked_source(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)[0]
         assert raised.value.mark == Mark("card.yaml", 3)
         assert raised.value.message.startswith(f"image '{name}' cannot be used: {said}"), raised.value.message
 
@@ -1047,7 +1047,7 @@ def test_a_picture_cut_short_is_said_so_whatever_its_kind_and_wherever_it_was_cu
     an icon was passed, and drawing it said Pillow's words at the icon's first line."""
     from pnp.draw.icons import _embedded_problem
     from pnp.errors import DataError
-    from pnp.model.images import checked_image
+    from pnp.draw.pictures import checked_source
     from pnp.project import Project
     from pnp.report import Mark
 
@@ -1056,12 +1056,12 @@ def test_a_picture_cut_short_is_said_so_whatever_its_kind_and_wherever_it_was_cu
         Image.effect_noise((64, 64), 60).convert("RGB").save(whole, kind)
         data = whole.getvalue()
         (tmp_path / f"whole.{kind}").write_bytes(data)
-        checked_image(Project(tmp_path), tmp_path / f"whole.{kind}", Mark("card.yaml", 3), "whole")
+        checked_source(Project(tmp_path), tmp_path / f"whole.{kind}", Mark("card.yaml", 3), "whole")[0]
         for kept in (20, 40, 100, len(data) // 2, len(data) - 13):
             name = f"cut-{kept}.{kind}"
             (tmp_path / name).write_bytes(data[:kept])
             with pytest.raises(DataError) as raised:
-                checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+                checked_source(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)[0]
             assert raised.value.mark == Mark("card.yaml", 3)
             assert raised.value.message == f"image '{name}' cannot be used: the file ends before its picture data " \
                                            "does: cut short?", raised.value.message
@@ -1079,7 +1079,8 @@ def test_a_picture_whose_picture_data_ends_early_in_whole_chunks_is_said_cut_sho
 
     from pnp.draw.icons import _embedded_problem
     from pnp.errors import DataError
-    from pnp.model.images import checked_image, opened_image
+    from pnp.draw.pictures import checked_source
+    from pnp.model.images import opened_image
     from pnp.project import Project
     from pnp.report import Mark
 
@@ -1109,7 +1110,7 @@ def test_a_picture_whose_picture_data_ends_early_in_whole_chunks_is_said_cut_sho
     cut_webp[4:8] = (len(cut_webp) - 8).to_bytes(4, "little")
     (tmp_path / "cut.webp").write_bytes(cut_webp)
     with pytest.raises(DataError) as raised:
-        checked_image(Project(tmp_path), tmp_path / "cut.webp", Mark("card.yaml", 3), "cut.webp")
+        checked_source(Project(tmp_path), tmp_path / "cut.webp", Mark("card.yaml", 3), "cut.webp")[0]
     assert raised.value.message == f"image 'cut.webp' {said}", raised.value.message
 
 
@@ -1146,57 +1147,19 @@ def test_a_picture_whose_data_is_damaged_not_cut_is_said_so_in_pnps_words_at_its
     """A whole picture whose data cannot be decoded was refused in Pillow's words ("unrecognized data stream
     contents", "could not create decoder object"...): each is one message, at the element naming it."""
     from pnp.errors import DataError
-    from pnp.model.images import DAMAGED, checked_image, opened_image
+    from pnp.draw.pictures import checked_source
+    from pnp.model.images import DAMAGED, opened_image
     from pnp.project import Project
     from pnp.report import Mark
 
     for name, data in _damaged_pictures().items():
         (tmp_path / name).write_bytes(data)
         with pytest.raises(DataError) as raised:
-            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+            checked_source(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)[0]
             with opened_image(io.BytesIO(data), name, Mark("card.yaml", 3)) as image:  # (decoded as a build does)
                 image.load()
         assert raised.value.mark == Mark("card.yaml", 3), name
         assert raised.value.message == f"image '{name}' cannot be read: {DAMAGED}", raised.value.message
-
-
-def test_a_picture_emptied_or_written_over_while_pnp_reads_it_is_refused_as_changed(tmp_path, monkeypatch):
-    """A picture emptied between pnp's look at its first bytes and its reading of the rest (an editor saving it
-    as pnp reads it) raised a ValueError out of the mapping of an empty file (a traceback): it is refused as a file
-    that changed, at its element, whether it is read where the walk asks (a large file) or whole (any other)."""
-    from pnp.errors import DataError
-    from pnp.model import images
-    from pnp.project import Project
-    from pnp.report import Mark
-
-    whole = io.BytesIO()
-    Image.new("RGB", (8, 8), "red").save(whole, "PNG")
-    picture = tmp_path / "art.png"
-    peeked = images._file_structure_problem
-
-    class Peeked:
-        """The open file, written over with `after` once its first bytes are read."""
-
-        def __init__(self, f, after):
-            self.f, self.after = f, after
-
-        def read(self, n):
-            start = self.f.read(n)
-            picture.write_bytes(self.after)  # (the same file: the open one sees it)
-            return start
-
-        def __getattr__(self, name):
-            return getattr(self.f, name)
-
-    for largest in (0, images.MAX_READ_PICTURE_BYTES):
-        monkeypatch.setattr(images, "MAX_READ_PICTURE_BYTES", largest)
-        for after in (b"", b"GIF89a" + bytes(100)):
-            picture.write_bytes(whole.getvalue())
-            monkeypatch.setattr(images, "_file_structure_problem", lambda f, a=after: peeked(Peeked(f, a)))
-            with pytest.raises(DataError) as raised:
-                images.checked_image(Project(tmp_path), picture, Mark("card.yaml", 3), "art.png")
-            assert raised.value.mark == Mark("card.yaml", 3)
-            assert raised.value.message == f"image 'art.png' cannot be used: {images.CHANGED}", raised.value.message
 
 
 def test_a_picture_is_decoded_from_the_bytes_that_were_checked(tmp_path, monkeypatch):
@@ -1232,14 +1195,18 @@ def test_a_picture_is_decoded_from_the_bytes_that_were_checked(tmp_path, monkeyp
     assert (size, decoded) == ((8, 8), [checked.getvalue()])
 
 
-def test_a_large_picture_is_walked_unmapped_and_one_cut_as_it_is_walked_is_refused_as_changed(tmp_path, monkeypatch):
-    """A picture's file past MAX_READ_PICTURE_BYTES was mapped to walk its structure: cut by another process while
-    mapped, it ended pnp with SIGBUS and no message. It is read where the walk asks, and a file cut as it is
-    walked is refused as changed, at its element."""
+def test_a_picture_is_walked_unmapped_and_one_cut_or_emptied_after_its_check_is_refused_as_changed(tmp_path,
+                                                                                                      monkeypatch):
+    """A picture's file past 32 MB was mapped to walk its structure: cut by another process while mapped, it ended
+    pnp with SIGBUS and no message; a picture emptied between pnp's look at its first bytes and its reading of
+    the rest raised a ValueError (a traceback). Its bytes are read once and walked and decoded from there, and a
+    file cut or emptied after its check is refused as changed where it is drawn, at its element."""
     import mmap
 
+    from pnp.draw.canvas import new_canvas
+    from pnp.draw.pictures import checked_source, draw_as_is
     from pnp.errors import DataError
-    from pnp.model import images
+    from pnp.model.images import CHANGED
     from pnp.project import Project
     from pnp.report import Mark
 
@@ -1247,25 +1214,19 @@ def test_a_large_picture_is_walked_unmapped_and_one_cut_as_it_is_walked_is_refus
         raise AssertionError("a picture's file was mapped")
 
     monkeypatch.setattr(mmap, "mmap", no_mapping)
-    monkeypatch.setattr(images, "MAX_READ_PICTURE_BYTES", 0)
     whole = io.BytesIO()
     Image.effect_noise((64, 64), 60).convert("RGB").save(whole, "PNG")
     picture = tmp_path / "art.png"
-    picture.write_bytes(whole.getvalue())
-    assert images.checked_image(Project(tmp_path), picture, Mark("card.yaml", 3), "art.png")[1] == (64, 64)
-    walked = images._whole
-
-    def cut_as_walked(fp):  # cut once its walk has begun
-        found = walked(fp)
+    for cut in (len(whole.getvalue()) // 2, 0):
+        picture.write_bytes(whole.getvalue())
+        checked = checked_source(Project(tmp_path), picture, Mark("card.yaml", 3), "art.png")[0]
+        assert checked.size == (64, 64)
         with picture.open("r+b") as f:
-            f.truncate(len(whole.getvalue()) // 2)
-        return found
-
-    monkeypatch.setattr(images, "_whole", cut_as_walked)
-    with pytest.raises(DataError) as raised:
-        images.checked_image(Project(tmp_path), picture, Mark("card.yaml", 3), "art.png")
-    assert (raised.value.mark, raised.value.message) == (Mark("card.yaml", 3),
-                                                          f"image 'art.png' cannot be used: {images.CHANGED}")
+            f.truncate(cut)
+        with pytest.raises(DataError) as raised:
+            draw_as_is(new_canvas(io.BytesIO(), "Helvetica"), checked, 0, 0, 50, 50, Mark("card.yaml", 3), "art.png")
+        assert (raised.value.mark, raised.value.message) == (Mark("card.yaml", 3),
+                                                              f"image 'art.png' cannot be used: {CHANGED}")
 
 
 def test_a_picture_drawn_as_it_is_gives_the_same_pdf_wherever_the_project_lies_and_is_drawn_from_its_checked_bytes(
@@ -1275,7 +1236,7 @@ def test_a_picture_drawn_as_it_is_gives_the_same_pdf_wherever_the_project_lies_a
     ReportLab, was opened by Pillow as any format it knows (a file saved over since it was checked was drawn
     unchecked); one changed since is refused, at its element."""
     from pnp.draw.canvas import new_canvas
-    from pnp.draw.pictures import checked_file, draw_as_is
+    from pnp.draw.pictures import checked_source, draw_as_is
     from pnp.errors import DataError
     from pnp.model.images import CHANGED
     from pnp.project import Project
@@ -1294,13 +1255,13 @@ def test_a_picture_drawn_as_it_is_gives_the_same_pdf_wherever_the_project_lies_a
         for name, data in pictures.items():
             (root / name).write_bytes(data)
             for x in (0, 100):  # (twice: embedded once)
-                picture = checked_file(Project(root), root / name, Mark("card.yaml", 3), name)
+                picture = checked_source(Project(root), root / name, Mark("card.yaml", 3), name)[0]
                 draw_as_is(canvas, picture, x, 0, 50, 50, Mark("card.yaml", 3), name)
         canvas.save()
         pdfs.append(pdf.getvalue())
     assert pdfs[0] == pdfs[1] and pdfs[0].count(b"/Subtype /Image") == 2
     root = tmp_path / "a"
-    picture = checked_file(Project(root), root / "art.png", Mark("card.yaml", 3), "art.png")
+    picture = checked_source(Project(root), root / "art.png", Mark("card.yaml", 3), "art.png")[0]
     (root / "art.png").write_bytes(pictures["art.jpg"])
     with pytest.raises(DataError) as raised:
         draw_as_is(new_canvas(io.BytesIO(), "Helvetica"), picture, 0, 0, 50, 50, Mark("card.yaml", 3), "art.png")
@@ -1353,7 +1314,7 @@ def test_a_checked_picture_read_again_to_be_drawn_is_read_as_it_was_checked(tmp_
     outside.mkdir()
     Image.new("RGB", (8, 8), "red").save(root / "images" / "art.png")
     (outside / "art.png").write_bytes((root / "images" / "art.png").read_bytes())  # (the same bytes: passes the comparison)
-    picture = pictures.checked_file(Project(root), root / "images" / "art.png", Mark("card.yaml", 3), "images/art.png")
+    picture = pictures.checked_source(Project(root), root / "images" / "art.png", Mark("card.yaml", 3), "images/art.png")[0]
     (root / "images").rename(root / "images-before")
     (root / "images").symlink_to(outside, target_is_directory=True)
     with pytest.raises(DataError) as raised:
@@ -1361,3 +1322,30 @@ def test_a_checked_picture_read_again_to_be_drawn_is_read_as_it_was_checked(tmp_
                             "images/art.png")
     assert raised.value.mark == Mark("card.yaml", 3)
     assert raised.value.message.startswith("image 'images/art.png' cannot be read: "), raised.value.message
+
+
+def test_a_picture_is_read_and_digested_once_for_its_first_drawing(tmp_path, monkeypatch):
+    """A picture drawn for the first time in a PDF was read and digested twice: once to be checked, once again to
+    be drawn. Its first drawing, as it is or resampled, draws the bytes checked; a later PDF reads it again
+    (checked against what was checked: a file saved over since is refused)."""
+    from pnp.draw import pictures
+    from pnp.draw.canvas import new_canvas
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    out = io.BytesIO()
+    Image.effect_noise((40, 30), 60).convert("RGB").save(out, "PNG")
+    (tmp_path / "art.png").write_bytes(out.getvalue())
+    reads = []
+    reading = pictures.read_project_file
+    monkeypatch.setattr(pictures, "read_project_file", lambda *a, **k: reads.append(a[0]) or reading(*a, **k))
+    mark = Mark("card.yaml", 3)
+    for draw in (lambda c, p, s: pictures.draw_as_is(c, p, 0, 0, 50, 50, mark, "art.png", s),
+                 lambda c, p, s: pictures.draw_resampled(c, p, (10, 8), 0, 0, 50, 50, mark, "art.png",
+                                                         lambda work, pixels: None, s)):
+        reads.clear()
+        picture, source = pictures.checked_source(Project(tmp_path), tmp_path / "art.png", mark, "art.png")
+        draw(new_canvas(io.BytesIO(), "Helvetica"), picture, source)
+        assert len(reads) == 1
+        draw(new_canvas(io.BytesIO(), "Helvetica"), picture, None)
+        assert len(reads) == 2

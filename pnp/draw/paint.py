@@ -13,7 +13,7 @@ from ..report import Mark
 from . import text as rtext
 from .colour import ColourError, colour
 from .icons import draw_icon, icon_paints
-from .pictures import CheckedPicture, checked_file, draw_as_is, draw_resampled, drawn_pixels, verified_picture
+from .pictures import CheckedPicture, checked_source, draw_as_is, draw_resampled, drawn_pixels, verified_picture
 from .primitive import Primitive
 from ..project import Project, present
 from .fonts import FontSet
@@ -167,20 +167,21 @@ class Painter:
         # checked here right before it is drawn, as validation checks it (a file edited since is refused), and
         # drawn from the bytes checked
         checked = self.c.__dict__.setdefault("_pnp_images_checked", {})
+        source = None  # the bytes checked, when checked here: drawn from, not read again
         if path not in checked:
-            checked[path] = checked_file(self.project, path, p.mark, p.text)
+            checked[path], source = checked_source(self.project, path, p.mark, p.text)
         picture: CheckedPicture = checked[path]
         x, y = x0 + p.x, top - p.y - p.h
         needed = drawn_pixels(picture.size, picture.as_is, p.w, p.h)
         spend = self._spending(p)
         if needed is not None:  # more pixels than its printed size needs: resampled
             try:
-                return draw_resampled(self.c, picture, needed, x, y, p.w, p.h, p.mark, p.text, spend)
+                return draw_resampled(self.c, picture, needed, x, y, p.w, p.h, p.mark, p.text, spend, source)
             except (OSError, ValueError):  # a picture Pillow cannot resample is drawn as it is
                 pass
         spend(f"embedded|{picture.real}", picture.size[0] * picture.size[1])  # ReportLab decodes it to embed it
         try:
-            draw_as_is(self.c, picture, x, y, p.w, p.h, p.mark, p.text)
+            draw_as_is(self.c, picture, x, y, p.w, p.h, p.mark, p.text, source)
         except (OSError, ValueError):
             # a damaged file, which validation refuses, drawn by the preview (it draws a game with errors):
             # refused as validation says it, at its element, not in ReportLab's words as 'drawing failed'

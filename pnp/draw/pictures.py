@@ -104,16 +104,21 @@ class CheckedPicture(NamedTuple):
     root: Path
 
 
-def checked_file(project: Project, path: Path, mark: Mark | None, shown: str) -> CheckedPicture:
-    """The picture at `path` checked, as a PDF draws it (see CheckedPicture); DataError at `mark` as
-    checked_picture refuses it."""
+def checked_source(project: Project, path: Path, mark: Mark | None,
+                   shown: str) -> tuple[CheckedPicture, bytes]:
+    """(the picture at `path` checked, as a PDF draws it (see CheckedPicture), the bytes checked); DataError at
+    `mark` as checked_picture refuses it. The bytes are given to the picture's first drawing (draw_as_is,
+    draw_resampled), which read and digested its file a second time."""
     real, source, size, as_is = _read_and_checked(project, path, mark, shown)
-    return CheckedPicture(real, size, as_is, hashlib.sha256(source).hexdigest(), project.root)
+    return CheckedPicture(real, size, as_is, hashlib.sha256(source).hexdigest(), project.root), source
 
 
-def _checked_bytes(picture: CheckedPicture, mark: Mark | None, shown: str) -> bytes:
-    """The bytes of a picture checked before, read again to be drawn: DataError at `mark` unless they are the
-    bytes checked (the file was saved over since)."""
+def _checked_bytes(picture: CheckedPicture, mark: Mark | None, shown: str, source: bytes | None = None) -> bytes:
+    """The bytes of a picture checked before: `source`, the bytes just checked (checked_source), else its file
+    read again to be drawn, DataError at `mark` unless they are the bytes checked (the file was saved over
+    since)."""
+    if source is not None:
+        return source
     source = read_project_file(picture.real, MAX_IMAGE_BYTES, mark, "image", shown, beneath=picture.root)
     if hashlib.sha256(source).hexdigest() != picture.digest:
         raise DataError(f"image {named(shown)} cannot be used: {CHANGED}", mark)
@@ -148,29 +153,29 @@ class _Embedded(str):
 
 
 def draw_as_is(canvas: Canvas, picture: CheckedPicture, x: float, y: float, width: float, height: float,
-               mark: Mark | None, shown: str) -> None:
+               mark: Mark | None, shown: str, checked: bytes | None = None) -> None:
     """Draw a checked picture embedded as it is, fitted and centred in the box (x, y, width, height); embedded
-    once per PDF, named by its bytes."""
+    once per PDF, named by its bytes: `checked`, the bytes checked_source read, else its file's read again."""
     drawn = canvas.__dict__.setdefault("_pnp_embedded", set())
     name = f"picture{picture.digest[:32]}{picture.real.suffix.lower()}"
-    source = b"" if name in drawn else _checked_bytes(picture, mark, shown)  # (ReportLab reads a name once a PDF)
+    source = b"" if name in drawn else _checked_bytes(picture, mark, shown, checked)  # (ReportLab reads a name once a PDF)
     canvas.drawImage(_Embedded(name, source), x, y, width, height, preserveAspectRatio=True, anchor="c", mask="auto")
     drawn.add(name)
 
 
 def draw_resampled(canvas: Canvas, picture: CheckedPicture, size: tuple[int, int], x: float, y: float,
                    width: float, height: float, mark: Mark | None, shown: str,
-                   spend: Callable[[str, int], None]) -> None:
+                   spend: Callable[[str, int], None], checked: bytes | None = None) -> None:
     """Draw a checked picture, resampled to `size` pixels, fitted and centred in the box (x, y, width,
     height) as ReportLab's preserveAspectRatio does. The resampled picture is one form per PDF, named by its
     content, so the same bytes come out on every build wherever the project lies. `spend(work, pixels)` is
-    called before a picture not resampled yet is decoded."""
+    called before a picture not resampled yet is decoded; `checked`: as draw_as_is's."""
     from reportlab.lib.utils import ImageReader
 
     forms = canvas.__dict__.setdefault("_pnp_pictures", {})
     name = forms.get((picture.digest, size))
     if name is None:
-        data, digest = _resampled(_checked_bytes(picture, mark, shown), size, spend)
+        data, digest = _resampled(_checked_bytes(picture, mark, shown, checked), size, spend)
         name = forms[(picture.digest, size)] = f"picture{digest}"
         if not canvas.hasForm(name):  # two files of the same bytes are one form (a second was a broken PDF)
             canvas.beginForm(name, 0, 0, size[0], size[1])

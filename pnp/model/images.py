@@ -5,18 +5,15 @@ import contextlib
 import hashlib
 import io
 import math
-import os
 import re
 import warnings
 from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, cast, overload
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 if TYPE_CHECKING:
     from PIL import Image, ImageCms
 
 from ..errors import DataError, LimitError
-from ..project import Project, open_project_file
 from ..report import Mark, named
 from ..template import metered
 
@@ -376,6 +373,8 @@ def _frame_passed_through(image: "Image.Image") -> bool:
     fp = getattr(image, "fp", None)
     if image.format not in JPEG_KINDS or fp is None:
         return True
+    if not isinstance(fp, io.BytesIO):  # (no picture is opened from its file: _whole)
+        return False
     kept = fp.tell()
     try:
         with _whole(fp) as data:
@@ -385,84 +384,14 @@ def _frame_passed_through(image: "Image.Image") -> bool:
         fp.seek(kept)
 
 
-# A picture's file up to this many bytes (every photograph's, and most of the largest PNGs) is read whole to walk its
-# structure; a larger one is read where the walk asks (FileBytes), so that its bytes cost no memory of their own. It
-# was mapped: a file cut while it is mapped (an editor saving over it as pnp reads it) ends the process (SIGBUS, no
-# message), where a read only comes back short, said as a file that changed
-MAX_READ_PICTURE_BYTES = 32 * 1024 * 1024
+def _whole(fp: io.BytesIO) -> contextlib.AbstractContextManager[bytes]:
+    """The bytes of a picture's BytesIO: a picture is checked and drawn from the bytes of its file read once
+    (pnp.draw.pictures.checked_source), never from its file (cut while it was mapped to be walked, it ended pnp
+    with SIGBUS; read again, it may have changed since its check)."""
+    return contextlib.nullcontext(fp.getvalue())
 
 
-class ChangedWhileRead(Exception):
-    """A picture's file came back shorter than it was when its reading began: said as CHANGED."""
-
-
-class FileBytes:
-    """The bytes of an open file of `size` bytes, read where they are asked for (os.pread), a window at a time,
-    as bytes are indexed, sliced and searched (no step, no negative index). A read that comes back shorter than
-    `size` allows (the file was cut since) is ChangedWhileRead."""
-
-    WINDOW = 1024 * 1024
-
-    def __init__(self, fd: int, size: int) -> None:
-        self.fd, self.size = fd, size
-        self.start, self.window = 0, b""
-
-    def __len__(self) -> int:
-        return self.size
-
-    @overload
-    def __getitem__(self, index: int) -> int: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> bytes: ...
-
-    def __getitem__(self, index: int | slice) -> int | bytes:
-        if isinstance(index, int):
-            if not 0 <= index < self.size:
-                raise IndexError("index out of range")
-            return self._read(index, index + 1)[0]
-        start, stop, _ = index.indices(self.size)
-        return self._read(start, max(start, stop))
-
-    def find(self, wanted: bytes, start: int = 0) -> int:
-        """The offset of `wanted`'s first occurrence at or after `start`, or -1 (as bytes.find)."""
-        at = max(start, 0)
-        while at + len(wanted) <= self.size:
-            block = self._read(at, min(self.size, at + self.WINDOW + len(wanted) - 1))
-            found = block.find(wanted)
-            if found >= 0:
-                return at + found
-            at += self.WINDOW
-        return -1
-
-    def _read(self, start: int, stop: int) -> bytes:
-        if self.start <= start and stop <= self.start + len(self.window):
-            return self.window[start - self.start:stop - self.start]
-        if stop - start > self.WINDOW:
-            found = os.pread(self.fd, stop - start, start)
-        else:
-            self.start, self.window = start, os.pread(self.fd, min(self.WINDOW, self.size - start), start)
-            found = self.window[:stop - start]
-        if len(found) < stop - start:
-            raise ChangedWhileRead
-        return found
-
-
-PictureBytes = bytes | FileBytes  # a picture's bytes as its structure is walked
-
-
-def _whole(fp: BinaryIO) -> contextlib.AbstractContextManager[PictureBytes]:
-    """The bytes of an open picture's file (read, or FileBytes past MAX_READ_PICTURE_BYTES) or of its BytesIO; no
-    bytes (b"") for a file emptied since it was peeked at (said by the caller as changed)."""
-    if isinstance(fp, io.BytesIO):
-        return contextlib.nullcontext(fp.getvalue())
-    size = os.fstat(fp.fileno()).st_size
-    if size <= MAX_READ_PICTURE_BYTES:
-        return contextlib.nullcontext(os.pread(fp.fileno(), size, 0))
-    return contextlib.nullcontext(FileBytes(fp.fileno(), size))
-
-
-def _first_frame(data: PictureBytes) -> int | None:
+def _first_frame(data: bytes) -> int | None:
     """The marker code of a JPEG's frame (SOFn), when its markers before it are walked alike by libjpeg and
     ReportLab: None past bytes that are no marker (fill, junk), an end of image or a bogus length (each reader
     goes its own way there), or at a scan before any frame."""
@@ -470,7 +399,7 @@ def _first_frame(data: PictureBytes) -> int | None:
     return found[1] if found else None
 
 
-def _frame_marker(data: PictureBytes) -> tuple[int, int] | None:
+def _frame_marker(data: bytes) -> tuple[int, int] | None:
     """(where it starts, its code) of the marker of a JPEG's frame, as _first_frame finds it, or None."""
     for at, code in jpeg_markers(data):
         if code < 0 or code in (_END_OF_IMAGE, 0xDA):
@@ -538,7 +467,7 @@ _END_OF_IMAGE = 0xD9
 _PARAMETERLESS = frozenset({0x01, *range(0xD0, 0xDA)})
 
 
-def jpeg_markers(data: PictureBytes) -> Iterator[tuple[int, int]]:
+def jpeg_markers(data: bytes) -> Iterator[tuple[int, int]]:
     """(offset, code) of each marker of a JPEG up to its first scan's (0xDA), walked as libjpeg and Pillow walk
     them: a parameterless marker is two bytes, any other is followed by its length. Bytes that are no marker
     where one is due (fill bytes 0xFF, junk, a marker and a length below 2, which libjpeg refuses and Pillow reads
@@ -563,7 +492,7 @@ def jpeg_markers(data: PictureBytes) -> Iterator[tuple[int, int]]:
         at += 2 + length
 
 
-def jpeg_problem(data: PictureBytes) -> str | None:
+def jpeg_problem(data: bytes) -> str | None:
     """Why a JPEG's structure is too costly to decode (too many scans, or segments or bytes that are no marker
     before the first), or it is CUT_SHORT (no end, EOI, after its first scan), or None; None too for what is no
     JPEG. Upper bounds read without decoding: a marker of the compressed data is always a marker (its 0xFF bytes
@@ -632,7 +561,7 @@ MAX_PNG_DATA_CHUNKS = 100_000
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def png_problem(data: PictureBytes) -> str | None:
+def png_problem(data: bytes) -> str | None:
     """Why a PNG is CUT_SHORT (one of its chunks before its end, IEND, runs past the file's end, or it ends before
     any picture data, IDAT), or its structure is too costly to read (too many chunks), or gives its colours
     otherwise than Pillow reads them (_PngChunks), or None; None too for what is no PNG. One walk over the chunks'
@@ -662,7 +591,7 @@ class _PngChunks:
     """What is read of a PNG's chunks, one at a time in their order, up to the first that makes a problem: their
     counts, its _PngHeader, and its text's bytes."""
 
-    def __init__(self, data: PictureBytes) -> None:
+    def __init__(self, data: bytes) -> None:
         self.data = data
         self.others, self.pictures, self.text = 0, 0, 0  # chunks besides the picture data (IDAT), and of it
         self.header = _PngHeader(data[25:26])
@@ -828,7 +757,7 @@ _PNG_CHUNK_BYTES = {b"gAMA": 4, b"cHRM": 32, b"sRGB": 1, b"pHYs": 9, b"cICP": 4}
 _MOST_PNG_CHUNK_BYTES = 2**31 - 1  # the PNG standard's bound on a chunk's length
 
 
-def _png_damage_problem(data: PictureBytes, at: int, kind: bytes, length: int) -> str | None:
+def _png_damage_problem(data: bytes, at: int, kind: bytes, length: int) -> str | None:
     """Why the PNG chunk at `at` (its kind and length) is damaged, or None: its checksum (CRC) is not its bytes'
     (libpng stops at a damaged critical chunk and drops an ancillary one; Pillow refused the file as "not a PNG"
     for one before the picture data, and printed a picture of a damaged IDAT, exit 0), or it is not of the length
@@ -987,7 +916,7 @@ def _png_text_bytes(kind: bytes, payload: bytes, most: int) -> tuple[int, bool]:
         return 0, True
 
 
-def structure_problem(data: PictureBytes) -> str | None:
+def structure_problem(data: bytes) -> str | None:
     """Why a JPEG's or PNG's structure is too costly to read, or says its colours otherwise than Pillow reads
     them, or a JPEG, PNG or WebP is CUT_SHORT, or None (jpeg_problem, png_problem, webp_problem)."""
     return jpeg_problem(data) or png_problem(data) or webp_problem(data)
@@ -998,7 +927,7 @@ def structure_problem(data: PictureBytes) -> str | None:
 MAX_WEBP_CHUNKS = 64
 
 
-def webp_problem(data: PictureBytes) -> str | None:
+def webp_problem(data: bytes) -> str | None:
     """CUT_SHORT for a WebP whose RIFF container, or one of its first MAX_WEBP_CHUNKS chunks, says it holds more
     bytes than the file does, else None; None too for what is no WebP. A file cut short whose container's size
     was written again after the cut (as a tool mending the header does) was refused by Pillow in its own words
@@ -1024,7 +953,7 @@ _PNG_SAMPLES = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
 _INFLATED_STEP = 1024 * 1024
 
 
-def png_data_cut(data: PictureBytes) -> bool:
+def png_data_cut(data: bytes) -> bool:
     """Whether a PNG whose chunks are whole ends its picture data (its IDAT chunks, joined) before their
     compressed stream ends, as a file whose last IDAT chunks were lost does: Pillow refused it in its own words
     ("image file is truncated"). Read only once Pillow has failed to decode the picture (its data is inflated
@@ -1056,55 +985,42 @@ def png_data_cut(data: PictureBytes) -> bool:
     return inflated > 0 and not stream.eof and inflated <= most
 
 
-def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -> tuple[Path, tuple, bool]:
-    """(the file after following links, its (width, height) in pixels as it is seen, whether it can be embedded
-    as it is) of an image a game names, checked as checked_picture checks it. DataError at `mark`, naming the
-    image as `shown`, unless it is an ordinary file inside the project, under MAX_IMAGE_BYTES."""
-    real = project.inside(path, mark, "image", shown=shown, built=False)
-    with open_project_file(real, MAX_IMAGE_BYTES, mark, "image", shown, beneath=project.root) as f:
-        size, as_is = checked_picture(f, mark, shown)
-    return real, size, as_is
-
-
-def checked_picture(source: BinaryIO, mark: Mark | None, shown: str) -> tuple[tuple[int, int], bool]:
+def checked_picture(source: io.BytesIO, mark: Mark | None, shown: str) -> tuple[tuple[int, int], bool]:
     """(its (width, height) in pixels as it is seen, whether it can be embedded as it is) of the picture in
-    `source` (an open file or the BytesIO of the bytes that will be used: checked and used, a file's bytes must
-    be read once), read from its header: a picture whose EXIF says the camera was turned is seen turned (a
-    phone's portrait photo is stored on its side), and it, or one of more than 8 bits a sample (DEEP_MODES) or
-    with a transparent colour (colour_keyed), must be redrawn (pnp.draw.pictures) to print as it is seen. A file
-    padded with bytes its pixels do not need (padded) is refused. DataError at `mark`, naming the image as
+    `source` (the BytesIO of the bytes that will be used: checked and used, a file's bytes must be read once),
+    read from its header: a picture whose EXIF says the camera was turned is seen turned (a phone's portrait
+    photo is stored on its side), and it, or one of more than 8 bits a sample (DEEP_MODES) or with a transparent
+    colour (colour_keyed), must be redrawn (pnp.draw.pictures) to print as it is seen. A file padded with bytes
+    its pixels do not need (padded) is refused. DataError at `mark`, naming the image as
     `shown`, unless it is one of IMAGE_FORMATS and of at most MAX_IMAGE_PIXELS and MAX_IMAGE_SIDE (its pixels
     are decoded, once, by pnp.draw.pictures)."""
-    try:
-        if problem := _file_structure_problem(source):
+    if problem := _file_structure_problem(source):
+        raise DataError(f"image {named(shown)} cannot be used: {problem}", mark)
+    with opened_image(source, shown, mark) as image:
+        held = orientation(image)
+        size = image.size[::-1] if held in TURNED else image.size
+        try:
+            problem = profile_problem(image)
+        except LimitError as e:  # the game's time ran out reading it: said here, at the picture
+            raise DataError(f"image {named(shown)} cannot be used: {e.message}", mark) from None
+        if problem:
             raise DataError(f"image {named(shown)} cannot be used: {problem}", mark)
-        with opened_image(source, shown, mark) as image:
-            held = orientation(image)
-            size = image.size[::-1] if held in TURNED else image.size
-            try:
-                problem = profile_problem(image)
-            except LimitError as e:  # the game's time ran out reading it: said here, at the picture
-                raise DataError(f"image {named(shown)} cannot be used: {e.message}", mark) from None
-            if problem:
-                raise DataError(f"image {named(shown)} cannot be used: {problem}", mark)
-            as_is = drawn_as_is(image, held)
-            if padded(file_bytes := _source_bytes(source), image.size):
-                raise DataError(f"image {named(shown)} cannot be used: a file of {file_bytes:,} bytes for "
-                                f"{image.size[0]}x{image.size[1]} px, more than its pixels could need "
-                                f"({MAX_BYTES_PER_PIXEL} bytes a pixel and 2 MB): data after its picture?", mark)
-    except ChangedWhileRead:
-        raise DataError(f"image {named(shown)} cannot be used: {CHANGED}", mark) from None
+        as_is = drawn_as_is(image, held)
+        if padded(file_bytes := _source_bytes(source), image.size):
+            raise DataError(f"image {named(shown)} cannot be used: a file of {file_bytes:,} bytes for "
+                            f"{image.size[0]}x{image.size[1]} px, more than its pixels could need "
+                            f"({MAX_BYTES_PER_PIXEL} bytes a pixel and 2 MB): data after its picture?", mark)
     return size, as_is
 
 
-def _source_bytes(source: BinaryIO) -> int:
-    """The bytes of a picture's open file, or of its BytesIO (its value's length: getbuffer would copy them)."""
-    return len(source.getvalue()) if isinstance(source, io.BytesIO) else os.fstat(source.fileno()).st_size
+def _source_bytes(source: io.BytesIO) -> int:
+    """The bytes of a picture's BytesIO (its value's length: getbuffer would copy them)."""
+    return len(source.getvalue())
 
 
 @contextlib.contextmanager
-def opened_image(source: BinaryIO, shown: str, mark: Mark | None) -> Iterator["Image.Image"]:
-    """The picture in `source` (a file or a BytesIO) opened as one of IMAGE_FORMATS, of at most
+def opened_image(source: io.BytesIO, shown: str, mark: Mark | None) -> Iterator["Image.Image"]:
+    """The picture in `source` (a file's bytes, read once) opened as one of IMAGE_FORMATS, of at most
     MAX_IMAGE_PIXELS and MAX_IMAGE_SIDE; Pillow's errors while it is open or decoded in the block are DataError
     at `mark`."""
     from PIL import Image, UnidentifiedImageError
@@ -1137,7 +1053,7 @@ def opened_image(source: BinaryIO, shown: str, mark: Mark | None) -> Iterator["I
         raise DataError(f"image {named(shown)} cannot be read: {DAMAGED}", mark) from None
 
 
-def _picture_data_cut(source: BinaryIO) -> bool:
+def _picture_data_cut(source: io.BytesIO) -> bool:
     """Whether the PNG in `source` (that Pillow failed to decode) is png_data_cut; False for another picture."""
     source.seek(0)
     if source.read(8) != _PNG_SIGNATURE:
@@ -1150,7 +1066,7 @@ def _picture_data_cut(source: BinaryIO) -> bool:
 _PNG_DEPTHS = {0: (1, 2, 4, 8, 16), 2: (8, 16), 3: (1, 2, 4, 8), 4: (8, 16), 6: (8, 16)}
 
 
-def _unread_kind(source: BinaryIO) -> str:
+def _unread_kind(source: io.BytesIO) -> str:
     """What the file in `source`, which Pillow opened as none of IMAGE_FORMATS, is, in pnp's words: a JPEG, PNG or
     WebP of a kind Pillow does not read is said as one (a 12-bit JPEG was said to be "not a PNG, JPEG or WebP")."""
     if found := unread_kind(source):
@@ -1198,7 +1114,7 @@ def _svg_start(start: bytes) -> bool:
     return _SVG_START.match(start) is not None
 
 
-def unread_kind(source: BinaryIO) -> str | None:
+def unread_kind(source: io.BytesIO) -> str | None:
     """What the file in `source`, which Pillow opened as no picture, is, where it begins as a JPEG or a PNG does
     (a JPEG of samples of other than 8 bits, a PNG of a bit depth its colour type does not have, or one whose
     header cannot be read), in pnp's words; None for any other file."""
@@ -1222,7 +1138,7 @@ def unread_kind(source: BinaryIO) -> str | None:
     return None
 
 
-def _jpeg_precision(data: PictureBytes) -> int | None:
+def _jpeg_precision(data: bytes) -> int | None:
     """The bits of a sample that a JPEG's first frame (SOFn) gives, or None where it has none."""
     frame = _frame_marker(data)
     found = data[frame[0] + 4:frame[0] + 5] if frame else b""
@@ -1241,13 +1157,9 @@ def metadata_problem(image: "Image.Image") -> str | None:
     return None
 
 
-def _file_structure_problem(f: BinaryIO) -> str | None:
-    """structure_problem of a picture file before Pillow opens it (a JPEG's, a PNG's or a WebP's alone)."""
-    start = f.read(8)
-    f.seek(0)
-    if not start.startswith((b"\xff\xd8", _PNG_SIGNATURE, b"RIFF")):
-        return None
+def _file_structure_problem(f: io.BytesIO) -> str | None:
+    """structure_problem of a picture file's bytes before Pillow opens them (a JPEG's, a PNG's or a WebP's alone)."""
     with _whole(f) as data:
-        if data[:len(start)] != start:  # (emptied or written over since its start was read)
-            return CHANGED
+        if not data.startswith((b"\xff\xd8", _PNG_SIGNATURE, b"RIFF")):
+            return None
         return structure_problem(data)
