@@ -7,6 +7,7 @@ import copy
 import functools
 import importlib.util
 import inspect
+import io
 import linecache
 import math
 import re
@@ -374,7 +375,9 @@ def rules_class(source: RulesSource, game_id: str) -> type[GameRules]:
         assert spec is not None and spec.loader is not None  # a .py file always has a source loader
         source_text = _rules_text(read_project_file(Path(path), MAX_RULES_BYTES, Mark(shown), "rules file",
                                                     beneath=beneath), shown)
-        linecache.cache[path] = (len(source_text), None, source_text.splitlines(keepends=True), path)
+        lines = io.StringIO(source_text, newline=None).readlines()  # (as linecache reads a file: str.splitlines
+        # splits at more characters than Python ends a line at, a form feed one)
+        linecache.cache[path] = (len(source_text), None, lines, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # dataclasses and pickling look their module up by name
         try:
