@@ -810,13 +810,19 @@ class Checks:
         if size is None:
             return
         px_w, px_h = size
-        dpi = min(px_w / (prim.w / 72), px_h / (prim.h / 72)) if prim.w and prim.h else 1e9
+        # points a pixel prints at: the picture is fitted in its box, its aspect kept (as pictures.printed_pixels
+        # fits it), so a picture of another shape than its box prints at the box's width or height only (its dpi was
+        # taken from the side it does not fill: a 600x200 px banner in a 50 mm square, printed 50x17 mm at 305 dpi,
+        # was refused as 101 dpi at 50x50 mm)
+        scale = min(prim.w / px_w, prim.h / px_h)
+        dpi = 72 / scale if scale > 0 else 1e9
         need = prim.style.get("min_dpi", 150)
         if dpi < need:  # (inside a `use`, the size it prints at, and the use that draws it so, are said)
             used = f" inside the use at {prim.used[0]}, which draws it at {prim.used[1]:.3g} times its size" \
                 if prim.used is not None else ""
             self.error(f"image {named(prim.text)} is {px_w}x{px_h} px: {dpi:.0f} dpi at its printed size "
-                       f"{prim.w / MM:.0f}x{prim.h / MM:.0f} mm{used}, below the {need:g} dpi minimum", prim.mark)
+                       f"{px_w * scale / MM:.0f}x{px_h * scale / MM:.0f} mm{used}, below the {need:g} dpi minimum",
+                       prim.mark)
 
     def _read_image(self, prim: "Prim") -> tuple[int, int] | None:
         folder = self.game.layout_folder
