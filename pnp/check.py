@@ -827,6 +827,10 @@ class Checks:
     def _read_image(self, prim: "Prim") -> tuple[int, int] | None:
         folder = self.game.layout_folder
         path = folder / prim.text
+        if not prim.text.strip():  # (a card's empty field: it named the folder itself, "image '' is a folder")
+            self.error(f"image {named(prim.text)}: its src names no file (an empty field of the item?): name a picture "
+                       f"in {self.game.project.rel(folder)}/, or leave the element out where there is none (`when:`)", prim.mark)
+            return None
         if not present(path):
             self.error(f"image {named(prim.text)} not found (looked in {self.game.project.rel(folder)}/)"
                        f"{self.game.project.meant(folder, prim.text)}", prim.mark)
