@@ -829,7 +829,8 @@ class Checks:
         path = folder / prim.text
         if not prim.text.strip():  # (a card's empty field: it named the folder itself, "image '' is a folder")
             self.error(f"image {named(prim.text)}: its src names no file (an empty field of the item?): name a picture "
-                       f"in {self.game.project.rel(folder)}/, or leave the element out where there is none (`when:`)", prim.mark)
+                       f"in {self.game.project.rel(folder)}/, or leave the element out where there is none (`when:`)",
+                       prim.mark)
             return None
         if not present(path):
             self.error(f"image {named(prim.text)} not found (looked in {self.game.project.rel(folder)}/)"

@@ -1077,8 +1077,8 @@ def _why_unreadable(svg: bytes, digest: bytes) -> Problem | None:
 # or an editor's "compressed SVG" named .svg) or a picture renamed .svg was said in the XML parser's words, "not
 # well-formed (invalid token)" at line 1, as if a character of the SVG were wrong
 _OTHER_FORMATS = (
-    (b"\x1f\x8b", "a compressed SVG file (gzip, as an .svgz file is), which pnp does not read: save it as plain SVG (gunzip "
-                  "it, or choose plain, uncompressed SVG in your editor)"),
+    (b"\x1f\x8b", "a compressed SVG file (gzip, as an .svgz file is), which pnp does not read: save it as plain "
+                  "SVG (gunzip it, or choose plain, uncompressed SVG in your editor)"),
     (b"\x89PNG\r\n\x1a\n", "a PNG picture, not SVG text: draw it with `type: image`, or save it as SVG"),
     (b"\xff\xd8\xff", "a JPEG picture, not SVG text: draw it with `type: image`, or save it as SVG"),
     (b"%PDF", "a PDF document, not SVG text: save it as SVG"),
@@ -1089,6 +1089,22 @@ def _other_format(svg: bytes) -> Problem | None:
     """(message, 0, 0) of an icon file in a format other than SVG text (_OTHER_FORMATS), said of the whole file,
     or None."""
     return next(((what, 0, 0) for begins, what in _OTHER_FORMATS if svg.startswith(begins)), None)
+
+
+def _document_problem(root: Any) -> Problem | None:
+    """(message, line, column) of what the parsed icon (lxml) `root` is as a document, or None: an element other
+    than SVG's <svg> first (a web page holding an <svg> was said to hold "a nested <svg> box", a <g> to have no
+    size, and an <svg> of another namespace, which no viewer draws, was printed), or a style sheet it names by
+    <?xml-stylesheet?> (a browser applies it; svglib left it out)."""
+    from lxml import etree
+
+    if (kind := etree.QName(root)).localname != "svg" or kind.namespace not in (None, _SVG):
+        return (f"its first element is <{kind.localname}>{_namespace_said(kind.namespace)}, not an SVG drawing's "
+                f"<svg>: an icon is an SVG file (save the drawing alone, as SVG)", root.sourceline or 1, 1)
+    for instruction in root.itersiblings(etree.ProcessingInstruction, preceding=True):
+        if instruction.target == "xml-stylesheet":
+            return _outside(instruction.get("href") or instruction.text or "", instruction.sourceline or 1)
+    return None
 
 
 def _namespace_said(namespace: str | None) -> str:
@@ -1146,14 +1162,8 @@ def _outside_reference(svg: bytes) -> Problem | None:
         root = etree.fromstring(svg, parser)
     except etree.XMLSyntaxError as e:  # what the standard library's parser let pass (nesting too deep)
         return f"not an SVG file svglib can read ({e.msg})", e.lineno or 1, 1
-    if (kind := etree.QName(root)).localname != "svg" or kind.namespace not in (None, _SVG):
-        # (a web page holding an <svg> was said to hold "a nested <svg> box", a <g> to have no size, and an <svg>
-        # of another namespace, which no viewer draws, was printed)
-        return (f"its first element is <{kind.localname}>{_namespace_said(kind.namespace)}, not an SVG drawing's "
-                f"<svg>: an icon is an SVG file (save the drawing alone, as SVG)", root.sourceline or 1, 1)
-    for instruction in root.itersiblings(etree.ProcessingInstruction, preceding=True):
-        if instruction.target == "xml-stylesheet":  # (a browser applies the sheet it names; svglib left it out)
-            return _outside(instruction.get("href") or instruction.text or "", instruction.sourceline or 1)
+    if (problem := _document_problem(root)) is not None:
+        return problem
     weights: dict[Any, int] = {}  # element -> the elements its numbers or its embedded picture's pixels count as
     for node in root.iter(etree.Element):
         problem = _element_problem(node, weights)

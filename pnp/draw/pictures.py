@@ -158,7 +158,8 @@ def draw_as_is(canvas: Canvas, picture: CheckedPicture, x: float, y: float, widt
     once per PDF, named by its bytes: `checked`, the bytes checked_source read, else its file's read again."""
     drawn = canvas.__dict__.setdefault("_pnp_embedded", set())
     name = f"picture{picture.digest[:32]}{picture.real.suffix.lower()}"
-    source = b"" if name in drawn else _checked_bytes(picture, mark, shown, checked)  # (ReportLab reads a name once a PDF)
+    # (ReportLab reads a name once a PDF)
+    source = b"" if name in drawn else _checked_bytes(picture, mark, shown, checked)
     canvas.drawImage(_Embedded(name, source), x, y, width, height, preserveAspectRatio=True, anchor="c", mask="auto")
     drawn.add(name)
 

@@ -25,9 +25,9 @@ from typing import Any, Literal, cast
 
 from . import api, stats
 from .agents import Agent, make_agent, win_shares
-from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, MAX_WORKERS, RULES_FILE, RULES_MEMORY, GameData, GameRules, RulesFault,
-                  RulesSource, Tracked, code_mark, hook_line, loaded_rules, raised, rules_class, rules_made, said,
-                  source_of)
+from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, MAX_WORKERS, RULES_FILE, RULES_MEMORY, GameData, GameRules,
+                  RulesFault, RulesSource, Tracked, code_mark, hook_line, loaded_rules, raised, rules_class,
+                  rules_made, said, source_of)
 from ..errors import DataError
 from ..model.game import Game
 from ..project import Project, end_with_parent, freeze_once, usable_cores, worker_context
@@ -650,7 +650,8 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
             # process holds the queue's other end), and the run would never end
             pool.shutdown(wait=finished, cancel_futures=True)
     except BrokenProcessPool:  # (a traceback): the rules ended their process (os._exit), or it was killed
-        raise DataError(ENDED + "; run with --jobs 1 to see in which game", Mark(source_of(type(rules)).shown)) from None
+        raise DataError(ENDED + "; run with --jobs 1 to see in which game",
+                        Mark(source_of(type(rules)).shown)) from None
 
 
 CHUNKS_AHEAD = 4  # chunks per worker given to the pool past the one the run waits for (see _in_order)
