@@ -1357,6 +1357,9 @@ _WRITTEN_DIGITS = 15  # a decimal of this many significant digits comes back fro
 def _sum(items: Iterable[Any], start: Any = 0) -> Any:
     """sum() in linear time: adding lists one by one copies the growing list every time (quadratic)."""
     items = list(items)
+    if isinstance(start, (str, bytes, bytearray)):  # (refused before any adding: the items, added one by one to
+        # find the pair that did not add, were a million texts joined one at a time, 16 s with no time limit seen)
+        raise TypeError("sum adds numbers, and was given text to start from: join texts with `| join`")
     if not isinstance(start, (list, tuple)):
         try:
             return sum(items, start)
@@ -1368,7 +1371,7 @@ def _sum(items: Iterable[Any], start: Any = 0) -> Any:
                 except TypeError:
                     raise TypeError(f"sum cannot add {_describe_value(item)} to {_describe_value(total)}: it adds "
                                     "numbers (a number written as text? `| int` or `| float` makes it one)") from None
-            raise TypeError("sum adds numbers, and was given text to start from: join texts with `| join`") from None
+            raise TypeError(f"sum adds numbers, and was given {_describe_value(start)} to start from") from None
     _refuse_longer(len(start) + sum(_size(x) or 0 for x in items), "this sum")
     joined = list(start)
     for item in items:
