@@ -11,7 +11,7 @@ from ..template import is_template, metered
 from ..options import (  # noqa: F401  (the elements read every option type from here, as P.Length ...)
     MAX_DASHES, MIN_DASH_CYCLE, NUMBER_LIMIT, REQUIRED, Angle, Anything, Bool, Choice, Colour, Condition, Dash,
     Elements, Expression, FontSize, Ink, Int, Length, Lengths, Name, Note, Number, Option, Text, Variables, shown,
-    too_close_to_zero, written_closer_to_zero)
+    SMALLEST_NUMBER, too_close_to_zero, written_closer_to_zero)
 
 Param = Option  # a layout parameter is an option like any other
 # the options whose values (lists and mappings) are kept as written, no option converting what is inside them
@@ -65,9 +65,11 @@ def tiny_number_inside(container: Any, key: Any) -> tuple[str, Mark | None] | No
     other than 0 but too_close_to_zero to be held as written, and where it is written: a value no option converts
     (a layout's `vars`, a `use`'s `with`, a die's `faces`) held `1.0e-400` as 0 and printed it so, exit 0."""
     def written_tiny(holder: Any, at: Any) -> str | None:
+        value = holder[at]
+        if type(value) is not float or abs(value) >= SMALLEST_NUMBER:  # (the only numbers it may be: looked at first)
+            return None
         written = holder.written_of(at) if isinstance(holder, Record) else \
             (holder.written or {}).get(at) if isinstance(holder, MarkedList) else None
-        value = holder[at]
         return written_closer_to_zero(written or repr(value)) if too_close_to_zero(value, written) else None
 
     return _first_inside([(container, key)], written_tiny)
@@ -75,13 +77,18 @@ def tiny_number_inside(container: Any, key: Any) -> tuple[str, Mark | None] | No
 
 def _first_inside(stack: list[tuple[Any, Any]], found: Callable[[Any, Any], str | None]) -> tuple[str, Mark | None] | None:
     """The first value (holder, at) of `stack`, or inside one of them, of which `found` gives a text, that text
-    and where the value is written; None when there is none."""
+    and where the value is written; None when there is none. A list or mapping repeated by its YAML alias is
+    looked inside once (an alias bomb's values were walked as often as repeated)."""
+    seen: set[int] = set()
     while stack:
         holder, at = stack.pop()
         text = found(holder, at)
         if text is not None:
             return text, holder.mark_of(at) if hasattr(holder, "mark_of") else None
-        stack.extend(_children(holder[at]))
+        value = holder[at]
+        if isinstance(value, (Record, list)) and id(value) not in seen:
+            seen.add(id(value))
+            stack.extend(_children(value))
     return None
 
 
