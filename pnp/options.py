@@ -248,7 +248,7 @@ def converted(option: "Option", value: object, written: str | None) -> object:
     """option.convert(value); its refusal of a number its file writes otherwise than it prints (`written`, as
     load.Record.written_of gives it) quotes the number as written (`size: 1_000.50` was said as 1000.5 pt)."""
     if too_close_to_zero(value, written):  # (`bleed: 1.0e-400`, read as 0: no refusal of convert's would see it)
-        raise ValueError(closer_to_zero(_cut_number(cast(str, written))))
+        raise ValueError(written_closer_to_zero(cast(str, written)))
     try:
         return option.convert(value)
     except ValueError:
@@ -364,6 +364,11 @@ def shown_number(number: float) -> str:
         return f"{int(number):,}"
     short = f"{number:g}"  # (6 digits: 5.9999999 read "6 is out of range (expected 6 to 72)")
     return short if float(short) == number else f"{number:.15g}"  # (15: no float noise, 2.5400000000000005)
+
+
+def written_closer_to_zero(written: str) -> str:
+    """The refusal of a number its file writes as `written` that is too_close_to_zero."""
+    return closer_to_zero(_cut_number(written))
 
 
 def _cut_number(text: str) -> str:
@@ -553,9 +558,15 @@ class Condition(Expression):
     """An expression that is true or false per item (`when`): written as an expression, or true or false. A
     number written there was taken as true unless 0 (`when: 0.5` drew the element), as no condition is."""
 
+    def typed_problem(self, value: object) -> str | None:
+        # (game.yaml's `expr` and `filter` were refused as "expected text" where a layout's `when` took true)
+        return None if isinstance(value, (str, bool)) else \
+            f"expected an expression (e.g. `card.cost > 2`), or true or false, got {described(value)}"
+
     def convert(self, value: object) -> object:
-        if not isinstance(value, (str, bool)):
-            raise ValueError(f"expected an expression (e.g. `card.cost > 2`), or true or false, got {described(value)}")
+        problem = self.typed_problem(value)
+        if problem is not None:
+            raise ValueError(problem)
         return value
 
 

@@ -621,18 +621,18 @@ def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
             stack.append((container, True))
             stack.extend((item, False) for item in inner if id(item) not in counts)
             continue
-        counts[id(container)] = _held_count(items, inner, counts)
+        texts = sum(len(item) for item in items if type(item) in (str, bytes))  # (kept alive by it)
+        counts[id(container)] = _held_count(items, inner, counts, texts)
         depths[id(container)] = 1 + max((depths.get(id(item), 0) for item in inner), default=0)
-        own = len(items) + sum(len(item) for item in items if type(item) in (str, bytes))  # (kept alive by it)
-        _keep_held(container, (counts[id(container)], depths[id(container)]), own, known)
+        _keep_held(container, (counts[id(container)], depths[id(container)]), len(items) + texts, known)
     return counts[id(value)]
 
 
-def _held_count(items: Sequence[Any], inner: list[Any], counts: dict[int, int]) -> int:
-    """What _held counts of a container of `items`, those of them it built (`inner`) counted in `counts`."""
-    texts = sum(len(item) if type(item) in (str, bytes) else _length_unread(item) for item in items
-                if type(item) in (str, bytes) or _is_held_data(item))
-    return min(len(items) + texts + sum(counts.get(id(item), 0) for item in inner), MAX_STRING + 1)
+def _held_count(items: Sequence[Any], inner: list[Any], counts: dict[int, int], texts: int) -> int:
+    """What _held counts of a container of `items`, of `texts` characters of texts, those of them it built
+    (`inner`) counted in `counts`."""
+    data = sum(_length_unread(item) for item in items if _is_held_data(item))
+    return min(len(items) + texts + data + sum(counts.get(id(item), 0) for item in inner), MAX_STRING + 1)
 
 
 def _held_before(container: object, known: dict[int, tuple[object, int, int]], counts: dict[int, int],
@@ -1357,6 +1357,9 @@ _WRITTEN_DIGITS = 15  # a decimal of this many significant digits comes back fro
 def _sum(items: Iterable[Any], start: Any = 0) -> Any:
     """sum() in linear time: adding lists one by one copies the growing list every time (quadratic)."""
     items = list(items)
+    if isinstance(start, (str, bytes, bytearray)):  # (refused before any adding: the items, added one by one to
+        # find the pair that did not add, were a million texts joined one at a time, 16 s with no time limit seen)
+        raise TypeError("sum adds numbers, and was given text to start from: join texts with `| join`")
     if not isinstance(start, (list, tuple)):
         try:
             return sum(items, start)
@@ -1368,7 +1371,7 @@ def _sum(items: Iterable[Any], start: Any = 0) -> Any:
                 except TypeError:
                     raise TypeError(f"sum cannot add {_describe_value(item)} to {_describe_value(total)}: it adds "
                                     "numbers (a number written as text? `| int` or `| float` makes it one)") from None
-            raise TypeError("sum adds numbers, and was given text to start from: join texts with `| join`") from None
+            raise TypeError(f"sum adds numbers, and was given {_describe_value(start)} to start from") from None
     _refuse_longer(len(start) + sum(_size(x) or 0 for x in items), "this sum")
     joined = list(start)
     for item in items:
@@ -2611,7 +2614,9 @@ class _Env(ImmutableSandboxedEnvironment):
                                      "values given to loop() lead back to one another?)")
                 raise LimitError(f"macros call each other more than {MAX_CALL_DEPTH} deep "
                                  "(a macro that calls itself forever?)")
-            return _check_result(super().call(__context, __obj, *args, **kwargs))
+            result = super().call(__context, __obj, *args, **kwargs)
+            # (a macro's text, and a format's (_Env.getattr's `bounded`), were checked as they were joined)
+            return result if type(__obj) is Macro else _check_result(result)
         except ValueError:
             _refuse_not_found(__obj, args)
             raise
@@ -2658,7 +2663,7 @@ class _Env(ImmutableSandboxedEnvironment):
                 if type(number) is float:
                     _finite(number * 100)
             with _in_format_range(lambda: _braces_refused(fmt, args, kwargs)):
-                return _check_result(type(fmt)(formatter.vformat(fmt, args, kwargs)))
+                return type(fmt)(formatter.vformat(fmt, args, kwargs))  # (checked by call, which calls it)
 
         return bounded
 

@@ -24,10 +24,12 @@ SMALLEST_NUMBER = sys.float_info.min
 def too_close_to_zero(value: object, written: str | None = None) -> bool:
     """Whether `value`, a float (read from the text `written`, where known), was written other than 0 but is closer
     to 0 than SMALLEST_NUMBER (or was read as 0: 1.0e-400). A number where text is read is read as written, and
-    is none of these."""
+    is none of these. A digit other than 0 is one in any script float() reads ('١e-400', Arabic-Indic, was read
+    as 0.0 where '1e-400' was refused)."""
     if not isinstance(value, float) or not abs(value) < SMALLEST_NUMBER:
         return False
-    return value != 0 or written is not None and any(c in "123456789" for c in re.split("[eE]", written, maxsplit=1)[0])
+    return value != 0 or written is not None and any(c.isdecimal() and int(c) != 0
+                                                     for c in re.split("[eE]", written, maxsplit=1)[0])
 
 
 def closer_to_zero(number: str) -> str:

@@ -1375,6 +1375,9 @@ def test_names_set_to_the_item_in_a_chain_are_read_in_one_pass(monkeypatch):
     ("{{ [1, 'a'] | select('gt', 0) | list }}", "'>' cannot order text ('a') and a whole number (0)"),
     ("{{ ['a'] | sum }}", "sum cannot add text ('a') to a whole number (0): it adds numbers"),
     ("{{ sum(['b'], 'a') }}", "sum adds numbers, and was given text to start from"),
+    # refused before adding any item: a million texts were joined one at a time (16 s, past the time limit) to
+    # find the pair that did not add, here 'ab' + 1
+    ("{{ ['b', 1] | sum(start='a') }}", "sum adds numbers, and was given text to start from"),
     ("{{ -'a' }}", "'-' before a value takes a number, not text ('a')"),
     ("{{ abs('a') }}", "abs takes a number, not text ('a')"),
     # functions given nothing

@@ -206,6 +206,8 @@ class _Compiler:
                 compiled.consts[name] = param.initial()
             else:
                 compiled.consts[name] = converted(param, value, spec.written_of(name))
+                if isinstance(param, P.UNCONVERTED) and (tiny := P.tiny_number_inside(spec, name)) is not None:
+                    self.problems.append((f"{name}: {tiny[0]}", tiny[1]))
         except (ValueError, ExprError) as e:
             self.problems.append((f"{name}: {getattr(e, 'message', e)}", spec.mark_of(name)))
             compiled.consts[name] = param.initial()

@@ -1,17 +1,21 @@
 """Parameter types of layout elements and layout files: the options of pnp.options (one vocabulary for every
 option), and the points of a polyline, which are read with the data model's safe loader."""
 
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import LoadError
-from ..model.load import Record
+from ..model.load import MarkedList, Record
 from ..report import Mark
 from ..template import is_template, metered
 from ..options import (  # noqa: F401  (the elements read every option type from here, as P.Length ...)
     MAX_DASHES, MIN_DASH_CYCLE, NUMBER_LIMIT, REQUIRED, Angle, Anything, Bool, Choice, Colour, Condition, Dash,
-    Elements, Expression, FontSize, Ink, Int, Length, Lengths, Name, Note, Number, Option, Text, Variables, shown)
+    Elements, Expression, FontSize, Ink, Int, Length, Lengths, Name, Note, Number, Option, Text, Variables, shown,
+    SMALLEST_NUMBER, too_close_to_zero, written_closer_to_zero)
 
 Param = Option  # a layout parameter is an option like any other
+# the options whose values (lists and mappings) are kept as written, no option converting what is inside them
+UNCONVERTED = (Variables, Anything)
 
 
 class Points(Option):
@@ -52,12 +56,39 @@ def template_inside(container: Any, key: Any, below: bool = False) -> tuple[str,
     if below:  # (its own values were looked at too: `use`'s `with: {who: "{{ card.name }}"}`, the template its
         # reference gives, was refused as one inside a mapping)
         stack = [pair for holder, at in _children(container[key]) for pair in _children(holder[at])]
+    return _first_inside(stack, lambda holder, at: holder[at] if isinstance(holder[at], str) and
+                         is_template(holder[at]) else None)
+
+
+def tiny_number_inside(container: Any, key: Any) -> tuple[str, Mark | None] | None:
+    """The refusal of the first number inside container[key] (itself, or in lists and mappings within it) written
+    other than 0 but too_close_to_zero to be held as written, and where it is written: a value no option converts
+    (a layout's `vars`, a `use`'s `with`, a die's `faces`) held `1.0e-400` as 0 and printed it so, exit 0."""
+    def written_tiny(holder: Any, at: Any) -> str | None:
+        value = holder[at]
+        if type(value) is not float or abs(value) >= SMALLEST_NUMBER:  # (the only numbers it may be: looked at first)
+            return None
+        written = holder.written_of(at) if isinstance(holder, Record) else \
+            (holder.written or {}).get(at) if isinstance(holder, MarkedList) else None
+        return written_closer_to_zero(written or repr(value)) if too_close_to_zero(value, written) else None
+
+    return _first_inside([(container, key)], written_tiny)
+
+
+def _first_inside(stack: list[tuple[Any, Any]], found: Callable[[Any, Any], str | None]) -> tuple[str, Mark | None] | None:
+    """The first value (holder, at) of `stack`, or inside one of them, of which `found` gives a text, that text
+    and where the value is written; None when there is none. A list or mapping repeated by its YAML alias is
+    looked inside once (an alias bomb's values were walked as often as repeated)."""
+    seen: set[int] = set()
     while stack:
         holder, at = stack.pop()
+        text = found(holder, at)
+        if text is not None:
+            return text, holder.mark_of(at) if hasattr(holder, "mark_of") else None
         value = holder[at]
-        if isinstance(value, str) and is_template(value):
-            return value, holder.mark_of(at) if hasattr(holder, "mark_of") else None
-        stack.extend(_children(value))
+        if isinstance(value, (Record, list)) and id(value) not in seen:
+            seen.add(id(value))
+            stack.extend(_children(value))
     return None
 
 

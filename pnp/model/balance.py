@@ -7,7 +7,7 @@ from .load import MarkedList
 from .shapes import CheckerShape, GameShape
 
 BALANCE_FIELDS = {
-    "expr": {"type": "str",
+    "expr": {"type": "condition",
              "doc": "a Jinja expression over the simulation that must be true, e.g. "
                     "sim.seat_win_rate[0] >= 0.4 and sim.seat_win_rate[0] <= 0.6 (see `pnp simulate`)"},
     "each": {"type": "str", "required": False,

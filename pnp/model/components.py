@@ -11,7 +11,7 @@ from .load import MarkedList, Record, shown
 from .reads import FieldCache
 from ..options import did_you_mean, quoted_as_written, shown_number, type_name
 from ..report import named
-from .schema import INVALID, Field, Schema, Str
+from .schema import INVALID, ConditionValue, Field, Schema, Str
 from .shapes import CheckerShape, GameShape
 from .tables import ITEM, table_enums
 
@@ -39,7 +39,7 @@ COMPONENT_FIELDS = {
 # The keys of components that print one face per data item; kinds that do include them in their own keys.
 ITEM_FIELDS: dict[str, Field] = {
     "items": Str.key(None, "the table whose items this component prints"),
-    "filter": Str.key(None, "a Jinja expression over `item`: only the items for which it is true"),
+    "filter": ConditionValue.key(None, "a Jinja expression over `item`: only the items for which it is true"),
     "quantity": Str.key(None, "the field of each item saying how many copies of it to print"),
     "item_name": Str.key(None, "what one item is called on the pages that show it, such as a board's tiles; a "
                                "template over `item` (default: the item's `name`, `title` or `id`, else its number)"),

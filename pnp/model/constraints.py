@@ -16,7 +16,7 @@ MAX_MESSAGE = 2_000
 TOO_LONG_MESSAGE = "the message is longer than {max_chars:,} characters"
 
 CONSTRAINT_FIELDS = {
-    "expr": {"type": "str", "doc": "a Jinja expression that must be true, e.g. data.cards | length == 52"},
+    "expr": {"type": "condition", "doc": "a Jinja expression that must be true, e.g. data.cards | length == 52"},
     "message": {"type": "str", "required": False,
                 "doc": "what to print when it is false (a template: it may show the numbers; at most 2,000 "
                        "characters)"},

@@ -659,6 +659,21 @@ def player_range(value: object) -> tuple[int, int | None] | None:
     return least, (None if found.group(4) else int(found.group(3) or least))
 
 
+class ConditionValue(Field):
+    """A Jinja expression that is true or false, or true or false written as such (`when`'s rule: options.Condition).
+    Used for game.yaml's `expr` and `filter`."""
+
+    name = "condition"
+    value_option = options.Condition
+
+    def as_read(self, value: Any, written: str | None) -> Any:
+        # true or false as the expression it is: what reads it takes text (a constraint's message quotes it)
+        return ("true" if value else "false") if isinstance(value, bool) else value
+
+    def reference_kind(self) -> str:
+        return "expression, or true or false"
+
+
 class AnyValue(Field):
     """Any value (checked by the code that reads it)."""
 
@@ -669,7 +684,7 @@ class AnyValue(Field):
 
 
 TYPES = {cls.name: cls for cls in (Str, RichText, Id, WholeNumber, Decimal, TrueFalse, Enum, Ref, Icon, Timing, List, Map, Nested)}
-_INTERNAL = {cls.name: cls for cls in (Scalar, PlayerCount, AnyValue)}
+_INTERNAL = {cls.name: cls for cls in (Scalar, PlayerCount, ConditionValue, AnyValue)}
 
 
 def make_field(spec: object, enums: Mapping[str, Any]) -> Field:
