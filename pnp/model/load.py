@@ -733,12 +733,25 @@ def _build(builder: "_Builder", text: str, file: str) -> None:
             m = e.context_mark  # (a quote or bracket nothing closes was said at the file's last line, where the
             # parser ran out of text: said where it opens)
         problem = " ".join(p for p in (e.context, e.problem) if p)
+        if m is not None and _character_at(text, m) == "\t":  # (libyaml said "found character that cannot
+            # start any token", not which: a tab, which most editors show as spaces)
+            problem = "a tab here, where YAML takes spaces only (it indents with spaces, never tabs)"
         raise LoadError(f"malformed YAML: {problem}", _mark(file, m)) from None
     except yaml.reader.ReaderError as e:  # a character YAML does not allow (NUL, another control character)
         raise LoadError(f"malformed YAML: character {_character(e.character)} is not allowed in YAML text",
                         _position_mark(file, text, e.position)) from None
     except yaml.YAMLError as e:
         raise LoadError(f"malformed YAML: {e}", Mark(file)) from None
+
+
+def _character_at(text: str, m: _ParserMark) -> str:
+    """The character at a parser's line and column of `text` ("" past its line's end): its index is counted
+    otherwise where the text begins with a byte order mark."""
+    lines = _LINE_BREAK.split(text, maxsplit=m.line + 1)
+    return lines[m.line][m.column:m.column + 1] if m.line < len(lines) else ""
+
+
+_LINE_BREAK = re.compile("\r\n|\r|\n")  # (the line breaks YAML reads that an editor shows: see UNSEEN_LINE_BREAK)
 
 
 # YAML 1.1, which PyYAML reads, ends a line at NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR too: one of them in a
