@@ -76,8 +76,10 @@ def shown(value: object, limit: int = QUOTE_LIMIT) -> str:
 def named(name: object) -> str:
     """A name a message quotes (a style, a table, an icon, a key): as typed, in single quotes, cut short when long
     (one of 5,000 characters was quoted whole, and the message cut at MAX_MESSAGE before what it says to do);
-    unlike shown, a backslash or quote in it is not escaped, so `images\\lion.png` is said as typed."""
-    return f"'{shortened(name if isinstance(name, str) else spelt(name), QUOTE_LIMIT)}'"
+    unlike shown, a backslash or quote in it is not escaped, so `images\\lion.png` is said as typed. A control
+    character in it is written as its escape (printable), as shown's are: a name a template made or a file's name
+    could otherwise hold the marks of a part `pasted` (a control character, which a message never holds raw)."""
+    return f"'{printable(shortened(name if isinstance(name, str) else spelt(name), QUOTE_LIMIT))}'"
 
 
 class _Written(str):
@@ -210,7 +212,7 @@ def _closest(word: str, choices: tuple[str, ...], count: int, cutoff: float) -> 
 def did_you_mean(word: object, choices: Iterable[object]) -> str:
     """' (did you mean 'x'?)' when one of `choices` is close to `word`, else nothing."""
     close = closest(word, choices)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    return f" (did you mean {named(close[0])}?)" if close else ""
 
 
 # names compared with unknown words for suggestions in one text's check (under a second's work): a rulebook of
@@ -278,8 +280,9 @@ class Diagnostic:
     untold: int = 0
 
     def __post_init__(self) -> None:
-        if len(self.message) > MAX_WORD or _PASTED_OPEN in self.message:  # (a frozen dataclass: its own field, set once as it is made)
-            object.__setattr__(self, "message", bounded_message(self.message))
+        said = bounded_message(self.message)
+        if said is not self.message:  # (a frozen dataclass: its own field, set once as it is made)
+            object.__setattr__(self, "message", said)
 
     def __str__(self) -> str:
         where = f"{self.mark}: " if self.mark else ""

@@ -43,7 +43,7 @@ from jinja2.utils import Cycler, Joiner, Namespace, missing
 
 from .cache import DiskCache
 from .errors import BudgetSpent, ExprError, LimitError
-from .report import did_you_mean, shown, type_name
+from .report import did_you_mean, printable, shown, type_name
 from .report import shortened
 from .options import closer_to_zero, too_close_to_zero
 
@@ -3161,8 +3161,11 @@ def _deepest_file(error: BaseException, files: tuple[str, ...]) -> str | None:
 
 def _describe(error: BaseException) -> str:
     """The error in a designer's words, a long value it quotes cut short (a 900,000-character text that is
-    no number was quoted whole, once per card)."""
-    return _QUOTED_LONG.sub(lambda m: m[1][:40] + "…" + m[1][-1], _unknown_name(error) or _described(error))
+    no number was quoted whole, once per card), and each control character a value put in it written as its
+    escape (report.printable): the keys a mapping was listed by, raw, could hold the marks of a part of a message
+    pasted (`{{ {'\\x02' ~ ... ~ '\\x03': 1}[card.id] }}`), and the words between them went uncut and the
+    marks unprinted."""
+    return printable(_QUOTED_LONG.sub(lambda m: m[1][:40] + "…" + m[1][-1], _unknown_name(error) or _described(error)))
 
 
 _QUOTED_LONG = re.compile(r"""('[^'\n]{60}[^']*'|"[^"\n]{60}[^"]*")""")

@@ -752,6 +752,24 @@ def test_a_report_asked_for_again_is_drawn_again_only_once_its_files_changed(min
     assert client.get("/g/mini/report.pdf").content not in first and len(drawn) == 2
 
 
+def test_a_report_that_fails_is_said_as_the_command_line_says_a_refusal(mini, monkeypatch, capsys):
+    """A drawing's failure was said as `{type}: {error}`, raw, on the terminal and on the page: a message's marks
+    of a part pasted (control characters) and an escape sequence of a game's text were printed as they were, and
+    its place was left out. Now the line is a Diagnostic's: file:line, marks taken out, control characters
+    escaped."""
+    from pnp.report import pasted
+    from pnp.serve import app as app_mod
+
+    def fails(project, game):
+        raise LayoutError(f"x\x1b[2Jy: run {pasted('pnp simulate ' + 'g' * 300)}", Mark("cards/mini/game.yaml", 3, 1))
+    monkeypatch.setattr(app_mod, "_design_report", fails)
+    page = TestClient(create_app(mini, ["mini"]), base_url=LOCAL).get("/g/mini/report.pdf")
+    said = capsys.readouterr().err.strip()
+    assert page.status_code == 500 and said.isprintable() and page.text.isprintable()
+    line = "cards/mini/game.yaml:3:1: error: x\\x1b[2Jy: run pnp simulate " + "g" * 300
+    assert said == f"pnp serve: {line}" and page.text == f"the design report could not be drawn: {line}"
+
+
 def test_a_report_asked_for_during_a_drawing_gets_a_drawing_begun_after_it_asked():
     begun, release, drawings = threading.Event(), threading.Event(), []
 

@@ -1,8 +1,11 @@
 """Constraints: rules the data must keep, written as Jinja expressions over the whole game or each item."""
 
+from collections.abc import Mapping
 from functools import partial
+from typing import Any
+
 from ..template import ExprError, condition_holds, constant_condition, enum_mistakes, evaluate, render
-from ..report import QUOTE_LIMIT, Mark, shortened, spelt
+from ..report import QUOTE_LIMIT, Mark, printable, shortened, spelt
 from .load import MarkedList, Record
 from .reads import FieldCache, note_table
 from .shapes import CheckerShape, GameShape
@@ -115,10 +118,18 @@ def _checked(game: GameShape, c: Record, item: Record | None) -> tuple[list[tupl
     if ok:
         return [], False
     try:
-        message = render(str(c.get("message", "constraint not met: " + c["expr"])), ctx, MAX_MESSAGE, TOO_LONG_MESSAGE)
+        message = rendered_message(str(c.get("message", "constraint not met: " + c["expr"])), ctx)
     except ExprError as e:
         message = f"constraint not met: {c['expr']} (its message failed: {e.message})"
     return [(message, _where(game, c, item))], False
+
+
+def rendered_message(source: str, context: Mapping[str, Any]) -> str:
+    """A rule's message (a template: a constraint's, a balance rule's) as a message of pnp's says it: rendered,
+    and each control character it made written as its escape (printable), as every text of a game is quoted in a
+    message; raw, `{{ '\\x02' }}` made the marks of a part pnp pastes, and the words between them went uncut and
+    the characters unprinted. ExprError when it cannot be rendered or runs past MAX_MESSAGE characters."""
+    return printable(render(source, context, MAX_MESSAGE, TOO_LONG_MESSAGE))
 
 
 def _where(game: GameShape, c: Record, item: Record | None) -> Mark | None:

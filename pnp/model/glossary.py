@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterable, Mapping
 from ..template import ExprError, evaluate
 from .load import MarkedList, Record
 from .shapes import CheckerShape, GameShape
-from ..options import blank, did_you_mean
-from ..report import shortened
+from ..options import blank, control_problem, did_you_mean
+from ..report import named, shortened
 
 # one character of a term's name as written: a backslash escape ('\*', as `| as_typed` writes a '*') is one, so a
 # name of 60 characters or fewer is one escaped (a 58-character name with 10 stars was refused as past 60); a
@@ -130,4 +130,9 @@ def load_timings(game: GameShape, meta: Record, chk: CheckerShape) -> list[str] 
     if not isinstance(timings, list) or not timings or not all(isinstance(t, str) for t in timings):
         chk.error("timings is a list of names (at least one), or an expression giving one", mark)
         return []  # reported here once; timing fields are not checked against it
+    for timing in timings:  # (a list written in game.yaml was checked as it was read; one computed was not)
+        problem = control_problem(timing, f"the timing {named(timing)}")
+        if problem:  # a message lists the timings: raw, '\x02' and '\x03' forged the marks of a part pasted
+            chk.error(f"timings: {problem}", mark)
+            return []
     return list(timings)

@@ -733,12 +733,35 @@ def _build(builder: "_Builder", text: str, file: str) -> None:
             m = e.context_mark  # (a quote or bracket nothing closes was said at the file's last line, where the
             # parser ran out of text: said where it opens)
         problem = " ".join(p for p in (e.context, e.problem) if p)
+        if m is not None and _character_at(text, m) in _MALFORMED_AT:  # (libyaml said "found character that
+            # cannot start any token" or "found unknown escape character", not which)
+            problem = _MALFORMED_AT[_character_at(text, m)]
         raise LoadError(f"malformed YAML: {problem}", _mark(file, m)) from None
     except yaml.reader.ReaderError as e:  # a character YAML does not allow (NUL, another control character)
         raise LoadError(f"malformed YAML: character {_character(e.character)} is not allowed in YAML text",
                         _position_mark(file, text, e.position)) from None
     except yaml.YAMLError as e:
         raise LoadError(f"malformed YAML: {e}", Mark(file)) from None
+
+
+# what is wrong where a file is malformed at one of these characters, said in pnp's words: libyaml's named none
+_MALFORMED_AT = {
+    "\t": "a tab here, where YAML takes spaces only (it indents with spaces, never tabs)",
+    "\\": "a backslash inside double quotes begins an escape (\\n, \\x41), and this is none: write '\\\\' for "
+          "a backslash, put the text in single quotes, or write a path with '/' (images/lion.png)",
+    "@": "'@' cannot begin a value YAML reads unquoted (YAML reserves it): put the text in quotes",
+    "`": "'`' cannot begin a value YAML reads unquoted (YAML reserves it): put the text in quotes",
+}
+
+
+def _character_at(text: str, m: _ParserMark) -> str:
+    """The character at a parser's line and column of `text` ("" past its line's end): its index is counted
+    otherwise where the text begins with a byte order mark."""
+    lines = _LINE_BREAK.split(text, maxsplit=m.line + 1)
+    return lines[m.line][m.column:m.column + 1] if m.line < len(lines) else ""
+
+
+_LINE_BREAK = re.compile("\r\n|\r|\n")  # (the line breaks YAML reads that an editor shows: see UNSEEN_LINE_BREAK)
 
 
 # YAML 1.1, which PyYAML reads, ends a line at NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR too: one of them in a

@@ -7,12 +7,13 @@ from typing import Any
 
 from ..draw import sheet as paper
 from ..errors import LayoutError
-from ..options import ColourError, as_written, parse_colour, shown_number
+from ..options import ColourError, as_written, control_problem, parse_colour, shown_number
 from ..impose import nets
 from ..impose.shapes import Outline
 from ..layout import params as P
 from ..model.components import ITEM_FIELDS
 from ..model.load import MarkedList, Record, shown
+from ..report import named
 from ..template import ExprError, evaluate
 from ..impose.sheet import MARGIN, NET_FOOTER_ROOM
 from ..units import MM, fits, paper_too_small, room_on, to_mm
@@ -170,6 +171,10 @@ def face_values(layout: Layout, context: dict[str, Any]) -> list[FaceValue]:
             not all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in faces):
         raise LayoutError(f"faces: expected a list of face values (numbers or text), got {shown(faces)}",
                           layout.spec.mark_of("faces"))
+    for value in faces:  # (a list written in the layout was checked as it was read; one computed was not)
+        problem = control_problem(value, f"the face {named(value)}") if isinstance(value, str) else None
+        if problem:  # a face's value is printed, names its export's file and is said in messages ("die face X")
+            raise LayoutError(f"faces: {problem}", layout.spec.mark_of("faces"))
     endless = next((v for v in faces if isinstance(v, float) and not math.isfinite(v)), None)
     if endless is not None:  # (YAML's .nan and .inf: printed 'nan' on a face, exit 0)
         raise LayoutError(f"faces: {endless!r} is no number a face can print; write the face's number or text",

@@ -22,7 +22,7 @@ from ..model.icons import icon_name
 from ..model.schema import icons_in
 from ..options import CONTROL_CHARACTER, control_problem
 from ..project import Project, read_project_file, utf8_text
-from ..report import MAX_ALIKE, QUOTE_LIMIT, Mark, Suggestions, pasted, shell_word, shortened
+from ..report import MAX_ALIKE, Mark, Suggestions, named, pasted, shell_word, shortened
 from ..template import render
 from ..units import every_paper, on_other_paper, paper_points
 from .base import Kind, Printable
@@ -216,7 +216,7 @@ def _unknown_icons(studio: Studio, names: list[str], n: int, shown: str,
     for number, name in enumerate(names):
         hint = suggest(name, studio.icons.names()) if number < MAX_ALIKE else ""
         mark, printed = book_place(studio, n, shown.find(f":{name}:"))
-        said.append((f"unknown icon ':{shortened(name, QUOTE_LIMIT)}:' in the rendered rulebook line {n}{printed}{hint}", mark))
+        said.append((f"unknown icon {named(f':{name}:')} in the rendered rulebook line {n}{printed}{hint}", mark))
     return said
 
 
@@ -271,9 +271,9 @@ def _title_page_too_long(meta: Record) -> list[tuple[str, Mark | None]]:
                                                       for key in ("subtitle", "players", "ages", "time")]
     credits = meta.get("credits")
     for role, who in credits.items() if isinstance(credits, Record) else ():
-        named = shortened(str(role), 40)
-        written += [(f"credits: the role '{named}'", role, credits.key_mark(role)),
-                    (f"credits: the name for '{named}'", who, credits.mark_of(role))]
+        said = shortened(str(role), 40)
+        written += [(f"credits: the role '{said}'", role, credits.key_mark(role)),
+                    (f"credits: the name for '{said}'", who, credits.mark_of(role))]
     return [(f"{what} is {len(str(text)):,} characters long, and the rulebook prints at most "
              f"{MAX_TITLE_PAGE_CHARS:,} (on its title page or in its credits); shorten it", mark)
             for what, text, mark in written if text is not None and len(str(text)) > MAX_TITLE_PAGE_CHARS]

@@ -31,11 +31,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..errors import DataError, PnpError
+from ..errors import DataError, PnpError, unforeseen
 from ..project import hidden_part, open_beneath
 from ..model.game import shown_title
 from ..model.load import load_file
-from ..report import printable
+from ..report import Diagnostic, printable
 from .preview import Preview
 from .watch import inputs_state, watch
 
@@ -501,9 +501,9 @@ def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1"
         try:  # (shielded: a request given up would cancel the drawing the others share)
             pdf, first = await asyncio.shield(asyncio.wrap_future(reports[game].ask()))
         except Exception as e:  # noqa: BLE001 - one line in the terminal and on the page, the server goes on
-            print(f"pnp serve: {game}: design report: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
-            return PlainTextResponse(f"the design report could not be drawn: {type(e).__name__}: {e}",
-                                     status_code=500)
+            said = _failure_said(e, f"{game}: design report")
+            print(f"pnp serve: {said}", file=sys.stderr, flush=True)
+            return PlainTextResponse(f"the design report could not be drawn: {said}", status_code=500)
         if pdf is None:
             return PlainTextResponse(f"no design report while the data has errors; the first:\n{first}",
                                      status_code=409)
@@ -548,6 +548,15 @@ def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1"
                                 Middleware(HostCheck, names=allowed_names(host, allow_hosts))])
     app.state.hub = hub
     return app
+
+
+def _failure_said(error: Exception, doing: str) -> str:
+    """The one line a drawing's failure is said in, on the terminal and on the page, as the command line says
+    it (report.Diagnostic: its place, its message bounded, the marks of a part pasted taken out and every control
+    character escaped): said raw, `{e}` printed a message's pasted marks and a game's escape sequences as they
+    were, and its words uncut."""
+    failure = error if isinstance(error, PnpError) else unforeseen(error, doing)
+    return str(Diagnostic("error", failure.message, failure.mark))
 
 
 def _design_report(project: "Project", game: str) -> tuple[bytes | None, str]:

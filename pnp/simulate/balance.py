@@ -6,11 +6,11 @@ from typing import Any
 
 from ..errors import ExprError
 from ..model.game import Game
-from ..model.constraints import MAX_MESSAGE, TOO_LONG_MESSAGE
+from ..model.constraints import rendered_message
 from ..model.load import Record
 from ..model.margins import nearest_comparison
 from ..report import Mark
-from ..template import condition_holds, evaluate, render
+from ..template import condition_holds, evaluate
 from .stats import Measured, expression_view, item_view
 
 SHOWN_ITEMS = 8  # items named in one failing rule's message; the rest are counted
@@ -88,8 +88,8 @@ def _message(game: Game, rule: Record, row: Row | None, sim: dict[str, Any], out
     text = rule.get("message")
     if text:
         try:
-            text = render(str(text), game.context(sim=sim, item=row) if row is not None else game.context(sim=sim),
-                          MAX_MESSAGE, TOO_LONG_MESSAGE)
+            text = rendered_message(str(text), game.context(sim=sim, item=row) if row is not None else
+                                    game.context(sim=sim))
         except ExprError as e:
             text = f"balance rule not met: {outcome.expr} (its message failed: {e.message})"
     else:
