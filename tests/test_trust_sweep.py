@@ -295,6 +295,18 @@ def test_a_game_folder_whose_game_file_is_spelt_otherwise_is_refused_not_left_ou
     assert "game folder cards/'third' holds 'game.yml', not game.yaml: rename it to game.yaml" in result.output
 
 
+def test_a_hidden_game_folder_is_no_game_to_list_validate_or_build(tmp_path):
+    """`pnp list` showed cards/.old as a game ('.old: .old (? players, ?)') that `pnp validate` then refused as
+    a hidden folder, failing every other game's run with it: pnp reads no hidden folder as a game, for any
+    command, and one named on the command line is said to be hidden."""
+    for name in (".old", "mini"):
+        (tmp_path / "cards" / name).mkdir(parents=True)
+        (tmp_path / "cards" / name / "game.yaml").write_text("name: x\n")
+    assert Project(tmp_path).games() == Project(tmp_path).select(None) == ["mini"]
+    with pytest.raises(UsageError, match="game folder cards/'.old' is hidden"):
+        Project(tmp_path).select([".old"])
+
+
 def test_font_files_named_by_many_families_are_read_within_a_bound(tmp_path, monkeypatch):
     # each font file is read and kept whole by ReportLab: one 60 MB font named by 30 families was 7 GB (one file
     # is now read once however many name it: two files of it are read twice)
