@@ -2548,6 +2548,11 @@ def test_convert_never_writes_over_a_file_a_game_reads_for_another_table(three_g
     assert result.exit_code == 2 and "table 'dinosaurs' of cards/dinospan/game.yaml" in result.output, result.output
     convert(proj, events, "csv")
     convert(proj, evo / "events.csv", "yaml", "--out", str(events), "--force")
+    # names a disk blind to case reads as the file of another table, or as the file converted (a Mac's, Windows')
+    for out, said in ((evo / "GENES.yaml", "is read by table 'genes' of cards/evo/game.yaml"),
+                      (evo / "Events.yaml", "is cards/evo/events.yaml itself on a disk that does not tell")):
+        result = run(proj, "convert", str(events), "--to", "yaml", "--out", str(out), "--force")
+        assert result.exit_code == 2 and said in result.output and not out.exists(), result.output
 
 
 def test_a_number_cell_in_an_enum_field_is_matched_by_what_the_sheet_shows(tmp_path):
