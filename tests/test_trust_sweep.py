@@ -307,6 +307,14 @@ def test_a_hidden_game_folder_is_no_game_to_list_validate_or_build(tmp_path):
         Project(tmp_path).select([".old"])
 
 
+def test_list_says_a_refused_player_count_or_time_is_unknown_not_none(tmp_path):
+    """A value validate refuses is held as None: `pnp list` said 'Mini Game (None players, None)', Python's word."""
+    root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [
+        ["players: 2-3", "players: [2, 4]"], ["time: 10 minutes", "time: {a: 1}"]]}})
+    listed = run(root, "list")
+    assert listed.stdout.startswith("mini: Mini Game (? players, ?)\n") and "data errors" in listed.stderr
+
+
 def test_font_files_named_by_many_families_are_read_within_a_bound(tmp_path, monkeypatch):
     # each font file is read and kept whole by ReportLab: one 60 MB font named by 30 families was 7 GB (one file
     # is now read once however many name it: two files of it are read twice)
