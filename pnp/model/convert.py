@@ -117,6 +117,8 @@ def _read_by_another(project: Project, target: Path, table: tuple[Path, str, str
     `own_meta` is the table's game's game.yaml, read once (_table_of): each convert read it twice."""
     own_folder, own_table, converted = table
     real = target.resolve()
+    together = _files_together(own_meta, own_table)
+    own_items = together if converted in together else set()  # (its `files:` other than the one converted)
     for game_id in project.games():
         folder = project.cards / game_id
         game_yaml = folder / "game.yaml"
@@ -129,13 +131,24 @@ def _read_by_another(project: Project, target: Path, table: tuple[Path, str, str
         if not isinstance(meta, Record):
             continue
         for reader, name in _files_read(folder, meta):
-            if reader == own_table and folder.absolute() == own_folder and _stem(name) == _stem(converted):
+            if reader == own_table and folder.absolute() == own_folder and _stem(name) == _stem(converted) \
+                    and name not in own_items:
                 continue
             with contextlib.suppress(OSError, RuntimeError, ValueError):  # (a name no file can have reads nothing)
                 if _one_file(folder / name, real):
                     said = f"table '{reader}'" if reader is not None else "the rules:"
                     return f"{said} of {project.rel(game_yaml)}"
     return None
+
+
+def _files_together(meta: Record, table: str) -> set[str]:
+    """The files a `table` of game.yaml's `meta` reads its items from together (its `files:`): one of them is
+    another's items, even of the same name in another format (`files: [a.yaml, a.csv]`: converting a.yaml to csv
+    with --force wrote a.yaml's items over a.csv's, whose items were lost, exit 0)."""
+    tables = meta.get("tables")
+    spec = tables.get(table) if isinstance(tables, Record) else None
+    files = spec.get("files") if isinstance(spec, Record) else None
+    return {file for file in files if isinstance(file, str)} if isinstance(files, list) else set()
 
 
 def _files_read(folder: Path, meta: Record) -> list[tuple[str | None, str]]:
