@@ -81,6 +81,8 @@ class Project:
         UsageError for a folder whose name pnp cannot print or name files after (see game_name_problem)."""
         if not self.cards.is_dir():
             return []
+        # (cards/ a link out of the project: `pnp list` listed the folders there, and read whose held a game.yaml)
+        self.inside(self.cards, None, "folder")
         folders = sorted(p for p in self.cards.iterdir() if p.is_dir() and not hidden_part([p.name]))
         names = [p.name for p in folders if os.path.lexists(p / "game.yaml")]
         for name in names:

@@ -17,7 +17,7 @@ from pnp.kit import inputs
 from pnp.kit.changes import MAX_MANIFEST_FACES, read_faces
 from pnp.kit.faces import FACE_FIELDS
 from pnp.kit.manifest import MAX_KEPT_WARNINGS, Manifest, warning_records
-from pnp.errors import UsageError
+from pnp.errors import DataError, UsageError
 from pnp.model.load import MAX_FILE_BYTES, ParsedFiles
 from pnp.project import Project, commit_files, temporary_beside
 from pnp.report import Mark, Report
@@ -295,7 +295,7 @@ def test_a_game_folder_whose_game_file_is_spelt_otherwise_is_refused_not_left_ou
     assert "game folder cards/'third' holds 'game.yml', not game.yaml: rename it to game.yaml" in result.output
 
 
-def test_a_hidden_game_folder_is_no_game_to_list_validate_or_build(tmp_path):
+def test_games_are_found_in_no_hidden_folder_and_never_outside_the_project(tmp_path):
     """`pnp list` showed cards/.old as a game ('.old: .old (? players, ?)') that `pnp validate` then refused as
     a hidden folder, failing every other game's run with it: pnp reads no hidden folder as a game, for any
     command, and one named on the command line is said to be hidden."""
@@ -305,6 +305,13 @@ def test_a_hidden_game_folder_is_no_game_to_list_validate_or_build(tmp_path):
     assert Project(tmp_path).games() == Project(tmp_path).select(None) == ["mini"]
     with pytest.raises(UsageError, match="game folder cards/'.old' is hidden"):
         Project(tmp_path).select([".old"])
+    # cards/ a link out of the project: its games were listed from there, which validate refused one by one
+    (tmp_path / "other").mkdir()
+    shutil.move(tmp_path / "cards", tmp_path / "other" / "cards")
+    (tmp_path / "other" / "project").mkdir()
+    (tmp_path / "other" / "project" / "cards").symlink_to(tmp_path / "other" / "cards")
+    with pytest.raises(DataError, match="folder 'cards' is outside the project folder"):
+        Project(tmp_path / "other" / "project").games()
 
 
 def test_list_says_a_refused_player_count_or_time_is_unknown_not_none(tmp_path):
