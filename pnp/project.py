@@ -115,7 +115,7 @@ class Project:
         named = [n if n in games else by_form.get(unicodedata.normalize("NFC", n), n) for n in names]
         unknown = [n for n in named if n not in games]
         for n in unknown:
-            if hidden_part([n]) and os.path.lexists(self.cards / n / "game.yaml"):
+            if hidden_part([n]) and n not in (".", "..") and "/" not in n and os.path.lexists(self.cards / n / "game.yaml"):
                 raise UsageError(f"game folder cards/{shown(n)} is hidden (its name starts with '.'): pnp reads no "
                                  "hidden folder as a game; rename it")
         if unknown:
