@@ -114,10 +114,7 @@ class Project:
         by_form = {unicodedata.normalize("NFC", game): game for game in games}
         named = [n if n in games else by_form.get(unicodedata.normalize("NFC", n), n) for n in names]
         unknown = [n for n in named if n not in games]
-        for n in unknown:
-            if hidden_part([n]) and n not in (".", "..") and "/" not in n and os.path.lexists(self.cards / n / "game.yaml"):
-                raise UsageError(f"game folder cards/{shown(n)} is hidden (its name starts with '.'): pnp reads no "
-                                 "hidden folder as a game; rename it")
+        self._refuse_hidden_games(unknown)
         if unknown:
             hints = []
             for n in unknown:
@@ -126,6 +123,14 @@ class Project:
                 f"unknown game {', '.join(hints)}; games here: {', '.join(games) or 'none'}"
             )
         return list(dict.fromkeys(named))
+
+    def _refuse_hidden_games(self, names: Sequence[str]) -> None:
+        """UsageError for a name of `names` (of no game found) that is a hidden folder of cards/ holding a game.yaml:
+        said to be hidden, which games() passes over, rather than an unknown game."""
+        for n in names:
+            if hidden_part([n]) and n not in (".", "..") and "/" not in n and os.path.lexists(self.cards / n / "game.yaml"):
+                raise UsageError(f"game folder cards/{shown(n)} is hidden (its name starts with '.'): pnp reads no "
+                                 "hidden folder as a game; rename it")
 
     def input_trees(self, game_id: str) -> list[Path]:
         """The folders whose every file is an input of the game (a build records them; shared icons are
