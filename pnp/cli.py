@@ -935,7 +935,9 @@ def list_games(ctx: click.Context, games: tuple[str, ...]) -> None:
     for game_id in project.select(games):
         game = load(project, game_id, report)
         meta: Mapping[str, Any] = game.meta or {}
-        click.echo(f"{game_id}: {game.title} ({meta.get('players', '?')} players, {meta.get('time', '?')})")
+        # (a value validate refuses is held as None: 'players: [2, 4]' was listed as 'None players')
+        players, time = ("?" if meta.get(key) is None else meta[key] for key in ("players", "time"))
+        click.echo(f"{game_id}: {game.title} ({players} players, {time})")
         for c in game.components:
             click.echo(f"  {c.count:>4} × {c.name} [{c.kind}]")
     if report.errors:

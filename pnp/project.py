@@ -75,11 +75,15 @@ class Project:
 
     def games(self) -> list[str]:
         """Game ids: folders of cards/ holding a game.yaml, sorted. Anything named game.yaml makes a game (a named
-        pipe, a broken link): loading it says what is wrong, where the game was skipped without a word.
+        pipe, a broken link): loading it says what is wrong, where the game was skipped without a word. A hidden
+        folder (cards/.old) is none, as pnp reads no hidden file as part of a game: `pnp list` showed it as a game
+        that every `pnp validate` and `pnp build` then refused, failing the project's other games' run with it.
         UsageError for a folder whose name pnp cannot print or name files after (see game_name_problem)."""
         if not self.cards.is_dir():
             return []
-        folders = sorted(p for p in self.cards.iterdir() if p.is_dir())
+        # (cards/ a link out of the project: `pnp list` listed the folders there, and read whose held a game.yaml)
+        self.inside(self.cards, None, "folder")
+        folders = sorted(p for p in self.cards.iterdir() if p.is_dir() and not hidden_part([p.name]))
         names = [p.name for p in folders if os.path.lexists(p / "game.yaml")]
         for name in names:
             if problem := game_name_problem(name):
@@ -110,6 +114,7 @@ class Project:
         by_form = {unicodedata.normalize("NFC", game): game for game in games}
         named = [n if n in games else by_form.get(unicodedata.normalize("NFC", n), n) for n in names]
         unknown = [n for n in named if n not in games]
+        self._refuse_hidden_games(unknown)
         if unknown:
             hints = []
             for n in unknown:
@@ -118,6 +123,14 @@ class Project:
                 f"unknown game {', '.join(hints)}; games here: {', '.join(games) or 'none'}"
             )
         return list(dict.fromkeys(named))
+
+    def _refuse_hidden_games(self, names: Sequence[str]) -> None:
+        """UsageError for a name of `names` (of no game found) that is a hidden folder of cards/ holding a game.yaml:
+        said to be hidden, which games() passes over, rather than an unknown game."""
+        for n in names:
+            if hidden_part([n]) and n not in (".", "..") and "/" not in n and os.path.lexists(self.cards / n / "game.yaml"):
+                raise UsageError(f"game folder cards/{shown(n)} is hidden (its name starts with '.'): pnp reads no "
+                                 "hidden folder as a game; rename it")
 
     def input_trees(self, game_id: str) -> list[Path]:
         """The folders whose every file is an input of the game (a build records them; shared icons are
@@ -320,42 +333,44 @@ _NAMED_OTHERWISE = {
 }
 
 
-def _name_key(name: str) -> str:
-    """A file's name as a person reads it: one Unicode form (a Mac stores 'é' as 'e' and an accent), any case."""
-    return unicodedata.normalize("NFC", name).casefold()
+def name_key(name: str) -> str:
+    """A file's name as a person, and a disk that ignores case and Unicode form (macOS, Windows, most USB sticks),
+    reads it: one Unicode form (a Mac stores 'é' as 'e' and an accent), any case. Composed again after folding
+    case, since folding 'ǰ' gives 'j' and a caron apart, which a disk takes for the 'ǰ' another name holds."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
 def _alike_pair(names: Sequence[str]) -> tuple[str, str] | None:
-    """The first two of `names` that read as one (_name_key), in their order, or None: names a disk that ignores
+    """The first two of `names` that read as one (name_key), in their order, or None: names a disk that ignores
     case or Unicode form (macOS, Windows, a USB stick) takes for one, which a folder of each of them shares."""
     seen: dict[str, str] = {}
     for name in names:
-        if (key := _name_key(name)) in seen:
+        if (key := name_key(name)) in seen:
             return seen[key], name
         seen[key] = name
     return None
 
 
 def _alike_in(folder: Path, name: str) -> str | None:
-    """The one entry of `folder` (among its first MAX_FOLDER_FILES) whose name reads as `name` (_name_key);
+    """The one entry of `folder` (among its first MAX_FOLDER_FILES) whose name reads as `name` (name_key);
     None when there is none, or more than one."""
     try:
         info = os.stat(folder)
     except (OSError, ValueError):
         return None
-    found = _names_by_key(str(folder), (info.st_dev, info.st_ino, info.st_mtime_ns)).get(_name_key(name), ())
+    found = _names_by_key(str(folder), (info.st_dev, info.st_ino, info.st_mtime_ns)).get(name_key(name), ())
     return found[0] if len(found) == 1 else None
 
 
 @functools.lru_cache(maxsize=16)
 def _names_by_key(folder: str, status: tuple[int, ...]) -> dict[str, tuple[str, ...]]:
-    """The names of a folder's entries by _name_key, listed once per version of the folder (`status`): 3,000
+    """The names of a folder's entries by name_key, listed once per version of the folder (`status`): 3,000
     cards naming pictures not in a folder of 19,000 listed it 3,000 times (3 s)."""
     names: dict[str, list[str]] = {}
     try:
         with os.scandir(folder) as entries:
             for _, entry in zip(range(MAX_FOLDER_FILES), entries):
-                names.setdefault(_name_key(entry.name), []).append(entry.name)
+                names.setdefault(name_key(entry.name), []).append(entry.name)
     except (OSError, ValueError):
         return {}
     return {key: tuple(alike) for key, alike in names.items()}

@@ -1737,6 +1737,16 @@ def two_tables(tmp_path, first, second, files):
     return root, folder
 
 
+def test_convert_never_writes_over_another_of_its_tables_files_of_the_same_name(tmp_path):
+    """`files: [t.yaml, t.csv]`: converting t.yaml to csv with --force wrote its items over t.csv's, which were
+    lost, exit 0 (a file of the table's own name in another format was taken for the table's own file)."""
+    root, folder = two_tables(tmp_path, {"a": {"files": ["t.yaml", "t.csv"], "fields": {"id": "str", "n": "int"}}},
+                              {}, {"t.yaml": "- {id: x, n: 3}\n", "t.csv": "id,n\ny,4\n"})
+    result = run(root, "convert", str(folder / "t.yaml"), "--to", "csv", "--force")
+    assert result.exit_code == 2 and "t.csv is read by table 'a' of cards/mini/game.yaml" in result.output
+    assert (folder / "t.csv").read_text(encoding="utf-8") == "id,n\ny,4\n"
+
+
 def test_convert_reads_a_file_by_the_table_that_reads_it_not_one_reading_its_namesake(tmp_path):
     # table a reads t.yaml, table b reads t.csv: t.csv was converted by a's fields, its text '007' as 7, exit 0
     root, folder = two_tables(tmp_path, {"a": {"file": "t.yaml", "fields": {"id": "str", "n": "int"}}},
@@ -2548,6 +2558,11 @@ def test_convert_never_writes_over_a_file_a_game_reads_for_another_table(three_g
     assert result.exit_code == 2 and "table 'dinosaurs' of cards/dinospan/game.yaml" in result.output, result.output
     convert(proj, events, "csv")
     convert(proj, evo / "events.csv", "yaml", "--out", str(events), "--force")
+    # names a disk blind to case reads as the file of another table, or as the file converted (a Mac's, Windows')
+    for out, said in ((evo / "GENES.yaml", "is read by table 'genes' of cards/evo/game.yaml"),
+                      (evo / "Events.yaml", "is cards/evo/events.yaml itself on a disk that does not tell")):
+        result = run(proj, "convert", str(events), "--to", "yaml", "--out", str(out), "--force")
+        assert result.exit_code == 2 and said in result.output and not out.exists(), result.output
 
 
 def test_a_number_cell_in_an_enum_field_is_matched_by_what_the_sheet_shows(tmp_path):

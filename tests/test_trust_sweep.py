@@ -17,7 +17,7 @@ from pnp.kit import inputs
 from pnp.kit.changes import MAX_MANIFEST_FACES, read_faces
 from pnp.kit.faces import FACE_FIELDS
 from pnp.kit.manifest import MAX_KEPT_WARNINGS, Manifest, warning_records
-from pnp.errors import UsageError
+from pnp.errors import DataError, UsageError
 from pnp.model.load import MAX_FILE_BYTES, ParsedFiles
 from pnp.project import Project, commit_files, temporary_beside
 from pnp.report import Mark, Report
@@ -293,6 +293,33 @@ def test_a_game_folder_whose_game_file_is_spelt_otherwise_is_refused_not_left_ou
     result = run(root, "validate", "mini")
     assert result.exit_code == 2
     assert "game folder cards/'third' holds 'game.yml', not game.yaml: rename it to game.yaml" in result.output
+
+
+def test_games_are_found_in_no_hidden_folder_and_never_outside_the_project(tmp_path):
+    """`pnp list` showed cards/.old as a game ('.old: .old (? players, ?)') that `pnp validate` then refused as
+    a hidden folder, failing every other game's run with it: pnp reads no hidden folder as a game, for any
+    command, and one named on the command line is said to be hidden."""
+    for name in (".old", "mini"):
+        (tmp_path / "cards" / name).mkdir(parents=True)
+        (tmp_path / "cards" / name / "game.yaml").write_text("name: x\n")
+    assert Project(tmp_path).games() == Project(tmp_path).select(None) == ["mini"]
+    with pytest.raises(UsageError, match="game folder cards/'.old' is hidden"):
+        Project(tmp_path).select([".old"])
+    # cards/ a link out of the project: its games were listed from there, which validate refused one by one
+    (tmp_path / "other").mkdir()
+    shutil.move(tmp_path / "cards", tmp_path / "other" / "cards")
+    (tmp_path / "other" / "project").mkdir()
+    (tmp_path / "other" / "project" / "cards").symlink_to(tmp_path / "other" / "cards")
+    with pytest.raises(DataError, match="folder 'cards' is outside the project folder"):
+        Project(tmp_path / "other" / "project").games()
+
+
+def test_list_says_a_refused_player_count_or_time_is_unknown_not_none(tmp_path):
+    """A value validate refuses is held as None: `pnp list` said 'Mini Game (None players, None)', Python's word."""
+    root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [
+        ["players: 2-3", "players: [2, 4]"], ["time: 10 minutes", "time: {a: 1}"]]}})
+    listed = run(root, "list")
+    assert listed.stdout.startswith("mini: Mini Game (? players, ?)\n") and "data errors" in listed.stderr
 
 
 def test_font_files_named_by_many_families_are_read_within_a_bound(tmp_path, monkeypatch):

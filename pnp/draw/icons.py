@@ -154,8 +154,9 @@ def _drawing(svg: bytes, digest: bytes) -> Drawing:
             if not side:
                 raise ValueError("its drawing has no size (no width, height or viewBox)")
             if not math.isfinite(side) or not MIN_ICON_SIZE <= side <= MAX_ICON_SIZE:
-                raise ValueError(f"its drawing's width and height must be between {MIN_ICON_SIZE:g} and "
-                                 f"{MAX_ICON_SIZE:g} pt, not {side:g}")
+                raise ValueError(f"its drawing's width and height, as its size and viewBox make them (one side by "
+                                 f"the other's proportions), must be between {MIN_ICON_SIZE:g} and {MAX_ICON_SIZE:g} "
+                                 f"pt, not {side:g}")  # (a size the file gives is said as typed: _refuse_sizes_unprintable)
         _undash_zero_patterns(drawing)
         _drawings[digest] = drawing
     return drawing
@@ -197,6 +198,7 @@ def _paint_as_browsers(root: Any) -> None:
 
     _referring_as_browsers(root)
     _leave_out_what_browsers_do_not_draw(root)
+    _refuse_sizes_unprintable(root, Svg2RlgAttributeConverter())
     _sized_as_browsers(root)
     converter = Svg2RlgAttributeConverter()
     sheet = CSSMatcher()
@@ -231,6 +233,31 @@ def _paint_as_browsers(root: Any) -> None:
         if not root.get(name):
             root.set(name, "black")
     _refuse_clips_of_nothing(root)
+
+
+def _refuse_sizes_unprintable(root: Any, converter: Any) -> None:
+    """IconProblem at the <svg> for a width or height it gives (or, giving none, its viewBox gives) that no icon
+    can be drawn at, quoted as the file writes it: the drawing's size svglib made of it was quoted (5e-324mm was
+    said 'not 1.4822e-323', 1e400 'not inf'), and 1e-400, a number too small for a float, read as 0, was said
+    to be no width, height or viewBox at all."""
+    box = root.get("viewBox", "").replace(",", " ").split()
+    for at, side in ((2, "width"), (3, "height")):
+        typed, said = root.get(side, "").strip(), f"its {side}"
+        if not typed and len(box) == 4:
+            typed, said = box[at], f"its viewBox's {side} (it gives no {side})"
+        if not typed or typed.endswith("%"):
+            continue
+        try:
+            length = converter.convertLength(typed) if root.get(side) else float(typed)
+        except ValueError:
+            continue  # (what svglib cannot read as a length: said by _check_lengths)
+        number = _LENGTH.fullmatch(typed)
+        written_zero = number is not None and not re.search("[1-9]", number[1].lower().partition("e")[0])
+        if not isinstance(length, float) or length < 0 or written_zero:
+            continue  # (said as a size below zero, or as no size)
+        if not MIN_ICON_SIZE <= length <= MAX_ICON_SIZE:  # (and nan: 1e-400 is read as 0, 1e400 as inf)
+            raise IconProblem(f"{said} is {quoted_name(typed)}, and an icon is drawn between {MIN_ICON_SIZE:g} and "
+                              f"{MAX_ICON_SIZE:g} pt wide and high: give the size of the drawing", root.sourceline)
 
 
 def _sized_as_browsers(root: Any) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..draw.canvas import new_canvas
 from ..products import KINDS
+from ..project import name_key
 
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -75,19 +76,14 @@ def _untaken(stem: str, taken: set[str]) -> str:
     """`stem`, or `stem`-2, -3, ... when a face of its component (whose files share a folder) has it already,
     and now taken: the slugs of a die's faces 1 and '1' (or 'a b' and 'a-b') are one, and each face's image
     was written over the other's (4 files for a d6, exit 0; Tabletop Simulator's die showed one face twice).
-    Names are told apart as a disk blind to case and Unicode form tells them (_file_key): faces 'ς' and 'σ'
+    Names are told apart as a disk blind to case and Unicode form tells them (name_key): faces 'ς' and 'σ'
     (or 'ß' and 'ss') were two files on Linux and one on a Mac, Windows or a USB stick."""
     found, n = stem, 1
-    while _file_key(found) in taken:
+    while name_key(found) in taken:
         n += 1
         found = f"{stem}-{n}"
-    taken.add(_file_key(found))
+    taken.add(name_key(found))
     return found
-
-
-def _file_key(name: str) -> str:
-    """A file's name as a disk that ignores case and Unicode form (macOS, Windows, most USB sticks) tells it."""
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
 def face_of(studio: "Studio", p: "Printable", bleed: float) -> "Face":

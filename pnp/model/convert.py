@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, LoadError, OutputError, UsageError, cannot_write
-from ..project import Project, write_file
+from ..project import Project, name_key, write_file
 from ..report import Mark
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, plain, shown, values_allowance
 from .schema import Field, Schema
@@ -92,8 +92,11 @@ def _target(project: Project, path: Path, fmt: str, out: str | Path | None, forc
     when that is `path` itself, a game's game.yaml, a file a game reads for another `table` than this one (see
     _read_by_another; `meta`: its game's game.yaml, read), or a file that exists (unless `force`)."""
     target = Path(out) if out else path.with_suffix("." + fmt)
-    if target.absolute() == path:
-        raise UsageError(f"{project.rel(path)} is already {fmt}")
+    if _one_file(target, path):
+        raise UsageError(f"{project.rel(path)} is already {fmt}" if target.absolute() == path else
+                         f"{project.rel(target.absolute())} is {project.rel(path)} itself on a disk that does not tell "
+                         "names apart by case or Unicode form (macOS, Windows, a USB stick), and --force does not "
+                         "write the table over the file it is read from: name another file")
     if _game_file(project, target):  # (`--to yaml --out cards/<game>/game.yaml --force` wrote the table there)
         raise UsageError(f"{project.rel(target)} defines a game (its tables among the rest), and --force does not "
                          "replace it with a table: name another file")
@@ -114,6 +117,8 @@ def _read_by_another(project: Project, target: Path, table: tuple[Path, str, str
     `own_meta` is the table's game's game.yaml, read once (_table_of): each convert read it twice."""
     own_folder, own_table, converted = table
     real = target.resolve()
+    together = _files_together(own_meta, own_table)
+    own_items = together if converted in together else set()  # (its `files:` other than the one converted)
     for game_id in project.games():
         folder = project.cards / game_id
         game_yaml = folder / "game.yaml"
@@ -126,13 +131,24 @@ def _read_by_another(project: Project, target: Path, table: tuple[Path, str, str
         if not isinstance(meta, Record):
             continue
         for reader, name in _files_read(folder, meta):
-            if reader == own_table and folder.absolute() == own_folder and _stem(name) == _stem(converted):
+            if reader == own_table and folder.absolute() == own_folder and _stem(name) == _stem(converted) \
+                    and name not in own_items:
                 continue
             with contextlib.suppress(OSError, RuntimeError, ValueError):  # (a name no file can have reads nothing)
-                if (folder / name).resolve() == real:
+                if _one_file(folder / name, real):
                     said = f"table '{reader}'" if reader is not None else "the rules:"
                     return f"{said} of {project.rel(game_yaml)}"
     return None
+
+
+def _files_together(meta: Record, table: str) -> set[str]:
+    """The files a `table` of game.yaml's `meta` reads its items from together (its `files:`): one of them is
+    another's items, even of the same name in another format (`files: [a.yaml, a.csv]`: converting a.yaml to csv
+    with --force wrote a.yaml's items over a.csv's, whose items were lost, exit 0)."""
+    tables = meta.get("tables")
+    spec = tables.get(table) if isinstance(tables, Record) else None
+    files = spec.get("files") if isinstance(spec, Record) else None
+    return {file for file in files if isinstance(file, str)} if isinstance(files, list) else set()
 
 
 def _files_read(folder: Path, meta: Record) -> list[tuple[str | None, str]]:
@@ -151,6 +167,13 @@ def _files_read(folder: Path, meta: Record) -> list[tuple[str | None, str]]:
         read += [(name, file) for file in (files if isinstance(files, list) else [files]) if isinstance(file, str)]
     rules = meta.get("rules")
     return read + ([(None, rules)] if isinstance(rules, str) else [])
+
+
+def _one_file(path: Path, other: Path) -> bool:
+    """Whether two paths name one file, as a disk blind to case and Unicode form reads them (name_key): there,
+    `--out cards/evo/GENES.yaml --force` wrote over the genes table's file, and `--to yaml --out Events.yaml
+    --force` over the table converted, comments and all, where each was a file of its own on Linux."""
+    return name_key(str(path.resolve())) == name_key(str(other.resolve()))
 
 
 def _game_file(project: Project, target: Path) -> bool:
