@@ -8,6 +8,7 @@ import functools
 import importlib.util
 import inspect
 import math
+import random
 import re
 import reprlib
 import sys
@@ -254,6 +255,7 @@ def rules_made(rules: type[GameRules], data: GameData) -> GameRules:
     """The rules' Rules made for the game's data (by pnp's process playing them, and again by each worker of
     --jobs N); DataError at the line of their __init__ that failed."""
     path, shown = source_of(rules)
+    seed_shared_random("making the rules")  # (in each worker as in the process that loaded them)
     try:
         return rules(data)
     except Stopped:  # pnp's alarm (said by the run), or Ctrl-C (Interrupted)
@@ -342,6 +344,15 @@ def source_of(rules: type) -> tuple[str, str]:
     return found if isinstance(found, tuple) else ("", RULES_FILE)
 
 
+def seed_shared_random(moment: str) -> None:
+    """Python's shared `random` module seeded from `moment` (loading the rules, making them, a game's seed), as
+    the rules' code begins there. Rules drawing from it (random.shuffle(deck)), not from the rng pnp passes,
+    drew from a state seeded at pnp's start from the system's entropy: the same seed wrote another
+    simulation.json at every run, and a failed game's replay line played another game. A text seed is
+    digested (SHA-512), never hashed, so it seeds alike in every process and on every system."""
+    random.seed(f"pnp simulate: {moment}")
+
+
 def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
     """The Rules class of a rules file, imported once per process (worker processes call this too)."""
     name = f"pnp_rules_{game_id.replace('-', '_')}"
@@ -352,6 +363,7 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
         source = _rules_text(read_project_file(Path(path), MAX_RULES_BYTES, Mark(shown), "rules file"), shown)
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # dataclasses and pickling look their module up by name
+        seed_shared_random("loading the rules")
         try:
             # compiled from the bytes just read, never through the loader: Python's importer runs the bytecode
             # file beside a source (__pycache__/rules.cpython-3XX.pyc) whose time and size it matches, so a game
