@@ -347,6 +347,18 @@ def _alike_in(folder: Path, name: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+def named_alike(folder: Path, name: str) -> str | None:
+    """An entry of `folder` (among its first MAX_FOLDER_FILES) whose name is not `name` but reads as it
+    (_name_key): one folder with it on a disk that ignores case or Unicode form (macOS, Windows, a USB stick);
+    None when there is none."""
+    try:
+        info = os.stat(folder)
+    except (OSError, ValueError):
+        return None
+    found = _names_by_key(str(folder), (info.st_dev, info.st_ino, info.st_mtime_ns)).get(_name_key(name), ())
+    return next((other for other in found if other != name), None)
+
+
 @functools.lru_cache(maxsize=16)
 def _names_by_key(folder: str, status: tuple[int, ...]) -> dict[str, tuple[str, ...]]:
     """The names of a folder's entries by _name_key, listed once per version of the folder (`status`): 3,000
