@@ -121,7 +121,7 @@ def _remove_made(made: list[Path]) -> None:
 def _checked(project: "Project", game_id: str, start: str) -> list[Path]:
     """The two folders the new game will be, once its name and starting point are known to be good."""
     if not GAME_ID.fullmatch(game_id or ""):
-        raise UsageError(f"'{game_id}' cannot name a game: use lowercase letters, digits and hyphens "
+        raise UsageError(f"{shown(game_id)} cannot name a game: use lowercase letters, digits and hyphens "
                          "(at most 40), e.g. my-game")
     if game_id in RESERVED_GAME_NAMES:
         raise UsageError(f"'{game_id}' cannot name a game: pnp reserves it ({RESERVED_GAME_NAMES[game_id]}); "

@@ -113,7 +113,8 @@ class Project:
         if unknown:
             hints = []
             for n in unknown:
-                hints.append(f"'{n}'{did_you_mean(n, games)}")
+                hints.append(f"{shown(n)}{did_you_mean(n, games)}")  # (escaped: a name typed with a line break
+                # forged a line of the refusal)
             raise UsageError(
                 f"unknown game {', '.join(hints)}; games here: {', '.join(games) or 'none'}"
             )
