@@ -5,6 +5,7 @@ import ast
 import codecs
 import copy
 import functools
+import hashlib
 import importlib.util
 import inspect
 import math
@@ -349,8 +350,13 @@ def seed_shared_random(moment: str) -> None:
     the rules' code begins there. Rules drawing from it (random.shuffle(deck)), not from the rng pnp passes,
     drew from a state seeded at pnp's start from the system's entropy: the same seed wrote another
     simulation.json at every run, and a failed game's replay line played another game. A text seed is
-    digested (SHA-512), never hashed, so it seeds alike in every process and on every system."""
-    random.seed(f"pnp simulate: {moment}")
+    digested (SHA-512), never hashed, so it seeds alike in every process and on every system. numpy's shared
+    generator (np.random.shuffle: numpy is one of pnp's own libraries), once imported, is seeded alike."""
+    seed = f"pnp simulate: {moment}"
+    random.seed(seed)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:  # (its random module is imported as it is first named: seeded from entropy then)
+        numpy.random.seed(int.from_bytes(hashlib.sha256(seed.encode()).digest()[:4], "big"))
 
 
 def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
