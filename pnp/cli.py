@@ -1116,7 +1116,8 @@ def serve(ctx: click.Context, games: tuple[str, ...], port: int, host: str, allo
     try:
         run(project, selected, host, port, _on_listening, allow_hosts)
     except OSError as e:
-        raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+        # (escaped: a --host typed with a line break split the refusal in two lines, the second forged)
+        raise UsageError(f"cannot listen on {printable(host)}:{port}: {e.strerror or e}") from None
 
 
 def _on_listening(url: str, warning: str | None) -> None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .errors import UsageError
 from .options import CONTROL_CHARACTER
-from .project import RESERVED_GAME_NAMES, move_into_place, output_path
+from .project import RESERVED_GAME_NAMES, move_into_place, named_alike, output_path
 from .report import shown
 
 if TYPE_CHECKING:
@@ -121,7 +121,7 @@ def _remove_made(made: list[Path]) -> None:
 def _checked(project: "Project", game_id: str, start: str) -> list[Path]:
     """The two folders the new game will be, once its name and starting point are known to be good."""
     if not GAME_ID.fullmatch(game_id or ""):
-        raise UsageError(f"'{game_id}' cannot name a game: use lowercase letters, digits and hyphens "
+        raise UsageError(f"{shown(game_id)} cannot name a game: use lowercase letters, digits and hyphens "
                          "(at most 40), e.g. my-game")
     if game_id in RESERVED_GAME_NAMES:
         raise UsageError(f"'{game_id}' cannot name a game: pnp reserves it ({RESERVED_GAME_NAMES[game_id]}); "
@@ -136,6 +136,14 @@ def _checked(project: "Project", game_id: str, start: str) -> list[Path]:
     if taken:
         raise UsageError(f"{project.rel(taken[0])} already exists: pnp new never overwrites a game "
                          "(choose another name, or delete the folder)")
+    # a game named as one there but for case (Dino, dino) made a second game that validate and build refuse,
+    # with the first, until one is renamed; on a disk that ignores case it is that game's folder, refused above
+    for folder, target in zip((project.cards, project.layouts), targets):
+        if (alike := named_alike(folder, game_id)) is not None:
+            raise UsageError(f"'{game_id}' cannot name a game: {project.rel(folder)}/{shown(alike)} is named alike "
+                             "but for case or how its accents are stored, one folder with "
+                             f"{project.rel(target)} on a disk that does not tell such names apart (macOS, Windows, "
+                             "a USB stick): choose another name")
     return targets
 
 

@@ -118,7 +118,8 @@ class Project:
         if unknown:
             hints = []
             for n in unknown:
-                hints.append(f"'{n}'{did_you_mean(n, games)}")
+                hints.append(f"{shown(n)}{did_you_mean(n, games)}")  # (escaped: a name typed with a line break
+                # forged a line of the refusal)
             raise UsageError(
                 f"unknown game {', '.join(hints)}; games here: {', '.join(games) or 'none'}"
             )
@@ -360,6 +361,18 @@ def _alike_in(folder: Path, name: str) -> str | None:
         return None
     found = _names_by_key(str(folder), (info.st_dev, info.st_ino, info.st_mtime_ns)).get(name_key(name), ())
     return found[0] if len(found) == 1 else None
+
+
+def named_alike(folder: Path, name: str) -> str | None:
+    """An entry of `folder` (among its first MAX_FOLDER_FILES) whose name is not `name` but reads as it
+    (_name_key): one folder with it on a disk that ignores case or Unicode form (macOS, Windows, a USB stick);
+    None when there is none."""
+    try:
+        info = os.stat(folder)
+    except (OSError, ValueError):
+        return None
+    found = _names_by_key(str(folder), (info.st_dev, info.st_ino, info.st_mtime_ns)).get(_name_key(name), ())
+    return next((other for other in found if other != name), None)
 
 
 @functools.lru_cache(maxsize=16)

@@ -50,6 +50,16 @@ def test_new_never_overwrites_a_game(tmp_path):
     assert not (tmp_path / "layouts/mygame/board.yaml").exists()
 
 
+@pytest.mark.parametrize("there", ["cards/MyGame", "layouts/MYGAME"])
+def test_new_refuses_a_name_a_folder_there_has_but_for_case(tmp_path, there):
+    """`pnp new mygame` beside cards/MyGame wrote a second game, which validate and build then refused with the
+    first (their folders are one on a Mac's, Windows' or a USB stick's disk) until one was renamed."""
+    (tmp_path / there).mkdir(parents=True)
+    made = run(tmp_path, "new", "mygame")
+    assert made.exit_code == 2 and f"{there.split('/')[0]}/'{there.split('/')[1]}' is named alike" in made.output
+    assert not (tmp_path / "cards/mygame").exists() and not (tmp_path / "layouts/mygame").exists()
+
+
 def test_a_game_made_by_another_pnp_new_meanwhile_is_named_and_kept(tmp_path, monkeypatch):
     """Two `pnp new g` at once: the second, finding cards/g made after its check, was refused at its staging
     folder ('.pnp-new-x1y2/cards/g', gone by then) rather than at cards/g."""

@@ -1575,3 +1575,28 @@ def test_the_rules_file_is_read_beneath_the_project_and_its_lines_found_in_the_t
         rules_class(source, "beneath_worker")
     assert str(said.value).startswith("cards/mini/rules.py: rules file cannot be read"), said.value
     assert not (tmp_path / "ran").exists()
+
+
+def test_rules_drawing_from_a_shared_random_generator_play_the_same_games_in_every_run(tmp_path):
+    """Rules that draw from Python's shared `random` (random.shuffle(deck), not the rng pnp passes) as they
+    load, as they are made and in a game, or from numpy's (one of pnp's libraries), drew from a state seeded
+    from the system's entropy as pnp started: the same --seed wrote another simulation.json at each run, and a
+    failed game's replay line played another game. (pnp's process is told apart here by seeding the test's own
+    generators apart: the rules' process is its fork.)"""
+    import random
+
+    import numpy
+
+    rules = "import random\nimport numpy\n" + NIM.replace(
+        "class Rules(GameRules):\n", "TOP = random.randrange(2)\n\n\nclass Rules(GameRules):\n    def __init__(self, "
+        "game):\n        super().__init__(game)\n        self.extra = random.randrange(2)\n\n", 1).replace(
+        '"pile": pile + rng.randrange(3)', '"pile": pile + random.randrange(5) + int(numpy.random.randint(5)) + '
+        'self.extra + TOP', 1)
+    root = _nim(tmp_path, rules)
+    written = []
+    for entropy in (1, 2):
+        random.seed(entropy)
+        numpy.random.seed(entropy)
+        assert _simulate(root, "--games", "4", "--seed", "4", "--jobs", "1").exit_code == 0
+        written.append((root / "output/mini/simulation.json").read_bytes())
+    assert written[0] == written[1]

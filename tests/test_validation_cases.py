@@ -88,6 +88,17 @@ def test_a_command_line_value_quoted_in_an_error_is_said_printably(project, args
     assert result.exit_code == 2 and "x\\x1b[2Jy" in result.output and "\x1b" not in result.output
 
 
+@pytest.mark.parametrize("args", [["validate", "x\ny"], ["simulate", "x\ny"], ["new", "x\ny"],
+                                  ["serve", "--host", "x\ny", "--port", "0"]])
+def test_a_value_typed_with_a_line_break_is_said_in_one_line(project, args):
+    """An unknown game, a name `pnp new` refuses or a --host pnp serve cannot listen on was quoted as typed: its
+    line break split the refusal in two lines, the second forged (a line of its own to an editor's problem
+    matcher)."""
+    result = run(project, *args)
+    assert result.exit_code == 2 and "x\\ny" in result.output and result.output.strip().count("\n") == 0, \
+        result.output
+
+
 def test_bad_option_is_a_usage_error(project):
     result = run(project, "build", "--paper", "a5")
     assert result.exit_code == 2

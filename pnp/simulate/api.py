@@ -5,11 +5,13 @@ import ast
 import codecs
 import copy
 import functools
+import hashlib
 import importlib.util
 import inspect
 import io
 import linecache
 import math
+import random
 import re
 import reprlib
 import sys
@@ -260,6 +262,7 @@ def rules_made(rules: type[GameRules], data: GameData) -> GameRules:
     """The rules' Rules made for the game's data (by pnp's process playing them, and again by each worker of
     --jobs N); DataError at the line of their __init__ that failed."""
     path, shown = source_of(rules)[:2]
+    seed_shared_random("making the rules")  # (in each worker as in the process that loaded them)
     try:
         return rules(data)
     except Stopped:  # pnp's alarm (said by the run), or Ctrl-C (Interrupted)
@@ -362,6 +365,20 @@ def source_of(rules: type) -> RulesSource:
     return found if isinstance(found, RulesSource) else RulesSource("", RULES_FILE, None)
 
 
+def seed_shared_random(moment: str) -> None:
+    """Python's shared `random` module seeded from `moment` (loading the rules, making them, a game's seed), as
+    the rules' code begins there. Rules drawing from it (random.shuffle(deck)), not from the rng pnp passes,
+    drew from a state seeded at pnp's start from the system's entropy: the same seed wrote another
+    simulation.json at every run, and a failed game's replay line played another game. A text seed is
+    digested (SHA-512), never hashed, so it seeds alike in every process and on every system. numpy's shared
+    generator (np.random.shuffle: numpy is one of pnp's own libraries), once imported, is seeded alike."""
+    seed = f"pnp simulate: {moment}"
+    random.seed(seed)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:  # (its random module is imported as it is first named: seeded from entropy then)
+        numpy.random.seed(int.from_bytes(hashlib.sha256(seed.encode()).digest()[:4], "big"))
+
+
 def rules_class(source: RulesSource, game_id: str) -> type[GameRules]:
     """The Rules class of a rules file, imported once per process (worker processes call this too). Its text
     is read once, as every file of the project is (open_beneath: a folder or the file itself swapped for a link
@@ -380,6 +397,7 @@ def rules_class(source: RulesSource, game_id: str) -> type[GameRules]:
         linecache.cache[path] = (len(source_text), None, lines, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # dataclasses and pickling look their module up by name
+        seed_shared_random("loading the rules")
         try:
             # compiled from the bytes just read, never through the loader: Python's importer runs the bytecode
             # file beside a source (__pycache__/rules.cpython-3XX.pyc) whose time and size it matches, so a game

@@ -27,7 +27,7 @@ from . import api, stats
 from .agents import Agent, make_agent, win_shares
 from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, MAX_WORKERS, RULES_FILE, RULES_MEMORY, GameData, GameRules,
                   RulesFault, RulesSource, Tracked, code_mark, hook_line, loaded_rules, raised, rules_class,
-                  rules_made, said, source_of)
+                  rules_made, said, seed_shared_random, source_of)
 from ..errors import DataError
 from ..model.game import Game
 from ..project import Project, end_with_parent, freeze_once, usable_cores, worker_context
@@ -175,6 +175,7 @@ def play(rules: GameRules, options: Options, index: int, seed: int, seating: Sea
     # (0.3 s in a test process). What the games make, kept by the rules from one game to the next too, is
     # collected as ever
     freeze_once()
+    seed_shared_random(f"game {seed}")  # (a replay line's --seed plays this game with this seed)
     remains, unraised_turn = _game(call, options, result, turn)
     _let_go(remains, call, options, result, turn[0], unraised_turn)
     return result
