@@ -371,7 +371,7 @@ def named_alike(folder: Path, name: str) -> str | None:
         info = os.stat(folder)
     except (OSError, ValueError):
         return None
-    found = _names_by_key(str(folder), (info.st_dev, info.st_ino, info.st_mtime_ns)).get(_name_key(name), ())
+    found = _names_by_key(str(folder), (info.st_dev, info.st_ino, info.st_mtime_ns)).get(name_key(name), ())
     return next((other for other in found if other != name), None)
 
 
