@@ -278,6 +278,16 @@ def test_convert_refuses_a_file_no_table_reads_and_never_overwrites(proj):
     convert(proj, folder / "tokens.yaml", "csv")
     again = run(proj, "convert", str(folder / "tokens.yaml"), "--to", "csv")
     assert again.exit_code == 2 and "exists; --force replaces it" in again.output
+    # `--out TOKENS.YAML --force` on a system comparing names without case (macOS, Windows) wrote the table over
+    # the file read (a workbook's other sheets lost), exit 0; a hard link stands for that other name here
+    before = (folder / "tokens.yaml").read_bytes()
+    os.link(folder / "tokens.yaml", folder / "TOKENS-linked.yaml")
+    itself = run(proj, "convert", str(folder / "tokens.yaml"), "--to", "yaml", "--out",
+                 str(folder / "TOKENS-linked.yaml"), "--force")
+    assert itself.exit_code == 2 and f"cards/{GAME}/TOKENS-linked.yaml is cards/{GAME}/tokens.yaml itself" \
+        in itself.output, itself.output
+    assert (folder / "tokens.yaml").read_bytes() == before
+    assert os.path.samefile(folder / "tokens.yaml", folder / "TOKENS-linked.yaml")
 
 
 def test_convert_refuses_a_table_whose_fields_game_yaml_cannot_read(proj):
@@ -3036,3 +3046,4 @@ def test_a_table_whose_folder_becomes_a_link_outside_after_its_check_is_not_read
     with pytest.raises(LoadError) as refused:
         read_table(real, f"cards/g/{name}", schema, beneath=root)
     assert refused.value.mark.file == f"cards/g/{name}" and "cannot be read" in refused.value.message, refused.value
+

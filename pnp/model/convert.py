@@ -94,6 +94,10 @@ def _target(project: Project, path: Path, fmt: str, out: str | Path | None, forc
     target = Path(out) if out else path.with_suffix("." + fmt)
     if target.absolute() == path:
         raise UsageError(f"{project.rel(path)} is already {fmt}")
+    if _same_file(target, path):  # (`--out CARDS.XLSX --force` on a system not telling case replaced cards.xlsx)
+        raise UsageError(f"{project.rel(target)} is {project.rel(path)} itself (another name of the file "
+                         "converted), and --force does not write the table over the file it is read from: name "
+                         "another file")
     if _game_file(project, target):  # (`--to yaml --out cards/<game>/game.yaml --force` wrote the table there)
         raise UsageError(f"{project.rel(target)} defines a game (its tables among the rest), and --force does not "
                          "replace it with a table: name another file")
@@ -151,6 +155,16 @@ def _files_read(folder: Path, meta: Record) -> list[tuple[str | None, str]]:
         read += [(name, file) for file in (files if isinstance(files, list) else [files]) if isinstance(file, str)]
     rules = meta.get("rules")
     return read + ([(None, rules)] if isinstance(rules, str) else [])
+
+
+def _same_file(target: Path, path: Path) -> bool:
+    """Whether `target` names the file at `path` by another name: one differing in case alone on a system that
+    compares names without case (macOS, Windows), a hard link, a link to it. The names are not compared: the
+    system is asked whether the two are one file."""
+    try:
+        return target.exists() and os.path.samefile(target, path)
+    except (OSError, ValueError):  # (a name the system cannot look up is no file)
+        return False
 
 
 def _game_file(project: Project, target: Path) -> bool:
