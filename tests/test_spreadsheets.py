@@ -3047,3 +3047,51 @@ def test_a_table_whose_folder_becomes_a_link_outside_after_its_check_is_not_read
         read_table(real, f"cards/g/{name}", schema, beneath=root)
     assert refused.value.mark.file == f"cards/g/{name}" and "cannot be read" in refused.value.message, refused.value
 
+
+
+X14_CONDITION = (
+    '<extLst><ext uri="{78C0D931-6437-407d-A8EE-F0AAD7539E65}" '
+    'xmlns:x14="http://schemas.microsoft.com/office/spreadsheetml/2009/9/main"><x14:conditionalFormattings>'
+    '<x14:conditionalFormatting xmlns:xm="http://schemas.microsoft.com/office/excel/2006/main">'
+    '<x14:cfRule type="expression" priority="1" id="{00000000-0000-0000-0000-000000000001}"><xm:f>TRUE</xm:f>'
+    '<x14:dxf>%s</x14:dxf></x14:cfRule><xm:sqref>A2:A3</xm:sqref></x14:conditionalFormatting>'
+    '</x14:conditionalFormattings></ext></extLst>')
+
+
+@pytest.mark.parametrize("style, said", [
+    ('<font><color rgb="FFFFFFFF"/></font>', "warned: cards/g/t.xlsx[Sheet]:2:1: conditional formatting of cells "
+     "'A2:A3' colours their text as their fill is"),
+    ('<font><color rgb="FFFFFFFF"/></font><fill><patternFill><bgColor rgb="FFFEFEFE"/></patternFill></fill>',
+     "warned: cards/g/t.xlsx[Sheet]:2:1: conditional formatting of cells 'A2:A3' colours their text as their fill is"),
+    ('<font><color rgb="FFFFFFFF"/></font><fill><patternFill><bgColor rgb="FF000000"/></patternFill></fill>', ""),
+    ('<numFmt numFmtId="200" formatCode=";;;"/>', "refused: cards/g/t.xlsx[Sheet]:2:1: conditional formatting of "
+     "cells 'A2:A3' shows them in the number format ';;;'"),
+    ('<font><color rgb="white"/></font>', "refused: cards/g/t.xlsx[Sheet]:2:1: conditional formatting of cells "
+     "'A2:A3' holds a style that cannot be read")])
+def test_a_conditional_format_excel_2010_keeps_in_the_sheets_extlst_is_judged_as_any_other(tmp_path, style, said):
+    """A rule Excel 2010 writes in the sheet's extLst (<x14:cfRule>, its style held in it, its range an
+    <xm:sqref>) colouring white text on its cells' white fill went unwarned, where the same rule written the
+    ordinary way was warned of; a number format of its own is refused as an ordinary rule's is."""
+    from openpyxl.styles import PatternFill
+
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    book = openpyxl.Workbook()
+    for row in (["id"], ["i"], ["j"]):
+        book.active.append(row)
+    for cell in ("A2", "A3"):
+        book.active[cell].fill = PatternFill("solid", fgColor="FFFFFFFF")
+    path = tmp_path / "t.xlsx"
+    book.save(path)
+    rezip(path, lambda name, data: data.replace(b"</worksheet>", (X14_CONDITION % style).encode() + b"</worksheet>")
+          if name == "xl/worksheets/sheet1.xml" else data)
+    warned = []
+    try:
+        items = read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}),
+                           warn=lambda message, mark: warned.append(f"warned: {mark}: {message}"))
+        assert [item["id"] for item in items] == ["i", "j"]
+    except LoadError as e:
+        warned.append(f"refused: {e.mark}: {e.message}")
+    assert [w[:len(said)] for w in warned] == ([said] if said else []), warned

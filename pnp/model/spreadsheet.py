@@ -663,8 +663,7 @@ def _sheet_rows(ws: Any, where: str, warn: Warn | None = None) -> Rows:
     sheet = _SheetRead(ws, reader, where)
     sheet.hidden_columns = _hidden_columns(root)
     sheet.rows_hidden = any(_hidden_by_default(part) for part in root.findall(_MAIN + "sheetFormatPr"))
-    sheet.condition_cells = {_first_cell((formatting.get("sqref") or "").strip()): 0
-                             for formatting in root.findall(_MAIN + "conditionalFormatting")}
+    sheet.condition_cells = {_first_cell(_condition_range(formatting)): 0 for formatting in _condition_formattings(root)}
     sheet.in_table = any(len(parts) for parts in root.findall(_MAIN + "tableParts"))
     sheet.zeros_hidden = any(view.get("showZeros") in ("0", "false")
                              for view in root.findall(f"{_MAIN}sheetViews/{_MAIN}sheetView"))
@@ -902,7 +901,7 @@ class _SheetRead:
         formatting in a 4 MB sheet took 8 s."""
         for element in part.iter():
             self._refuse_misplaced((element,))
-            if local_name(element.tag) == "conditionalFormatting":
+            if _is_condition_formatting(element):
                 self._refuse_shown_otherwise_by_condition(element)
             self.beside += 1
             if self.beside > MAX_OBJECT_ELEMENTS:
@@ -915,30 +914,52 @@ class _SheetRead:
         its cells show (_rule_shows_otherwise) by a condition, which pnp does not run: a rule of format ;;; over the
         names, or a data bar showing the bar alone, left the sheet blank where the cards printed the values (exit
         0)."""
-        cells = (formatting.get("sqref") or next((part.text or "" for part in formatting
-                                                  if local_name(part.tag) == "sqref"), "")).strip()
+        cells = _condition_range(formatting)
         at = _first_cell(cells)
         for rule in formatting:
-            if local_name(rule.tag) == "cfRule" and (said := _rule_shows_otherwise(rule, self.ws.parent)):
+            if local_name(rule.tag) != "cfRule":
+                continue
+            style = self._rule_style(rule, cells, at)
+            if said := _rule_shows_otherwise(rule, style):
                 raise LoadError(f"conditional formatting of cells {shown(cells)} {said} where the rule "
                                 "applies, and pnp applies no such rule (nor runs its condition): what it reads from "
                                 "them may not be what the sheet shows; remove the rule, or make it show the values",
                                 Mark(self.where, *at))
-            if local_name(rule.tag) == "cfRule" and self.condition_said is None and self._hides_by_condition(rule, at):
+            if self.condition_said is None and self._hides_by_condition(style, at):
                 self.condition_said = (
                     f"conditional formatting of cells {shown(cells)} colours their text as their fill is (white on "
                     "white, or nearly) where its condition holds, so the sheet may show nothing there, and pnp runs "
                     "no rule's condition, and reads and prints the values: colour the rule's text to show them, or "
                     "delete them if they are not part of the table", Mark(self.where, *at))
 
-    def _hides_by_condition(self, rule: Any, at: tuple[int, int]) -> bool:
-        """Whether a conditional formatting's `rule` (its <cfRule>) sets a font colour its cells' fill hides
-        (cell_colours.unseen): the fill the rule sets, or else the one of the first cell of its range (each cell's
-        own is not looked up: a rule over cells of several fills is judged by its first)."""
+    def _rule_style(self, rule: Any, cells: str, at: tuple[int, int]) -> Any:
+        """The differential style (a font, a fill, a number format) a conditional formatting's `rule` (over
+        `cells`, the first at `at`) sets: the one it names by its dxfId in the workbook's styles, or the one it holds
+        (<x14:dxf>: Excel 2010 writes such a rule in the sheet's extLst, and its white text on a white fill went
+        unwarned where an ordinary rule's was warned of); None where it names none there. LoadError at the range's
+        first cell where the style it holds cannot be read."""
+        own = next((part for part in rule if local_name(part.tag) == "dxf"), None)
+        if own is None:
+            formats = getattr(getattr(self.ws.parent, "_differential_styles", None), "dxf", None) or []
+            number = rule.get("dxfId") or ""
+            return formats[int(number)] if number.isdigit() and int(number) < len(formats) else None
+        from openpyxl.styles.differential import DifferentialStyle
+
+        try:
+            return DifferentialStyle.from_tree(own)
+        except Exception as e:  # noqa: BLE001 - openpyxl refusing a value of the style its own way
+            raise LoadError(f"conditional formatting of cells {shown(cells)} holds a style that cannot be read "
+                            f"({type(e).__name__}: {e}): the file is damaged; save it again from the spreadsheet "
+                            "program", Mark(self.where, *at)) from None
+
+    def _hides_by_condition(self, style: Any, at: tuple[int, int]) -> bool:
+        """Whether a conditional formatting's rule of differential style `style` (_rule_style) sets a font colour
+        its cells' fill hides (cell_colours.unseen): the fill the rule sets, or else the one of the first cell of
+        its range at `at` (each cell's own is not looked up: a rule over cells of several fills is judged by its
+        first)."""
         from openpyxl.cell.read_only import ReadOnlyCell
         from openpyxl.styles import PatternFill
 
-        style = _rule_style(rule, self.ws.parent)
         if style is None or style.font is None or style.font.color is None:
             return False
         if style.fill is not None:  # (a rule's solid fill holds its colour as bgColor, ECMA-376 Part 1, 18.8.20)
@@ -1161,24 +1182,35 @@ def _first_cell(cells: str) -> tuple[int, int]:
     return (int(first[2]), _column_number(first[1])) if first else (1, 1)
 
 
-def _rule_style(rule: Any, book: Any) -> Any:
-    """The differential style (a font, a fill, a number format) a conditional formatting's `rule` names by its
-    dxfId in the workbook `book`'s styles, or None where it names none there."""
-    formats = getattr(getattr(book, "_differential_styles", None), "dxf", None) or []
-    number = rule.get("dxfId") or ""
-    return formats[int(number)] if number.isdigit() and int(number) < len(formats) else None
+def _condition_formattings(root: Any) -> list[Any]:
+    """The conditional formattings of the sheet whose XML's root element is `root`, wherever beside its cells
+    (_is_condition_formatting), as _SheetRead.beside_cells meets them."""
+    return [element for part in root if not (root.tag == _CELL_PATH[0] and part.tag == _CELL_PATH[1])
+            for element in part.iter() if _is_condition_formatting(element)]
 
 
-def _rule_shows_otherwise(rule: Any, book: Any) -> str | None:
-    """What a conditional formatting's `rule` does to the text its cells show, or None (a colour, a font, a
-    border change no character): a number format of its own (its dxfId's in the workbook's styles, or one it
-    holds, as Excel 2010 writes a rule in a sheet's extLst), or a data bar or an icon set shown without the
-    value."""
-    style = _rule_style(rule, book)
+def _is_condition_formatting(element: Any) -> bool:
+    """Whether a sheet's element is a conditional formatting: a <conditionalFormatting>, or Excel 2010's
+    <x14:conditionalFormatting> in the sheet's extLst."""
+    return local_name(element.tag) == "conditionalFormatting"
+
+
+def _condition_range(formatting: Any) -> str:
+    """The cells a conditional formatting applies to, as written ('B2:B9 D4'): its sqref, or the text of the
+    <xm:sqref> element Excel 2010 writes in an <x14:conditionalFormatting>. (Read one way where its first cell's
+    style is kept and another where its rules are judged, an x14 rule was judged on the default style's fill.)"""
+    return (formatting.get("sqref") or next((part.text or "" for part in formatting
+                                             if local_name(part.tag) == "sqref"), "")).strip()
+
+
+def _rule_shows_otherwise(rule: Any, style: Any) -> str | None:
+    """What a conditional formatting's `rule` of differential style `style` (_SheetRead._rule_style) does to the
+    text its cells show, or None (a colour, a font, a border change no character): a number format of its own,
+    or a data bar or an icon set shown without the value."""
     if style is not None and style.numFmt is not None:
         return f"shows them in the number format {shown(style.numFmt.formatCode or '')}"
     for part in rule.iter():
-        if local_name(part.tag) == "numFmt":
+        if local_name(part.tag) == "numFmt":  # (one out of its place in the rule: taken as its own)
             return f"shows them in the number format {shown(part.get('formatCode') or '')}"
         if local_name(part.tag) in ("dataBar", "iconSet") and part.get("showValue") in ("0", "false"):
             return f"shows its {'bar' if local_name(part.tag) == 'dataBar' else 'icon'} alone, not their values,"
