@@ -3095,3 +3095,38 @@ def test_a_conditional_format_excel_2010_keeps_in_the_sheets_extlst_is_judged_as
     except LoadError as e:
         warned.append(f"refused: {e.mark}: {e.message}")
     assert [w[:len(said)] for w in warned] == ([said] if said else []), warned
+
+
+@pytest.mark.parametrize("table, style, said", [
+    ("A1:B3", "TableStyleMedium2", []),  # (the table's style may fill its rows: taken to show, as it did)
+    ("A1:A3", "TableStyleMedium2", ["cards/g/t.xlsx[Sheet]:2:2"]),  # (the names outside the table)
+    ("A1:B3", None, ["cards/g/t.xlsx[Sheet]:2:2"]),  # (a table of no style fills nothing)
+    ("A1:B3", "broken", [])])  # (a table whose part cannot be found: the sheet is taken to be in it)
+def test_white_text_of_no_fill_is_warned_of_outside_a_styled_table_not_in_it(tmp_path, table, style, said):
+    """White text on no fill was warned of in no cell of a sheet holding an Excel table, in it or not (the table's
+    style may fill its rows, with colours pnp does not read); a cell outside every table's range, or in a table of
+    no style, is judged as in a sheet of none."""
+    from openpyxl.styles import Font
+    from openpyxl.worksheet.table import Table, TableStyleInfo
+
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    book = openpyxl.Workbook()
+    for row in (["id", "name"], ["i", "x"], ["j", "y"]):
+        book.active.append(row)
+    book.active["B2"].font = book.active["B3"].font = Font(color="FFFFFFFF")
+    book.active.add_table(Table(displayName="T", ref=table, tableStyleInfo=TableStyleInfo(
+        name=style if style != "broken" else "TableStyleMedium2", showRowStripes=True)))
+    path = tmp_path / "t.xlsx"
+    book.save(path)
+    if style == "broken":
+        rezip(path, lambda name, data: data.replace(b"tables/table1.xml", b"tables/gone.xml")
+              if name.endswith("sheet1.xml.rels") else data)
+    warned = []
+    items = read_table(path, "cards/g/t.xlsx", Schema({"id": "str", "name": "str"}, {}),
+                       warn=lambda message, mark: warned.append((str(mark), message)))
+    assert [item["name"] for item in items] == ["x", "y"]
+    assert [mark for mark, _ in warned] == said, warned
+    assert all(message.startswith("this cell's value is coloured as its fill is (white on white, or nearly) (and 1 "
+                                  "more cells") for _, message in warned), warned

@@ -35,7 +35,7 @@ from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME
                    shown, spend_cells, spend_sheet_text, spend_values, values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
-from .cell_colours import fills_nothing, format_colour, run_colour, theme_colours, unseen
+from .cell_colours import fills_nothing, format_colour, run_colour, styled_tables, theme_colours, unseen
 from .workbook_parts import (MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts,
                              check_parts, check_sheet_count, check_spreadsheet_format, local_name)
 
@@ -664,7 +664,8 @@ def _sheet_rows(ws: Any, where: str, warn: Warn | None = None) -> Rows:
     sheet.hidden_columns = _hidden_columns(root)
     sheet.rows_hidden = any(_hidden_by_default(part) for part in root.findall(_MAIN + "sheetFormatPr"))
     sheet.condition_cells = {_first_cell(_condition_range(formatting)): 0 for formatting in _condition_formattings(root)}
-    sheet.in_table = any(len(parts) for parts in root.findall(_MAIN + "tableParts"))
+    if table_parts := [part for parts in root.findall(_MAIN + "tableParts") for part in parts]:
+        sheet.tables = styled_tables(book._archive, ws._worksheet_path, table_parts)
     sheet.zeros_hidden = any(view.get("showZeros") in ("0", "false")
                              for view in root.findall(f"{_MAIN}sheetViews/{_MAIN}sheetView"))
     if local_name(root.tag) in ("row", "c"):
@@ -865,7 +866,9 @@ class _SheetRead:
         # (or its number format's, by its tag) hides: in its fill, on the sheet (_unseen), or None
         self.first_unseen: dict[str, tuple[int, int]] = {}  # (row, column) of the first value read so, by where
         self.unseen_count: collections.Counter[str] = collections.Counter()  # the values read so, by where
-        self.in_table = False  # whether the sheet holds an Excel table, whose style may fill a cell of no fill
+        self.tables: list[tuple[int, int, int, int]] | None = []  # the ranges of the sheet's Excel tables whose
+        # style may fill a cell of no fill (styled_tables: None for the whole sheet)
+        self.row_tables: tuple[int, list[tuple[int, int]]] = (0, [])  # (a row, the columns of the tables in it)
         self.condition_cells: dict[tuple[int, int], int] = {}  # the style of each first cell of a range of
         # conditional formatting (its cells' fill, set before the cells are read to the default style's, 0)
         self.condition_said: tuple[str, Mark] | None = None  # the warning of a rule colouring text as its fill
@@ -967,6 +970,8 @@ class _SheetRead:
                 and style.fill.patternType in (None, "solid") else style.fill
         else:
             fill = ReadOnlyCell(self.ws, 1, 1, None, style_id=self.condition_cells.get(at, 0)).fill
+            if fills_nothing(fill) and self._in_table(*at):
+                return False  # (the table's style may fill it, as a cell's value is judged: _check_shown)
         return unseen(style.font, fill, self.theme, self.ws.parent._colors)
 
     def read(self, element: Any) -> None:
@@ -1049,6 +1054,8 @@ class _SheetRead:
         (unseen_said)."""
         hidden_in = self._unseen(style, tag) if runs is None else next(
             (said for text, colour in runs if not _blank(text) and (said := self._unseen(style, tag, colour))), None)
+        if hidden_in == "sheet" and self._in_table(self.row, column):
+            hidden_in = None  # (the table's style may fill it, with a colour pnp does not read)
         if hidden_in:
             self.first_unseen.setdefault(hidden_in, (self.row, column))
             self.unseen_count[hidden_in] += 1
@@ -1059,6 +1066,14 @@ class _SheetRead:
             raise LoadError(f"this cell's {hidden} or in a collapsed outline), and pnp reads every row and "
                             "column, shown or not: show it, or delete it if it is not part of the table",
                             Mark(self.where, self.row, column))
+
+    def _in_table(self, row: int, column: int) -> bool:
+        """Whether the cell at `row`, `column` is in a table of the sheet whose style may fill it."""
+        if self.tables is None:
+            return True
+        if self.row_tables[0] != row:  # (the tables' columns found once a row)
+            self.row_tables = (row, [(low, high) for top, low, bottom, high in self.tables if top <= row <= bottom])
+        return any(low <= column <= high for low, high in self.row_tables[1])
 
     def _unseen(self, style: int, tag: str | None, run: Mapping[str, str] | None = None) -> str | None:
         """Where the cell style numbered `style` shows a value in a colour that hides (cell_colours.unseen): "fill"
@@ -1084,10 +1099,7 @@ class _SheetRead:
         """The warning of the values read whose colour their fill hides (white on white), at the first, or None: a
         spreadsheet program shows nothing there, and pnp reads and prints them (a designer may colour a cell so on
         purpose: its value is still the cell's; it was printed with no word)."""
-        # (a cell of no fill in a sheet holding an Excel table is not said: the table's style may fill it, with a
-        # colour pnp does not read, and white on a table's dark rows was warned of)
-        said = [where for where in ("fill", "sheet") if where in self.first_unseen and not (
-            where == "sheet" and self.in_table)]
+        said = [where for where in ("fill", "sheet") if where in self.first_unseen]
         if not said:
             return None
         first, count = min(self.first_unseen[where] for where in said), sum(self.unseen_count[w] for w in said)
