@@ -1506,19 +1506,22 @@ def _section_colour(code: str, sign: int | None) -> str | None:
         section = sections[3] if len(sections) >= 4 else sections[-1] if (
             len(sections) == 1 or "@" in sections[-1]) else None
     else:
-        section = _sign_section(sections, sign)
+        section = chosen[0] if (chosen := _sign_section(sections, sign)) else None
     found = next((part for part in section or () if _COLOUR.fullmatch(part)), None)
     return found[1:-1] if found else None
 
 
-def _sign_section(sections: list[list[str]], sign: int) -> list[str] | None:
-    """The section of a number format's `sections` that shows a number of this `sign` (1, -1, 0), its parts as
-    written; None in a format of conditions ([>100])."""
+def _sign_section(sections: list[list[str]], sign: int) -> tuple[list[str], bool] | None:
+    """(The section of a number format's `sections` that shows a number of this `sign` (1, -1, 0), its parts as
+    written, whether it is the sign's own): the first for one above zero, the second for one below, the third for
+    zero, the first where there is none (not the sign's own: it shows a negative number's minus itself); None in
+    a format of conditions ([>100]), which chooses its sections otherwise. (The one choice of a section: the
+    colour shown, a section shown as nothing and the digits shown each made it.)"""
     numbers = sections[:3] if len(sections) >= 4 or "@" not in sections[-1] else sections[:-1]
     if not numbers or any(part.startswith("[") and part[1:2] in "<>=" for each in numbers for part in each):
         return None
-    return numbers[1] if sign < 0 and len(numbers) > 1 else numbers[2] if sign == 0 and len(numbers) > 2 \
-        else numbers[0]
+    chosen = {1: 0, -1: 1, 0: 2}[sign]
+    return (numbers[chosen], True) if chosen < len(numbers) else (numbers[0], False)
 
 
 @functools.lru_cache(maxsize=256)
@@ -1527,12 +1530,9 @@ def _number_hidden(code: str, sign: int) -> bool:
     it (the first for one above zero, the second for one below, the third for zero, the first where there is
     none) shows no character, as ;;; or 0;; do (the sheet showed a blank cell where pnp read the number, exit
     0). A format of conditions ([>100]) chooses its sections otherwise: it is let be."""
-    sections = _format_sections(code)
-    numbers = sections[:3] if len(sections) >= 4 or "@" not in sections[-1] else sections[:-1]
-    if not numbers or any(p.startswith("[") and p[1:2] in "<>=" for section in numbers for p in section):
+    if (chosen := _sign_section(_format_sections(code), sign)) is None:
         return False
-    chosen = {1: 0, -1: 1, 0: 2}[sign]
-    section = numbers[chosen] if chosen < len(numbers) else numbers[0]
+    section, _ = chosen
     shown = "".join(p.strip('"') if p.startswith('"') else p.removeprefix("\\") for p in section
                     if not p.startswith(("[", "_", "*")))
     return not shown.strip()
@@ -2005,13 +2005,10 @@ def _number_section(code: str, sign: int) -> list[str] | None:
     first, or the third for zero, or a negative number's own section without the minus it writes before the
     digits (_unsigned); None for a format of conditions ([>100]), which chooses its sections otherwise, or a
     negative number's own section writing no minus there (0;0 shows -5 as 5, 0;(0) as (5))."""
-    sections = _format_sections(code)
-    numbers = sections[:3] if len(sections) >= 4 or "@" not in sections[-1] else sections[:-1]
-    if not numbers or any(p.startswith("[") and p[1:2] in "<>=" for section in numbers for p in section):
+    if (chosen := _sign_section(_format_sections(code), sign)) is None:
         return None
-    if sign < 0 and len(numbers) > 1:
-        return _unsigned(numbers[1])
-    return numbers[2] if sign == 0 and len(numbers) > 2 else numbers[0]
+    section, own = chosen
+    return _unsigned(section) if sign < 0 and own else section
 
 
 def _unsigned(section: list[str]) -> list[str] | None:
