@@ -3130,3 +3130,25 @@ def test_white_text_of_no_fill_is_warned_of_outside_a_styled_table_not_in_it(tmp
     assert [mark for mark, _ in warned] == said, warned
     assert all(message.startswith("this cell's value is coloured as its fill is (white on white, or nearly) (and 1 "
                                   "more cells") for _, message in warned), warned
+
+
+@pytest.mark.parametrize("code, said", [
+    ("[$USD-409]", "so the sheet shows it otherwise than its text field would print it"),  # (shows 'USD')
+    ("*-", "so the sheet shows it otherwise than its text field would print it"),  # (a line of dashes)
+    ('[$-409]" ";;', "so the sheet shows nothing where pnp reads the number")])
+def test_a_number_format_showing_a_currency_or_a_fill_is_not_said_to_show_nothing(tmp_path, code, said):
+    """A number cell formatted [$USD-409] (the sheet shows 'USD') or *- (a line of dashes) was refused as shown
+    as nothing: a currency, an elapsed time or a fill of a character shows one."""
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    book = openpyxl.Workbook()
+    for row in (["id", "n"], ["a", 5]):
+        book.active.append(row)
+    book.active["B2"].number_format = code
+    book.save(tmp_path / "t.xlsx")
+    with pytest.raises(LoadError) as refused:
+        read_table(tmp_path / "t.xlsx", "cards/g/t.xlsx", Schema({"id": "str", "n": "str"}, {}))
+    assert str(refused.value.mark) == "cards/g/t.xlsx[Sheet]:2:2", refused.value
+    assert refused.value.message.startswith(f"this number cell (5) is formatted as {code!r}, {said}"), refused.value

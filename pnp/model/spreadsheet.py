@@ -1529,13 +1529,14 @@ def _number_hidden(code: str, sign: int) -> bool:
     """Whether the number format `code` shows a number of this `sign` (1, -1 or 0) as nothing: its section for
     it (the first for one above zero, the second for one below, the third for zero, the first where there is
     none) shows no character, as ;;; or 0;; do (the sheet showed a blank cell where pnp read the number, exit
-    0). A format of conditions ([>100]) chooses its sections otherwise: it is let be."""
+    0): each part of it shows none but spaces (_shows_no_character, or a space quoted or escaped). A currency
+    ([$USD-409]), an elapsed time ([m]) or a fill of a character (*-) shows one (refused as showing nothing, it
+    was refused for what it is not). A format of conditions ([>100]) chooses its sections otherwise: it is let be."""
     if (chosen := _sign_section(_format_sections(code), sign)) is None:
         return False
     section, _ = chosen
-    shown = "".join(p.strip('"') if p.startswith('"') else p.removeprefix("\\") for p in section
-                    if not p.startswith(("[", "_", "*")))
-    return not shown.strip()
+    return all(_shows_no_character(p) or not (p.strip('"') if p.startswith('"') else p.removeprefix("\\")).strip()
+               for p in section)
 
 
 @dataclasses.dataclass(frozen=True)
