@@ -2541,7 +2541,9 @@ def test_convert_never_writes_over_a_file_a_game_reads_for_another_table(three_g
     proj = three_games
     evo, dinospan = proj / "cards" / "evo", proj / "cards" / "dinospan"
     events = evo / "events.yaml"
+    os.link(evo / "genes.yaml", evo / "GENES-linked.yaml")  # (another name of it: GENES.yaml on macOS, Windows)
     for out, reader in ((evo / "genes.yaml", "table 'genes' of cards/evo/game.yaml"),
+                        (evo / "GENES-linked.yaml", "table 'genes' of cards/evo/game.yaml"),
                         (evo / "rules.yaml", "the rules: of cards/evo/game.yaml"),
                         (evo / ".." / "dinospan" / "goals.yaml", "table 'goals' of cards/dinospan/game.yaml")):
         kept = out.read_bytes()

@@ -133,7 +133,7 @@ def _read_by_another(project: Project, target: Path, table: tuple[Path, str, str
             if reader == own_table and folder.absolute() == own_folder and _stem(name) == _stem(converted):
                 continue
             with contextlib.suppress(OSError, RuntimeError, ValueError):  # (a name no file can have reads nothing)
-                if (folder / name).resolve() == real:
+                if (folder / name).resolve() == real or _same_file(target, folder / name):  # (GENES.yaml on macOS)
                     said = f"table '{reader}'" if reader is not None else "the rules:"
                     return f"{said} of {project.rel(game_yaml)}"
     return None
