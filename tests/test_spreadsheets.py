@@ -3066,6 +3066,10 @@ X14_CONDITION = (
     ('<font><color rgb="FFFFFFFF"/></font><fill><patternFill><bgColor rgb="FFFEFEFE"/></patternFill></fill>',
      "warned: cards/g/t.xlsx[Sheet]:2:1: conditional formatting of cells 'A2:A3' colours their text as their fill is"),
     ('<font><color rgb="FFFFFFFF"/></font><fill><patternFill><bgColor rgb="FF000000"/></patternFill></fill>', ""),
+    # (a rule filling the cells alone, black behind their black text; a fill of no colour changes nothing)
+    ('<fill><patternFill><bgColor rgb="FF000000"/></patternFill></fill>', "warned: cards/g/t.xlsx[Sheet]:2:1: "
+     "conditional formatting of cells 'A2:A3' colours their text as their fill is"),
+    ('<fill><patternFill/></fill>', ""),
     ('<numFmt numFmtId="200" formatCode=";;;"/>', "refused: cards/g/t.xlsx[Sheet]:2:1: conditional formatting of "
      "cells 'A2:A3' shows them in the number format ';;;'"),
     ('<font><color rgb="white"/></font>', "refused: cards/g/t.xlsx[Sheet]:2:1: conditional formatting of cells "
@@ -3073,7 +3077,8 @@ X14_CONDITION = (
 def test_a_conditional_format_excel_2010_keeps_in_the_sheets_extlst_is_judged_as_any_other(tmp_path, style, said):
     """A rule Excel 2010 writes in the sheet's extLst (<x14:cfRule>, its style held in it, its range an
     <xm:sqref>) colouring white text on its cells' white fill went unwarned, where the same rule written the
-    ordinary way was warned of; a number format of its own is refused as an ordinary rule's is."""
+    ordinary way was warned of; a number format of its own is refused as an ordinary rule's is. A rule setting a
+    fill alone is judged against its cells' own text colour (filling black cells of black text went unwarned)."""
     from openpyxl.styles import PatternFill
 
     from pnp.errors import LoadError

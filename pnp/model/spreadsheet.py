@@ -958,23 +958,31 @@ class _SheetRead:
                             "program", Mark(self.where, *at)) from None
 
     def _hides_by_condition(self, style: Any, at: tuple[int, int]) -> bool:
-        """Whether a conditional formatting's rule of differential style `style` (_rule_style) sets a font colour
-        its cells' fill hides (cell_colours.unseen): the fill the rule sets, or else the one of the first cell of
-        its range at `at` (each cell's own is not looked up: a rule over cells of several fills is judged by its
-        first)."""
+        """Whether a conditional formatting's rule of differential style `style` (_rule_style) shows its cells'
+        text in a colour their fill hides (cell_colours.unseen): the font colour the rule sets, or else the one of
+        the first cell of its range at `at`, against the fill the rule sets, or else that cell's (each cell's own is
+        not looked up: a rule over cells of several fills is judged by its first). A rule setting neither changes
+        nothing the cell's own reading did not judge (a rule filling white cells of white text on a dark fill
+        went unwarned)."""
         from openpyxl.cell.read_only import ReadOnlyCell
-        from openpyxl.styles import PatternFill
+        from openpyxl.styles import Color, PatternFill
 
-        if style is None or style.font is None or style.font.color is None:
+        if style is None:
             return False
-        if style.fill is not None:  # (a rule's solid fill holds its colour as bgColor, ECMA-376 Part 1, 18.8.20)
-            fill = PatternFill("solid", fgColor=style.fill.bgColor) if isinstance(style.fill, PatternFill) \
-                and style.fill.patternType in (None, "solid") else style.fill
+        font_set = style.font is not None and style.font.color is not None
+        solid = isinstance(style.fill, PatternFill) and style.fill.patternType in (None, "solid")
+        # (a rule's solid fill holds its colour as bgColor, ECMA-376 Part 1, 18.8.20; <patternFill/> holds none)
+        fill_set = style.fill is not None and not (solid and style.fill.bgColor == Color())
+        if not (font_set or fill_set):
+            return False
+        cell = ReadOnlyCell(self.ws, 1, 1, None, style_id=self.condition_cells.get(at, 0))
+        if fill_set:
+            fill = PatternFill("solid", fgColor=style.fill.bgColor) if solid else style.fill
         else:
-            fill = ReadOnlyCell(self.ws, 1, 1, None, style_id=self.condition_cells.get(at, 0)).fill
+            fill = cell.fill
             if fills_nothing(fill) and self._in_table(*at):
                 return False  # (the table's style may fill it, as a cell's value is judged: _check_shown)
-        return unseen(style.font, fill, self.theme, self.ws.parent._colors)
+        return unseen(style.font if font_set else cell.font, fill, self.theme, self.ws.parent._colors)
 
     def read(self, element: Any) -> None:
         """Reads an element of the sheet's <sheetData>: a row, or an element of another kind holding none."""
