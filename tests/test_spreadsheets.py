@@ -3159,3 +3159,18 @@ def test_a_number_format_showing_a_currency_or_a_fill_is_not_said_to_show_nothin
         read_table(tmp_path / "t.xlsx", "cards/g/t.xlsx", Schema({"id": "str", "n": "str"}, {}))
     assert str(refused.value.mark) == "cards/g/t.xlsx[Sheet]:2:2", refused.value
     assert refused.value.message.startswith(f"this number cell (5) is formatted as {code!r}, {said}"), refused.value
+
+
+def test_convert_never_writes_over_another_file_its_own_tables_files_list(tmp_path):
+    """A table of `files: [cards.yaml, cards.csv]`: `convert cards.yaml --to csv --force` wrote cards.yaml's items
+    over cards.csv's (exit 0, two cards lost), taken for the table's own file in another format."""
+    root = make_project(tmp_path / "proj", case={
+        "replace": {"cards/mini/game.yaml": [["  cards:\n    fields:", "  cards:\n    files: [cards.yaml, cards.csv]\n"
+                                                                   "    fields:"]]},
+        "files": {"cards/mini/cards.csv": "id,name,kind,power\nwolf,Wolf,beast,3\nmoss,Moss,plant,2\n"}})
+    csv_file = root / "cards/mini/cards.csv"
+    before = csv_file.read_bytes()
+    result = run(root, "convert", str(root / "cards/mini/cards.yaml"), "--to", "csv", "--force")
+    assert result.exit_code == 2 and "cards/mini/cards.csv is read by table 'cards' of cards/mini/game.yaml" \
+        in result.output, result.output
+    assert csv_file.read_bytes() == before

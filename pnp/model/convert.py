@@ -118,6 +118,7 @@ def _read_by_another(project: Project, target: Path, table: tuple[Path, str, str
     `own_meta` is the table's game's game.yaml, read once (_table_of): each convert read it twice."""
     own_folder, own_table, converted = table
     real = target.resolve()
+    own_files = _listed_files(own_meta, own_table)
     for game_id in project.games():
         folder = project.cards / game_id
         game_yaml = folder / "game.yaml"
@@ -130,13 +131,24 @@ def _read_by_another(project: Project, target: Path, table: tuple[Path, str, str
         if not isinstance(meta, Record):
             continue
         for reader, name in _files_read(folder, meta):
-            if reader == own_table and folder.absolute() == own_folder and _stem(name) == _stem(converted):
-                continue
+            if reader == own_table and folder.absolute() == own_folder and _stem(name) == _stem(converted) \
+                    and not (converted in own_files and name in own_files):
+                continue  # (the table's own file in another format; one its `files:` lists beside it holds others)
             with contextlib.suppress(OSError, RuntimeError, ValueError):  # (a name no file can have reads nothing)
                 if (folder / name).resolve() == real or _same_file(target, folder / name):  # (GENES.yaml on macOS)
                     said = f"table '{reader}'" if reader is not None else "the rules:"
                     return f"{said} of {project.rel(game_yaml)}"
     return None
+
+
+def _listed_files(meta: Record, table: str) -> list[str]:
+    """The files the `table` of the game of `meta` lists in its `files:`, each read, each holding items of its
+    own (cards.yaml and cards.csv listed together: converting cards.yaml with --force wrote its items over
+    cards.csv's, exit 0, taken for the table's own file in another format); [] for a table of no `files:`."""
+    tables = meta.get("tables")
+    spec = tables.get(table) if isinstance(tables, Record) else None
+    files = spec.get("files") if isinstance(spec, Record) else None
+    return [file for file in files if isinstance(file, str)] if isinstance(files, list) else []
 
 
 def _files_read(folder: Path, meta: Record) -> list[tuple[str | None, str]]:
