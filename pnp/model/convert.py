@@ -132,7 +132,7 @@ def _read_by_another(project: Project, target: Path, table: tuple[Path, str, str
             continue
         for reader, name in _files_read(folder, meta):
             if reader == own_table and folder.absolute() == own_folder and _stem(name) == _stem(converted) \
-                    and not (converted in own_files and name in own_files):
+                    and not (converted in own_files and Path(name).as_posix() in own_files):
                 continue  # (the table's own file in another format; one its `files:` lists beside it holds others)
             with contextlib.suppress(OSError, RuntimeError, ValueError):  # (a name no file can have reads nothing)
                 if (folder / name).resolve() == real or _same_file(target, folder / name):  # (GENES.yaml on macOS)
@@ -148,7 +148,8 @@ def _listed_files(meta: Record, table: str) -> list[str]:
     tables = meta.get("tables")
     spec = tables.get(table) if isinstance(tables, Record) else None
     files = spec.get("files") if isinstance(spec, Record) else None
-    return [file for file in files if isinstance(file, str)] if isinstance(files, list) else []
+    # (as the file converted is named: ./cards.yaml is cards.yaml)
+    return [Path(file).as_posix() for file in files if isinstance(file, str)] if isinstance(files, list) else []
 
 
 def _files_read(folder: Path, meta: Record) -> list[tuple[str | None, str]]:
