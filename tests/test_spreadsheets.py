@@ -278,6 +278,16 @@ def test_convert_refuses_a_file_no_table_reads_and_never_overwrites(proj):
     convert(proj, folder / "tokens.yaml", "csv")
     again = run(proj, "convert", str(folder / "tokens.yaml"), "--to", "csv")
     assert again.exit_code == 2 and "exists; --force replaces it" in again.output
+    # `--out TOKENS.YAML --force` on a system comparing names without case (macOS, Windows) wrote the table over
+    # the file read (a workbook's other sheets lost), exit 0; a hard link stands for that other name here
+    before = (folder / "tokens.yaml").read_bytes()
+    os.link(folder / "tokens.yaml", folder / "TOKENS-linked.yaml")
+    itself = run(proj, "convert", str(folder / "tokens.yaml"), "--to", "yaml", "--out",
+                 str(folder / "TOKENS-linked.yaml"), "--force")
+    assert itself.exit_code == 2 and f"cards/{GAME}/TOKENS-linked.yaml is cards/{GAME}/tokens.yaml itself" \
+        in itself.output, itself.output
+    assert (folder / "tokens.yaml").read_bytes() == before
+    assert os.path.samefile(folder / "tokens.yaml", folder / "TOKENS-linked.yaml")
 
 
 def test_convert_refuses_a_table_whose_fields_game_yaml_cannot_read(proj):
@@ -2541,7 +2551,9 @@ def test_convert_never_writes_over_a_file_a_game_reads_for_another_table(three_g
     proj = three_games
     evo, dinospan = proj / "cards" / "evo", proj / "cards" / "dinospan"
     events = evo / "events.yaml"
+    os.link(evo / "genes.yaml", evo / "GENES-linked.yaml")  # (another name of it: GENES.yaml on macOS, Windows)
     for out, reader in ((evo / "genes.yaml", "table 'genes' of cards/evo/game.yaml"),
+                        (evo / "GENES-linked.yaml", "table 'genes' of cards/evo/game.yaml"),
                         (evo / "rules.yaml", "the rules: of cards/evo/game.yaml"),
                         (evo / ".." / "dinospan" / "goals.yaml", "table 'goals' of cards/dinospan/game.yaml")):
         kept = out.read_bytes()
@@ -2560,7 +2572,7 @@ def test_convert_never_writes_over_a_file_a_game_reads_for_another_table(three_g
     convert(proj, evo / "events.csv", "yaml", "--out", str(events), "--force")
     # names a disk blind to case reads as the file of another table, or as the file converted (a Mac's, Windows')
     for out, said in ((evo / "GENES.yaml", "is read by table 'genes' of cards/evo/game.yaml"),
-                      (evo / "Events.yaml", "is cards/evo/events.yaml itself on a disk that does not tell")):
+                      (evo / "Events.yaml", "is cards/evo/events.yaml itself by another name")):
         result = run(proj, "convert", str(events), "--to", "yaml", "--out", str(out), "--force")
         assert result.exit_code == 2 and said in result.output and not out.exists(), result.output
 
@@ -3051,3 +3063,129 @@ def test_a_table_whose_folder_becomes_a_link_outside_after_its_check_is_not_read
     with pytest.raises(LoadError) as refused:
         read_table(real, f"cards/g/{name}", schema, beneath=root)
     assert refused.value.mark.file == f"cards/g/{name}" and "cannot be read" in refused.value.message, refused.value
+
+
+
+X14_CONDITION = (
+    '<extLst><ext uri="{78C0D931-6437-407d-A8EE-F0AAD7539E65}" '
+    'xmlns:x14="http://schemas.microsoft.com/office/spreadsheetml/2009/9/main"><x14:conditionalFormattings>'
+    '<x14:conditionalFormatting xmlns:xm="http://schemas.microsoft.com/office/excel/2006/main">'
+    '<x14:cfRule type="expression" priority="1" id="{00000000-0000-0000-0000-000000000001}"><xm:f>TRUE</xm:f>'
+    '<x14:dxf>%s</x14:dxf></x14:cfRule><xm:sqref>A2:A3</xm:sqref></x14:conditionalFormatting>'
+    '</x14:conditionalFormattings></ext></extLst>')
+
+
+@pytest.mark.parametrize("style, said", [
+    ('<font><color rgb="FFFFFFFF"/></font>', "warned: cards/g/t.xlsx[Sheet]:2:1: conditional formatting of cells "
+     "'A2:A3' colours their text as their fill is"),
+    ('<font><color rgb="FFFFFFFF"/></font><fill><patternFill><bgColor rgb="FFFEFEFE"/></patternFill></fill>',
+     "warned: cards/g/t.xlsx[Sheet]:2:1: conditional formatting of cells 'A2:A3' colours their text as their fill is"),
+    ('<font><color rgb="FFFFFFFF"/></font><fill><patternFill><bgColor rgb="FF000000"/></patternFill></fill>', ""),
+    # (a rule filling the cells alone, black behind their black text; a fill of no colour changes nothing)
+    ('<fill><patternFill><bgColor rgb="FF000000"/></patternFill></fill>', "warned: cards/g/t.xlsx[Sheet]:2:1: "
+     "conditional formatting of cells 'A2:A3' colours their text as their fill is"),
+    ('<fill><patternFill/></fill>', ""),
+    ('<numFmt numFmtId="200" formatCode=";;;"/>', "refused: cards/g/t.xlsx[Sheet]:2:1: conditional formatting of "
+     "cells 'A2:A3' shows them in the number format ';;;'"),
+    ('<font><color rgb="white"/></font>', "refused: cards/g/t.xlsx[Sheet]:2:1: conditional formatting of cells "
+     "'A2:A3' holds a style that cannot be read")])
+def test_a_conditional_format_excel_2010_keeps_in_the_sheets_extlst_is_judged_as_any_other(tmp_path, style, said):
+    """A rule Excel 2010 writes in the sheet's extLst (<x14:cfRule>, its style held in it, its range an
+    <xm:sqref>) colouring white text on its cells' white fill went unwarned, where the same rule written the
+    ordinary way was warned of; a number format of its own is refused as an ordinary rule's is. A rule setting a
+    fill alone is judged against its cells' own text colour (filling black cells of black text went unwarned)."""
+    from openpyxl.styles import PatternFill
+
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    book = openpyxl.Workbook()
+    for row in (["id"], ["i"], ["j"]):
+        book.active.append(row)
+    for cell in ("A2", "A3"):
+        book.active[cell].fill = PatternFill("solid", fgColor="FFFFFFFF")
+    path = tmp_path / "t.xlsx"
+    book.save(path)
+    rezip(path, lambda name, data: data.replace(b"</worksheet>", (X14_CONDITION % style).encode() + b"</worksheet>")
+          if name == "xl/worksheets/sheet1.xml" else data)
+    warned = []
+    try:
+        items = read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}),
+                           warn=lambda message, mark: warned.append(f"warned: {mark}: {message}"))
+        assert [item["id"] for item in items] == ["i", "j"]
+    except LoadError as e:
+        warned.append(f"refused: {e.mark}: {e.message}")
+    assert [w[:len(said)] for w in warned] == ([said] if said else []), warned
+
+
+@pytest.mark.parametrize("table, style, said", [
+    ("A1:B3", "TableStyleMedium2", []),  # (the table's style may fill its rows: taken to show, as it did)
+    ("A1:A3", "TableStyleMedium2", ["cards/g/t.xlsx[Sheet]:2:2"]),  # (the names outside the table)
+    ("A1:B3", None, ["cards/g/t.xlsx[Sheet]:2:2"]),  # (a table of no style fills nothing)
+    ("A1:B3", "broken", [])])  # (a table whose part cannot be found: the sheet is taken to be in it)
+def test_white_text_of_no_fill_is_warned_of_outside_a_styled_table_not_in_it(tmp_path, table, style, said):
+    """White text on no fill was warned of in no cell of a sheet holding an Excel table, in it or not (the table's
+    style may fill its rows, with colours pnp does not read); a cell outside every table's range, or in a table of
+    no style, is judged as in a sheet of none."""
+    from openpyxl.styles import Font
+    from openpyxl.worksheet.table import Table, TableStyleInfo
+
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    book = openpyxl.Workbook()
+    for row in (["id", "name"], ["i", "x"], ["j", "y"]):
+        book.active.append(row)
+    book.active["B2"].font = book.active["B3"].font = Font(color="FFFFFFFF")
+    book.active.add_table(Table(displayName="T", ref=table, tableStyleInfo=TableStyleInfo(
+        name=style if style != "broken" else "TableStyleMedium2", showRowStripes=True)))
+    path = tmp_path / "t.xlsx"
+    book.save(path)
+    if style == "broken":
+        rezip(path, lambda name, data: data.replace(b"tables/table1.xml", b"tables/gone.xml")
+              if name.endswith("sheet1.xml.rels") else data)
+    warned = []
+    items = read_table(path, "cards/g/t.xlsx", Schema({"id": "str", "name": "str"}, {}),
+                       warn=lambda message, mark: warned.append((str(mark), message)))
+    assert [item["name"] for item in items] == ["x", "y"]
+    assert [mark for mark, _ in warned] == said, warned
+    assert all(message.startswith("this cell's value is coloured as its fill is (white on white, or nearly) (and 1 "
+                                  "more cells") for _, message in warned), warned
+
+
+@pytest.mark.parametrize("code, said", [
+    ("[$USD-409]", "so the sheet shows it otherwise than its text field would print it"),  # (shows 'USD')
+    ("*-", "so the sheet shows it otherwise than its text field would print it"),  # (a line of dashes)
+    ('[$-409]" ";;', "so the sheet shows nothing where pnp reads the number")])
+def test_a_number_format_showing_a_currency_or_a_fill_is_not_said_to_show_nothing(tmp_path, code, said):
+    """A number cell formatted [$USD-409] (the sheet shows 'USD') or *- (a line of dashes) was refused as shown
+    as nothing: a currency, an elapsed time or a fill of a character shows one."""
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    book = openpyxl.Workbook()
+    for row in (["id", "n"], ["a", 5]):
+        book.active.append(row)
+    book.active["B2"].number_format = code
+    book.save(tmp_path / "t.xlsx")
+    with pytest.raises(LoadError) as refused:
+        read_table(tmp_path / "t.xlsx", "cards/g/t.xlsx", Schema({"id": "str", "n": "str"}, {}))
+    assert str(refused.value.mark) == "cards/g/t.xlsx[Sheet]:2:2", refused.value
+    assert refused.value.message.startswith(f"this number cell (5) is formatted as {code!r}, {said}"), refused.value
+
+
+def test_convert_never_writes_over_another_file_its_own_tables_files_list(tmp_path):
+    """A table of `files: [cards.yaml, cards.csv]`: `convert cards.yaml --to csv --force` wrote cards.yaml's items
+    over cards.csv's (exit 0, two cards lost), taken for the table's own file in another format."""
+    root = make_project(tmp_path / "proj", case={
+        "replace": {"cards/mini/game.yaml": [["  cards:\n    fields:", "  cards:\n    files: [cards.yaml, cards.csv]\n"
+                                                                   "    fields:"]]},
+        "files": {"cards/mini/cards.csv": "id,name,kind,power\nwolf,Wolf,beast,3\nmoss,Moss,plant,2\n"}})
+    csv_file = root / "cards/mini/cards.csv"
+    before = csv_file.read_bytes()
+    result = run(root, "convert", str(root / "cards/mini/cards.yaml"), "--to", "csv", "--force")
+    assert result.exit_code == 2 and "cards/mini/cards.csv is read by table 'cards' of cards/mini/game.yaml" \
+        in result.output, result.output
+    assert csv_file.read_bytes() == before

@@ -2,10 +2,13 @@
 on a fill of that colour) is read and printed on the cards, where the spreadsheet program shows nothing. pnp reads
 it (a designer may colour a cell so on purpose, and its value is the cell's), and warns of it (_SheetRead), and of a
 conditional format's rule colouring its cells' text so (it runs no rule's condition: _SheetRead._hides_by_condition).
-An Excel table's style is not read: a cell of no fill of its own in a sheet holding a table is not warned of."""
+An Excel table's style is not read (its rows' fills are the spreadsheet program's own, for a built-in style): a
+cell of no fill of its own inside a table of a style (styled_tables) is taken to show, as a colour pnp cannot tell
+is; one outside every table, or in a table of no style, is judged as in a sheet of none."""
 
 import colorsys
 import math
+import re
 from collections.abc import Mapping, Sequence
 from types import SimpleNamespace
 from typing import Any
@@ -70,6 +73,56 @@ def _theme_part(archive: Any) -> str:
         return (related(get_rels_path(workbook), "theme") if workbook else None) or _THEME_PART
     except (KeyError, ParseError, OSError, ValueError, TypeError):
         return _THEME_PART
+
+
+# The tables of a sheet whose ranges are read (styled_tables): a sheet has a few; past these, every cell of the
+# sheet is taken to be in one (a sheet's 10,000 table parts, each cell looked up in each, would take minutes)
+MAX_TABLES = 64
+
+_RELATION_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+_TABLE_RANGE = re.compile(r"\$?([A-Z]{1,3})\$?([0-9]{1,7})(?::\$?([A-Z]{1,3})\$?([0-9]{1,7}))?")
+
+
+def styled_tables(archive: Any, sheet_part: str, table_parts: Sequence[Any]) -> list[tuple[int, int, int, int]] | None:
+    """(first row, first column, last row, last column) of each Excel table of the sheet whose part is
+    `sheet_part` in `archive` (its zip) that has a style (its <tableStyleInfo> names one), which may fill its
+    cells with colours pnp does not read; its `table_parts` are the sheet's <tablePart> elements, each naming a
+    table's part by a relation of the sheet. None where they cannot all be read (a relation or a part missing,
+    XML that cannot be parsed, a range not of cells, more than MAX_TABLES tables): the whole sheet is taken to be
+    in one, as a sheet holding a table was before its tables' ranges were read."""
+    from xml.etree.ElementTree import ParseError, XMLParser
+
+    from openpyxl.packaging.relationship import get_dependents, get_rels_path
+
+    ids = {part.get(_RELATION_ID) for part in table_parts}
+    if len(ids) > MAX_TABLES:
+        return None
+    try:
+        targets = {relation.Id: relation.target for relation in get_dependents(archive, get_rels_path(sheet_part))}
+        ranges = []
+        for table in sorted({targets[id] for id in ids}):
+            with archive.open(table) as source:
+                parser = XMLParser()
+                parser.feed(source.read(MAX_XML_PART_BYTES + 1))
+                root = parser.close()
+            style = next((part.get("name") for part in root if local_name(part.tag) == "tableStyleInfo"), None)
+            found = _TABLE_RANGE.fullmatch(root.get("ref") or "")
+            if found is None:
+                return None
+            if style:
+                first = (int(found[2]), _column_number(found[1]))
+                ranges.append((*first, *((int(found[4]), _column_number(found[3])) if found[3] else first)))
+    except (KeyError, ParseError, OSError, ValueError, TypeError):
+        return None
+    return ranges
+
+
+def _column_number(letters: str) -> int:
+    """The number of a column named by `letters` (A is 1, AA 27)."""
+    number = 0
+    for letter in letters:
+        number = number * 26 + ord(letter) - ord("A") + 1
+    return number
 
 
 def _hex_colour(text: str) -> bool:

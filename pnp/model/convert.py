@@ -94,9 +94,10 @@ def _target(project: Project, path: Path, fmt: str, out: str | Path | None, forc
     target = Path(out) if out else path.with_suffix("." + fmt)
     if _one_file(target, path):
         raise UsageError(f"{project.rel(path)} is already {fmt}" if target.absolute() == path else
-                         f"{project.rel(target.absolute())} is {project.rel(path)} itself on a disk that does not tell "
-                         "names apart by case or Unicode form (macOS, Windows, a USB stick), and --force does not "
-                         "write the table over the file it is read from: name another file")
+                         f"{project.rel(target.absolute())} is {project.rel(path)} itself by another name (a link, or "
+                         "a name a disk that does not tell names apart by case or Unicode form reads as it: macOS, "
+                         "Windows, a USB stick), and --force does not write the table over the file it is read "
+                         "from: name another file")
     if _game_file(project, target):  # (`--to yaml --out cards/<game>/game.yaml --force` wrote the table there)
         raise UsageError(f"{project.rel(target)} defines a game (its tables among the rest), and --force does not "
                          "replace it with a table: name another file")
@@ -117,8 +118,7 @@ def _read_by_another(project: Project, target: Path, table: tuple[Path, str, str
     `own_meta` is the table's game's game.yaml, read once (_table_of): each convert read it twice."""
     own_folder, own_table, converted = table
     real = target.resolve()
-    together = _files_together(own_meta, own_table)
-    own_items = together if converted in together else set()  # (its `files:` other than the one converted)
+    own_files = _listed_files(own_meta, own_table)
     for game_id in project.games():
         folder = project.cards / game_id
         game_yaml = folder / "game.yaml"
@@ -132,8 +132,8 @@ def _read_by_another(project: Project, target: Path, table: tuple[Path, str, str
             continue
         for reader, name in _files_read(folder, meta):
             if reader == own_table and folder.absolute() == own_folder and _stem(name) == _stem(converted) \
-                    and name not in own_items:
-                continue
+                    and not (converted in own_files and Path(name).as_posix() in own_files):
+                continue  # (the table's own file in another format; one its `files:` lists beside it holds others)
             with contextlib.suppress(OSError, RuntimeError, ValueError):  # (a name no file can have reads nothing)
                 if _one_file(folder / name, real):
                     said = f"table '{reader}'" if reader is not None else "the rules:"
@@ -141,14 +141,15 @@ def _read_by_another(project: Project, target: Path, table: tuple[Path, str, str
     return None
 
 
-def _files_together(meta: Record, table: str) -> set[str]:
-    """The files a `table` of game.yaml's `meta` reads its items from together (its `files:`): one of them is
-    another's items, even of the same name in another format (`files: [a.yaml, a.csv]`: converting a.yaml to csv
-    with --force wrote a.yaml's items over a.csv's, whose items were lost, exit 0)."""
+def _listed_files(meta: Record, table: str) -> list[str]:
+    """The files the `table` of the game of `meta` lists in its `files:`, each read, each holding items of its
+    own (cards.yaml and cards.csv listed together: converting cards.yaml with --force wrote its items over
+    cards.csv's, exit 0, taken for the table's own file in another format); [] for a table of no `files:`."""
     tables = meta.get("tables")
     spec = tables.get(table) if isinstance(tables, Record) else None
     files = spec.get("files") if isinstance(spec, Record) else None
-    return {file for file in files if isinstance(file, str)} if isinstance(files, list) else set()
+    # (as the file converted is named: ./cards.yaml is cards.yaml)
+    return [Path(file).as_posix() for file in files if isinstance(file, str)] if isinstance(files, list) else []
 
 
 def _files_read(folder: Path, meta: Record) -> list[tuple[str | None, str]]:
@@ -170,10 +171,16 @@ def _files_read(folder: Path, meta: Record) -> list[tuple[str | None, str]]:
 
 
 def _one_file(path: Path, other: Path) -> bool:
-    """Whether two paths name one file, as a disk blind to case and Unicode form reads them (name_key): there,
-    `--out cards/evo/GENES.yaml --force` wrote over the genes table's file, and `--to yaml --out Events.yaml
-    --force` over the table converted, comments and all, where each was a file of its own on Linux."""
-    return name_key(str(path.resolve())) == name_key(str(other.resolve()))
+    """Whether two paths name one file: by a link (a hard link too: the system is asked), or as a disk blind to
+    case and Unicode form reads them (name_key). There, `--out cards/evo/GENES.yaml --force` wrote over the genes
+    table's file, and `--to yaml --out Events.yaml --force` over the table converted, comments and all, where
+    each was a file of its own on Linux."""
+    if name_key(str(path.resolve())) == name_key(str(other.resolve())):
+        return True
+    try:
+        return path.exists() and os.path.samefile(path, other)
+    except (OSError, ValueError):  # (a name the system cannot look up is no file)
+        return False
 
 
 def _game_file(project: Project, target: Path) -> bool:

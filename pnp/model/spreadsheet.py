@@ -35,7 +35,7 @@ from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME
                    shown, spend_cells, spend_sheet_text, spend_values, values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
-from .cell_colours import fills_nothing, format_colour, run_colour, theme_colours, unseen
+from .cell_colours import fills_nothing, format_colour, run_colour, styled_tables, theme_colours, unseen
 from .workbook_parts import (MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts,
                              check_parts, check_sheet_count, check_spreadsheet_format, local_name)
 
@@ -663,9 +663,11 @@ def _sheet_rows(ws: Any, where: str, warn: Warn | None = None) -> Rows:
     sheet = _SheetRead(ws, reader, where)
     sheet.hidden_columns = _hidden_columns(root)
     sheet.rows_hidden = any(_hidden_by_default(part) for part in root.findall(_MAIN + "sheetFormatPr"))
-    sheet.condition_cells = {_first_cell((formatting.get("sqref") or "").strip()): 0
-                             for formatting in root.findall(_MAIN + "conditionalFormatting")}
-    sheet.in_table = any(len(parts) for parts in root.findall(_MAIN + "tableParts"))
+    tags = _tags(root)
+    sheet.condition_cells = {_first_cell(_condition_range(formatting)): 0
+                             for formatting in _condition_formattings(root, tags)}
+    if table_parts := [part for parts in root.findall(_MAIN + "tableParts") for part in parts]:
+        sheet.tables = styled_tables(book._archive, ws._worksheet_path, table_parts)
     sheet.zeros_hidden = any(view.get("showZeros") in ("0", "false")
                              for view in root.findall(f"{_MAIN}sheetViews/{_MAIN}sheetView"))
     if local_name(root.tag) in ("row", "c"):
@@ -673,7 +675,7 @@ def _sheet_rows(ws: Any, where: str, warn: Warn | None = None) -> Rows:
     with warnings.catch_warnings():  # openpyxl's, once for all (15% of the time per cell): its cases are refused
         warnings.simplefilter("ignore")
         sheet.walk(root)
-        if sheet.placed < _rows_and_cells(root):  # one inside a cell: found by a walk looking into each
+        if sheet.placed < _rows_and_cells(tags):  # one inside a cell: found by a walk looking into each
             _SheetRead(ws, reader, where, look_inside_cells=True).walk(root)
     for said in (sheet.unseen_said(), sheet.condition_said):
         if warn is not None and said:
@@ -770,10 +772,10 @@ def _hidden_columns(root: Any) -> bytearray:
     return hidden
 
 
-def _rows_and_cells(root: Any) -> int:
-    """How many elements under `root` are named as a row or a cell is, in any namespace (counted in C: looking
-    into every cell for one took an eighth of the time of a sheet's reading)."""
-    return sum(count for tag, count in _tags(root).items() if local_name(tag) in ("row", "c"))
+def _rows_and_cells(tags: collections.Counter[str]) -> int:
+    """How many elements of a sheet are named as a row or a cell is, in any namespace, by its `tags` (_tags,
+    counted in C: looking into every cell for one took an eighth of the time of a sheet's reading)."""
+    return sum(count for tag, count in tags.items() if local_name(tag) in ("row", "c"))
 
 
 def _sheet_tree(ws: Any, where: str) -> Any:
@@ -866,7 +868,9 @@ class _SheetRead:
         # (or its number format's, by its tag) hides: in its fill, on the sheet (_unseen), or None
         self.first_unseen: dict[str, tuple[int, int]] = {}  # (row, column) of the first value read so, by where
         self.unseen_count: collections.Counter[str] = collections.Counter()  # the values read so, by where
-        self.in_table = False  # whether the sheet holds an Excel table, whose style may fill a cell of no fill
+        self.tables: list[tuple[int, int, int, int]] | None = []  # the ranges of the sheet's Excel tables whose
+        # style may fill a cell of no fill (styled_tables: None for the whole sheet)
+        self.row_tables: tuple[int, list[tuple[int, int]]] = (0, [])  # (a row, the columns of the tables in it)
         self.condition_cells: dict[tuple[int, int], int] = {}  # the style of each first cell of a range of
         # conditional formatting (its cells' fill, set before the cells are read to the default style's, 0)
         self.condition_said: tuple[str, Mark] | None = None  # the warning of a rule colouring text as its fill
@@ -902,7 +906,7 @@ class _SheetRead:
         formatting in a 4 MB sheet took 8 s."""
         for element in part.iter():
             self._refuse_misplaced((element,))
-            if local_name(element.tag) == "conditionalFormatting":
+            if _is_condition_formatting(element):
                 self._refuse_shown_otherwise_by_condition(element)
             self.beside += 1
             if self.beside > MAX_OBJECT_ELEMENTS:
@@ -915,38 +919,70 @@ class _SheetRead:
         its cells show (_rule_shows_otherwise) by a condition, which pnp does not run: a rule of format ;;; over the
         names, or a data bar showing the bar alone, left the sheet blank where the cards printed the values (exit
         0)."""
-        cells = (formatting.get("sqref") or next((part.text or "" for part in formatting
-                                                  if local_name(part.tag) == "sqref"), "")).strip()
+        cells = _condition_range(formatting)
         at = _first_cell(cells)
         for rule in formatting:
-            if local_name(rule.tag) == "cfRule" and (said := _rule_shows_otherwise(rule, self.ws.parent)):
+            if local_name(rule.tag) != "cfRule":
+                continue
+            style = self._rule_style(rule, cells, at)
+            if said := _rule_shows_otherwise(rule, style):
                 raise LoadError(f"conditional formatting of cells {shown(cells)} {said} where the rule "
                                 "applies, and pnp applies no such rule (nor runs its condition): what it reads from "
                                 "them may not be what the sheet shows; remove the rule, or make it show the values",
                                 Mark(self.where, *at))
-            if local_name(rule.tag) == "cfRule" and self.condition_said is None and self._hides_by_condition(rule, at):
+            if self.condition_said is None and self._hides_by_condition(style, at):
                 self.condition_said = (
                     f"conditional formatting of cells {shown(cells)} colours their text as their fill is (white on "
                     "white, or nearly) where its condition holds, so the sheet may show nothing there, and pnp runs "
                     "no rule's condition, and reads and prints the values: colour the rule's text to show them, or "
                     "delete them if they are not part of the table", Mark(self.where, *at))
 
-    def _hides_by_condition(self, rule: Any, at: tuple[int, int]) -> bool:
-        """Whether a conditional formatting's `rule` (its <cfRule>) sets a font colour its cells' fill hides
-        (cell_colours.unseen): the fill the rule sets, or else the one of the first cell of its range (each cell's
-        own is not looked up: a rule over cells of several fills is judged by its first)."""
-        from openpyxl.cell.read_only import ReadOnlyCell
-        from openpyxl.styles import PatternFill
+    def _rule_style(self, rule: Any, cells: str, at: tuple[int, int]) -> Any:
+        """The differential style (a font, a fill, a number format) a conditional formatting's `rule` (over
+        `cells`, the first at `at`) sets: the one it names by its dxfId in the workbook's styles, or the one it holds
+        (<x14:dxf>: Excel 2010 writes such a rule in the sheet's extLst, and its white text on a white fill went
+        unwarned where an ordinary rule's was warned of); None where it names none there. LoadError at the range's
+        first cell where the style it holds cannot be read."""
+        own = next((part for part in rule if local_name(part.tag) == "dxf"), None)
+        if own is None:
+            formats = getattr(getattr(self.ws.parent, "_differential_styles", None), "dxf", None) or []
+            number = rule.get("dxfId") or ""
+            return formats[int(number)] if number.isdigit() and int(number) < len(formats) else None
+        from openpyxl.styles.differential import DifferentialStyle
 
-        style = _rule_style(rule, self.ws.parent)
-        if style is None or style.font is None or style.font.color is None:
+        try:
+            return DifferentialStyle.from_tree(own)
+        except Exception as e:  # noqa: BLE001 - openpyxl refusing a value of the style its own way
+            raise LoadError(f"conditional formatting of cells {shown(cells)} holds a style that cannot be read "
+                            f"({type(e).__name__}: {e}): the file is damaged; save it again from the spreadsheet "
+                            "program", Mark(self.where, *at)) from None
+
+    def _hides_by_condition(self, style: Any, at: tuple[int, int]) -> bool:
+        """Whether a conditional formatting's rule of differential style `style` (_rule_style) shows its cells'
+        text in a colour their fill hides (cell_colours.unseen): the font colour the rule sets, or else the one of
+        the first cell of its range at `at`, against the fill the rule sets, or else that cell's (each cell's own is
+        not looked up: a rule over cells of several fills is judged by its first). A rule setting neither changes
+        nothing the cell's own reading did not judge (a rule filling white cells of white text on a dark fill
+        went unwarned)."""
+        from openpyxl.cell.read_only import ReadOnlyCell
+        from openpyxl.styles import Color, PatternFill
+
+        if style is None:
             return False
-        if style.fill is not None:  # (a rule's solid fill holds its colour as bgColor, ECMA-376 Part 1, 18.8.20)
-            fill = PatternFill("solid", fgColor=style.fill.bgColor) if isinstance(style.fill, PatternFill) \
-                and style.fill.patternType in (None, "solid") else style.fill
+        font_set = style.font is not None and style.font.color is not None
+        solid = isinstance(style.fill, PatternFill) and style.fill.patternType in (None, "solid")
+        # (a rule's solid fill holds its colour as bgColor, ECMA-376 Part 1, 18.8.20; <patternFill/> holds none)
+        fill_set = style.fill is not None and not (solid and style.fill.bgColor == Color())
+        if not (font_set or fill_set):
+            return False
+        cell = ReadOnlyCell(self.ws, 1, 1, None, style_id=self.condition_cells.get(at, 0))
+        if fill_set:
+            fill = PatternFill("solid", fgColor=style.fill.bgColor) if solid else style.fill
         else:
-            fill = ReadOnlyCell(self.ws, 1, 1, None, style_id=self.condition_cells.get(at, 0)).fill
-        return unseen(style.font, fill, self.theme, self.ws.parent._colors)
+            fill = cell.fill
+            if fills_nothing(fill) and self._in_table(*at):
+                return False  # (the table's style may fill it, as a cell's value is judged: _check_shown)
+        return unseen(style.font if font_set else cell.font, fill, self.theme, self.ws.parent._colors)
 
     def read(self, element: Any) -> None:
         """Reads an element of the sheet's <sheetData>: a row, or an element of another kind holding none."""
@@ -1028,6 +1064,8 @@ class _SheetRead:
         (unseen_said)."""
         hidden_in = self._unseen(style, tag) if runs is None else next(
             (said for text, colour in runs if not _blank(text) and (said := self._unseen(style, tag, colour))), None)
+        if hidden_in == "sheet" and self._in_table(self.row, column):
+            hidden_in = None  # (the table's style may fill it, with a colour pnp does not read)
         if hidden_in:
             self.first_unseen.setdefault(hidden_in, (self.row, column))
             self.unseen_count[hidden_in] += 1
@@ -1038,6 +1076,14 @@ class _SheetRead:
             raise LoadError(f"this cell's {hidden} or in a collapsed outline), and pnp reads every row and "
                             "column, shown or not: show it, or delete it if it is not part of the table",
                             Mark(self.where, self.row, column))
+
+    def _in_table(self, row: int, column: int) -> bool:
+        """Whether the cell at `row`, `column` is in a table of the sheet whose style may fill it."""
+        if self.tables is None:
+            return True
+        if self.row_tables[0] != row:  # (the tables' columns found once a row)
+            self.row_tables = (row, [(low, high) for top, low, bottom, high in self.tables if top <= row <= bottom])
+        return any(low <= column <= high for low, high in self.row_tables[1])
 
     def _unseen(self, style: int, tag: str | None, run: Mapping[str, str] | None = None) -> str | None:
         """Where the cell style numbered `style` shows a value in a colour that hides (cell_colours.unseen): "fill"
@@ -1063,10 +1109,7 @@ class _SheetRead:
         """The warning of the values read whose colour their fill hides (white on white), at the first, or None: a
         spreadsheet program shows nothing there, and pnp reads and prints them (a designer may colour a cell so on
         purpose: its value is still the cell's; it was printed with no word)."""
-        # (a cell of no fill in a sheet holding an Excel table is not said: the table's style may fill it, with a
-        # colour pnp does not read, and white on a table's dark rows was warned of)
-        said = [where for where in ("fill", "sheet") if where in self.first_unseen and not (
-            where == "sheet" and self.in_table)]
+        said = [where for where in ("fill", "sheet") if where in self.first_unseen]
         if not said:
             return None
         first, count = min(self.first_unseen[where] for where in said), sum(self.unseen_count[w] for w in said)
@@ -1161,24 +1204,38 @@ def _first_cell(cells: str) -> tuple[int, int]:
     return (int(first[2]), _column_number(first[1])) if first else (1, 1)
 
 
-def _rule_style(rule: Any, book: Any) -> Any:
-    """The differential style (a font, a fill, a number format) a conditional formatting's `rule` names by its
-    dxfId in the workbook `book`'s styles, or None where it names none there."""
-    formats = getattr(getattr(book, "_differential_styles", None), "dxf", None) or []
-    number = rule.get("dxfId") or ""
-    return formats[int(number)] if number.isdigit() and int(number) < len(formats) else None
+def _condition_formattings(root: Any, tags: collections.Counter[str]) -> list[Any]:
+    """The conditional formattings of the sheet whose XML's root element is `root` and whose elements' `tags` are
+    counted (_tags), wherever beside its cells (_is_condition_formatting), as _SheetRead.beside_cells meets them:
+    found by their tags in C, before the elements beside the cells are counted (looked at one by one in Python,
+    a sheet of 900,000 elements in its extLst took 2 s more to be refused)."""
+    named = [tag for tag in tags if local_name(tag) == "conditionalFormatting"]
+    return [element for part in root if not (root.tag == _CELL_PATH[0] and part.tag == _CELL_PATH[1])
+            for tag in named for element in part.iter(tag)]
 
 
-def _rule_shows_otherwise(rule: Any, book: Any) -> str | None:
-    """What a conditional formatting's `rule` does to the text its cells show, or None (a colour, a font, a
-    border change no character): a number format of its own (its dxfId's in the workbook's styles, or one it
-    holds, as Excel 2010 writes a rule in a sheet's extLst), or a data bar or an icon set shown without the
-    value."""
-    style = _rule_style(rule, book)
+def _is_condition_formatting(element: Any) -> bool:
+    """Whether a sheet's element is a conditional formatting: a <conditionalFormatting>, or Excel 2010's
+    <x14:conditionalFormatting> in the sheet's extLst."""
+    return local_name(element.tag) == "conditionalFormatting"
+
+
+def _condition_range(formatting: Any) -> str:
+    """The cells a conditional formatting applies to, as written ('B2:B9 D4'): its sqref, or the text of the
+    <xm:sqref> element Excel 2010 writes in an <x14:conditionalFormatting>. (Read one way where its first cell's
+    style is kept and another where its rules are judged, an x14 rule was judged on the default style's fill.)"""
+    return (formatting.get("sqref") or next((part.text or "" for part in formatting
+                                             if local_name(part.tag) == "sqref"), "")).strip()
+
+
+def _rule_shows_otherwise(rule: Any, style: Any) -> str | None:
+    """What a conditional formatting's `rule` of differential style `style` (_SheetRead._rule_style) does to the
+    text its cells show, or None (a colour, a font, a border change no character): a number format of its own,
+    or a data bar or an icon set shown without the value."""
     if style is not None and style.numFmt is not None:
         return f"shows them in the number format {shown(style.numFmt.formatCode or '')}"
     for part in rule.iter():
-        if local_name(part.tag) == "numFmt":
+        if local_name(part.tag) == "numFmt":  # (one out of its place in the rule: taken as its own)
             return f"shows them in the number format {shown(part.get('formatCode') or '')}"
         if local_name(part.tag) in ("dataBar", "iconSet") and part.get("showValue") in ("0", "false"):
             return f"shows its {'bar' if local_name(part.tag) == 'dataBar' else 'icon'} alone, not their values,"
@@ -1462,19 +1519,22 @@ def _section_colour(code: str, sign: int | None) -> str | None:
         section = sections[3] if len(sections) >= 4 else sections[-1] if (
             len(sections) == 1 or "@" in sections[-1]) else None
     else:
-        section = _sign_section(sections, sign)
+        section = chosen[0] if (chosen := _sign_section(sections, sign)) else None
     found = next((part for part in section or () if _COLOUR.fullmatch(part)), None)
     return found[1:-1] if found else None
 
 
-def _sign_section(sections: list[list[str]], sign: int) -> list[str] | None:
-    """The section of a number format's `sections` that shows a number of this `sign` (1, -1, 0), its parts as
-    written; None in a format of conditions ([>100])."""
+def _sign_section(sections: list[list[str]], sign: int) -> tuple[list[str], bool] | None:
+    """(The section of a number format's `sections` that shows a number of this `sign` (1, -1, 0), its parts as
+    written, whether it is the sign's own): the first for one above zero, the second for one below, the third for
+    zero, the first where there is none (not the sign's own: it shows a negative number's minus itself); None in
+    a format of conditions ([>100]), which chooses its sections otherwise. (The one choice of a section: the
+    colour shown, a section shown as nothing and the digits shown each made it.)"""
     numbers = sections[:3] if len(sections) >= 4 or "@" not in sections[-1] else sections[:-1]
     if not numbers or any(part.startswith("[") and part[1:2] in "<>=" for each in numbers for part in each):
         return None
-    return numbers[1] if sign < 0 and len(numbers) > 1 else numbers[2] if sign == 0 and len(numbers) > 2 \
-        else numbers[0]
+    chosen = {1: 0, -1: 1, 0: 2}[sign]
+    return (numbers[chosen], True) if chosen < len(numbers) else (numbers[0], False)
 
 
 @functools.lru_cache(maxsize=256)
@@ -1482,16 +1542,14 @@ def _number_hidden(code: str, sign: int) -> bool:
     """Whether the number format `code` shows a number of this `sign` (1, -1 or 0) as nothing: its section for
     it (the first for one above zero, the second for one below, the third for zero, the first where there is
     none) shows no character, as ;;; or 0;; do (the sheet showed a blank cell where pnp read the number, exit
-    0). A format of conditions ([>100]) chooses its sections otherwise: it is let be."""
-    sections = _format_sections(code)
-    numbers = sections[:3] if len(sections) >= 4 or "@" not in sections[-1] else sections[:-1]
-    if not numbers or any(p.startswith("[") and p[1:2] in "<>=" for section in numbers for p in section):
+    0): each part of it shows none but spaces (_shows_no_character, or a space quoted or escaped). A currency
+    ([$USD-409]), an elapsed time ([m]) or a fill of a character (*-) shows one (refused as showing nothing, it
+    was refused for what it is not). A format of conditions ([>100]) chooses its sections otherwise: it is let be."""
+    if (chosen := _sign_section(_format_sections(code), sign)) is None:
         return False
-    chosen = {1: 0, -1: 1, 0: 2}[sign]
-    section = numbers[chosen] if chosen < len(numbers) else numbers[0]
-    shown = "".join(p.strip('"') if p.startswith('"') else p.removeprefix("\\") for p in section
-                    if not p.startswith(("[", "_", "*")))
-    return not shown.strip()
+    section, _ = chosen
+    return all(_shows_no_character(p) or not (p.strip('"') if p.startswith('"') else p.removeprefix("\\")).strip()
+               for p in section)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1961,13 +2019,10 @@ def _number_section(code: str, sign: int) -> list[str] | None:
     first, or the third for zero, or a negative number's own section without the minus it writes before the
     digits (_unsigned); None for a format of conditions ([>100]), which chooses its sections otherwise, or a
     negative number's own section writing no minus there (0;0 shows -5 as 5, 0;(0) as (5))."""
-    sections = _format_sections(code)
-    numbers = sections[:3] if len(sections) >= 4 or "@" not in sections[-1] else sections[:-1]
-    if not numbers or any(p.startswith("[") and p[1:2] in "<>=" for section in numbers for p in section):
+    if (chosen := _sign_section(_format_sections(code), sign)) is None:
         return None
-    if sign < 0 and len(numbers) > 1:
-        return _unsigned(numbers[1])
-    return numbers[2] if sign == 0 and len(numbers) > 2 else numbers[0]
+    section, own = chosen
+    return _unsigned(section) if sign < 0 and own else section
 
 
 def _unsigned(section: list[str]) -> list[str] | None:
