@@ -247,7 +247,7 @@ class DiskCache:
             payload = marshal.dumps(value)
             if len(payload) >= MAX_ENTRY_BYTES:  # it could not be read back
                 return
-            write_file(path, _checksum(bytes.fromhex(path.stem), payload) + payload)
+            write_file(path, _checksum(bytes.fromhex(path.stem), payload) + payload, durable=False)  # (checksummed)
         except (OSError, ValueError):  # ValueError: a value marshal cannot write is simply not kept
             return
         if not self._pruned:

@@ -666,11 +666,21 @@ def _wide_without_mark(raw: bytes) -> tuple[str, str] | None:
     return None
 
 
-def write_file(path: str | Path, data: bytes) -> None:
+def write_file(path: str | Path, data: bytes, durable: bool = True) -> None:
     """Write bytes to `path` atomically: a temporary file beside it (a name no other writer, process or
-    thread, uses), then renamed over it; a reader never sees half a file. OSError when it cannot."""
-    with written_beside(path) as tmp:
+    thread, uses), then renamed over it; a reader never sees half a file. Made durable first (see commit_files)
+    unless `durable` is False: a cache's entry, checksummed and made again when damaged, needs no wait on the
+    disk (a first build stored 1,600 entries, each waiting for its fsync). OSError when it cannot."""
+    if durable:
+        with written_beside(path) as tmp:
+            tmp.write_bytes(data)
+        return
+    tmp = temporary_beside(Path(path))
+    try:
         tmp.write_bytes(data)
+        move_into_place(tmp, Path(path))
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 @contextlib.contextmanager
