@@ -328,9 +328,14 @@ def metered(who: str) -> Iterator[None]:
         return
     doing, _budget.doing = _budget.doing, who
     over_time = f"{who} took longer than {SECONDS_PER_EVALUATION:g} s of processor time; pnp stops there"
+    stopped_before = _budget.stopped
     try:
         with _counted_calls(), _EVALUATION, _processor_timer(_time_left(), over_time):
             yield
+        if _budget.stopped is not None and _budget.stopped is not stopped_before:
+            # the game's time ran out inside the library, which caught the limit as one of its own errors and
+            # went on: said here, where the work was (the next template said it, at no file and line)
+            raise _budget.stopped
     except Exception as error:
         # the limit, also where a library's clean-up failed while the limit unwound it (ReportLab deleting an
         # attribute the limit stopped it from setting) and hid it behind its own error, an AttributeError
