@@ -24,6 +24,20 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "unforeseen: the test makes pnp meet a bug on purpose (errors.Unforeseen)")
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session):
+    """Collecting makes the process's long-lived objects (the test modules, pnp's, their parameters), and hardly
+    any garbage: made with the cyclic garbage collector paused, they are not walked by collection after
+    collection as they are made (1.7 s of CPU in each worker)."""
+    import gc
+
+    gc.disable()
+    try:
+        return (yield)
+    finally:
+        gc.enable()
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config):
     """A worker ends holding a million objects and more (kits read back, pnp's source parsed): Python's last

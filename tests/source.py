@@ -4,6 +4,7 @@ parse), several times a run."""
 
 import ast
 import functools
+import gc
 from pathlib import Path
 
 PNP = Path(__file__).resolve().parent.parent / "pnp"
@@ -17,9 +18,15 @@ def modules() -> tuple[str, ...]:
 
 @functools.cache
 def nodes() -> tuple[tuple[str, ast.AST], ...]:
-    """(module path, node) for every node of every module of pnp/."""
-    return tuple((path, node) for path in modules()
-                 for node in ast.walk(ast.parse((PNP.parent / path).read_text(encoding="utf-8"))))
+    """(module path, node) for every node of every module of pnp/, made with the cyclic garbage collector paused:
+    the 350,000 nodes, made at once and kept for the process's life, set off collection after collection of all
+    the process holds as they were made (7 s of CPU, where parsing and walking take 2)."""
+    gc.disable()
+    try:
+        return tuple((path, node) for path in modules()
+                     for node in ast.walk(ast.parse((PNP.parent / path).read_text(encoding="utf-8"))))
+    finally:
+        gc.enable()
 
 
 @functools.cache
