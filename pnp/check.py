@@ -798,7 +798,13 @@ class Checks:
                                   for x in (left, right) for y in (top, bottom)])
 
     def image(self, prim: "Prim") -> None:
-        """An image must be a file inside the project that decodes completely, at enough dpi for its size."""
+        """An image must be a file inside the project that decodes completely, at enough dpi for its size, in a
+        box of some area: a picture fitted into a box of no width or height prints nothing, and `w: 0, h: 0`
+        passed as a picture of any resolution (a text's box of no size is refused: nothing of it fits)."""
+        if not (prim.w > 0 and prim.h > 0):
+            self.error(f"image {named(prim.text)} is fitted in a box of {prim.w / MM:.1f} x {prim.h / MM:.1f} mm, "
+                       "which has no area, so it prints nothing: give the element a `w` and `h` above 0",
+                       prim.mark)
         key = prim.text
         if key not in self.images:  # read once per check; what it said and used, said and used by each user
             with self.studio.adding() as effects, self.collecting() as said:
