@@ -234,7 +234,7 @@ def enum_mistakes(elements: Iterable[Compiled], enums: Mapping[str, Sequence[obj
         for key, source, expression in sources:
             mark = compiled.mark_of(key)
             for message, line in template_enum_mistakes(source, expression, item, enums, tables, callers):
-                at = mark if mark is None or line <= 1 else Mark(mark.file, mark.line + line - 1, 1)
+                at = mark.in_text(line) if mark is not None else None
                 found.append((f"{key}: {message}", at))
         found += enum_mistakes(compiled.children, enums, item, tables, callers)
     return found

@@ -291,6 +291,85 @@ def number_too_long(mark: Mark) -> LoadError:
     return LoadError(f"a number of more than {MAX_NUMBER_DIGITS:,} digits cannot be read", mark)
 
 
+# an escape of a double-quoted text, matched whole (so that an escaped backslash before an n is no line break)
+_ESCAPE = re.compile(r"\\(x0[aAdD]|u000[aAdD]|U0000000[aAdD]|.)")
+# ... and those that make a line break a template counts (a carriage return and a line feed together, one)
+_BREAK_ESCAPES = frozenset(("n", "r", "x0a", "x0A", "x0d", "x0D", "u000a", "u000A", "u000d", "u000D", "U0000000a",
+                            "U0000000A", "U0000000d", "U0000000D"))
+
+
+def _escaped_breaks(line: str) -> int:
+    """The line breaks a template counts in the escapes of one line of a double-quoted text."""
+    breaks, return_ends = 0, -1  # (where the last escape ended, if it made a carriage return)
+    for escape in _ESCAPE.finditer(line):
+        code = escape.group(1)
+        if code not in _BREAK_ESCAPES:
+            return_ends = -1
+            continue
+        is_return = code[-1] in "rdD"
+        breaks += is_return or escape.start() != return_ends
+        return_ends = escape.end() if is_return else -1
+    return breaks
+
+
+def _flow_text_lines(style: str | None, lines: list[str], first: int) -> list[tuple[int, int]]:
+    """(line of the text, line of the file) where each of the file's lines of a plain or quoted text begins: a
+    line break between two of its lines is folded into a space, each blank line between them is a line break
+    of the text (and a double-quoted text's escapes make more)."""
+    double = style == '"'
+    found, text_line, blanks = [], 1, 0
+    for k, line in enumerate(lines):
+        if k and not line.strip(" \t"):
+            blanks += 1
+            continue
+        text_line += blanks
+        found.append((text_line, first + k))
+        blanks = 0
+        if double and (escaped := _escaped_breaks(line)):
+            text_line += escaped
+            found.append((text_line, first + k))  # (a text's line begun by an escape, on this line of the file)
+    return found
+
+
+def _block_text_lines(folded: bool, lines: list[str], first: int, value: str) -> list[tuple[int, int]]:
+    """(line of the text, line of the file) where each of the file's lines of a `|` or `>` text below its
+    header begins, as PyYAML reads them: every line break of `|` is the text's; `>` folds a break between two
+    lines that begin at the block's indentation into a space (blank lines between them each make one)."""
+    begun = next((k for k, line in enumerate(lines) if line.strip(" ")), None)
+    if begun is None:
+        return []
+    # the block's indentation: what of its first line's spaces its text's line leaves out (an indentation
+    # indicator may keep some)
+    shown_lines = value.split("\n")
+    first_shown = shown_lines[begun] if begun < len(shown_lines) else ""
+    spaces = len(lines[begun]) - len(lines[begun].lstrip(" "))
+    indent = next((i for i in range(spaces, -1, -1) if first_shown.startswith(lines[begun][i:])), spaces)
+    found, text_line, blanks, plain_before = [(1, first)], 1, 0, False  # (its first line, blank or not)
+    for k, line in enumerate(lines):
+        if len(line) <= indent and not line.strip(" "):
+            blanks += 1
+            continue
+        plain_now = line[indent:indent + 1] not in (" ", "\t")
+        if k > begun:
+            text_line += blanks + (0 if folded and plain_before and plain_now else 1)
+        else:
+            text_line += blanks
+        found.append((text_line, first + k))
+        blanks, plain_before = 0, plain_now
+    return found
+
+
+def _compressed(found: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """`found` without the places that follow from the one before (as many lines below) or that begin on a
+    line of the text already begun (folded into it)."""
+    kept: list[tuple[int, int]] = []
+    for text_line, file_line in found:
+        if kept and (text_line == kept[-1][0] or file_line - kept[-1][1] == text_line - kept[-1][0]):
+            continue
+        kept.append((text_line, file_line))
+    return tuple(kept)
+
+
 class _Collection:
     """A list or mapping being built from parser events."""
 
@@ -354,6 +433,7 @@ class _Builder:
         self.tags: dict[tuple[str, tuple[bool, bool]], str] = {}  # (scalar, implicit) -> tag
         self.key_written: str | None = None  # the text of the key being added, where it prints otherwise
         self.anchors_written: dict[str, str] = {}  # anchor -> the text of the number it names (add_written)
+        self.line_starts: list[int] | None = None  # where each line of `text` begins, once a text needs them
 
     def build(self) -> Any:
         get_event, handlers, scalar = self.loader.get_event, _HANDLERS, yaml.ScalarEvent
@@ -435,13 +515,37 @@ class _Builder:
                             f"{'nothing' if not event.value else 'text ' + repr(shortened(event.value, QUOTE_LIMIT))}; "
                             f"write {kind} ({empty} for an empty one), or leave the tag out", self.mark(place))
         value = self.text_scalar(event.value, place) if tag == _STR else self.construct(tag, event, self.mark(place))
+        at: Place = place
+        if tag == _STR and event.end_mark is not None and event.end_mark.line > start.line and \
+                (event.style in ("|", ">") or "\n" in event.value):
+            at = self.text_place(event, place)
         written = self.written_otherwise(value, event.value)
         if event.anchor is not None:
             self.anchor(event.anchor, value, 1, written)
         if written is None:
-            self.add_one(value, place)
+            self.add_one(value, at)
         else:
-            self.add_written(value, place, written)
+            self.add_written(value, at, written)
+
+    def text_place(self, event: yaml.ScalarEvent, place: int) -> Place:
+        """The place of a text written over several lines, with where its own lines begin (Mark.text_lines) where
+        they are not all on its first line: a template's mistake is said at its line."""
+        start, end = event.start_mark, event.end_mark
+        assert start is not None and end is not None
+        if self.line_starts is None:
+            self.line_starts = [0, *(m.end() for m in _LINE_BREAK.finditer(self.text))]
+        starts = self.line_starts
+        lines = [_LINE_BREAK.sub("", self.text[starts[k]:starts[k + 1] if k + 1 < len(starts) else len(self.text)])
+                 for k in range(start.line, min(end.line + 1, len(starts)))]
+        first = start.line + 1 + self.lines
+        if event.style in ("|", ">"):
+            found = _block_text_lines(event.style == ">", lines[1:], first + 1, event.value)
+        else:
+            found = _flow_text_lines(event.style, [lines[0][start.column:], *lines[1:]], first) if lines else []
+        text_lines = _compressed(found)
+        if not text_lines or text_lines == ((1, first),):
+            return place
+        return Mark(self.file, place >> _LINE_SHIFT, place & _COLUMNS, text_lines)
 
     def written_otherwise(self, value: object, text: str) -> str | None:
         """`text`, where the scalar YAML read from it prints otherwise (see _written_otherwise; a mapping's key, see
@@ -488,7 +592,7 @@ class _Builder:
             raise LoadError(control_problem(value) or "", self.mark(place))
         return value
 
-    def add_one(self, value: Any, place: int) -> None:
+    def add_one(self, value: Any, place: Place) -> None:
         """add() of one scalar, with the commonest cases of key() and value() made here: a card file is
         mostly scalars, a text key then its value, and a call less for each counts."""
         stack = self.stack
