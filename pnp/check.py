@@ -586,6 +586,13 @@ class Checks:
         for name in layout.vars:
             if name in kind.template_names and (hidden := hides_reserved("a variable", name, kind.template_names)):
                 self.error(f"{hidden} (this layout prints a {kind.name})", self.var_mark(layout, name))
+        elements = list(layout.elements)
+        while elements:  # (a repeated copy's `as:` hides it inside the element as well)
+            compiled = elements.pop()
+            elements += compiled.children
+            if compiled.name in kind.template_names and \
+                    (hidden := hides_reserved("as: a repeated copy", compiled.name, kind.template_names)):
+                self.error(f"{hidden} (this layout prints a {kind.name})", compiled.mark_of("as"))
 
     def var_mark(self, layout: "Layout", name: str) -> Mark | None:
         """Where the layout's variable `name` was written: in its own `vars`, or those of a layout it extends."""
