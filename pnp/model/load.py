@@ -4,6 +4,7 @@ deep nesting, huge numbers and huge files."""
 import bisect
 import datetime
 import hashlib
+import itertools
 import re
 import threading
 from collections import OrderedDict
@@ -120,11 +121,17 @@ MAX_DEPTH = 100  # nesting of lists and mappings (the parser itself would crash 
 # in PyYAML 6.0.4); so much of that line is read again to find where pnp's cap was passed first
 _MAX_RESCAN_CHARS = 100_000
 MAX_FILE_BYTES = 20 * 1024 * 1024
+# The lines of a file read to know where the lines of its texts written over several begin (Builder.text_place),
+# other than `|` ones (whose lines are the file's): a 15 MB text of a blank line in two read in 40 s, 1.2 GB
+MAX_TEXT_LINES_READ = 20_000
 # Where the loader's values were written, kept as one int each (line << _LINE_SHIFT | column, both 1-based) and
 # made a Mark, with the file of the mapping or list holding them, only when asked (mark_of, key_mark): a card file
 # has about nine values a card, a Mark takes over a microsecond to make, and few values are ever pointed at
 _LINE_SHIFT = 32
-_COLUMNS = (1 << _LINE_SHIFT) - 1
+# a flag of the column's bits: the place of a `|` text, whose own lines are its file's from the line below (the
+# place's Mark says so in its text_lines, made only when asked, as the Mark is)
+_TEXT_BELOW = 1 << (_LINE_SHIFT - 1)
+_COLUMNS = _TEXT_BELOW - 1
 Place = Mark | int  # a Mark, or the loader's int of a place in the file of the Record or MarkedList holding it
 
 
@@ -136,8 +143,14 @@ def _place_line(place: Place) -> int:
 def place_mark(place: Place | None, holder: Mark | None) -> Mark | None:
     """The Mark of `place` in the file of `holder` (the mark of the mapping or list it is kept in)."""
     if isinstance(place, int):
-        return Mark(holder.file if holder is not None else "", place >> _LINE_SHIFT, place & _COLUMNS)
+        return _int_mark(holder.file if holder is not None else "", place)
     return place
+
+
+def _int_mark(file: str, place: int) -> Mark:
+    """The Mark of the loader's int of a place in `file`."""
+    line = place >> _LINE_SHIFT
+    return Mark(file, line, place & _COLUMNS, ((1, line + 1),) if place & _TEXT_BELOW else ())
 
 
 class Record(Mapping[Any, Any]):
@@ -340,8 +353,11 @@ def _block_text_lines(folded: bool, lines: list[str], first: int, value: str) ->
         return []
     # the block's indentation: what of its first line's spaces its text's line leaves out (an indentation
     # indicator may keep some)
-    shown_lines = value.split("\n")
-    first_shown = shown_lines[begun] if begun < len(shown_lines) else ""
+    at = 0
+    for _ in range(begun):  # (the text's line of the first line written: as many below as blank lines above)
+        at = value.find("\n", at) + 1 or len(value)
+    ends = value.find("\n", at)
+    first_shown = value[at:ends if ends >= 0 else len(value)]
     spaces = len(lines[begun]) - len(lines[begun].lstrip(" "))
     indent = next((i for i in range(spaces, -1, -1) if first_shown.startswith(lines[begun][i:])), spaces)
     found, text_line, blanks, plain_before = [(1, first)], 1, 0, False  # (its first line, blank or not)
@@ -433,7 +449,8 @@ class _Builder:
         self.tags: dict[tuple[str, tuple[bool, bool]], str] = {}  # (scalar, implicit) -> tag
         self.key_written: str | None = None  # the text of the key being added, where it prints otherwise
         self.anchors_written: dict[str, str] = {}  # anchor -> the text of the number it names (add_written)
-        self.line_starts: list[int] | None = None  # where each line of `text` begins, once a text needs them
+        self.line_cursor = (0, 0)  # (a line of `text`, from 0, and where it begins): where lines_of last began
+        self.lines_left = MAX_TEXT_LINES_READ  # of the lines text_place reads
 
     def build(self) -> Any:
         get_event, handlers, scalar = self.loader.get_event, _HANDLERS, yaml.ScalarEvent
@@ -489,7 +506,7 @@ class _Builder:
 
     def mark(self, place: Place) -> Mark:
         """The Mark of a place in this file."""
-        return Mark(self.file, place >> _LINE_SHIFT, place & _COLUMNS) if isinstance(place, int) else place
+        return _int_mark(self.file, place) if isinstance(place, int) else place
 
     def scalar(self, event: yaml.ScalarEvent) -> None:
         start = event.start_mark
@@ -529,23 +546,44 @@ class _Builder:
 
     def text_place(self, event: yaml.ScalarEvent, place: int) -> Place:
         """The place of a text written over several lines, with where its own lines begin (Mark.text_lines) where
-        they are not all on its first line: a template's mistake is said at its line."""
+        they are not all on its first line: a template's mistake is said at its line. A `|` text's lines are its
+        file's from the line below; another's are read, MAX_TEXT_LINES_READ of the file's lines at most (a text
+        past them is said by the lines before)."""
         start, end = event.start_mark, event.end_mark
         assert start is not None and end is not None
-        if self.line_starts is None:
-            self.line_starts = [0, *(m.end() for m in _LINE_BREAK.finditer(self.text))]
-        starts = self.line_starts
-        lines = [_LINE_BREAK.sub("", self.text[starts[k]:starts[k + 1] if k + 1 < len(starts) else len(self.text)])
-                 for k in range(start.line, min(end.line + 1, len(starts)))]
         first = start.line + 1 + self.lines
-        if event.style in ("|", ">"):
-            found = _block_text_lines(event.style == ">", lines[1:], first + 1, event.value)
+        if event.style == "|":
+            return place | _TEXT_BELOW
+        if self.lines_left <= 0:
+            return place
+        lines = list(itertools.islice(self.lines_of(start.line), min(end.line - start.line + 1, self.lines_left)))
+        self.lines_left -= len(lines)
+        if event.style == ">":
+            found = _block_text_lines(True, lines[1:], first + 1, event.value)
         else:
             found = _flow_text_lines(event.style, [lines[0][start.column:], *lines[1:]], first) if lines else []
         text_lines = _compressed(found)
         if not text_lines or text_lines == ((1, first),):
             return place
         return Mark(self.file, place >> _LINE_SHIFT, place & _COLUMNS, text_lines)
+
+    def lines_of(self, first: int) -> Iterator[str]:
+        """The lines of `text` from line `first` (from 0) on, without their breaks: found from where the last
+        call stopped (texts come in the file's order), so the file is gone through once however many it holds."""
+        line, at = self.line_cursor if self.line_cursor[0] <= first else (0, 0)
+        breaks = _LINE_BREAK.finditer(self.text, at)
+        while line < first:
+            found = next(breaks, None)
+            if found is None:
+                return
+            line, at = line + 1, found.end()
+        self.line_cursor = (line, at)
+        while True:
+            found = next(breaks, None)
+            yield self.text[at:found.start() if found else len(self.text)]
+            if found is None:
+                return
+            at = found.end()
 
     def written_otherwise(self, value: object, text: str) -> str | None:
         """`text`, where the scalar YAML read from it prints otherwise (see _written_otherwise; a mapping's key, see
