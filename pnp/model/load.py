@@ -366,10 +366,8 @@ def _block_text_lines(folded: bool, lines: list[str], first: int, value: str) ->
             blanks += 1
             continue
         plain_now = line[indent:indent + 1] not in (" ", "\t")
-        if k > begun:
-            text_line += blanks + (0 if folded and plain_before and plain_now else 1)
-        else:
-            text_line += blanks
+        # (the break before a line: the text's, unless `>` folds it)
+        text_line += blanks + (k > begun and not (folded and plain_before and plain_now))
         found.append((text_line, first + k))
         blanks, plain_before = 0, plain_now
     return found
@@ -531,11 +529,8 @@ class _Builder:
             raise LoadError(f"YAML tag '!!{tag.rpartition(':')[2]}' makes {kind}, but what it tags is "
                             f"{'nothing' if not event.value else 'text ' + repr(shortened(event.value, QUOTE_LIMIT))}; "
                             f"write {kind} ({empty} for an empty one), or leave the tag out", self.mark(place))
-        value = self.text_scalar(event.value, place) if tag == _STR else self.construct(tag, event, self.mark(place))
-        at: Place = place
-        if tag == _STR and event.end_mark is not None and event.end_mark.line > start.line and \
-                (event.style in ("|", ">") or "\n" in event.value):
-            at = self.text_place(event, place)
+        value, at = self.text_scalar(event, place) if tag == _STR else \
+            (self.construct(tag, event, self.mark(place)), place)
         written = self.written_otherwise(value, event.value)
         if event.anchor is not None:
             self.anchor(event.anchor, value, 1, written)
@@ -623,12 +618,18 @@ class _Builder:
                 parent.written = {}
             parent.written[slot] = written
 
-    def text_scalar(self, value: str, place: int) -> str:
-        """A text scalar, refused where it holds a control character that a YAML escape ("\\e", "\\u202e") made:
-        any text of a game may be printed or written into an export (a Tabletop Simulator name, a file name)."""
+    def text_scalar(self, event: yaml.ScalarEvent, place: int) -> tuple[str, Place]:
+        """A text scalar and its place, refused where it holds a control character that a YAML escape ("\\e",
+        "\\u202e") made: any text of a game may be printed or written into an export (a Tabletop Simulator name, a
+        file name). The place of one written over several lines says where its own lines begin (text_place)."""
+        value = event.value
         if _CONTROL(value):
             raise LoadError(control_problem(value) or "", self.mark(place))
-        return value
+        start, end = event.start_mark, event.end_mark
+        if start is not None and end is not None and end.line > start.line and \
+                (event.style in ("|", ">") or "\n" in value):
+            return value, self.text_place(event, place)
+        return value, place
 
     def add_one(self, value: Any, place: Place) -> None:
         """add() of one scalar, with the commonest cases of key() and value() made here: a card file is
