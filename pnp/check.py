@@ -18,12 +18,14 @@ from .draw.text import BREAKING_SPACES, left_open, star_between_spaces, unmapped
 from .draw.pictures import verified_picture
 from .impose.shapes import Outline, inside_by
 from .layout.budget import drawn_by
+from .layout.elements.base import hides_reserved
 from .layout.compile import enum_mistakes, macros_given_item, used_for_item
 from .layout.resolve import ITEM_NAMES
 from .layout.place import extent, turned_corners
 from .layout.prims import Prim
 from .errors import BudgetSpent, DataError, LayoutError, LimitError, PnpError, blame, unforeseen
 from .model.game import check_whole_game, load_game
+from .model.load import Record
 from .model.reads import FieldCache, note_all
 from .model.schema import icons_in
 from .model.tables import table_enums
@@ -43,7 +45,6 @@ if TYPE_CHECKING:
     from .layout.layouts import Layout
     from .model.components import Component
     from .model.game import Game
-    from .model.load import Record
     from .products.base import Kind, Printable, Problems
     from .printables import Memo
     from .project import Project
@@ -547,6 +548,7 @@ class Checks:
         if cuts:
             self.safe_area(layout, [p for p in prims if id(p) not in off], cuts, kind.cut_edge)
         self.layout_keys(layout, kind)
+        self.kind_names(layout, kind)
         self.unused_radius(layout, kind, cuts)
 
     def off_layout(self, layout: "Layout", prims: list["Prim"], cuts: tuple[Outline, ...]) -> set[int]:
@@ -576,6 +578,34 @@ class Checks:
                 users = [k.name for k in KINDS.values() if key in k.layout_options]
                 self.error(f"'{key}' applies to {' and '.join(users)} layouts; this layout prints a "
                            f"{kind.name}", layout.spec.key_mark(key))
+
+    def kind_names(self, layout: "Layout", kind: "Kind") -> None:
+        """A layout's variable named as a name the kind gives its templates (`vars: {face: 9}` on a die's layout) is
+        hidden by it: refused as one named as a name every template sees is (hides_reserved), where it was written
+        (in this layout's file or one it extends)."""
+        for name in layout.vars:
+            if name in kind.template_names and (hidden := hides_reserved("a variable", name, kind.template_names)):
+                self.error(f"{hidden} (this layout prints a {kind.name})", self.var_mark(layout, name))
+        elements = list(layout.elements)
+        while elements:  # (a repeated copy's `as:` hides it inside the element as well)
+            compiled = elements.pop()
+            elements += compiled.children
+            if compiled.name in kind.template_names and \
+                    (hidden := hides_reserved("as: a repeated copy", compiled.name, kind.template_names)):
+                self.error(f"{hidden} (this layout prints a {kind.name})", compiled.mark_of("as"))
+
+    def var_mark(self, layout: "Layout", name: str) -> Mark | None:
+        """Where the layout's variable `name` was written: in its own `vars`, or those of a layout it extends."""
+        seen: set[str] = set()
+        current: Layout | None = layout
+        while current is not None and current.file not in seen:
+            seen.add(current.file)
+            own = current.spec.get("vars")
+            if isinstance(own, Record) and name in own:
+                return own.key_mark(name)
+            parent = current.spec.get("extends")
+            current = self.studio.layouts.get(parent, current.spec.mark_of("extends")) if isinstance(parent, str) else None
+        return layout.spec.mark_of("vars")
 
     def unused_radius(self, layout: "Layout", kind: "Kind", cuts: tuple[Outline, ...]) -> None:
         """A corner radius is used by a cut with corners (a card's, a square or rounded token's); on a circle,

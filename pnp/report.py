@@ -1,6 +1,7 @@
 """Collects diagnostics (errors, warnings) with their file:line:col and owns the exit code; says how every message
 quotes a value and suggests a name."""
 
+import bisect
 import datetime
 import functools
 import math
@@ -253,11 +254,25 @@ class Mark:
     file: str
     line: int = 0
     col: int = 0
+    # Where a text written over several lines of its file has its own lines begin, where they are not all on
+    # `line`: (line of the text, line of the file) from 1, each later line of the text as many lines below as it
+    # is after that one (a block scalar's `|` text begins the line below its key; folding joins lines, a blank
+    # line parts them). Set by the loader; not part of the place (not compared, not printed)
+    text_lines: tuple[tuple[int, int], ...] = field(default=(), compare=False, repr=False)
 
     def __str__(self) -> str:
         if self.line:
             return f"{self.file}:{self.line}:{self.col}"
         return self.file
+
+    def in_text(self, line: int) -> "Mark":
+        """The mark of line `line` (from 1) of the text written here (a template's line of a mistake): on the
+        file's line it was written at, whatever the style the text was written in."""
+        found = bisect.bisect_right(self.text_lines, line, key=lambda at: at[0]) - 1
+        if found < 0:
+            return self
+        text_line, file_line = self.text_lines[found]
+        return Mark(self.file, file_line + line - text_line, 1)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ import pytest
 
 from conftest import make_project, run
 from pnp.errors import LoadError
-from pnp.model.load import Record, load_text, shown
+from pnp.model.load import MAX_TEXT_LINES_READ, Record, load_text, shown
 
 
 def test_values_keep_their_line_and_column():
@@ -308,3 +308,17 @@ def test_the_enum_fields_of_a_table_are_read_from_its_schema_once(tmp_path, monk
 
     monkeypatch.setattr(tables, "Schema", no_schema)
     assert tables.table_enums(game, "cards") == {"kind": ["beast", "plant"]}
+
+
+def test_where_a_texts_lines_begin_is_read_within_a_bound():
+    """Where the lines of texts written over several lines begin is kept for messages at a template's line
+    (Mark.in_text): read for at most MAX_TEXT_LINES_READ of a file's lines, a `|` text's without reading (a 15 MB
+    folded text of a line and a blank one took 40 s and 1.2 GB), the texts before the bound said at their line."""
+    lines = MAX_TEXT_LINES_READ * 2
+    text = "a: >\n  x\n\n  y\nb: |\n  p\n  q\nc: >\n" + "  z\n\n" * lines + "d: |\n  r\n  s\n"
+    data = load_text(text, "f.yaml")
+    assert [str(data.mark_of("a").in_text(n)) for n in (1, 2)] == ["f.yaml:2:1", "f.yaml:4:1"]
+    assert str(data.mark_of("b").in_text(2)) == "f.yaml:7:1"
+    assert len(data.mark_of("c").text_lines) <= MAX_TEXT_LINES_READ
+    assert str(data.mark_of("c").in_text(3)) == "f.yaml:13:1"
+    assert str(data.mark_of("d").in_text(2)) == f"f.yaml:{9 + 2 * lines + 2}:1"

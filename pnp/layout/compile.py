@@ -71,7 +71,7 @@ class Compiled:
         try:
             text = render(source, ctx)
         except ExprError as e:
-            raise LayoutError(f"{name}: {e.message}", self.mark_of(name)) from None
+            raise LayoutError(f"{name}: {e.message}", failed_at(self.mark_of(name), e)) from None
         if not text.strip() and not isinstance(param, P.Text):  # a template that gives nothing: the default
             if param.required:
                 raise LayoutError(f"{name}: the template gave nothing, and '{name}' is needed", self.mark_of(name))
@@ -87,7 +87,14 @@ class Compiled:
         try:
             return evaluate(self.spec[key], ctx)
         except ExprError as e:
-            raise LayoutError(f"{key}: {e.message}", self.mark_of(key)) from None
+            raise LayoutError(f"{key}: {e.message}", failed_at(self.mark_of(key), e)) from None
+
+
+def failed_at(mark: Mark | None, error: Exception) -> Mark | None:
+    """Where a template or expression written at `mark` failed: on its file's line of the template's line the
+    failure names (a `|` text's third line is three lines below its key), else at `mark`."""
+    line = getattr(error, "line", None)
+    return mark.in_text(line) if mark is not None and isinstance(line, int) and line > 0 else mark
 
 
 # A repeated copy sees its value and its index besides the names every template sees: `as` may not hide one of
@@ -209,7 +216,7 @@ class _Compiler:
                 if isinstance(param, P.UNCONVERTED) and (tiny := P.tiny_number_inside(spec, name)) is not None:
                     self.problems.append((f"{name}: {tiny[0]}", tiny[1]))
         except (ValueError, ExprError) as e:
-            self.problems.append((f"{name}: {getattr(e, 'message', e)}", spec.mark_of(name)))
+            self.problems.append((f"{name}: {getattr(e, 'message', e)}", failed_at(spec.mark_of(name), e)))
             compiled.consts[name] = param.initial()
 
 
@@ -234,7 +241,7 @@ def enum_mistakes(elements: Iterable[Compiled], enums: Mapping[str, Sequence[obj
         for key, source, expression in sources:
             mark = compiled.mark_of(key)
             for message, line in template_enum_mistakes(source, expression, item, enums, tables, callers):
-                at = mark if mark is None or line <= 1 else Mark(mark.file, mark.line + line - 1, 1)
+                at = mark.in_text(line) if mark is not None else None
                 found.append((f"{key}: {message}", at))
         found += enum_mistakes(compiled.children, enums, item, tables, callers)
     return found

@@ -4,6 +4,7 @@ deep nesting, huge numbers and huge files."""
 import bisect
 import datetime
 import hashlib
+import itertools
 import re
 import threading
 from collections import OrderedDict
@@ -120,11 +121,17 @@ MAX_DEPTH = 100  # nesting of lists and mappings (the parser itself would crash 
 # in PyYAML 6.0.4); so much of that line is read again to find where pnp's cap was passed first
 _MAX_RESCAN_CHARS = 100_000
 MAX_FILE_BYTES = 20 * 1024 * 1024
+# The lines of a file read to know where the lines of its texts written over several begin (Builder.text_place),
+# other than `|` ones (whose lines are the file's): a 15 MB text of a blank line in two read in 40 s, 1.2 GB
+MAX_TEXT_LINES_READ = 20_000
 # Where the loader's values were written, kept as one int each (line << _LINE_SHIFT | column, both 1-based) and
 # made a Mark, with the file of the mapping or list holding them, only when asked (mark_of, key_mark): a card file
 # has about nine values a card, a Mark takes over a microsecond to make, and few values are ever pointed at
 _LINE_SHIFT = 32
-_COLUMNS = (1 << _LINE_SHIFT) - 1
+# a flag of the column's bits: the place of a `|` text, whose own lines are its file's from the line below (the
+# place's Mark says so in its text_lines, made only when asked, as the Mark is)
+_TEXT_BELOW = 1 << (_LINE_SHIFT - 1)
+_COLUMNS = _TEXT_BELOW - 1
 Place = Mark | int  # a Mark, or the loader's int of a place in the file of the Record or MarkedList holding it
 
 
@@ -136,8 +143,14 @@ def _place_line(place: Place) -> int:
 def place_mark(place: Place | None, holder: Mark | None) -> Mark | None:
     """The Mark of `place` in the file of `holder` (the mark of the mapping or list it is kept in)."""
     if isinstance(place, int):
-        return Mark(holder.file if holder is not None else "", place >> _LINE_SHIFT, place & _COLUMNS)
+        return _int_mark(holder.file if holder is not None else "", place)
     return place
+
+
+def _int_mark(file: str, place: int) -> Mark:
+    """The Mark of the loader's int of a place in `file`."""
+    line = place >> _LINE_SHIFT
+    return Mark(file, line, place & _COLUMNS, ((1, line + 1),) if place & _TEXT_BELOW else ())
 
 
 class Record(Mapping[Any, Any]):
@@ -291,6 +304,86 @@ def number_too_long(mark: Mark) -> LoadError:
     return LoadError(f"a number of more than {MAX_NUMBER_DIGITS:,} digits cannot be read", mark)
 
 
+# an escape of a double-quoted text, matched whole (so that an escaped backslash before an n is no line break)
+_ESCAPE = re.compile(r"\\(x0[aAdD]|u000[aAdD]|U0000000[aAdD]|.)")
+# ... and those that make a line break a template counts (a carriage return and a line feed together, one)
+_BREAK_ESCAPES = frozenset(("n", "r", "x0a", "x0A", "x0d", "x0D", "u000a", "u000A", "u000d", "u000D", "U0000000a",
+                            "U0000000A", "U0000000d", "U0000000D"))
+
+
+def _escaped_breaks(line: str) -> int:
+    """The line breaks a template counts in the escapes of one line of a double-quoted text."""
+    breaks, return_ends = 0, -1  # (where the last escape ended, if it made a carriage return)
+    for escape in _ESCAPE.finditer(line):
+        code = escape.group(1)
+        if code not in _BREAK_ESCAPES:
+            return_ends = -1
+            continue
+        is_return = code[-1] in "rdD"
+        breaks += is_return or escape.start() != return_ends
+        return_ends = escape.end() if is_return else -1
+    return breaks
+
+
+def _flow_text_lines(style: str | None, lines: list[str], first: int) -> list[tuple[int, int]]:
+    """(line of the text, line of the file) where each of the file's lines of a plain or quoted text begins: a
+    line break between two of its lines is folded into a space, each blank line between them is a line break
+    of the text (and a double-quoted text's escapes make more)."""
+    double = style == '"'
+    found, text_line, blanks = [], 1, 0
+    for k, line in enumerate(lines):
+        if k and not line.strip(" \t"):
+            blanks += 1
+            continue
+        text_line += blanks
+        found.append((text_line, first + k))
+        blanks = 0
+        if double and (escaped := _escaped_breaks(line)):
+            text_line += escaped
+            found.append((text_line, first + k))  # (a text's line begun by an escape, on this line of the file)
+    return found
+
+
+def _block_text_lines(folded: bool, lines: list[str], first: int, value: str) -> list[tuple[int, int]]:
+    """(line of the text, line of the file) where each of the file's lines of a `|` or `>` text below its
+    header begins, as PyYAML reads them: every line break of `|` is the text's; `>` folds a break between two
+    lines that begin at the block's indentation into a space (blank lines between them each make one)."""
+    begun = next((k for k, line in enumerate(lines) if line.strip(" ")), None)
+    if begun is None:
+        return []
+    # the block's indentation: what of its first line's spaces its text's line leaves out (an indentation
+    # indicator may keep some)
+    at = 0
+    for _ in range(begun):  # (the text's line of the first line written: as many below as blank lines above)
+        at = value.find("\n", at) + 1 or len(value)
+    ends = value.find("\n", at)
+    first_shown = value[at:ends if ends >= 0 else len(value)]
+    spaces = len(lines[begun]) - len(lines[begun].lstrip(" "))
+    indent = next((i for i in range(spaces, -1, -1) if first_shown.startswith(lines[begun][i:])), spaces)
+    found, text_line, blanks, plain_before = [(1, first)], 1, 0, False  # (its first line, blank or not)
+    for k, line in enumerate(lines):
+        if len(line) <= indent and not line.strip(" "):
+            blanks += 1
+            continue
+        plain_now = line[indent:indent + 1] not in (" ", "\t")
+        # (the break before a line: the text's, unless `>` folds it)
+        text_line += blanks + (k > begun and not (folded and plain_before and plain_now))
+        found.append((text_line, first + k))
+        blanks, plain_before = 0, plain_now
+    return found
+
+
+def _compressed(found: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """`found` without the places that follow from the one before (as many lines below) or that begin on a
+    line of the text already begun (folded into it)."""
+    kept: list[tuple[int, int]] = []
+    for text_line, file_line in found:
+        if kept and (text_line == kept[-1][0] or file_line - kept[-1][1] == text_line - kept[-1][0]):
+            continue
+        kept.append((text_line, file_line))
+    return tuple(kept)
+
+
 class _Collection:
     """A list or mapping being built from parser events."""
 
@@ -354,6 +447,8 @@ class _Builder:
         self.tags: dict[tuple[str, tuple[bool, bool]], str] = {}  # (scalar, implicit) -> tag
         self.key_written: str | None = None  # the text of the key being added, where it prints otherwise
         self.anchors_written: dict[str, str] = {}  # anchor -> the text of the number it names (add_written)
+        self.line_cursor = (0, 0)  # (a line of `text`, from 0, and where it begins): where lines_of last began
+        self.lines_left = MAX_TEXT_LINES_READ  # of the lines text_place reads
 
     def build(self) -> Any:
         get_event, handlers, scalar = self.loader.get_event, _HANDLERS, yaml.ScalarEvent
@@ -409,7 +504,7 @@ class _Builder:
 
     def mark(self, place: Place) -> Mark:
         """The Mark of a place in this file."""
-        return Mark(self.file, place >> _LINE_SHIFT, place & _COLUMNS) if isinstance(place, int) else place
+        return _int_mark(self.file, place) if isinstance(place, int) else place
 
     def scalar(self, event: yaml.ScalarEvent) -> None:
         start = event.start_mark
@@ -434,14 +529,56 @@ class _Builder:
             raise LoadError(f"YAML tag '!!{tag.rpartition(':')[2]}' makes {kind}, but what it tags is "
                             f"{'nothing' if not event.value else 'text ' + repr(shortened(event.value, QUOTE_LIMIT))}; "
                             f"write {kind} ({empty} for an empty one), or leave the tag out", self.mark(place))
-        value = self.text_scalar(event.value, place) if tag == _STR else self.construct(tag, event, self.mark(place))
+        value, at = self.text_scalar(event, place) if tag == _STR else \
+            (self.construct(tag, event, self.mark(place)), place)
         written = self.written_otherwise(value, event.value)
         if event.anchor is not None:
             self.anchor(event.anchor, value, 1, written)
         if written is None:
-            self.add_one(value, place)
+            self.add_one(value, at)
         else:
-            self.add_written(value, place, written)
+            self.add_written(value, at, written)
+
+    def text_place(self, event: yaml.ScalarEvent, place: int) -> Place:
+        """The place of a text written over several lines, with where its own lines begin (Mark.text_lines) where
+        they are not all on its first line: a template's mistake is said at its line. A `|` text's lines are its
+        file's from the line below; another's are read, MAX_TEXT_LINES_READ of the file's lines at most (a text
+        past them is said by the lines before)."""
+        start, end = event.start_mark, event.end_mark
+        assert start is not None and end is not None
+        first = start.line + 1 + self.lines
+        if event.style == "|":
+            return place | _TEXT_BELOW
+        if self.lines_left <= 0:
+            return place
+        lines = list(itertools.islice(self.lines_of(start.line), min(end.line - start.line + 1, self.lines_left)))
+        self.lines_left -= len(lines)
+        if event.style == ">":
+            found = _block_text_lines(True, lines[1:], first + 1, event.value)
+        else:
+            found = _flow_text_lines(event.style, [lines[0][start.column:], *lines[1:]], first) if lines else []
+        text_lines = _compressed(found)
+        if not text_lines or text_lines == ((1, first),):
+            return place
+        return Mark(self.file, place >> _LINE_SHIFT, place & _COLUMNS, text_lines)
+
+    def lines_of(self, first: int) -> Iterator[str]:
+        """The lines of `text` from line `first` (from 0) on, without their breaks: found from where the last
+        call stopped (texts come in the file's order), so the file is gone through once however many it holds."""
+        line, at = self.line_cursor if self.line_cursor[0] <= first else (0, 0)
+        breaks = _LINE_BREAK.finditer(self.text, at)
+        while line < first:
+            found = next(breaks, None)
+            if found is None:
+                return
+            line, at = line + 1, found.end()
+        self.line_cursor = (line, at)
+        while True:
+            found = next(breaks, None)
+            yield self.text[at:found.start() if found else len(self.text)]
+            if found is None:
+                return
+            at = found.end()
 
     def written_otherwise(self, value: object, text: str) -> str | None:
         """`text`, where the scalar YAML read from it prints otherwise (see _written_otherwise; a mapping's key, see
@@ -481,14 +618,20 @@ class _Builder:
                 parent.written = {}
             parent.written[slot] = written
 
-    def text_scalar(self, value: str, place: int) -> str:
-        """A text scalar, refused where it holds a control character that a YAML escape ("\\e", "\\u202e") made:
-        any text of a game may be printed or written into an export (a Tabletop Simulator name, a file name)."""
+    def text_scalar(self, event: yaml.ScalarEvent, place: int) -> tuple[str, Place]:
+        """A text scalar and its place, refused where it holds a control character that a YAML escape ("\\e",
+        "\\u202e") made: any text of a game may be printed or written into an export (a Tabletop Simulator name, a
+        file name). The place of one written over several lines says where its own lines begin (text_place)."""
+        value = event.value
         if _CONTROL(value):
             raise LoadError(control_problem(value) or "", self.mark(place))
-        return value
+        start, end = event.start_mark, event.end_mark
+        if start is not None and end is not None and end.line > start.line and \
+                (event.style in ("|", ">") or "\n" in value):
+            return value, self.text_place(event, place)
+        return value, place
 
-    def add_one(self, value: Any, place: int) -> None:
+    def add_one(self, value: Any, place: Place) -> None:
         """add() of one scalar, with the commonest cases of key() and value() made here: a card file is
         mostly scalars, a text key then its value, and a call less for each counts."""
         stack = self.stack

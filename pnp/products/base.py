@@ -129,6 +129,9 @@ class Kind:
     # accepted in game.yaml, each built as a field type (the keys' own notation, as layout_options' is)
     component_keys: dict[str, Field] = {**ITEM_FIELDS, "layout": LAYOUT_KEY, "back": BACK_KEY}
     layout_options: dict[str, Param] = {}  # keys this kind reads from its layout files
+    # names this kind's layouts' templates see beside the common ones (a die's `face`), each with what it is: a
+    # layout's variable of such a name would be hidden by it (see Checker.kind_names)
+    template_names: dict[str, str] = {}
     sides: tuple[tuple[str, str], ...] = (("front", "layout"), ("back", "back"))  # (side, the key naming its layout)
     spaced = False  # imposed apart, each with what bleed the paper leaves room for (else butted together)
     turn_to_fit = True  # imposed a quarter turn round when more fit a sheet that way

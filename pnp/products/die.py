@@ -44,6 +44,8 @@ class Die(Kind):
                                  "a face: each face is cut to its shape)", minimum=5, maximum=100),
     }
 
+    template_names = {"face": "the value of the face printed (`faces`)"}
+
     def printables(self, component: Component, studio: Studio) -> list[Printable]:
         """One printable per face of each die, its value in the template variable `face`."""
         out: list[Printable] = []
