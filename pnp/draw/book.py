@@ -501,7 +501,7 @@ def _refuse_heading_in_item(token: Token) -> None:
 
 # the blocks a tip prints only the text of, each line a paragraph, and what they are to the writer
 _UNSTRUCTURED = {"bullet_list_open": "a list", "ordered_list_open": "a numbered list", "table_open": "a table",
-                 "heading_open": "a heading", "blockquote_open": "a tip inside a tip"}
+                 "heading_open": "a heading", "blockquote_open": "a tip"}
 
 
 def _refuse_unstructured(token: Token) -> None:
