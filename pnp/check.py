@@ -25,7 +25,7 @@ from .layout.prims import Prim
 from .errors import BudgetSpent, DataError, LayoutError, LimitError, PnpError, blame, unforeseen
 from .model.game import check_whole_game, load_game
 from .model.reads import FieldCache, note_all
-from .model.schema import icons_in
+from .model.schema import icon_markers_unread, icons_in
 from .model.tables import table_enums
 from .printables import Studio, marked_key
 from .products import KINDS, component_keys
@@ -631,6 +631,12 @@ class Checks:
         for name in _icons_in(prim.text):
             if not self.icon_exists(name):
                 self.error(f"unknown icon {named(f':{name}:')} in text{label}{self.suggest(name, icons.names())}", prim.mark)
+        for name in icon_markers_unread(prim.text):
+            unread = icons.unread_marker(name)
+            if unread is not None:  # said at the item's field that writes it, else at the layout's element
+                field_mark = _field_with(self.item_now, f":{name}:")
+                self.error(unread + label + (f" (laid out by {prim.mark})" if field_mark else ""),
+                           field_mark or prim.mark)
         if "[[" in prim.text:
             note_all(self.game.glossary_reads())  # a term is found by any item of the glossary's tables
             for _, message in self.game.glossary.unknown(prim.text, self.suggest):
