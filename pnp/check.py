@@ -27,7 +27,7 @@ from .errors import BudgetSpent, DataError, LayoutError, LimitError, PnpError, b
 from .model.game import check_whole_game, load_game
 from .model.load import Record
 from .model.reads import FieldCache, note_all
-from .model.schema import icons_in
+from .model.schema import icon_markers_unread, icons_in
 from .model.tables import table_enums
 from .printables import Studio, marked_key
 from .products import KINDS, component_keys
@@ -657,10 +657,7 @@ class Checks:
         return bool(known)
 
     def text(self, prim: "Prim", label: str, handled: bool) -> None:
-        icons = self.game.icons
-        for name in _icons_in(prim.text):
-            if not self.icon_exists(name):
-                self.error(f"unknown icon {named(f':{name}:')} in text{label}{self.suggest(name, icons.names())}", prim.mark)
+        self.text_icons(prim, label)
         if "[[" in prim.text:
             note_all(self.game.glossary_reads())  # a term is found by any item of the glossary's tables
             for _, message in self.game.glossary.unknown(prim.text, self.suggest):
@@ -687,6 +684,19 @@ class Checks:
             self.overflow(prim, label)
         elif handled and fitted.size < self.min_size - 0.01:  # drawn by a `use` too: a player reads it as printed
             self.small(prim.mark, fitted.size, prim.style["size"], label, prim.text, prim.used)
+
+    def text_icons(self, prim: "Prim", label: str) -> None:
+        """The icons a text names: each known, and none written so that the text prints it as typed."""
+        icons = self.game.icons
+        for name in _icons_in(prim.text):
+            if not self.icon_exists(name):
+                self.error(f"unknown icon {named(f':{name}:')} in text{label}{self.suggest(name, icons.names())}", prim.mark)
+        for name in icon_markers_unread(prim.text):
+            unread = icons.unread_marker(name)
+            if unread is not None:  # said at the item's field that writes it, else at the layout's element
+                field_mark = _field_with(self.item_now, f":{name}:")
+                self.error(unread + label + (f" (laid out by {prim.mark})" if field_mark else ""),
+                           field_mark or prim.mark)
 
     def left_open(self, prim: "Prim", opened: str, label: str) -> None:
         """Text whose '*' or '**' nothing closes, said at the item's text field that leaves it open when one

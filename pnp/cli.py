@@ -509,7 +509,9 @@ def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper
         _echo_lines(found.lines())
         note = newer_build(project, Path(out_root) / game_id / manifest_name(options)) if since is None else None
         if note is not None:
-            click.echo(bounded_message(f"{game_id}: note: {note}"))  # (its paths said whole: pasted)
+            # (its paths said whole: pasted; printable as every line a game or a folder puts words in: newer_build
+            # makes each of its parts so, and the line is kept so whatever a later note holds)
+            click.echo(printable(bounded_message(f"{game_id}: note: {note}")))
     if report.errors:
         _print_report(report, "changes")
     ctx.exit(report.exit_code)

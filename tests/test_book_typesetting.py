@@ -449,6 +449,17 @@ def test_emphasis_markers_that_meet_keep_their_meaning():
     assert fonts["italicwordlinkword"] == "It"  # (one word: nothing between them)
 
 
+def test_emphasis_inside_emphasis_of_its_kind_keeps_it():
+    """Markdown prints '**a **b** c**' all in bold and '*a *b* c*' all in italic; the inner markers turned pnp's
+    bold or italic off, and the inner word printed in the regular face with exit 0."""
+    fonts = {w["text"]: w["fontname"].split("-")[-1] for w in _words(
+        "# Rules\n\n**Note: **boldinner** boldafter** plainword\n\n*See *italicinner* italicafter* plainend\n\n"
+        "****fourstars****\n")}
+    assert (fonts["boldinner"], fonts["boldafter"], fonts["plainword"]) == ("Bold", "Bold", "Regular")
+    assert (fonts["italicinner"], fonts["italicafter"], fonts["plainend"]) == ("It", "It", "Regular")
+    assert fonts["fourstars"] == "Bold"
+
+
 def _horizontal_rules(markdown: str) -> list[float]:
     """The lengths of the horizontal lines a rulebook of `markdown` strokes, page by page in order."""
     from pypdf.generic import ContentStream

@@ -188,6 +188,7 @@ def parse(markdown: str) -> Parsed:
     markdown_parser.inline.ruler.before("emphasis", "underscores_as_typed", _underscores_as_typed)
     markdown_parser.core.ruler.before("inline", "too_long", _unread_if_too_long)
     markdown_parser.core.ruler.push("addresses_as_typed", _addresses_as_typed)
+    markdown_parser.core.ruler.push("emphasis_once", _emphasis_once)
     env: dict[str, Any] = {}
     tokens = markdown_parser.parse(markdown, env)
     references = env.get("references") or {}
@@ -259,6 +260,39 @@ def _addresses_as_typed(state: StateCore) -> None:
                 inside = child.type == "link_open"
             elif inside and child.type == "text":
                 child.type = "text_special"
+
+
+# an emphasis token's kind: its opening and closing token types
+_EMPHASIS = {"strong_open": "strong", "strong_close": "strong", "em_open": "em", "em_close": "em"}
+
+
+def _emphasis_once(state: StateCore) -> None:
+    """Leave out bold or italic opened inside bold or italic of the same kind: Markdown prints '**a **b** c**'
+    all in bold and '*a *b* c*' all in italic (emphasis nested in its kind is still that emphasis), where pnp
+    markup's '**' and '*' turn it on and off, so the inner word printed in the regular face with exit 0."""
+    for token in state.tokens:
+        if token.type == "inline" and token.children:
+            token.children = _outer_emphasis(token.children)
+
+
+def _outer_emphasis(children: list[Token]) -> list[Token]:
+    """Inline tokens without the emphasis nested in its own kind (see _emphasis_once), a picture's caption's
+    too."""
+    depth = {"strong": 0, "em": 0}
+    kept: list[Token] = []
+    for child in children:
+        kind = _EMPHASIS.get(child.type)
+        if kind is not None:
+            closing = child.type.endswith("_close")
+            depth[kind] -= closing
+            nested = depth[kind] > 0
+            depth[kind] += not closing
+            if nested:
+                continue
+        elif child.type == "image" and child.children:
+            child.children = _outer_emphasis(child.children)
+        kept.append(child)
+    return kept
 
 
 _BRACKET = re.compile(r"\\[\s\S]|[\[\]]")  # (an escape, read past: '\[' is text, no bracket to Markdown)
@@ -467,7 +501,7 @@ def _refuse_heading_in_item(token: Token) -> None:
 
 # the blocks a tip prints only the text of, each line a paragraph, and what they are to the writer
 _UNSTRUCTURED = {"bullet_list_open": "a list", "ordered_list_open": "a numbered list", "table_open": "a table",
-                 "heading_open": "a heading", "blockquote_open": "a tip inside a tip"}
+                 "heading_open": "a heading", "blockquote_open": "a tip"}
 
 
 def _refuse_unstructured(token: Token) -> None:

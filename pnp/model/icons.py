@@ -1,6 +1,7 @@
 """Which icon names exist: a game's aliases, its own icons/ folder, then layouts/shared/icons/."""
 
 import os
+import re
 import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
@@ -10,6 +11,7 @@ from ..options import did_you_mean
 from ..project import Project, hidden_part, not_regular
 from ..report import Mark, named, type_name
 from .load import Record
+from .schema import ICON_IN_TEXT
 from .shapes import CheckerShape
 
 
@@ -152,6 +154,25 @@ class IconIndex:
     def exists(self, name: str) -> bool:
         return self.path(name) is not None
 
+    def known(self, name: str) -> bool:
+        """Whether a name draws an icon, without counting its file as used (see unread_marker)."""
+        return self._files.get(self._resolve(name)) is not None
+
+    def unread_marker(self, name: str) -> str | None:
+        """Why ':name:' in a text, which rich text reads as no icon (schema.icon_markers_unread), is an icon's name
+        that prints as typed: the name of an icon (':my_star:' of my_star.svg, or an alias) or, but for its case,
+        of one (':Star:'); None when it names none (a time, '10:30:45', is no icon). Such a text printed
+        ':my_star:' where the icon was meant, with exit 0."""
+        marker = named(f":{name}:")
+        if self.known(name):
+            return (f"{marker} prints as typed, not the icon {named(name)}: a text names an icon by lowercase "
+                    "letters, digits and hyphens only; give it such a name in game.yaml's `icons:` (an alias, "
+                    f"'{_text_name(name)}: {name}') and write that")
+        lower = name.lower()
+        if lower != name and ICON_IN_TEXT.fullmatch(f":{lower}:") and self.known(lower):
+            return f"{marker} prints as typed, not the icon '{lower}': an icon's name is lowercase; write ':{lower}:'"
+        return None
+
     def names(self) -> list[str]:
         """The names that draw an icon, as a message suggests them: an alias of an icon that is not there is
         none ('unknown icon 'attack' (did you mean 'attack'?)' when the alias attack named a missing file)."""
@@ -159,6 +180,11 @@ class IconIndex:
             self._names = sorted(name for name in set(self._files) | set(self.aliases)
                                  if self._resolve(name) in self._files)
         return self._names
+
+
+def _text_name(name: str) -> str:
+    """A name a text can write for the icon `name` (lowercase letters, digits and hyphens), to suggest."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "icon"
 
 
 def icon_name(name: str) -> str:

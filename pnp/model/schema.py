@@ -38,6 +38,20 @@ def icons_in(markup: str) -> list[str]:
     return [found.group(1) for found in _ICON_TOKEN.finditer(markup) if found.group(1)] if ":" in markup else []
 
 
+# a name between colons, as a designer may write an icon's (':my_star:', ':Star:', ':café:'), read as _ICON_TOKEN
+# reads text: a term's name and an escaped character are none
+_ICON_LIKE_TOKEN = re.compile(r"\[\[[^\[\]\n]{1,60}\]\]|\\[\\*:\[]|:([^\s:\\\[\]*]{1,60}):")
+
+
+def icon_markers_unread(markup: str) -> list[str]:
+    """The names written between colons in `markup` that rich text reads as no icon, printing them as typed
+    (an icon's name in text is of lowercase letters, digits and hyphens): once each, in order."""
+    if ":" not in markup:
+        return []
+    return list(dict.fromkeys(name for found in _ICON_LIKE_TOKEN.finditer(markup)
+                              if (name := found.group(1)) and not ICON_IN_TEXT.fullmatch(f":{name}:")))
+
+
 INVALID = object()  # what `clean` gives for a value that failed its check
 
 

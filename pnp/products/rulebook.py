@@ -19,7 +19,7 @@ from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
 from ..model import simulated
 from ..model.icons import icon_name
-from ..model.schema import icons_in
+from ..model.schema import icon_markers_unread, icons_in
 from ..options import CONTROL_CHARACTER, control_problem
 from ..project import Project, read_project_file, utf8_text
 from ..report import MAX_ALIKE, Mark, Suggestions, named, pasted, shell_word, shortened
@@ -182,6 +182,7 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
             said.append((control + printed, mark))
         unknown = list(dict.fromkeys(name for name in icons_in(shown) if not studio.icons.exists(name)))
         said += _unknown_icons(studio, unknown, n, shown, suggest)
+        said += _unread_icons(studio, shown, n)
         told.update((name, n) for name in unknown)
         if "[[" in shown:
             said += _unknown_terms(studio, _terms_closed(shown, lines[n:]), n, suggest, told)
@@ -193,6 +194,17 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
         if not any((f"[[{name}]]", line) in told for line in block):
             said += _unknown_terms(studio, f"[[{name}]]", n, suggest, told)
     return tuple(dict.fromkeys(said + _set_problems(studio, text)))
+
+
+def _unread_icons(studio: Studio, shown: str, n: int) -> list[tuple[str, Mark | None]]:
+    """The errors of the icons' names the rendered line `n` (`shown`) prints as typed (':my_star:')."""
+    said: list[tuple[str, Mark | None]] = []
+    for name in icon_markers_unread(shown):
+        unread = studio.icons.unread_marker(name)
+        if unread is not None:
+            mark, printed = book_place(studio, n)
+            said.append((f"{unread}, in the rendered rulebook line {n}{printed}", mark))
+    return said
 
 
 def _unknown_terms(studio: Studio, text: str, n: int, suggest: Suggestions,
