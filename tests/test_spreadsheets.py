@@ -1987,11 +1987,11 @@ def test_a_csv_of_lines_ending_in_carriage_returns_is_read_by_its_first_lines_de
 
 
 @pytest.mark.parametrize("target, said", [
-    (b"styles.xml", "styles (number formats) in xl/decoy.xml, and pnp reads them (as openpyxl does) from xl/styles.xml"),
-    (b"sharedStrings.xml", "shared texts in xl/decoy.xml, and pnp reads them (as openpyxl does) from "
-                           "xl/sharedStrings.xml"),
-    (b"workbook.xml", "workbook part (its sheets) in xl/decoy.xml, and pnp reads them (as openpyxl does) from "
-                      "xl/workbook.xml"),  # (a decoy's first sheet shown, or hidden, otherwise)
+    (b"styles.xml", "styles (number formats) in 'xl/decoy.xml', and pnp reads them (as openpyxl does) from 'xl/styles.xml'"),
+    (b"sharedStrings.xml", "shared texts in 'xl/decoy.xml', and pnp reads them (as openpyxl does) from "
+                           "'xl/sharedStrings.xml'"),
+    (b"workbook.xml", "workbook part (its sheets) in 'xl/decoy.xml', and pnp reads them (as openpyxl does) from "
+                      "'xl/workbook.xml'"),  # (a decoy's first sheet shown, or hidden, otherwise)
 ])
 def test_a_workbook_whose_relations_name_other_styles_or_texts_than_pnp_reads_is_refused(tmp_path, target, said):
     # a spreadsheet program reads the parts its relations name: a decoy xl/styles.xml passed while the styles
@@ -2012,6 +2012,28 @@ def test_a_workbook_whose_relations_name_other_styles_or_texts_than_pnp_reads_is
     with pytest.raises(LoadError) as refused:
         read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))
     assert refused.value.message.startswith(f"the workbook's relations name its {said}: a spreadsheet program")
+
+
+@pytest.mark.parametrize("packing, data, said", [
+    (zipfile.ZIP_DEFLATED, b'<?xml version="1.0"?><!DOCTYPE x []><x/>', "declares a document type"),
+    (zipfile.ZIP_BZIP2, b"x", "is packed by method 12 (bzip2)"),
+])
+def test_a_part_named_with_control_characters_is_quoted_escaped_and_cut_short(tmp_path, packing, data, said):
+    """A part's name is the file's: \x02...\x03 in it are the marks of a part of a message said whole (a pasted
+    command), and were taken as such, its 300 characters said whole, the marks dropped."""
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+    from pnp.report import Diagnostic
+
+    path = tmp_path / "t.xlsx"
+    _styled_workbook(path)
+    with zipfile.ZipFile(path, "a") as z:
+        z.writestr("xl/odd\x02" + "a" * 300 + "\x03.xml", data, compress_type=packing)
+    with pytest.raises(LoadError) as refused:
+        read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))
+    assert str(Diagnostic("error", refused.value.message)) == (
+        f"error: part 'xl/odd\\x02{'a' * 52}…' of the workbook {said}" + refused.value.message.partition(said)[2])
 
 
 @pytest.mark.parametrize("part", ["_rels/.rels", "xl/_rels/workbook.xml.rels"])

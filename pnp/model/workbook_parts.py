@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import LoadError
 from ..project import open_project_file
-from ..report import Mark
+from ..report import Mark, named
 from .load import MAX_FILE_BYTES, shown
 
 # A workbook is a zip of XML parts. The sizes its directory states bound what zipfile inflates (it stops
@@ -153,11 +153,11 @@ def check_parts(book: zipfile.ZipFile, shown: str) -> None:
     xml = [info for info in infos if _is_xml(book, info)]
     for info in xml:
         if info.file_size > MAX_XML_PART_BYTES:
-            raise LoadError(f"part '{info.filename}' of the workbook unpacks to {info.file_size / 2**20:,.1f} MB; "
+            raise LoadError(f"part {named(info.filename)} of the workbook unpacks to {info.file_size / 2**20:,.1f} MB; "
                             f"pnp reads at most {MAX_XML_PART_BYTES // 2**20} MB of XML per part", Mark(shown))
     for info in infos:
         if info.file_size > 2**20 and info.file_size > MAX_RATIO * max(info.compress_size, 1):
-            raise LoadError(f"part '{info.filename}' of the workbook is packed "
+            raise LoadError(f"part {named(info.filename)} of the workbook is packed "
                             f"{info.file_size // max(info.compress_size, 1):,} to 1 (a zip bomb?)", Mark(shown))
     if sum(info.file_size for info in xml) > MAX_XML_BYTES:  # (before the XML is parsed for a document type)
         raise LoadError(f"workbook too large: its XML parts unpack to more than {MAX_XML_BYTES // 2**20} MB",
@@ -171,11 +171,11 @@ def _refuse_packings(infos: list[zipfile.ZipInfo], shown: str) -> None:
     1.8 GB in 10 s before its first byte was looked at)."""
     if locked := next((info for info in infos if info.flag_bits & _ZIP_ENCRYPTED), None):
         # (zipfile's refusal named the part by its ZipInfo: "RuntimeError: File <ZipInfo filename=...> is encrypted")
-        raise LoadError(f"part '{locked.filename}' of the workbook is encrypted as a zip's part, which no spreadsheet "
+        raise LoadError(f"part {named(locked.filename)} of the workbook is encrypted as a zip's part, which no spreadsheet "
                         "program writes (a workbook with a password to open it is encrypted whole): the file is damaged",
                         Mark(shown))
     if packed := next((info for info in infos if info.compress_type not in _PACKINGS), None):
-        raise LoadError(f"part '{packed.filename}' of the workbook is packed by method {packed.compress_type} ("
+        raise LoadError(f"part {named(packed.filename)} of the workbook is packed by method {packed.compress_type} ("
                         f"{_PACKING_NAMES.get(packed.compress_type, 'unknown')}), where a spreadsheet program "
                         "deflates or stores each part: save it again from the spreadsheet program", Mark(shown))
 
@@ -198,7 +198,7 @@ def _refuse_document_types(book: zipfile.ZipFile, xml: list[zipfile.ZipInfo], sh
     for info in xml:
         if _declares_a_document_type(book, info):
             # (its entities expand: 3 MB of sheet XML gave a cell of 300 MB, 16 s and 1 GB)
-            raise LoadError(f"part '{info.filename}' of the workbook declares a document type (<!DOCTYPE>), which "
+            raise LoadError(f"part {named(info.filename)} of the workbook declares a document type (<!DOCTYPE>), which "
                             "no spreadsheet program writes (a workbook's XML has none): the file is damaged",
                             Mark(shown))
 
@@ -303,7 +303,7 @@ def _count_elements(book: zipfile.ZipFile, name: str, file: str) -> None:
         try:
             for elements, (_, element) in enumerate(iterparse(part), start=1):
                 if elements > MAX_OBJECT_ELEMENTS:
-                    raise LoadError(f"part '{name}' of the workbook holds more than {MAX_OBJECT_ELEMENTS:,} "
+                    raise LoadError(f"part {named(name)} of the workbook holds more than {MAX_OBJECT_ELEMENTS:,} "
                                     f"elements; pnp reads at most {MAX_OBJECT_ELEMENTS:,} (a workbook's have a "
                                     "few dozen): the file is damaged", Mark(file))
                 element.clear()
@@ -362,7 +362,7 @@ def _relations(book: zipfile.ZipFile, part: str, file: str) -> Any:
     try:
         RelationshipList.from_tree(fromstring(book.read(part)))
     except TypeError:  # (what get_dependents warns of)
-        raise LoadError(f"part '{part}' of the workbook lists a relation without its Id, Type or Target, which a "
+        raise LoadError(f"part {named(part)} of the workbook lists a relation without its Id, Type or Target, which a "
                         "workbook gives each: the file is damaged", Mark(file)) from None
     return get_dependents(book, part)
 
@@ -399,10 +399,11 @@ def _check_parts_read(book: zipfile.ZipFile, workbook: str, manifest: Any, relat
             "styles": (ARC_STYLE if ARC_STYLE in names else None, relations),
             "sharedStrings": (shared.PartName[1:] if shared is not None else None, relations)}
     for kind, (part, listed) in read.items():
-        named = sorted({rel.target for rel in listed.find(f"{REL_NS}/{kind}")} if listed else set())
-        if [n.casefold() for n in named] != ([part.casefold()] if part else []):  # (a package's names in any case)
-            raise LoadError(f"the workbook's relations name its {_READ_PARTS[kind]} in {', '.join(named) or 'no part'}"
-                            f", and pnp reads them (as openpyxl does) from {part or 'no part'}: a spreadsheet program would "
+        targets = sorted({rel.target for rel in listed.find(f"{REL_NS}/{kind}")} if listed else set())
+        if [n.casefold() for n in targets] != ([part.casefold()] if part else []):  # (a package's names in any case)
+            raise LoadError(f"the workbook's relations name its {_READ_PARTS[kind]} in "
+                            f"{', '.join(map(named, targets)) or 'no part'}, and pnp reads them (as openpyxl does) "
+                            f"from {named(part) if part else 'no part'}: a spreadsheet program would "
                             "show its cells otherwise than pnp reads them; the file is damaged", Mark(file))
 
 
