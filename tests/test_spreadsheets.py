@@ -2036,6 +2036,39 @@ def test_a_part_named_with_control_characters_is_quoted_escaped_and_cut_short(tm
         f"error: part 'xl/odd\\x02{'a' * 52}…' of the workbook {said}" + refused.value.message.partition(said)[2])
 
 
+def test_a_sheet_of_a_long_name_is_named_cut_short_where_its_messages_are(tmp_path):
+    """A sheet's name is said in each message of its cells: one of 5,000 characters was said whole, each time."""
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    path = tmp_path / "t.xlsx"
+    book = openpyxl.Workbook()
+    book.active.append(["id", "id"])
+    book.save(path)
+    rezip(path, lambda name, data: data.replace(b'name="Sheet"', b'name="%s"' % (b"L" * 5000)))
+    with pytest.raises(LoadError) as refused:
+        read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))
+    assert refused.value.mark.file == f"cards/g/t.xlsx[{'L' * 59}…]"
+
+
+def test_a_header_name_holding_control_characters_is_quoted_escaped(tmp_path):
+    """\x02...\x03 in a column's name were taken for the marks of a part of its message said whole (a pasted
+    command): the name said whole, however long, its marks dropped."""
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+    from pnp.report import Diagnostic
+
+    path = tmp_path / "t.csv"
+    name = "x\x02" + "y" * 300 + "\x03"
+    path.write_text(f"id,{name},{name}\n", encoding="utf-8")
+    with pytest.raises(LoadError) as refused:
+        read_table(path, "cards/g/t.csv", Schema({"id": "str"}, {}))
+    assert str(Diagnostic("error", refused.value.message)) == (
+        f"error: column 'x\\x02{'y' * 57}…' appears twice in the header row (first in column 2)")
+
+
 @pytest.mark.parametrize("part", ["_rels/.rels", "xl/_rels/workbook.xml.rels"])
 def test_a_relations_part_listing_a_relation_without_its_type_is_refused_naming_it(tmp_path, part):
     """openpyxl warned (its own line, its install's path, on pnp's output) and read the part as listing nothing,
