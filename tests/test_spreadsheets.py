@@ -2069,16 +2069,27 @@ def test_a_header_name_holding_control_characters_is_quoted_escaped(tmp_path):
         f"error: column 'x\\x02{'y' * 57}…' appears twice in the header row (first in column 2)")
 
 
-@pytest.mark.parametrize("part", ["_rels/.rels", "xl/_rels/workbook.xml.rels"])
+@pytest.mark.parametrize("part", ["_rels/.rels", "xl/_rels/workbook.xml.rels", "xl/worksheets/_rels/sheet1.xml.rels"])
 def test_a_relations_part_listing_a_relation_without_its_type_is_refused_naming_it(tmp_path, part):
     """openpyxl warned (its own line, its install's path, on pnp's output) and read the part as listing nothing,
-    refused as a workbook whose relations name its styles or its workbook part in no part."""
+    refused as a workbook whose relations name its styles or its workbook part in no part; a sheet's, read for
+    the sheet's Excel tables, warned so and passed."""
     from pnp.errors import LoadError
     from pnp.model.schema import Schema
     from pnp.model.spreadsheet import read_table
 
     path = tmp_path / "t.xlsx"
     _styled_workbook(path)
+    rezip(path, lambda name, data: data.replace(b"</worksheet>", b'<tableParts count="1"><tablePart xmlns:r="http://'
+                                                b'schemas.openxmlformats.org/officeDocument/2006/relationships" '
+                                                b'r:id="rId1"/></tableParts></worksheet>'))
+    with zipfile.ZipFile(path, "a") as z:
+        z.writestr("xl/worksheets/_rels/sheet1.xml.rels",
+                   '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship '
+                   'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/table" '
+                   'Target="../tables/table1.xml" Id="rId1"/></Relationships>')
+        z.writestr("xl/tables/table1.xml", '<table xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+                   'id="1" name="T" displayName="T" ref="A1:A2"><tableStyleInfo name="TableStyleMedium2"/></table>')
     rezip(path, lambda name, data: re.sub(rb' Type="[^"]*"', b"", data, count=1) if name == part else data)
     with warnings.catch_warnings(record=True) as warned, pytest.raises(LoadError) as refused:
         warnings.simplefilter("always")

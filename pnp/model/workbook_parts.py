@@ -287,12 +287,15 @@ def check_object_parts(book: zipfile.ZipFile, file: str) -> None:
     """LoadError when a part openpyxl reads whole into objects, by the names it reads them by (the list of
     parts, their relations, the document's properties), holds more than MAX_OBJECT_ELEMENTS elements (30,000
     custom properties took 6 s); the workbook and styles parts are counted where they are read
-    (check_sheet_count, check_number_formats). The parts' sizes are checked before (check_parts)."""
+    (check_sheet_count, check_number_formats); and when a relations part lists a relation without what each has
+    (_check_relations). The parts' sizes are checked before (check_parts)."""
     from openpyxl.xml.constants import ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM
 
     for name in sorted(n for n in book.namelist() if n in (ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM)
                        or n.endswith(".rels")):
         _count_elements(book, name, file)
+        if name.endswith(".rels"):
+            _check_relations(book, name, file)
 
 
 def _count_elements(book: zipfile.ZipFile, name: str, file: str) -> None:
@@ -356,15 +359,29 @@ def _relations(book: zipfile.ZipFile, part: str, file: str) -> Any:
     naming the part when one of them lacks what each has (an Id, a Type, a Target): openpyxl printed its own
     warning, with its install's path, and read the part as listing nothing, which was then refused as a
     workbook whose relations name no styles or no workbook part."""
-    from openpyxl.packaging.relationship import RelationshipList, get_dependents
+    from openpyxl.packaging.relationship import get_dependents
+
+    _check_relations(book, part, file)
+    return get_dependents(book, part)
+
+
+def _check_relations(book: zipfile.ZipFile, part: str, file: str) -> None:
+    """LoadError naming the relations `part` of the workbook when one of the relations it lists lacks what each
+    has (an Id, a Type, a Target), where openpyxl's get_dependents prints its own warning, with its install's path,
+    and reads the part as listing nothing (a sheet's relations, read for its tables, so printed one on pnp's
+    output); XML that does not parse is left to the reader of the part to refuse."""
+    from xml.etree.ElementTree import ParseError
+
+    from openpyxl.packaging.relationship import RelationshipList
     from openpyxl.xml.functions import fromstring
 
     try:
         RelationshipList.from_tree(fromstring(book.read(part)))
+    except ParseError:
+        return
     except TypeError:  # (what get_dependents warns of)
         raise LoadError(f"part {named(part)} of the workbook lists a relation without its Id, Type or Target, which a "
                         "workbook gives each: the file is damaged", Mark(file)) from None
-    return get_dependents(book, part)
 
 
 def _no_list_of_parts(book: zipfile.ZipFile) -> str:
