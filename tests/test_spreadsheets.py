@@ -1987,11 +1987,11 @@ def test_a_csv_of_lines_ending_in_carriage_returns_is_read_by_its_first_lines_de
 
 
 @pytest.mark.parametrize("target, said", [
-    (b"styles.xml", "styles (number formats) in xl/decoy.xml, and pnp reads them (as openpyxl does) from xl/styles.xml"),
-    (b"sharedStrings.xml", "shared texts in xl/decoy.xml, and pnp reads them (as openpyxl does) from "
-                           "xl/sharedStrings.xml"),
-    (b"workbook.xml", "workbook part (its sheets) in xl/decoy.xml, and pnp reads them (as openpyxl does) from "
-                      "xl/workbook.xml"),  # (a decoy's first sheet shown, or hidden, otherwise)
+    (b"styles.xml", "styles (number formats) in 'xl/decoy.xml', and pnp reads them (as openpyxl does) from 'xl/styles.xml'"),
+    (b"sharedStrings.xml", "shared texts in 'xl/decoy.xml', and pnp reads them (as openpyxl does) from "
+                           "'xl/sharedStrings.xml'"),
+    (b"workbook.xml", "workbook part (its sheets) in 'xl/decoy.xml', and pnp reads them (as openpyxl does) from "
+                      "'xl/workbook.xml'"),  # (a decoy's first sheet shown, or hidden, otherwise)
 ])
 def test_a_workbook_whose_relations_name_other_styles_or_texts_than_pnp_reads_is_refused(tmp_path, target, said):
     # a spreadsheet program reads the parts its relations name: a decoy xl/styles.xml passed while the styles
@@ -2014,16 +2014,82 @@ def test_a_workbook_whose_relations_name_other_styles_or_texts_than_pnp_reads_is
     assert refused.value.message.startswith(f"the workbook's relations name its {said}: a spreadsheet program")
 
 
-@pytest.mark.parametrize("part", ["_rels/.rels", "xl/_rels/workbook.xml.rels"])
+@pytest.mark.parametrize("packing, data, said", [
+    (zipfile.ZIP_DEFLATED, b'<?xml version="1.0"?><!DOCTYPE x []><x/>', "declares a document type"),
+    (zipfile.ZIP_BZIP2, b"x", "is packed by method 12 (bzip2)"),
+])
+def test_a_part_named_with_control_characters_is_quoted_escaped_and_cut_short(tmp_path, packing, data, said):
+    """A part's name is the file's: \x02...\x03 in it are the marks of a part of a message said whole (a pasted
+    command), and were taken as such, its 300 characters said whole, the marks dropped."""
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+    from pnp.report import Diagnostic
+
+    path = tmp_path / "t.xlsx"
+    _styled_workbook(path)
+    with zipfile.ZipFile(path, "a") as z:
+        z.writestr("xl/odd\x02" + "a" * 300 + "\x03.xml", data, compress_type=packing)
+    with pytest.raises(LoadError) as refused:
+        read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))
+    assert str(Diagnostic("error", refused.value.message)) == (
+        f"error: part 'xl/odd\\x02{'a' * 52}…' of the workbook {said}" + refused.value.message.partition(said)[2])
+
+
+def test_a_sheet_of_a_long_name_is_named_cut_short_where_its_messages_are(tmp_path):
+    """A sheet's name is said in each message of its cells: one of 5,000 characters was said whole, each time."""
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    path = tmp_path / "t.xlsx"
+    book = openpyxl.Workbook()
+    book.active.append(["id", "id"])
+    book.save(path)
+    rezip(path, lambda name, data: data.replace(b'name="Sheet"', b'name="%s"' % (b"L" * 5000)))
+    with pytest.raises(LoadError) as refused:
+        read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))
+    assert refused.value.mark.file == f"cards/g/t.xlsx[{'L' * 59}…]"
+
+
+def test_a_header_name_holding_control_characters_is_quoted_escaped(tmp_path):
+    """\x02...\x03 in a column's name were taken for the marks of a part of its message said whole (a pasted
+    command): the name said whole, however long, its marks dropped."""
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+    from pnp.report import Diagnostic
+
+    path = tmp_path / "t.csv"
+    name = "x\x02" + "y" * 300 + "\x03"
+    path.write_text(f"id,{name},{name}\n", encoding="utf-8")
+    with pytest.raises(LoadError) as refused:
+        read_table(path, "cards/g/t.csv", Schema({"id": "str"}, {}))
+    assert str(Diagnostic("error", refused.value.message)) == (
+        f"error: column 'x\\x02{'y' * 57}…' appears twice in the header row (first in column 2)")
+
+
+@pytest.mark.parametrize("part", ["_rels/.rels", "xl/_rels/workbook.xml.rels", "xl/worksheets/_rels/sheet1.xml.rels"])
 def test_a_relations_part_listing_a_relation_without_its_type_is_refused_naming_it(tmp_path, part):
     """openpyxl warned (its own line, its install's path, on pnp's output) and read the part as listing nothing,
-    refused as a workbook whose relations name its styles or its workbook part in no part."""
+    refused as a workbook whose relations name its styles or its workbook part in no part; a sheet's, read for
+    the sheet's Excel tables, warned so and passed."""
     from pnp.errors import LoadError
     from pnp.model.schema import Schema
     from pnp.model.spreadsheet import read_table
 
     path = tmp_path / "t.xlsx"
     _styled_workbook(path)
+    rezip(path, lambda name, data: data.replace(b"</worksheet>", b'<tableParts count="1"><tablePart xmlns:r="http://'
+                                                b'schemas.openxmlformats.org/officeDocument/2006/relationships" '
+                                                b'r:id="rId1"/></tableParts></worksheet>'))
+    with zipfile.ZipFile(path, "a") as z:
+        z.writestr("xl/worksheets/_rels/sheet1.xml.rels",
+                   '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship '
+                   'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/table" '
+                   'Target="../tables/table1.xml" Id="rId1"/></Relationships>')
+        z.writestr("xl/tables/table1.xml", '<table xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+                   'id="1" name="T" displayName="T" ref="A1:A2"><tableStyleInfo name="TableStyleMedium2"/></table>')
     rezip(path, lambda name, data: re.sub(rb' Type="[^"]*"', b"", data, count=1) if name == part else data)
     with warnings.catch_warnings(record=True) as warned, pytest.raises(LoadError) as refused:
         warnings.simplefilter("always")

@@ -28,7 +28,7 @@ import yaml
 from ..errors import DataError, LoadError
 from ..options import closer_to_zero, closest, control_problem, too_close_to_zero, type_name
 from ..project import open_project_file, read_project_file, utf8_text
-from ..report import Mark, named
+from ..report import QUOTE_LIMIT, Mark, named, shortened
 from ..template import printed_number
 from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME_SHEET_TEXT, MAX_NUMBER_DIGITS,
                    UNSEEN_LINE_BREAK, MarkedList, Place, Record, check_file, counted_load, number_too_long, plain,
@@ -368,7 +368,9 @@ def _workbook_rows(path: BinaryIO, shown: str, sheet: str | None, warn: Warn | N
         else:
             raise LoadError(f"workbook has no sheet {named(sheet)}; its sheets: {_names_said(book.sheetnames)}",
                             Mark(shown))
-        where = f"{shown}[{ws.title}]"
+        # (a sheet's name, as its messages name it: Excel's are of 31 characters at most, and one of 5,000 was said
+        # whole before each message of the sheet)
+        where = f"{shown}[{shortened(ws.title, QUOTE_LIMIT)}]"
         rows = _sheet_rows(ws, where, warn)
     except LoadError:
         raise
@@ -1798,7 +1800,7 @@ def _header(header: list[Any], where: str, line: int, fields: Mapping[str, Any])
             names.append(None)
             continue
         if name in seen:
-            raise LoadError(f"column '{name}' appears twice in the header row (first in column {seen[name]})",
+            raise LoadError(f"column {named(name)} appears twice in the header row (first in column {seen[name]})",
                             Mark(where, line, col))
         seen[name] = col
         names.append(name)

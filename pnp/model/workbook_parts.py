@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import LoadError
 from ..project import open_project_file
-from ..report import Mark
+from ..report import Mark, named
 from .load import MAX_FILE_BYTES, shown
 
 # A workbook is a zip of XML parts. The sizes its directory states bound what zipfile inflates (it stops
@@ -153,11 +153,11 @@ def check_parts(book: zipfile.ZipFile, shown: str) -> None:
     xml = [info for info in infos if _is_xml(book, info)]
     for info in xml:
         if info.file_size > MAX_XML_PART_BYTES:
-            raise LoadError(f"part '{info.filename}' of the workbook unpacks to {info.file_size / 2**20:,.1f} MB; "
+            raise LoadError(f"part {named(info.filename)} of the workbook unpacks to {info.file_size / 2**20:,.1f} MB; "
                             f"pnp reads at most {MAX_XML_PART_BYTES // 2**20} MB of XML per part", Mark(shown))
     for info in infos:
         if info.file_size > 2**20 and info.file_size > MAX_RATIO * max(info.compress_size, 1):
-            raise LoadError(f"part '{info.filename}' of the workbook is packed "
+            raise LoadError(f"part {named(info.filename)} of the workbook is packed "
                             f"{info.file_size // max(info.compress_size, 1):,} to 1 (a zip bomb?)", Mark(shown))
     if sum(info.file_size for info in xml) > MAX_XML_BYTES:  # (before the XML is parsed for a document type)
         raise LoadError(f"workbook too large: its XML parts unpack to more than {MAX_XML_BYTES // 2**20} MB",
@@ -171,11 +171,11 @@ def _refuse_packings(infos: list[zipfile.ZipInfo], shown: str) -> None:
     1.8 GB in 10 s before its first byte was looked at)."""
     if locked := next((info for info in infos if info.flag_bits & _ZIP_ENCRYPTED), None):
         # (zipfile's refusal named the part by its ZipInfo: "RuntimeError: File <ZipInfo filename=...> is encrypted")
-        raise LoadError(f"part '{locked.filename}' of the workbook is encrypted as a zip's part, which no spreadsheet "
+        raise LoadError(f"part {named(locked.filename)} of the workbook is encrypted as a zip's part, which no spreadsheet "
                         "program writes (a workbook with a password to open it is encrypted whole): the file is damaged",
                         Mark(shown))
     if packed := next((info for info in infos if info.compress_type not in _PACKINGS), None):
-        raise LoadError(f"part '{packed.filename}' of the workbook is packed by method {packed.compress_type} ("
+        raise LoadError(f"part {named(packed.filename)} of the workbook is packed by method {packed.compress_type} ("
                         f"{_PACKING_NAMES.get(packed.compress_type, 'unknown')}), where a spreadsheet program "
                         "deflates or stores each part: save it again from the spreadsheet program", Mark(shown))
 
@@ -198,7 +198,7 @@ def _refuse_document_types(book: zipfile.ZipFile, xml: list[zipfile.ZipInfo], sh
     for info in xml:
         if _declares_a_document_type(book, info):
             # (its entities expand: 3 MB of sheet XML gave a cell of 300 MB, 16 s and 1 GB)
-            raise LoadError(f"part '{info.filename}' of the workbook declares a document type (<!DOCTYPE>), which "
+            raise LoadError(f"part {named(info.filename)} of the workbook declares a document type (<!DOCTYPE>), which "
                             "no spreadsheet program writes (a workbook's XML has none): the file is damaged",
                             Mark(shown))
 
@@ -287,12 +287,15 @@ def check_object_parts(book: zipfile.ZipFile, file: str) -> None:
     """LoadError when a part openpyxl reads whole into objects, by the names it reads them by (the list of
     parts, their relations, the document's properties), holds more than MAX_OBJECT_ELEMENTS elements (30,000
     custom properties took 6 s); the workbook and styles parts are counted where they are read
-    (check_sheet_count, check_number_formats). The parts' sizes are checked before (check_parts)."""
+    (check_sheet_count, check_number_formats); and when a relations part lists a relation without what each has
+    (_check_relations). The parts' sizes are checked before (check_parts)."""
     from openpyxl.xml.constants import ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM
 
     for name in sorted(n for n in book.namelist() if n in (ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM)
                        or n.endswith(".rels")):
         _count_elements(book, name, file)
+        if name.endswith(".rels"):
+            _check_relations(book, name, file)
 
 
 def _count_elements(book: zipfile.ZipFile, name: str, file: str) -> None:
@@ -303,7 +306,7 @@ def _count_elements(book: zipfile.ZipFile, name: str, file: str) -> None:
         try:
             for elements, (_, element) in enumerate(iterparse(part), start=1):
                 if elements > MAX_OBJECT_ELEMENTS:
-                    raise LoadError(f"part '{name}' of the workbook holds more than {MAX_OBJECT_ELEMENTS:,} "
+                    raise LoadError(f"part {named(name)} of the workbook holds more than {MAX_OBJECT_ELEMENTS:,} "
                                     f"elements; pnp reads at most {MAX_OBJECT_ELEMENTS:,} (a workbook's have a "
                                     "few dozen): the file is damaged", Mark(file))
                 element.clear()
@@ -356,15 +359,29 @@ def _relations(book: zipfile.ZipFile, part: str, file: str) -> Any:
     naming the part when one of them lacks what each has (an Id, a Type, a Target): openpyxl printed its own
     warning, with its install's path, and read the part as listing nothing, which was then refused as a
     workbook whose relations name no styles or no workbook part."""
-    from openpyxl.packaging.relationship import RelationshipList, get_dependents
+    from openpyxl.packaging.relationship import get_dependents
+
+    _check_relations(book, part, file)
+    return get_dependents(book, part)
+
+
+def _check_relations(book: zipfile.ZipFile, part: str, file: str) -> None:
+    """LoadError naming the relations `part` of the workbook when one of the relations it lists lacks what each
+    has (an Id, a Type, a Target), where openpyxl's get_dependents prints its own warning, with its install's path,
+    and reads the part as listing nothing (a sheet's relations, read for its tables, so printed one on pnp's
+    output); XML that does not parse is left to the reader of the part to refuse."""
+    from xml.etree.ElementTree import ParseError
+
+    from openpyxl.packaging.relationship import RelationshipList
     from openpyxl.xml.functions import fromstring
 
     try:
         RelationshipList.from_tree(fromstring(book.read(part)))
+    except ParseError:
+        return
     except TypeError:  # (what get_dependents warns of)
-        raise LoadError(f"part '{part}' of the workbook lists a relation without its Id, Type or Target, which a "
+        raise LoadError(f"part {named(part)} of the workbook lists a relation without its Id, Type or Target, which a "
                         "workbook gives each: the file is damaged", Mark(file)) from None
-    return get_dependents(book, part)
 
 
 def _no_list_of_parts(book: zipfile.ZipFile) -> str:
@@ -399,10 +416,11 @@ def _check_parts_read(book: zipfile.ZipFile, workbook: str, manifest: Any, relat
             "styles": (ARC_STYLE if ARC_STYLE in names else None, relations),
             "sharedStrings": (shared.PartName[1:] if shared is not None else None, relations)}
     for kind, (part, listed) in read.items():
-        named = sorted({rel.target for rel in listed.find(f"{REL_NS}/{kind}")} if listed else set())
-        if [n.casefold() for n in named] != ([part.casefold()] if part else []):  # (a package's names in any case)
-            raise LoadError(f"the workbook's relations name its {_READ_PARTS[kind]} in {', '.join(named) or 'no part'}"
-                            f", and pnp reads them (as openpyxl does) from {part or 'no part'}: a spreadsheet program would "
+        targets = sorted({rel.target for rel in listed.find(f"{REL_NS}/{kind}")} if listed else set())
+        if [n.casefold() for n in targets] != ([part.casefold()] if part else []):  # (a package's names in any case)
+            raise LoadError(f"the workbook's relations name its {_READ_PARTS[kind]} in "
+                            f"{', '.join(map(named, targets)) or 'no part'}, and pnp reads them (as openpyxl does) "
+                            f"from {named(part) if part else 'no part'}: a spreadsheet program would "
                             "show its cells otherwise than pnp reads them; the file is damaged", Mark(file))
 
 
