@@ -885,7 +885,8 @@ def output_path(project: "Project", given: str | Path | None, *parts: str, defau
     return target
 
 
-def folders_on_the_way(project: "Project", target: Path, itself: bool = True, levels: int = 1) -> None:
+def folders_on_the_way(project: "Project", target: Path, itself: bool = True, levels: int = 1,
+                       makes_folders: bool = True) -> None:
     """OutputError if a folder `target` is in (or `target` itself, when `itself`: a folder the command makes) is
     there but is no folder (a file, a named pipe, ...): said before the command's work, where the write would
     have said it only at the end (`build --out afile/sub` drew every page first). So too a nearest folder there is
@@ -895,7 +896,8 @@ def folders_on_the_way(project: "Project", target: Path, itself: bool = True, le
     yet are not made before the work. The command writes `levels` of names below `target` (a build its files, an
     export cards/<component>/<file>): the path must leave room for the longest of them (_path_fits). When not
     `itself`, `target` is written as a temporary beside it, renamed when whole (an export's folder, a converted
-    table's file): its name must leave room for the temporary's (_names_fit)."""
+    table's file): its name must leave room for the temporary's (_names_fit). A command that `makes_folders` not
+    (convert writes one file, into a folder that is there) names the first folder missing."""
     folder = target if itself else target.parent
     walked = Path(folder.anchor)
     nearest = walked
@@ -919,6 +921,10 @@ def folders_on_the_way(project: "Project", target: Path, itself: bool = True, le
     if (limits := _name_and_path_limits(nearest)) is not None:  # (asked once: no such limit said on Windows)
         _path_fits(project, target, limits, levels)
         _names_fit(project, target, limits[0], missing, () if itself else (target.name,))
+    if missing and not makes_folders:  # (the system's "No such file or directory" named the folder, not the file)
+        raise OutputError(f"cannot write to {printable(project.rel(target))}: there is no folder "
+                          f"{printable(project.rel(nearest / missing[0]))}, and pnp makes none for the file: make it "
+                          "first, or name a file in a folder that is there")
     if missing:  # (folders will be made there: one is tried; an existing folder is left as it is, not even its
         _writable(project, target, nearest)  # time changed, for a build that finds its game up to date)
     elif not os.access(nearest, os.W_OK):  # (a read-only mount says so here, to root too)

@@ -158,7 +158,7 @@ def test_a_disk_filling_while_the_whole_kit_is_saved_is_one_error_and_the_old_ki
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     monkeypatch.setattr(render, "open", _FullDisk, raising=False)
     result = run(root, "build", "--force")
-    assert result.exit_code == 1 and "No space left on device; previous output left intact" in result.output
+    assert result.exit_code == 1 and "the disk is full; previous output left intact" in result.output
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
 
 
