@@ -419,6 +419,7 @@ SIMULATION_FILE = "simulation.json"  # what `pnp simulate` writes into output/<g
 # A folder holding one is pnp's output, whose files no game reads (Project.written_folder)
 WRITTEN_RECORDS = ("manifest.json", "export.json", SIMULATION_FILE)
 WRITTEN_RECORD_PREFIX = "manifest-"
+WINDOWS_FORBIDDEN = '<>:"\\|?*'  # what Windows refuses in a file's name ('/' no name holds anywhere)
 WINDOWS_DEVICE_NAMES = ("con", "prn", "aux", "nul", *(f"{port}{n}" for port in ("com", "lpt") for n in range(10)))
 
 
@@ -445,11 +446,19 @@ def game_name_problem(name: str) -> str | None:
         return "holds a control character (pnp names its output and its messages after a game's folder)"
     if len(name.encode("utf-8", "surrogateescape")) > MAX_GAME_NAME_BYTES:
         return f"is longer than {MAX_GAME_NAME_BYTES} bytes (pnp names its output files after a game's folder)"
+    # a name Windows cannot hold (a folder there cannot be made, nor a kit of the game unpacked or the project
+    # checked out): Windows drops a closing dot or space (`evo.` is `evo` there), and refuses these characters
+    if name.endswith((".", " ")):
+        return (f"ends in {'a dot' if name.endswith('.') else 'a space'}, which Windows drops from a name (its folders "
+                "could not be made there, nor a kit of it unpacked)")
+    if forbidden := sorted(set(name) & set(WINDOWS_FORBIDDEN)):
+        return (f"holds {' '.join(forbidden)}, which Windows refuses in a name (its folders could not be made "
+                "there, nor a kit of it unpacked)")
     # in any case, as a Mac's or Windows' disk reads a name (and a device's name with any extension, as Windows
-    # does): only `pnp new` refused them, and a game folder cards/shared made by hand had layouts/shared, every
-    # game's shared layouts, for its own
+    # does, spaces before it dropped): only `pnp new` refused them, and a game folder cards/shared made by hand had
+    # layouts/shared, every game's shared layouts, for its own
     key = name.casefold()
-    stem = key.partition(".")[0]
+    stem = key.partition(".")[0].rstrip(" ")
     if (why := RESERVED_GAME_NAMES.get(stem if stem in WINDOWS_DEVICE_NAMES else key)) is not None:
         return f"is a name pnp reserves ({why})"
     return None
