@@ -1021,7 +1021,7 @@ def convert(ctx: click.Context, table_file: str, fmt: str, out: str | None, forc
                          "pnp names every file it writes for what it holds")
     out_path = project_mod.output_path(project, out, default=beside,
                                        protected=tuple(p for p in project_mod.PROTECTED if p != "cards"))
-    project_mod.folders_on_the_way(project, out_path, itself=False, levels=0)  # (a file, written as a temporary beside it)
+    project_mod.folders_on_the_way(project, out_path, itself=False, levels=0, makes_folders=False)  # (a file, written as a temporary beside it)
     target, count = write(project, table_file, fmt, out_path, force,
                           lambda message, mark: click.echo(str(Diagnostic("warning", message, mark)), err=True))
     click.echo(f"wrote {_shown_path(project, target)}: {count} item{'s' * (count != 1)}")

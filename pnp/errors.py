@@ -1,5 +1,6 @@
 """Every exception pnp raises for a user's mistake, and the one it says for its own bugs. None of them knows the
 command line: cli shows them."""
+import errno
 import os
 import re
 import traceback
@@ -69,7 +70,22 @@ def cannot_write(folder: object, error: OSError, shown: Callable[[str], str] = s
     at_fault = folder
     if isinstance(named, (str, bytes)) and not TEMPORARY_NAME.fullmatch(os.path.basename(os.fsdecode(named))):
         at_fault = shown(os.fsdecode(named))
-    return f"cannot write to {at_fault}: {error.strerror or error}"
+    return f"cannot write to {at_fault}: {WRITE_FAILURES.get(error.errno or 0, error.strerror or str(error))}"
+
+
+# why a write failed, in pnp's words: the system's ("No such file or directory", "Not a directory") name no path and
+# say nothing of what to do (errno numbers, as the system gives them)
+WRITE_FAILURES = {errno.ENOENT: "a folder it is to be written in is not there",
+                  errno.ENOTDIR: "a folder it is to be written in is a file",
+                  errno.EISDIR: "a folder is in its place",
+                  errno.EEXIST: "something that is no file is in its place",
+                  errno.EACCES: "pnp is not allowed to write there",
+                  errno.EPERM: "pnp is not allowed to write there",
+                  errno.EROFS: "it is on a disk that cannot be written (read-only)",
+                  errno.ENOSPC: "the disk is full",
+                  errno.EDQUOT: "the disk space allowed to you is used up",
+                  errno.EFBIG: "the file is larger than its file system holds",
+                  errno.ENAMETOOLONG: "its name is longer than its file system allows"}
 
 
 class ExprError(PnpError):

@@ -419,6 +419,7 @@ SIMULATION_FILE = "simulation.json"  # what `pnp simulate` writes into output/<g
 # A folder holding one is pnp's output, whose files no game reads (Project.written_folder)
 WRITTEN_RECORDS = ("manifest.json", "export.json", SIMULATION_FILE)
 WRITTEN_RECORD_PREFIX = "manifest-"
+WINDOWS_FORBIDDEN = '<>:"\\|?*'  # what Windows refuses in a file's name ('/' no name holds anywhere)
 WINDOWS_DEVICE_NAMES = ("con", "prn", "aux", "nul", *(f"{port}{n}" for port in ("com", "lpt") for n in range(10)))
 
 
@@ -445,11 +446,19 @@ def game_name_problem(name: str) -> str | None:
         return "holds a control character (pnp names its output and its messages after a game's folder)"
     if len(name.encode("utf-8", "surrogateescape")) > MAX_GAME_NAME_BYTES:
         return f"is longer than {MAX_GAME_NAME_BYTES} bytes (pnp names its output files after a game's folder)"
+    # a name Windows cannot hold (a folder there cannot be made, nor a kit of the game unpacked or the project
+    # checked out): Windows drops a closing dot or space (`evo.` is `evo` there), and refuses these characters
+    if name.endswith((".", " ")):
+        return (f"ends in {'a dot' if name.endswith('.') else 'a space'}, which Windows drops from a name (its folders "
+                "could not be made there, nor a kit of it unpacked)")
+    if forbidden := sorted(set(name) & set(WINDOWS_FORBIDDEN)):
+        return (f"holds {' '.join(forbidden)}, which Windows refuses in a name (its folders could not be made "
+                "there, nor a kit of it unpacked)")
     # in any case, as a Mac's or Windows' disk reads a name (and a device's name with any extension, as Windows
-    # does): only `pnp new` refused them, and a game folder cards/shared made by hand had layouts/shared, every
-    # game's shared layouts, for its own
+    # does, spaces before it dropped): only `pnp new` refused them, and a game folder cards/shared made by hand had
+    # layouts/shared, every game's shared layouts, for its own
     key = name.casefold()
-    stem = key.partition(".")[0]
+    stem = key.partition(".")[0].rstrip(" ")
     if (why := RESERVED_GAME_NAMES.get(stem if stem in WINDOWS_DEVICE_NAMES else key)) is not None:
         return f"is a name pnp reserves ({why})"
     return None
@@ -885,7 +894,8 @@ def output_path(project: "Project", given: str | Path | None, *parts: str, defau
     return target
 
 
-def folders_on_the_way(project: "Project", target: Path, itself: bool = True, levels: int = 1) -> None:
+def folders_on_the_way(project: "Project", target: Path, itself: bool = True, levels: int = 1,
+                       makes_folders: bool = True) -> None:
     """OutputError if a folder `target` is in (or `target` itself, when `itself`: a folder the command makes) is
     there but is no folder (a file, a named pipe, ...): said before the command's work, where the write would
     have said it only at the end (`build --out afile/sub` drew every page first). So too a nearest folder there is
@@ -895,7 +905,8 @@ def folders_on_the_way(project: "Project", target: Path, itself: bool = True, le
     yet are not made before the work. The command writes `levels` of names below `target` (a build its files, an
     export cards/<component>/<file>): the path must leave room for the longest of them (_path_fits). When not
     `itself`, `target` is written as a temporary beside it, renamed when whole (an export's folder, a converted
-    table's file): its name must leave room for the temporary's (_names_fit)."""
+    table's file): its name must leave room for the temporary's (_names_fit). A command that `makes_folders` not
+    (convert writes one file, into a folder that is there) names the first folder missing."""
     folder = target if itself else target.parent
     walked = Path(folder.anchor)
     nearest = walked
@@ -919,6 +930,10 @@ def folders_on_the_way(project: "Project", target: Path, itself: bool = True, le
     if (limits := _name_and_path_limits(nearest)) is not None:  # (asked once: no such limit said on Windows)
         _path_fits(project, target, limits, levels)
         _names_fit(project, target, limits[0], missing, () if itself else (target.name,))
+    if missing and not makes_folders:  # (the system's "No such file or directory" named the folder, not the file)
+        raise OutputError(f"cannot write to {printable(project.rel(target))}: there is no folder "
+                          f"{printable(project.rel(nearest / missing[0]))}, and pnp makes none for the file: make it "
+                          "first, or name a file in a folder that is there")
     if missing:  # (folders will be made there: one is tried; an existing folder is left as it is, not even its
         _writable(project, target, nearest)  # time changed, for a build that finds its game up to date)
     elif not os.access(nearest, os.W_OK):  # (a read-only mount says so here, to root too)

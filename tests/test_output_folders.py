@@ -354,10 +354,14 @@ def test_a_refusal_at_a_place_in_a_file_of_a_long_path_names_the_file_whole(proj
 
 def test_a_converted_file_whose_folder_is_not_there_is_refused_naming_it_as_the_project_shows_it(project):
     # the folder was named by its whole path, the system's (/home/.../proj/nothere), where every message says
-    # a path in the project as from the project's folder
-    result = run(project, "convert", str(project / "cards/mini/cards.yaml"), "--to", "csv", "--out",
-                 str(project / "nothere" / "cards.csv"))
-    assert result.exit_code == 1 and "Error: cannot write to nothere: " in result.output, result.output
+    # a path in the project as from the project's folder; then as "cannot write to nothere: No such file or
+    # directory", the system's words, naming the folder and not the file refused
+    for out, missing in (("nothere/cards.csv", "nothere"), ("a/b/cards.csv", "a")):
+        result = run(project, "convert", str(project / "cards/mini/cards.yaml"), "--to", "csv", "--out",
+                     str(project / out))
+        assert result.exit_code == 1, result.output
+        assert f"Error: cannot write to {out}: there is no folder {missing}," in result.output, result.output
+        assert "No such file" not in result.output and not (project / missing).exists(), result.output
 
 
 def test_every_choice_option_reads_its_value_in_any_case_of_its_letters(project):
@@ -396,3 +400,14 @@ def test_a_folder_named_through_a_link_to_nothing_is_refused_as_one(project, tmp
     result = CliRunner().invoke(cli, ["--root", str(link), "validate"])
     assert result.exit_code == 2 and said in result.output, result.output
     assert not (tmp_path / "unmounted").exists()
+
+
+def test_a_write_that_fails_is_said_in_pnps_words_naming_the_path():
+    """A write that failed was said in the system's words ("No such file or directory", "No space left on
+    device"), which say nothing of what to do; a failure pnp has no words for is said as the system says it."""
+    from pnp.errors import cannot_write
+
+    assert cannot_write("out/x.csv", OSError(28, "No space left on device")) == "cannot write to out/x.csv: the disk is full"
+    assert cannot_write("out", OSError(2, "No such file or directory", "out/x.csv.part")).endswith(
+        "out/x.csv.part: a folder it is to be written in is not there")
+    assert cannot_write("out", OSError(5, "Input/output error")) == "cannot write to out: Input/output error"

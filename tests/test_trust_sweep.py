@@ -4,6 +4,7 @@ manifests read back, `python -m pnp` run inside a game folder, and a commit of a
 import gc
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -158,7 +159,7 @@ def test_a_disk_filling_while_the_whole_kit_is_saved_is_one_error_and_the_old_ki
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     monkeypatch.setattr(render, "open", _FullDisk, raising=False)
     result = run(root, "build", "--force")
-    assert result.exit_code == 1 and "No space left on device; previous output left intact" in result.output
+    assert result.exit_code == 1 and "the disk is full; previous output left intact" in result.output
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
 
 
@@ -277,6 +278,19 @@ def test_a_game_folder_of_a_name_pnp_reserves_is_refused_as_pnp_new_refuses_it(t
     (tmp_path / "cards" / name / "game.yaml").write_text("name: x\n")
     with pytest.raises(UsageError, match=f"game folder cards/'{name}' is a name pnp reserves"):
         Project(tmp_path).games()
+
+
+def test_a_game_folder_of_a_name_windows_cannot_hold_is_refused(tmp_path):
+    """A game folder whose name ends in a dot or a space (Windows drops it: `evo.` is `evo` there), or holds a
+    character Windows refuses, validated and built: a kit of it sent to a Windows user could not be unpacked, nor
+    the project checked out there. Each is refused naming the folder, as pnp reserves the names of its devices."""
+    for name, said in (("evo.", "ends in a dot"), ("evo ", "ends in a space"), ("a:b", "holds :"),
+                       ('q"?', 'holds " ?'), ("con .txt", "is a name pnp reserves")):
+        folder = tmp_path / name / "cards" / name
+        folder.mkdir(parents=True)
+        (folder / "game.yaml").write_text("name: x\n")
+        with pytest.raises(UsageError, match=f"game folder cards/{re.escape(repr(name))} {said}"):
+            Project(tmp_path / name).games()
 
 
 def test_a_game_folder_whose_game_file_is_spelt_otherwise_is_refused_not_left_out(tmp_path):

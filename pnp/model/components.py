@@ -10,6 +10,7 @@ from ..template import ExprError, condition_holds, constant_condition, enum_mist
 from .load import MarkedList, Record, shown
 from .reads import FieldCache
 from ..options import did_you_mean, quoted_as_written, shown_number, type_name
+from ..project import WINDOWS_DEVICE_NAMES
 from ..report import named
 from .schema import INVALID, ConditionValue, Field, Schema, Str
 from .shapes import CheckerShape, GameShape
@@ -97,12 +98,22 @@ def load_components(game: _Game, components: object, kinds: Kinds | None, chk: C
         if spec["id"] in ids:
             chk.error(f"duplicate component id '{spec['id']}'", spec.mark_of("id"))
         ids.add(spec["id"])
+        _no_device_name(spec, chk)
         if kinds is not None and not _kind_ok(spec, kinds, chk):
             continue
         component = _component(game, spec, chk, (n, cache))
         if component is not None:
             printed = _within_game_count(component, printed, chk)
             game.components.append(component)
+
+
+def _no_device_name(spec: Record, chk: CheckerShape) -> None:
+    """An error at a component's id that Windows keeps for a device (aux, con, nul, com1...): an export names a
+    folder after it (png/aux/, tts/cards/aux/), which cannot be made there, so the export sent to a Windows user
+    could not be unpacked (the game's own folders are held to this: project.game_name_problem)."""
+    if str(spec["id"]) in WINDOWS_DEVICE_NAMES:
+        chk.error(f"component id '{spec['id']}' is a name Windows keeps for a device: an export names a folder "
+                  "after it, which could not be made or unpacked there; choose another id", spec.mark_of("id"))
 
 
 PRINTED_AS_WRITTEN = ("name", "description")  # a component's texts that print as typed, not as templates

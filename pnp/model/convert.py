@@ -56,7 +56,7 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     try:
         write_file(target, data)
     except OSError as e:
-        raise OutputError(cannot_write(project.rel(target.parent), e, project.rel)) from None
+        raise OutputError(cannot_write(project.rel(target), e, project.rel)) from None
     return target, len(items)
 
 
