@@ -740,23 +740,26 @@ def run_apart(project: Project, game: Game, options: Options,
               progress: Callable[[int], object] | None = None) -> Played:
     """Load the game's rules and play the run in a process of its own, forked (nothing is copied), so that what
     the rules do to their process stays there: os._exit(0) in them ended pnp with exit 0 and not a word, and a
-    thread they started kept pnp running for good. DataError as load_rules and run raise it. Where no process
-    can be forked (Windows) the run plays in pnp's own."""
+    thread they started kept pnp running for good. That process leads a session, and so a process group, of its
+    own, which pnp ends whole once the run has ended, failed or been stopped (_end_rules): a process the rules
+    forked outlived pnp, holding its standard output open (`pnp simulate ... | tail` waited until it ended).
+    Ctrl-C, which the terminal sends to pnp's group alone, pnp passes on to it. DataError as load_rules and run
+    raise it. Where no process can be forked (Windows) the run plays in pnp's own."""
     if "fork" not in multiprocessing.get_all_start_methods():
         return _played(project, game, options, progress)
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
     child = context.Process(target=_play_apart, args=(sending, receiving, project, game, options), name="pnp-rules")
-    with ctrl_c_held():  # let in once it can stop quietly (see _play_apart)
-        child.start()
-    sending.close()
     loaded = False  # whether the rules loaded, and the games began
     try:
+        with ctrl_c_held():  # let in once it can stop quietly (see _play_apart)
+            child.start()
+        sending.close()
         while True:
             try:
                 kind, value = _message(receiving, child)
             except EOFError:  # it ended before it said how the games went
-                child.join(5)
+                _ended(child, 5)
                 said = ENDED if child.exitcode != -signal.SIGXCPU else \
                     (OUT_OF_TIME if loaded else LOAD_OUT_OF_TIME).format(seconds=options.timeout)
                 raise DataError(said, Mark(project.rel(game.folder / RULES_FILE))) from None
@@ -768,12 +771,39 @@ def run_apart(project: Project, game: Game, options: Options,
                 raise cast(BaseException, value)
             elif progress:
                 progress(value)
+    except KeyboardInterrupt:  # Ctrl-C reached pnp alone: passed on, the rules' process stops without a word
+        if child.pid is not None and child.exitcode is None:
+            os.kill(child.pid, signal.SIGINT)
+        raise
     finally:
+        sending.close()
         receiving.close()
-        child.join(5)  # it ends itself once it has sent the games (see _play_apart)
-        if child.is_alive():
-            child.kill()
-            child.join()
+        _end_rules(child)
+
+
+def _end_rules(child: BaseProcess) -> None:
+    """The process playing the rules waited for (it ends itself once it has sent the games, see _play_apart,
+    or once Ctrl-C reached it), then every process of its group killed: what the rules forked, or started
+    with --jobs N, never outlives the run. The group is the one the process leads (its id is the process's):
+    the id of a group is not given to another process while the group has one, so no other process is
+    reached. A process the rules start in a session of their own (os.setsid) leaves the group, and is theirs."""
+    if child.pid is None:  # (never started)
+        return
+    _ended(child, 5)
+    if hasattr(os, "killpg"):
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # (none left; or not yet its own group)
+            os.killpg(child.pid, signal.SIGKILL)
+    if child.is_alive():
+        child.kill()
+        child.join()
+
+
+def _ended(child: BaseProcess, seconds: float) -> None:
+    """Wait up to `seconds` for the process playing the rules to end. Told by its exit, not by Process.join,
+    which waits on a pipe a process the rules forked holds too: it waited its whole time for that fork."""
+    deadline = time.monotonic() + seconds
+    while child.exitcode is None and time.monotonic() < deadline:
+        time.sleep(ENDED_CHECK / 10)
 
 
 def _message(receiving: Connection, child: BaseProcess) -> Any:
@@ -910,6 +940,17 @@ def _cap_memory(room: int = RULES_MEMORY) -> None:
         pass
 
 
+def _lead_own_group() -> None:
+    """This process made the leader of a session of its own, and so of a process group that every process it
+    starts joins, for pnp to end whole (_end_rules). A session, not only a group: a group of pnp's session
+    other than the terminal's foreground one is stopped by the system as it opens and reads the terminal, or
+    writes to it where the terminal says so (`stty tostop`), and the run waited for it for good; in a session
+    of its own the terminal is none of its. Where there are no sessions (Windows), nothing."""
+    if hasattr(os, "setsid"):
+        with contextlib.suppress(OSError):  # (a leader already: never, a forked process is none)
+            os.setsid()
+
+
 def _play_apart(sending: Connection, receiving: Connection, project: Project, game: Game, options: Options) -> None:
     """run_apart's process: the games, or the exception that stopped them, sent back; then it ends at once,
     whatever threads the rules left running (Python would wait for them). Its copy of pnp's end of the pipe
@@ -921,9 +962,10 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
     It starts with Ctrl-C held (ctrl_c_held), and lets it in once it is raised as api.Interrupted, which it
     ends on without a word."""
     try:
+        _lead_own_group()
         _tell_ctrl_c()  # (for good: the process ends below)
         _let_ctrl_c_in()
-        end_with_parent()
+        end_with_parent(group=True)
         receiving.close()
         _cap_memory()
         stop_hard_past_timeouts()
