@@ -1665,3 +1665,16 @@ def test_no_process_the_rules_started_outlives_the_run_ended_or_stopped_by_ctrl_
         del os.environ["PNP_TEST_WAIT"]
     assert stopped.exists(), "Ctrl-C was not passed on to the rules"
     gone()
+
+
+@pytest.mark.skipif(not hasattr(os, "waitid"), reason="needs waitid to tell a stopped process")
+def test_rules_that_stop_their_process_are_said_and_the_run_ends(tmp_path):
+    """Rules sending their process SIGSTOP held pnp for good, with --jobs 1 (the process playing them) and 2 (a
+    worker): a stopped process handles no alarm and never ends. Now the run ends, saying so at rules.py."""
+    root = _nim(tmp_path, "import os, signal\n" + NIM.replace(
+        "    def setup(self, players, rng):\n",
+        "    def setup(self, players, rng):\n        os.kill(os.getpid(), signal.SIGSTOP)\n", 1))
+    for jobs in ("1", "2"):
+        result = _simulate(root, "--games", "2", "--jobs", jobs, "--out", str(tmp_path / "o"))
+        assert result.exit_code == 1 and "cards/mini/rules.py: error: the process playing the games was stopped" \
+            in result.output, result.output

@@ -650,6 +650,8 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
             # leaves the pool's own thread reading the rest for good (the pool's reader has no end while this
             # process holds the queue's other end), and the run would never end
             pool.shutdown(wait=finished, cancel_futures=True)
+    except _StoppedProcess:
+        raise DataError(STOPPED, Mark(source_of(type(rules)).shown)) from None
     except BrokenProcessPool:  # (a traceback): the rules ended their process (os._exit), or it was killed
         raise DataError(ENDED + "; run with --jobs 1 to see in which game",
                         Mark(source_of(type(rules)).shown)) from None
@@ -676,13 +678,27 @@ def _in_order(pool: ProcessPoolExecutor, chunks: Iterable[list[Scheduled]], ahea
 
     give(ahead + 1)
     while waiting:
-        done = waiting.popleft().result()
+        done = _result(waiting.popleft(), pool)
         give(1)
         yield done
 
 
+def _result(future: "Future[list[GameResult]]", pool: ProcessPoolExecutor) -> list[GameResult]:
+    """A chunk's games once played; _StoppedProcess where a worker of the pool is stopped meanwhile (it never
+    plays on, and the run waited for it for good)."""
+    while True:
+        try:
+            return future.result(ENDED_CHECK)
+        except TimeoutError:
+            if any(_stopped(pid) for pid in list(pool._processes)):
+                raise _StoppedProcess from None
+
+
 ENDED = ("a process playing the games ended without a word: the rules ended it (os._exit, a crash), a game ran past "
          "its processor time inside one call nothing interrupts, or the system killed it (out of memory?)")
+# said instead when it was stopped (SIGSTOP) and would never end
+STOPPED = ("the process playing the games was stopped (SIGSTOP or SIGTSTP: sent by the rules, or by someone): "
+           "a stopped process plays nothing and never ends; the run was ended")
 # said instead when the system ended it at a game's processor time (HARD_STOP_GRACE): the rules were inside one
 # call of Python's that no signal interrupts
 OUT_OF_TIME = ("a game ran past its {seconds:g} s of processor time inside one call of Python's own that nothing "
@@ -751,6 +767,7 @@ def run_apart(project: Project, game: Game, options: Options,
     receiving, sending = context.Pipe(duplex=False)
     child = context.Process(target=_play_apart, args=(sending, receiving, project, game, options), name="pnp-rules")
     loaded = False  # whether the rules loaded, and the games began
+    patience = 5.0  # seconds the process playing the rules is given to end of itself
     try:
         with ctrl_c_held():  # let in once it can stop quietly (see _play_apart)
             child.start()
@@ -758,6 +775,9 @@ def run_apart(project: Project, game: Game, options: Options,
         while True:
             try:
                 kind, value = _message(receiving, child)
+            except _StoppedProcess:  # killed at once (_end_rules): a stopped process never ends of itself
+                patience = 0.0
+                raise DataError(STOPPED, Mark(project.rel(game.folder / RULES_FILE))) from None
             except EOFError:  # it ended before it said how the games went
                 _ended(child, 5)
                 said = ENDED if child.exitcode != -signal.SIGXCPU else \
@@ -778,10 +798,10 @@ def run_apart(project: Project, game: Game, options: Options,
     finally:
         sending.close()
         receiving.close()
-        _end_rules(child)
+        _end_rules(child, patience)
 
 
-def _end_rules(child: BaseProcess) -> None:
+def _end_rules(child: BaseProcess, patience: float = 5.0) -> None:
     """The process playing the rules waited for (it ends itself once it has sent the games, see _play_apart,
     or once Ctrl-C reached it), then every process of its group killed: what the rules forked, or started
     with --jobs N, never outlives the run. The group is the one the process leads (its id is the process's):
@@ -789,7 +809,7 @@ def _end_rules(child: BaseProcess) -> None:
     reached. A process the rules start in a session of their own (os.setsid) leaves the group, and is theirs."""
     if child.pid is None:  # (never started)
         return
-    _ended(child, 5)
+    _ended(child, patience)
     if hasattr(os, "killpg"):
         with contextlib.suppress(ProcessLookupError, PermissionError):  # (none left; or not yet its own group)
             os.killpg(child.pid, signal.SIGKILL)
@@ -814,7 +834,26 @@ def _message(receiving: Connection, child: BaseProcess) -> Any:
     while not receiving.poll(ENDED_CHECK):
         if child.exitcode is not None and not receiving.poll():  # (its sentinel is a pipe the fork holds too)
             raise EOFError
+        if _stopped(child.pid):
+            raise _StoppedProcess
     return receiving.recv()
+
+
+class _StoppedProcess(Exception):
+    """The process playing the rules is stopped (job control's SIGSTOP, SIGTSTP)."""
+
+
+def _stopped(pid: int | None) -> bool:
+    """Whether a process playing the rules (a child of this one) is stopped: rules sending themselves SIGSTOP
+    held pnp for good, a stopped process handling no alarm, so no timeout, and never ending. Asked without
+    taking its state (WNOWAIT), which its end still gives Process.exitcode. Where the system cannot say (no
+    waitid), never."""
+    if pid is None or not hasattr(os, "waitid"):
+        return False
+    try:
+        return os.waitid(os.P_PID, pid, os.WSTOPPED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:  # (ended and reaped)
+        return False
 
 
 ENDED_CHECK = 0.1  # seconds between two looks at whether the process playing the rules has ended
