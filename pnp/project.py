@@ -9,6 +9,7 @@ import multiprocessing
 import multiprocessing.context
 import os
 import secrets
+import signal
 import sys
 import stat
 import threading
@@ -1189,11 +1190,14 @@ _FINISHING = threading.Lock()
 PARENT_LOOKED_AT_EVERY = 0.2  # seconds
 
 
-def end_with_parent() -> None:
+def end_with_parent(group: bool = False) -> None:
     """End this worker process once the pnp that started it has ended (its parent is another): a worker does
     not end with it, and `pnp build -j 2` stopped by `kill`, `timeout` or an editor's stop button left its
     workers drawing the games, putting the kits in place afterwards and printing tracebacks when their results
-    found no reader. Called first in every worker; a worker putting output in place (finishing) ends after it."""
+    found no reader. Called first in every worker; a worker putting output in place (finishing) ends after it.
+    With `group`, a process leading a process group of its own (the rules', see simulate.run) ends every
+    process of its group with it: what the rules forked held pnp's standard output open, and `pnp simulate |
+    tail` ended by `timeout` waited for that fork. Never the group of a process that leads none (pnp's own)."""
     parent = os.getppid()
     # Windows never gives a process another parent: the id of one that ended stays its parent's, and a worker
     # watching the id alone played on for good. There a worker pnp started (spawned) holds its parent's handle,
@@ -1204,6 +1208,8 @@ def end_with_parent() -> None:
         while os.getppid() == parent and (started_by is None or started_by.is_alive()):
             time.sleep(PARENT_LOOKED_AT_EVERY)
         with _FINISHING:
+            if group and hasattr(os, "killpg") and os.getpgrp() == os.getpid():
+                os.killpg(0, signal.SIGKILL)  # (this process among them)
             os._exit(1)
 
     threading.Thread(target=watch, name="pnp-ends-with-its-parent", daemon=True).start()

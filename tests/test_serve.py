@@ -988,7 +988,7 @@ def test_a_watcher_ended_by_an_error_is_said_in_the_terminal(capsys):
     from pnp.serve.app import _said_if_failed
 
     async def failing():
-        raise OSError("no watch left")
+        raise OSError("no watch left in cards/mini/x\x1b[2Jy")  # (a folder of the game's named so)
 
     async def ended():
         task = asyncio.create_task(failing())
@@ -1000,6 +1000,48 @@ def test_a_watcher_ended_by_an_error_is_said_in_the_terminal(capsys):
     asyncio.run(ended())
     err = capsys.readouterr().err
     assert err.startswith("pnp serve: the watch of the games' files ended") and "no watch left" in err
+    assert err.strip().isprintable() and "x\\x1b[2Jy" in err
+    from pnp.serve.watch import _WatchFailures
+
+    failures = _WatchFailures()
+    for _ in range(2):  # (said the second time in a row)
+        failures.note(FileNotFoundError("gone: cards/mini/x\x1b[2Jy"), lambda: None)
+    err = capsys.readouterr().err
+    assert err.startswith("pnp serve: cannot watch") and err.strip().isprintable() and "x\\x1b[2Jy" in err
+
+
+def test_a_refresh_that_fails_is_said_as_the_command_line_says_a_refusal(mini, monkeypatch, capsys):
+    """A refresh's failure was printed as `{type}: {error}`, raw: a game's escape sequence in its message acted on
+    the terminal, and a second line could be forged. Now it is said as a failed design report is: a Diagnostic's
+    line, its place named, control characters escaped."""
+    import asyncio
+
+    from pnp.serve.app import Hub
+
+    hub = Hub(mini, ["mini"])
+    said = []
+
+    def fails(first, newer):
+        raise LayoutError("x\x1b[2Jy\nforged", Mark("cards/mini/game.yaml", 3, 1))
+
+    monkeypatch.setattr(hub.previews["mini"], "refresh", fails)
+
+    async def refreshed():
+        hub.dirty["mini"] = asyncio.Event()
+        hub.dirty["mini"].set()
+        task = asyncio.create_task(hub._loop("mini"))
+        for _ in range(500):
+            await asyncio.sleep(0.01)
+            said.append(capsys.readouterr().err)
+            if "".join(said):
+                break
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    asyncio.run(refreshed())
+    line = "".join(said).strip()
+    assert line == "pnp serve: cards/mini/game.yaml:3:1: error: x\\x1b[2Jy\\nforged", line
 
 
 def test_a_fonts_folder_made_after_the_preview_started_is_watched(mini, running):

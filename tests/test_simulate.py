@@ -1499,7 +1499,8 @@ def test_ctrl_c_reaching_a_process_playing_the_rules_as_it_starts_is_no_tracebac
     from pnp.simulate import run as run_module
 
     started = run_module.end_with_parent
-    monkeypatch.setattr(run_module, "end_with_parent", lambda: (os.kill(os.getpid(), signal.SIGINT), started()))
+    monkeypatch.setattr(run_module, "end_with_parent",
+                        lambda **group: (os.kill(os.getpid(), signal.SIGINT), started(**group)))
     # as in pnp's own process, Ctrl-C is Python's KeyboardInterrupt, which pnp takes over: set here, not assumed of
     # the test's process (one CI run played on through the Ctrl-C; pnp takes it over only from Python's own)
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -1604,3 +1605,80 @@ def test_rules_drawing_from_a_shared_random_generator_play_the_same_games_in_eve
         assert _simulate(root, "--games", "4", "--seed", "4", "--jobs", "1").exit_code == 0
         written.append((root / "output/mini/simulation.json").read_bytes())
     assert written[0] == written[1]
+
+
+def _group_members(group):
+    """The ids of the living processes of process group `group` (zombies, ended but not yet reaped, are none)."""
+    members = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:  # (ended meanwhile)
+            continue
+        if fields[0] != "Z" and int(fields[2]) == group:
+            members.append(int(stat.parent.name))
+    return members
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/stat").exists(), reason="needs fork and /proc")
+def test_no_process_the_rules_started_outlives_the_run_ended_or_stopped_by_ctrl_c(tmp_path):
+    """A process the rules forked, sleeping, outlived pnp, holding its standard output open (`pnp simulate ... |
+    tail` waited for it). The process playing the rules leads a group of its own, ended whole when the run ends
+    or Ctrl-C stops it; Ctrl-C, which the terminal sends to pnp's group alone, is passed on to the rules (their
+    own `finally` runs)."""
+    from pnp.simulate import run as run_module
+
+    forked, waiting, stopped = tmp_path / "forked", tmp_path / "waiting", tmp_path / "stopped"
+    rules = "import os, time\n" + NIM.replace(
+        "    def setup(self, players, rng):\n", "    def setup(self, players, rng):\n"
+        "        if not hasattr(self, 'fork'):\n            self.fork = os.fork()\n            if self.fork == 0:\n"
+        f"                open({str(forked)!r}, 'w').write(f'{{os.getpid()}} {{os.getpgrp()}}')\n"
+        "                time.sleep(60)\n                os._exit(0)\n"
+        "        elif os.environ.get('PNP_TEST_WAIT'):\n            try:\n"
+        f"                open({str(waiting)!r}, 'w').close()\n                time.sleep(60)\n"
+        f"            finally:\n                open({str(stopped)!r}, 'w').close()\n", 1)
+    root = _nim(tmp_path, rules)
+    project = Project(root)
+    game = load(project, "mini", Report(root))
+
+    def gone():
+        pid, group = map(int, forked.read_text().split())
+        for _ in range(100):  # (a killed process ends a moment after the signal is sent)
+            if not _group_members(group):
+                break
+            time.sleep(0.01)
+        assert group != os.getpgrp() and not _group_members(group), "a process of the rules' group lives on"
+
+    played = run_module.run_apart(project, game, Options(games=2))
+    assert played.tally.games == 2
+    gone()
+
+    def ctrl_c(n):
+        for _ in range(1000):  # until the next game sleeps
+            if waiting.exists():
+                break
+            time.sleep(0.01)
+        raise KeyboardInterrupt  # (as Ctrl-C reaching pnp's process alone, as it waits for the game)
+
+    forked.unlink()
+    os.environ["PNP_TEST_WAIT"] = "1"
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_module.run_apart(project, game, Options(games=3), ctrl_c)
+    finally:
+        del os.environ["PNP_TEST_WAIT"]
+    assert stopped.exists(), "Ctrl-C was not passed on to the rules"
+    gone()
+
+
+@pytest.mark.skipif(not hasattr(os, "waitid"), reason="needs waitid to tell a stopped process")
+def test_rules_that_stop_their_process_are_said_and_the_run_ends(tmp_path):
+    """Rules sending their process SIGSTOP held pnp for good, with --jobs 1 (the process playing them) and 2 (a
+    worker): a stopped process handles no alarm and never ends. Now the run ends, saying so at rules.py."""
+    root = _nim(tmp_path, "import os, signal\n" + NIM.replace(
+        "    def setup(self, players, rng):\n",
+        "    def setup(self, players, rng):\n        os.kill(os.getpid(), signal.SIGSTOP)\n", 1))
+    for jobs in ("1", "2"):
+        result = _simulate(root, "--games", "2", "--jobs", jobs, "--out", str(tmp_path / "o"))
+        assert result.exit_code == 1 and "cards/mini/rules.py: error: the process playing the games was stopped" \
+            in result.output, result.output

@@ -193,8 +193,9 @@ def _said_if_failed(watcher: "asyncio.Task[None]") -> None:
     stopped), and the pages showed no edit again while they said the game as it was."""
     if not watcher.cancelled() and watcher.exception() is not None:
         error = watcher.exception()
-        print(f"pnp serve: the watch of the games' files ended ({type(error).__name__}: {error}): edits are no "
-              "longer shown; restart pnp serve", file=sys.stderr, flush=True)
+        # (escaped: the error names a folder of the game's, whose name may hold an escape sequence)
+        print(printable(f"pnp serve: the watch of the games' files ended ({type(error).__name__}: {error}): edits "
+                        "are no longer shown; restart pnp serve"), file=sys.stderr, flush=True)
 
 
 class Hub:
@@ -265,7 +266,9 @@ class Hub:
                 if not dirty.is_set() and not preview.closing and await asyncio.to_thread(preview.refresh_book):
                     self.notify(game)
             except Exception as e:  # noqa: BLE001 - the next save tries again; the page keeps what it had
-                print(f"pnp serve: {game}: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+                # said as a failed design report is (_failure_said): raw, `{e}` printed a game's escape sequences
+                # and a message's pasted marks as they were, and its words uncut
+                print(f"pnp serve: {_failure_said(e, f'{game}: refresh')}", file=sys.stderr, flush=True)
 
     def end_streams(self) -> None:
         """The server is stopping: every page's event stream ends now, its answer complete. Left open, the

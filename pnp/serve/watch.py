@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from watchfiles import Change, DefaultFilter, awatch
 
 from ..project import MAX_FOLDER_FILES, SIMULATION_FILE, file_status
+from ..report import printable
 
 if TYPE_CHECKING:
     from ..project import Project
@@ -239,8 +240,9 @@ class _WatchFailures:
             recheck()
         elif str(error) == self.last and self.last not in self.said:
             self.said.add(self.last)
-            print(f"pnp serve: cannot watch the games' folders ({error.strerror or error}): an edit is shown at "
-                  "the next save once they can be", file=sys.stderr, flush=True)
+            # (escaped: the error may name a folder of the game's, whose name may hold an escape sequence)
+            print(printable(f"pnp serve: cannot watch the games' folders ({error.strerror or error}): an edit is "
+                            "shown at the next save once they can be"), file=sys.stderr, flush=True)
         self.last = str(error)
 
 

@@ -650,6 +650,8 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
             # leaves the pool's own thread reading the rest for good (the pool's reader has no end while this
             # process holds the queue's other end), and the run would never end
             pool.shutdown(wait=finished, cancel_futures=True)
+    except _StoppedProcess:
+        raise DataError(STOPPED, Mark(source_of(type(rules)).shown)) from None
     except BrokenProcessPool:  # (a traceback): the rules ended their process (os._exit), or it was killed
         raise DataError(ENDED + "; run with --jobs 1 to see in which game",
                         Mark(source_of(type(rules)).shown)) from None
@@ -676,13 +678,27 @@ def _in_order(pool: ProcessPoolExecutor, chunks: Iterable[list[Scheduled]], ahea
 
     give(ahead + 1)
     while waiting:
-        done = waiting.popleft().result()
+        done = _result(waiting.popleft(), pool)
         give(1)
         yield done
 
 
+def _result(future: "Future[list[GameResult]]", pool: ProcessPoolExecutor) -> list[GameResult]:
+    """A chunk's games once played; _StoppedProcess where a worker of the pool is stopped meanwhile (it never
+    plays on, and the run waited for it for good)."""
+    while True:
+        try:
+            return future.result(ENDED_CHECK)
+        except TimeoutError:
+            if any(_stopped(pid) for pid in list(pool._processes)):
+                raise _StoppedProcess from None
+
+
 ENDED = ("a process playing the games ended without a word: the rules ended it (os._exit, a crash), a game ran past "
          "its processor time inside one call nothing interrupts, or the system killed it (out of memory?)")
+# said instead when it was stopped (SIGSTOP) and would never end
+STOPPED = ("the process playing the games was stopped (SIGSTOP or SIGTSTP: sent by the rules, or by someone): "
+           "a stopped process plays nothing and never ends; the run was ended")
 # said instead when the system ended it at a game's processor time (HARD_STOP_GRACE): the rules were inside one
 # call of Python's that no signal interrupts
 OUT_OF_TIME = ("a game ran past its {seconds:g} s of processor time inside one call of Python's own that nothing "
@@ -740,23 +756,30 @@ def run_apart(project: Project, game: Game, options: Options,
               progress: Callable[[int], object] | None = None) -> Played:
     """Load the game's rules and play the run in a process of its own, forked (nothing is copied), so that what
     the rules do to their process stays there: os._exit(0) in them ended pnp with exit 0 and not a word, and a
-    thread they started kept pnp running for good. DataError as load_rules and run raise it. Where no process
-    can be forked (Windows) the run plays in pnp's own."""
+    thread they started kept pnp running for good. That process leads a session, and so a process group, of its
+    own, which pnp ends whole once the run has ended, failed or been stopped (_end_rules): a process the rules
+    forked outlived pnp, holding its standard output open (`pnp simulate ... | tail` waited until it ended).
+    Ctrl-C, which the terminal sends to pnp's group alone, pnp passes on to it. DataError as load_rules and run
+    raise it. Where no process can be forked (Windows) the run plays in pnp's own."""
     if "fork" not in multiprocessing.get_all_start_methods():
         return _played(project, game, options, progress)
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
     child = context.Process(target=_play_apart, args=(sending, receiving, project, game, options), name="pnp-rules")
-    with ctrl_c_held():  # let in once it can stop quietly (see _play_apart)
-        child.start()
-    sending.close()
     loaded = False  # whether the rules loaded, and the games began
+    patience = 5.0  # seconds the process playing the rules is given to end of itself
     try:
+        with ctrl_c_held():  # let in once it can stop quietly (see _play_apart)
+            child.start()
+        sending.close()
         while True:
             try:
                 kind, value = _message(receiving, child)
+            except _StoppedProcess:  # killed at once (_end_rules): a stopped process never ends of itself
+                patience = 0.0
+                raise DataError(STOPPED, Mark(project.rel(game.folder / RULES_FILE))) from None
             except EOFError:  # it ended before it said how the games went
-                child.join(5)
+                _ended(child, 5)
                 said = ENDED if child.exitcode != -signal.SIGXCPU else \
                     (OUT_OF_TIME if loaded else LOAD_OUT_OF_TIME).format(seconds=options.timeout)
                 raise DataError(said, Mark(project.rel(game.folder / RULES_FILE))) from None
@@ -768,12 +791,39 @@ def run_apart(project: Project, game: Game, options: Options,
                 raise cast(BaseException, value)
             elif progress:
                 progress(value)
+    except KeyboardInterrupt:  # Ctrl-C reached pnp alone: passed on, the rules' process stops without a word
+        if child.pid is not None and child.exitcode is None:
+            os.kill(child.pid, signal.SIGINT)
+        raise
     finally:
+        sending.close()
         receiving.close()
-        child.join(5)  # it ends itself once it has sent the games (see _play_apart)
-        if child.is_alive():
-            child.kill()
-            child.join()
+        _end_rules(child, patience)
+
+
+def _end_rules(child: BaseProcess, patience: float = 5.0) -> None:
+    """The process playing the rules waited for (it ends itself once it has sent the games, see _play_apart,
+    or once Ctrl-C reached it), then every process of its group killed: what the rules forked, or started
+    with --jobs N, never outlives the run. The group is the one the process leads (its id is the process's):
+    the id of a group is not given to another process while the group has one, so no other process is
+    reached. A process the rules start in a session of their own (os.setsid) leaves the group, and is theirs."""
+    if child.pid is None:  # (never started)
+        return
+    _ended(child, patience)
+    if hasattr(os, "killpg"):
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # (none left; or not yet its own group)
+            os.killpg(child.pid, signal.SIGKILL)
+    if child.is_alive():
+        child.kill()
+        child.join()
+
+
+def _ended(child: BaseProcess, seconds: float) -> None:
+    """Wait up to `seconds` for the process playing the rules to end. Told by its exit, not by Process.join,
+    which waits on a pipe a process the rules forked holds too: it waited its whole time for that fork."""
+    deadline = time.monotonic() + seconds
+    while child.exitcode is None and time.monotonic() < deadline:
+        time.sleep(ENDED_CHECK / 10)
 
 
 def _message(receiving: Connection, child: BaseProcess) -> Any:
@@ -784,7 +834,26 @@ def _message(receiving: Connection, child: BaseProcess) -> Any:
     while not receiving.poll(ENDED_CHECK):
         if child.exitcode is not None and not receiving.poll():  # (its sentinel is a pipe the fork holds too)
             raise EOFError
+        if _stopped(child.pid):
+            raise _StoppedProcess
     return receiving.recv()
+
+
+class _StoppedProcess(Exception):
+    """The process playing the rules is stopped (job control's SIGSTOP, SIGTSTP)."""
+
+
+def _stopped(pid: int | None) -> bool:
+    """Whether a process playing the rules (a child of this one) is stopped: rules sending themselves SIGSTOP
+    held pnp for good, a stopped process handling no alarm, so no timeout, and never ending. Asked without
+    taking its state (WNOWAIT), which its end still gives Process.exitcode. Where the system cannot say (no
+    waitid), never."""
+    if pid is None or not hasattr(os, "waitid"):
+        return False
+    try:
+        return os.waitid(os.P_PID, pid, os.WSTOPPED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:  # (ended and reaped)
+        return False
 
 
 ENDED_CHECK = 0.1  # seconds between two looks at whether the process playing the rules has ended
@@ -910,6 +979,17 @@ def _cap_memory(room: int = RULES_MEMORY) -> None:
         pass
 
 
+def _lead_own_group() -> None:
+    """This process made the leader of a session of its own, and so of a process group that every process it
+    starts joins, for pnp to end whole (_end_rules). A session, not only a group: a group of pnp's session
+    other than the terminal's foreground one is stopped by the system as it opens and reads the terminal, or
+    writes to it where the terminal says so (`stty tostop`), and the run waited for it for good; in a session
+    of its own the terminal is none of its. Where there are no sessions (Windows), nothing."""
+    if hasattr(os, "setsid"):
+        with contextlib.suppress(OSError):  # (a leader already: never, a forked process is none)
+            os.setsid()
+
+
 def _play_apart(sending: Connection, receiving: Connection, project: Project, game: Game, options: Options) -> None:
     """run_apart's process: the games, or the exception that stopped them, sent back; then it ends at once,
     whatever threads the rules left running (Python would wait for them). Its copy of pnp's end of the pipe
@@ -921,9 +1001,10 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
     It starts with Ctrl-C held (ctrl_c_held), and lets it in once it is raised as api.Interrupted, which it
     ends on without a word."""
     try:
+        _lead_own_group()
         _tell_ctrl_c()  # (for good: the process ends below)
         _let_ctrl_c_in()
-        end_with_parent()
+        end_with_parent(group=True)
         receiving.close()
         _cap_memory()
         stop_hard_past_timeouts()
