@@ -1057,10 +1057,6 @@ def test_the_workers_of_jobs_share_the_rules_memory(tmp_path):
     of it, said at its line."""
     rules = NIM.replace("        pile = int(", "        hog = bytearray(700_000_000)\n        pile = int(", 1)
     line = rules.splitlines().index("        hog = bytearray(700_000_000)") + 1
-    # the rules' room is measured from the size of the process they are forked from, this worker: its garbage of
-    # earlier tests, collected only once the rules' process ran, left them room past their share (a full run of
-    # the suite saw the 700 MB fit)
-    gc.collect()
     shared = _simulate(_nim(tmp_path, rules), "--games", "4", "--jobs", "2", "--out", str(tmp_path / "o"))
     assert shared.exit_code == 1
     assert f"cards/mini/rules.py:{line}:1: error: game 0 (seed 0, seats random,random): turn 0: setup raised " \
