@@ -22,12 +22,6 @@ DATA = Path(__file__).resolve().parent / "data"
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "unforeseen: the test makes pnp meet a bug on purpose (errors.Unforeseen)")
-    # The tests' own work outside pnp's checks (kits read back by pdfplumber, pnp's source parsed) makes millions of
-    # objects and hardly a reference cycle: Python's collector, run after every 700 new ones, walked everything a
-    # worker held time and again (14 s of CPU a run). It runs as pnp's checks run it (check.few_collections).
-    import gc
-
-    gc.set_threshold(50_000, 20, 100)
 
 
 @pytest.hookimpl(wrapper=True)
