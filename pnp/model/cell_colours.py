@@ -110,15 +110,16 @@ def styled_tables(archive: Any, sheet_part: str, table_parts: Sequence[Any]) -> 
             if found is None:
                 return None
             if style:
-                first = (int(found[2]), _column_number(found[1]))
-                ranges.append((*first, *((int(found[4]), _column_number(found[3])) if found[3] else first)))
+                first = (int(found[2]), column_number(found[1]))
+                ranges.append((*first, *((int(found[4]), column_number(found[3])) if found[3] else first)))
     except (KeyError, ParseError, OSError, ValueError, TypeError):
         return None
     return ranges
 
 
-def _column_number(letters: str) -> int:
-    """The number of a column named by `letters` (A is 1, AA 27)."""
+def column_number(letters: str) -> int:
+    """The number of a column named by `letters` (A is 1, AA 27): a table's range here, a cell's name in
+    spreadsheet."""
     number = 0
     for letter in letters:
         number = number * 26 + ord(letter) - ord("A") + 1

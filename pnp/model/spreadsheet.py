@@ -35,7 +35,8 @@ from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME
                    shown, spend_cells, spend_sheet_text, spend_values, values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
-from .cell_colours import fills_nothing, format_colour, run_colour, styled_tables, theme_colours, unseen
+from .cell_colours import (column_number, fills_nothing, format_colour, run_colour, styled_tables, theme_colours,
+                           unseen)
 from .workbook_parts import (MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts,
                              check_parts, check_sheet_count, check_spreadsheet_format, local_name)
 
@@ -816,7 +817,7 @@ def _last_cell_begun(data: bytes) -> tuple[int, int]:
                     row, column = int(number) if number and _ROW_DIGITS.fullmatch(number) else row + 1, 0
                 elif local_name(element.tag) == "c":
                     found = _CELL_NAME.fullmatch(element.get("r") or "")
-                    column = _column_number(found[1]) if found else column + 1
+                    column = column_number(found[1]) if found else column + 1
     except ParseError:
         pass
     return max(row, 1), max(column, 1)
@@ -1203,7 +1204,7 @@ def _longer_than_a_cell(text: str) -> str | None:
 def _first_cell(cells: str) -> tuple[int, int]:
     """The (row, column) of the first cell of a range of cells `cells` (its sqref: 'B2:B9 D4'), or (1, 1)."""
     first = _CELL_NAME.match(cells)
-    return (int(first[2]), _column_number(first[1])) if first else (1, 1)
+    return (int(first[2]), column_number(first[1])) if first else (1, 1)
 
 
 def _condition_formattings(root: Any, tags: collections.Counter[str]) -> list[Any]:
@@ -1329,18 +1330,10 @@ def _cell_column(name: str | None, row: int, before: int, where: str) -> int:
     if found is None or int(found[2]) != row:
         raise LoadError(f"a cell named {shown(name)} in row {row}: each cell is named by its column and its own "
                         "row (such as B2)", Mark(where, row, before + 1))
-    column = _column_number(found[1])
+    column = column_number(found[1])
     if column <= before:
         raise LoadError(f"cell {name} after column {before} of its row: a row's cells are in column order, each "
                         "once (the reader would put it in the wrong place or leave it out)", Mark(where, row, column))
-    return column
-
-
-def _column_number(letters: str) -> int:
-    """The number of the column named `letters` (A is 1)."""
-    column = 0
-    for letter in letters:
-        column = column * 26 + ord(letter) - ord("A") + 1
     return column
 
 
