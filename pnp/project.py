@@ -678,30 +678,26 @@ def _wide_without_mark(raw: bytes) -> tuple[str, str] | None:
 
 def write_file(path: str | Path, data: bytes, durable: bool = True) -> None:
     """Write bytes to `path` atomically: a temporary file beside it (a name no other writer, process or
-    thread, uses), then renamed over it; a reader never sees half a file. Made durable first (see commit_files)
-    unless `durable` is False: a cache's entry, checksummed and made again when damaged, needs no wait on the
-    disk (a first build stored 1,600 entries, each waiting for its fsync). OSError when it cannot."""
-    if durable:
-        with written_beside(path) as tmp:
-            tmp.write_bytes(data)
-        return
-    tmp = temporary_beside(Path(path))
-    try:
+    thread, uses), then renamed over it; a reader never sees half a file. OSError when it cannot. `durable`:
+    see written_beside."""
+    with written_beside(path, durable) as tmp:
         tmp.write_bytes(data)
-        move_into_place(tmp, Path(path))
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 @contextlib.contextmanager
-def written_beside(path: str | Path) -> Iterator[Path]:
+def written_beside(path: str | Path, durable: bool = True) -> Iterator[Path]:
     """A temporary file beside `path` to write into (see temporary_beside); put in place of `path` when the
     block ends without an error, removed whatever happens, so a failed write leaves the old file as it was
-    and nothing else behind."""
+    and nothing else behind. Made durable first (see commit_files) unless `durable` is False: a cache's entry,
+    checksummed and made again when damaged, needs no wait on the disk (a first build stored 1,600 entries,
+    each waiting for its fsync)."""
     tmp = temporary_beside(Path(path))
     try:
         yield tmp
-        commit_files({tmp: Path(path)})
+        if durable:
+            commit_files({tmp: Path(path)})
+        else:
+            move_into_place(tmp, Path(path))
     finally:
         tmp.unlink(missing_ok=True)
 

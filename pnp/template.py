@@ -332,10 +332,6 @@ def metered(who: str) -> Iterator[None]:
     try:
         with _counted_calls(), _EVALUATION, _processor_timer(_time_left(), over_time):
             yield
-        if _budget.stopped is not None and _budget.stopped is not stopped_before:
-            # the game's time ran out inside the library, which caught the limit as one of its own errors and
-            # went on: said here, where the work was (the next template said it, at no file and line)
-            raise _budget.stopped
     except Exception as error:
         # the limit, also where a library's clean-up failed while the limit unwound it (ReportLab deleting an
         # attribute the limit stopped it from setting) and hid it behind its own error, an AttributeError
@@ -345,6 +341,11 @@ def metered(who: str) -> Iterator[None]:
         if isinstance(stopped, _Timeout):
             raise LimitError(over_time) from None
         raise stopped from None
+    else:
+        if _budget.stopped is not None and _budget.stopped is not stopped_before:
+            # the game's time ran out inside the library, which caught the limit as one of its own errors and
+            # went on: said here, where the work was (the next template said it, at no file and line)
+            raise _budget.stopped
     finally:
         _budget.doing = doing
 
