@@ -353,27 +353,26 @@ def _alike_pair(names: Sequence[str]) -> tuple[str, str] | None:
     return None
 
 
-def _alike_in(folder: Path, name: str) -> str | None:
-    """The one entry of `folder` (among its first MAX_FOLDER_FILES) whose name reads as `name` (name_key);
-    None when there is none, or more than one."""
+def _entries_alike(folder: Path, name: str) -> tuple[str, ...]:
+    """The entries of `folder` (among its first MAX_FOLDER_FILES) whose names read as `name` (name_key)."""
     try:
         info = os.stat(folder)
     except (OSError, ValueError):
-        return None
-    found = _names_by_key(str(folder), (info.st_dev, info.st_ino, info.st_mtime_ns)).get(name_key(name), ())
+        return ()
+    return _names_by_key(str(folder), (info.st_dev, info.st_ino, info.st_mtime_ns)).get(name_key(name), ())
+
+
+def _alike_in(folder: Path, name: str) -> str | None:
+    """The one entry of `folder` whose name reads as `name` (_entries_alike); None when there is none, or more
+    than one."""
+    found = _entries_alike(folder, name)
     return found[0] if len(found) == 1 else None
 
 
 def named_alike(folder: Path, name: str) -> str | None:
-    """An entry of `folder` (among its first MAX_FOLDER_FILES) whose name is not `name` but reads as it
-    (_name_key): one folder with it on a disk that ignores case or Unicode form (macOS, Windows, a USB stick);
-    None when there is none."""
-    try:
-        info = os.stat(folder)
-    except (OSError, ValueError):
-        return None
-    found = _names_by_key(str(folder), (info.st_dev, info.st_ino, info.st_mtime_ns)).get(name_key(name), ())
-    return next((other for other in found if other != name), None)
+    """An entry of `folder` whose name is not `name` but reads as it (_entries_alike): one folder with it on a
+    disk that ignores case or Unicode form (macOS, Windows, a USB stick); None when there is none."""
+    return next((other for other in _entries_alike(folder, name) if other != name), None)
 
 
 @functools.lru_cache(maxsize=16)

@@ -198,9 +198,9 @@ def _paint_as_browsers(root: Any) -> None:
 
     _referring_as_browsers(root)
     _leave_out_what_browsers_do_not_draw(root)
-    _refuse_sizes_unprintable(root, Svg2RlgAttributeConverter())
-    _sized_as_browsers(root)
     converter = Svg2RlgAttributeConverter()
+    _refuse_sizes_unprintable(root, converter)
+    _sized_as_browsers(root)
     sheet = CSSMatcher()
     top = NodeTracker.from_xml_root(root)
     servers = {element.get("id") for element in root.iter("{*}linearGradient", "{*}radialGradient")}

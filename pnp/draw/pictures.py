@@ -176,7 +176,7 @@ def draw_resampled(canvas: Canvas, picture: CheckedPicture, size: tuple[int, int
     forms = canvas.__dict__.setdefault("_pnp_pictures", {})
     name = forms.get((picture.digest, size))
     if name is None:
-        data, digest = _resampled(_checked_bytes(picture, mark, shown, checked), size, spend)
+        data, digest = _resampled(_checked_bytes(picture, mark, shown, checked), picture.digest, size, spend)
         name = forms[(picture.digest, size)] = f"picture{digest}"
         if not canvas.hasForm(name):  # two files of the same bytes are one form (a second was a broken PDF)
             canvas.beginForm(name, 0, 0, size[0], size[1])
@@ -194,10 +194,12 @@ def _key(digest: str, size: tuple[int, int]) -> str:
     return f"{digest}|{size[0]}x{size[1]}"
 
 
-def _resampled(source: bytes, size: tuple[int, int], spend: Callable[[str, int], None]) -> tuple[bytes, str]:
-    """(the picture in `source` resampled to `size` and encoded, a short digest of both), made once per
-    picture and size: the newest are kept for the next PDF (pnp serve keeps running)."""
-    key = _key(hashlib.sha256(source).hexdigest(), size)
+def _resampled(source: bytes, digest: str, size: tuple[int, int],
+               spend: Callable[[str, int], None]) -> tuple[bytes, str]:
+    """(the picture in `source`, of sha256 `digest` (its check's), resampled to `size` and encoded, a short
+    digest of both), made once per picture and size: the newest are kept for the next PDF (pnp serve keeps
+    running)."""
+    key = _key(digest, size)
     with Image.open(io.BytesIO(source), formats=IMAGE_FORMATS) as image:
         spend(key, 2 * image.size[0] * image.size[1])  # decoded and resampled (paid once, made or kept)
         found = _kept.get(key)
