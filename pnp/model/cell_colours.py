@@ -33,16 +33,24 @@ _THEME_PART = "xl/theme/theme1.xml"  # where openpyxl's reader reads a workbook'
 # writes it: read where the workbook's relations put it (_theme_part), here where they name none
 
 
+def _part_root(archive: Any, name: str) -> Any:
+    """The root element of the XML part `name` of the workbook's zip `archive`, of its first MAX_XML_PART_BYTES
+    and one more (a part past them, checked before, fails to parse); KeyError, ParseError, OSError as it fails."""
+    from xml.etree.ElementTree import XMLParser
+
+    with archive.open(name) as source:
+        parser = XMLParser()
+        parser.feed(source.read(MAX_XML_PART_BYTES + 1))
+        return parser.close()
+
+
 def theme_colours(archive: Any) -> tuple[str, ...]:
     """The 12 colours of the workbook's theme (in `archive`, its zip), by their number in a style; the Office
     theme's where the part is missing or a colour cannot be read from it."""
-    from xml.etree.ElementTree import ParseError, XMLParser
+    from xml.etree.ElementTree import ParseError
 
     try:
-        with archive.open(_theme_part(archive)) as source:
-            parser = XMLParser()
-            parser.feed(source.read(MAX_XML_PART_BYTES + 1))
-            root = parser.close()
+        root = _part_root(archive, _theme_part(archive))
     except (KeyError, ParseError, OSError, ValueError):
         return _OFFICE_THEME
     found: dict[str, str] = {}
@@ -90,7 +98,7 @@ def styled_tables(archive: Any, sheet_part: str, table_parts: Sequence[Any]) -> 
     table's part by a relation of the sheet. None where they cannot all be read (a relation or a part missing,
     XML that cannot be parsed, a range not of cells, more than MAX_TABLES tables): the whole sheet is taken to be
     in one, as a sheet holding a table was before its tables' ranges were read."""
-    from xml.etree.ElementTree import ParseError, XMLParser
+    from xml.etree.ElementTree import ParseError
 
     from openpyxl.packaging.relationship import get_dependents, get_rels_path
 
@@ -101,10 +109,7 @@ def styled_tables(archive: Any, sheet_part: str, table_parts: Sequence[Any]) -> 
         targets = {relation.Id: relation.target for relation in get_dependents(archive, get_rels_path(sheet_part))}
         ranges = []
         for table in sorted({targets[id] for id in ids}):
-            with archive.open(table) as source:
-                parser = XMLParser()
-                parser.feed(source.read(MAX_XML_PART_BYTES + 1))
-                root = parser.close()
+            root = _part_root(archive, table)
             style = next((part.get("name") for part in root if local_name(part.tag) == "tableStyleInfo"), None)
             found = _TABLE_RANGE.fullmatch(root.get("ref") or "")
             if found is None:

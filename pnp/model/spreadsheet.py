@@ -1212,9 +1212,9 @@ def _condition_formattings(root: Any, tags: collections.Counter[str]) -> list[An
     counted (_tags), wherever beside its cells (_is_condition_formatting), as _SheetRead.beside_cells meets them:
     found by their tags in C, before the elements beside the cells are counted (looked at one by one in Python,
     a sheet of 900,000 elements in its extLst took 2 s more to be refused)."""
-    named = [tag for tag in tags if local_name(tag) == "conditionalFormatting"]
+    condition_tags = [tag for tag in tags if local_name(tag) == "conditionalFormatting"]
     return [element for part in root if not (root.tag == _CELL_PATH[0] and part.tag == _CELL_PATH[1])
-            for tag in named for element in part.iter(tag)]
+            for tag in condition_tags for element in part.iter(tag)]
 
 
 def _is_condition_formatting(element: Any) -> bool:

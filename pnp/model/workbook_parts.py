@@ -317,11 +317,12 @@ def _count_elements(book: zipfile.ZipFile, name: str, file: str) -> None:
 def check_sheet_count(book: zipfile.ZipFile, file: str) -> int:
     """The number of sheets the workbook lists; LoadError when it lists more than MAX_SHEETS sheets, or more
     defined names than _MOST_IN_WORKBOOK says, counted in its workbook part (found as openpyxl finds it; the
-    part's size is checked before, and several sheets may share one part)."""
+    part's size is checked before, and several sheets may share one part). Run after check_object_parts, which
+    checked the relations parts it reads."""
     from xml.etree.ElementTree import iterparse
 
     from openpyxl.packaging.manifest import Manifest
-    from openpyxl.packaging.relationship import get_rels_path
+    from openpyxl.packaging.relationship import get_dependents, get_rels_path
     from openpyxl.reader.excel import _find_workbook_part  # type: ignore[attr-defined]  # (as openpyxl finds it)
     from openpyxl.xml.constants import ARC_CONTENT_TYPES, REL_NS
     from openpyxl.xml.functions import fromstring
@@ -346,23 +347,12 @@ def check_sheet_count(book: zipfile.ZipFile, file: str) -> int:
             element.clear()
     # the links to other workbooks it lists, each read whole into objects (4 MB of a link's cached values: 5 s)
     names = set(book.namelist())
-    relations = _relations(book, rels, file) if (rels := get_rels_path(workbook)) in names else None
+    relations = get_dependents(book, rels) if (rels := get_rels_path(workbook)) in names else None
     for link in relations.find(f"{REL_NS}/externalLink") if relations else ():
         if link.target in names:  # (openpyxl's refusal names the part missing)
             _count_elements(book, link.target, file)
     _check_parts_read(book, workbook, manifest, relations, file)
     return counts["sheet"]
-
-
-def _relations(book: zipfile.ZipFile, part: str, file: str) -> Any:
-    """The relations the package's relations `part` lists, as openpyxl reads them (get_dependents); LoadError
-    naming the part when one of them lacks what each has (an Id, a Type, a Target): openpyxl printed its own
-    warning, with its install's path, and read the part as listing nothing, which was then refused as a
-    workbook whose relations name no styles or no workbook part."""
-    from openpyxl.packaging.relationship import get_dependents
-
-    _check_relations(book, part, file)
-    return get_dependents(book, part)
 
 
 def _check_relations(book: zipfile.ZipFile, part: str, file: str) -> None:
@@ -408,11 +398,12 @@ def _check_parts_read(book: zipfile.ZipFile, workbook: str, manifest: Any, relat
     or openpyxl reads such a part the relations do not name: a spreadsheet program reads them by the relations,
     and shows the cells by those parts (a decoy xl/styles.xml passed while the styles the relations named showed
     every text cell as "Heal 9 " and the text, exit 0)."""
+    from openpyxl.packaging.relationship import get_dependents
     from openpyxl.xml.constants import ARC_ROOT_RELS, ARC_STYLE, REL_NS, SHARED_STRINGS
 
     names = set(book.namelist())
     shared = manifest.find(SHARED_STRINGS)
-    read = {"officeDocument": (workbook, _relations(book, ARC_ROOT_RELS, file) if ARC_ROOT_RELS in names else None),
+    read = {"officeDocument": (workbook, get_dependents(book, ARC_ROOT_RELS) if ARC_ROOT_RELS in names else None),
             "styles": (ARC_STYLE if ARC_STYLE in names else None, relations),
             "sharedStrings": (shared.PartName[1:] if shared is not None else None, relations)}
     for kind, (part, listed) in read.items():
