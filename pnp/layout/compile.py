@@ -213,8 +213,8 @@ class _Compiler:
                 compiled.consts[name] = param.initial()
             else:
                 compiled.consts[name] = converted(param, value, spec.written_of(name))
-                if isinstance(param, P.UNCONVERTED) and (tiny := P.tiny_number_inside(spec, name)) is not None:
-                    self.problems.append((f"{name}: {tiny[0]}", tiny[1]))
+                if (tiny := P.tiny_number_inside(param, spec, name)) is not None:
+                    self.problems.append(tiny)
         except (ValueError, ExprError) as e:
             self.problems.append((f"{name}: {getattr(e, 'message', e)}", failed_at(spec.mark_of(name), e)))
             compiled.consts[name] = param.initial()

@@ -253,8 +253,8 @@ class LayoutSet:
             except ValueError as e:
                 problems.append((f"{key}: {e}", spec.mark_of(key)))
                 continue
-            if isinstance(known[key], P.UNCONVERTED) and (tiny := P.tiny_number_inside(spec, key)) is not None:
-                problems.append((f"{key}: {tiny[0]}", tiny[1]))
+            if (tiny := P.tiny_number_inside(known[key], spec, key)) is not None:
+                problems.append(tiny)
         for name in values.get("vars", {}):
             if (hidden := hides_reserved("a variable", name)) is not None:
                 problems.append((hidden, spec["vars"].key_mark(name)))

@@ -60,10 +60,13 @@ def template_inside(container: Any, key: Any, below: bool = False) -> tuple[str,
                          is_template(holder[at]) else None)
 
 
-def tiny_number_inside(container: Any, key: Any) -> tuple[str, Mark | None] | None:
-    """The refusal of the first number inside container[key] (itself, or in lists and mappings within it) written
-    other than 0 but too_close_to_zero to be held as written, and where it is written: a value no option converts
-    (a layout's `vars`, a `use`'s `with`, a die's `faces`) held `1.0e-400` as 0 and printed it so, exit 0."""
+def tiny_number_inside(option: object, container: Any, key: str) -> tuple[str, Mark | None] | None:
+    """For an `option` that holds its value unconverted (UNCONVERTED: a layout's `vars`, a `use`'s `with`, a die's
+    `faces`, which held `1.0e-400` as 0 and printed it so, exit 0): the refusal, said with its key, of the first
+    number inside container[key] (itself, or in lists and mappings within it) written other than 0 but
+    too_close_to_zero to be held as written, and where it is written; None for any other option."""
+    if not isinstance(option, UNCONVERTED):  # (an option that converts its value checks its numbers itself)
+        return None
     def written_tiny(holder: Any, at: Any) -> str | None:
         value = holder[at]
         if type(value) is not float or abs(value) >= SMALLEST_NUMBER:  # (the only numbers it may be: looked at first)
@@ -72,7 +75,8 @@ def tiny_number_inside(container: Any, key: Any) -> tuple[str, Mark | None] | No
             (holder.written or {}).get(at) if isinstance(holder, MarkedList) else None
         return written_closer_to_zero(written or repr(value)) if too_close_to_zero(value, written) else None
 
-    return _first_inside([(container, key)], written_tiny)
+    tiny = _first_inside([(container, key)], written_tiny)
+    return None if tiny is None else (f"{key}: {tiny[0]}", tiny[1])
 
 
 def _first_inside(stack: list[tuple[Any, Any]], found: Callable[[Any, Any], str | None]) -> tuple[str, Mark | None] | None:

@@ -876,9 +876,10 @@ def _build(builder: "_Builder", text: str, file: str) -> None:
             m = e.context_mark  # (a quote or bracket nothing closes was said at the file's last line, where the
             # parser ran out of text: said where it opens)
         problem = " ".join(p for p in (e.context, e.problem) if p)
-        if m is not None and _character_at(text, m) in _MALFORMED_AT:  # (libyaml said "found character that
-            # cannot start any token" or "found unknown escape character", not which)
-            problem = _MALFORMED_AT[_character_at(text, m)]
+        said = _MALFORMED_AT.get(_character_at(text, m)) if m is not None else None
+        if said is not None:  # (libyaml said "found character that cannot start any token" or "found unknown
+            # escape character", not which)
+            problem = said
         raise LoadError(f"malformed YAML: {problem}", _mark(file, m)) from None
     except yaml.reader.ReaderError as e:  # a character YAML does not allow (NUL, another control character)
         raise LoadError(f"malformed YAML: character {_character(e.character)} is not allowed in YAML text",

@@ -261,7 +261,7 @@ def loaded_rules(project: Project, game: Game) -> tuple[GameRules, GameData, tup
 def rules_made(rules: type[GameRules], data: GameData) -> GameRules:
     """The rules' Rules made for the game's data (by pnp's process playing them, and again by each worker of
     --jobs N); DataError at the line of their __init__ that failed."""
-    path, shown = source_of(rules)[:2]
+    path, shown, _ = source_of(rules)
     seed_shared_random("making the rules")  # (in each worker as in the process that loaded them)
     try:
         return rules(data)
@@ -282,7 +282,7 @@ def declared(rules: type[GameRules], tables: set[str]) -> tuple[dict[str, str], 
     assigning one that is not of the shape the statistics and the report read. Reading them is the designer's
     code too (a metaclass's property, a mapping's items()), and a str subclass of the rules module could not be
     sent back to pnp's process (both were 'a bug in pnp')."""
-    path, shown = source_of(rules)[:2]
+    path, shown, _ = source_of(rules)
     reading = "ITEMS"  # the attribute being read, named when reading it raises
     try:
         items = rules.ITEMS

@@ -151,7 +151,7 @@ class _Call:
 
     def __init__(self, rules: GameRules) -> None:
         self.rules = rules
-        self.path, self.shown = source_of(type(rules))[:2]
+        self.path, self.shown, _ = source_of(type(rules))
 
     def __call__(self, hook: str, *args: Any) -> Any:
         try:
@@ -630,10 +630,11 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
     most = min(options.jobs, usable_cores(), MAX_WORKERS)  # each worker with a useful share of the memory
     size = max(1, min(50, count // (most * 8)))
     chunks = iter(lambda: list(itertools.islice(games, size)), [])  # (made as the pool is given them: _in_order)
+    source = source_of(type(rules))
     try:
         workers = min(most, -(-count // size))
         pool = ProcessPoolExecutor(workers, mp_context=worker_context(), initializer=_start_worker,
-                                   initargs=(source_of(type(rules)), data.id, data, options, workers))
+                                   initargs=(source, data.id, data, options, workers))
         finished = False
         try:
             for done in _in_order(pool, chunks, CHUNKS_AHEAD * workers):
@@ -651,10 +652,9 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
             # process holds the queue's other end), and the run would never end
             pool.shutdown(wait=finished, cancel_futures=True)
     except _StoppedProcess:
-        raise DataError(STOPPED, Mark(source_of(type(rules)).shown)) from None
+        raise DataError(STOPPED, Mark(source.shown)) from None
     except BrokenProcessPool:  # (a traceback): the rules ended their process (os._exit), or it was killed
-        raise DataError(ENDED + "; run with --jobs 1 to see in which game",
-                        Mark(source_of(type(rules)).shown)) from None
+        raise DataError(ENDED + "; run with --jobs 1 to see in which game", Mark(source.shown)) from None
 
 
 CHUNKS_AHEAD = 4  # chunks per worker given to the pool past the one the run waits for (see _in_order)
