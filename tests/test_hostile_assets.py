@@ -1690,6 +1690,17 @@ def test_icon_links_beside_their_icon_are_not_each_resolved_and_every_bad_link_i
     for name, target in {"out": "../../outside.svg", "none": "nothere.svg", "hid": ".h.svg", "a": "b.svg",
                          "b": "a.svg", "sub": "./t.svg"}.items():
         (folder / f"{name}.svg").symlink_to(target)
+    # links into another folder: only the first one ending there is resolved, unless a name of its own is refused
+    (root / "art").mkdir()
+    (root / ".sec").mkdir()
+    for other in (root / "art/t.svg", root / "art/.h.svg", root / ".sec/t.svg"):
+        other.write_bytes((folder / "t.svg").read_bytes())
+    (root / "art/d.svg").mkdir()
+    for i in range(200):
+        (folder / f"art{i}.svg").symlink_to("../art/t.svg")
+    for name, target in {"arth": "../art/.h.svg", "artd": "../art/d.svg", "sec1": "../.sec/t.svg",
+                         "sec2": "../.sec/t.svg"}.items():
+        (folder / f"{name}.svg").symlink_to(target)
 
     resolved: list[Path] = []
     inside = Project.inside
@@ -1704,11 +1715,14 @@ def test_icon_links_beside_their_icon_are_not_each_resolved_and_every_bad_link_i
     assert all(index.path(f"l{i}") == real for i in range(300))
     assert all(index.path(f"c{i}") == real for i in range(MAX_LINK_HOPS))  # (40 links: as many as open() follows)
     assert index.path("sub") == real and index.path(f"c{MAX_LINK_HOPS}") is None
+    assert all(index.path(f"art{i}") == (root / "art/t.svg").resolve() for i in range(200))
     said = {problem.mark.file: problem.message for problem in index.problems}  # type: ignore[union-attr]
     bad = {"out": "outside the project", "none": "link to no file", "hid": "hidden", "a": "loop", "b": "loop",
+           "arth": "hidden", "artd": "a folder", "sec1": "hidden", "sec2": "hidden",
            **{f"c{i}": "loop" for i in range(MAX_LINK_HOPS, MAX_LINK_HOPS + 3)}}
     assert {file: next((what for what in bad.values() if what in message), message) for file, message in said.items()} \
         == {f"icons/{name}.svg": what for name, what in bad.items()}, said
     # the folder, and the links leaving it, written through a folder ('./t.svg'), or ending at no icon beside
     # them: none of the 340 links to t.svg
-    assert sorted(path.name for path in resolved) == ["hid.svg", "icons", "none.svg", "out.svg", "sub.svg"], resolved
+    assert sorted(path.name for path in resolved) == ["art0.svg", "artd.svg", "arth.svg", "hid.svg", "icons", "none.svg",
+                                                      "out.svg", "sec1.svg", "sec2.svg", "sub.svg"], resolved
