@@ -638,8 +638,10 @@ class Checks:
         if self.report.enough_at(prim.mark):  # its element said enough (a hexgrid's cells): checked no further
             return
         icons = self.game.icons
-        if prim.kind == "icon" and not self.icon_exists(prim.text):
-            self.error(f"unknown icon {named(prim.text)}{self.suggest(prim.text, icons.names())}", prim.mark)
+        if prim.kind == "icon":
+            self.no_area(prim, "a width and height")  # (an icon's box is its `w` and `h`, or a row's `size`)
+            if not self.icon_exists(prim.text):
+                self.error(f"unknown icon {named(prim.text)}{self.suggest(prim.text, icons.names())}", prim.mark)
         elif prim.kind == "text":
             self.text(prim, label, handled)
         elif prim.kind == "image":
@@ -837,14 +839,18 @@ class Checks:
         return turned_corners(p, [_within(p, x, y) for left, top, right, bottom in lines
                                   for x in (left, right) for y in (top, bottom)])
 
+    def no_area(self, prim: "Prim", sizes: str) -> None:
+        """An image's or an icon's box of no width or height, refused: what is fitted in it prints nothing (an icon
+        of `w: 0` passed without a word, as an image's did); `sizes` says what the element sets it by."""
+        if not (prim.w > 0 and prim.h > 0):
+            self.error(f"{prim.kind} {named(prim.text)} is fitted in a box of {prim.w / MM:.1f} x {prim.h / MM:.1f} "
+                       f"mm, which has no area, so it prints nothing: give the element {sizes} above 0", prim.mark)
+
     def image(self, prim: "Prim") -> None:
         """An image must be a file inside the project that decodes completely, at enough dpi for its size, in a
         box of some area: a picture fitted into a box of no width or height prints nothing, and `w: 0, h: 0`
         passed as a picture of any resolution (a text's box of no size is refused: nothing of it fits)."""
-        if not (prim.w > 0 and prim.h > 0):
-            self.error(f"image {named(prim.text)} is fitted in a box of {prim.w / MM:.1f} x {prim.h / MM:.1f} mm, "
-                       "which has no area, so it prints nothing: give the element a `w` and `h` above 0",
-                       prim.mark)
+        self.no_area(prim, "a `w` and `h`")
         key = prim.text
         if key not in self.images:  # read once per check; what it said and used, said and used by each user
             with self.studio.adding() as effects, self.collecting() as said:
