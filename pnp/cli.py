@@ -153,8 +153,8 @@ class _Whole(click.types.IntParamType):
 
 
 def _print_report(report: Report, what: str) -> None:
-    for d in report.sorted():
-        click.echo(str(d), err=True)
+    for line in report.printed():
+        click.echo(line, err=True)
     click.echo(report.summary(what), err=True)
 
 

@@ -1,7 +1,7 @@
 """Messages of one shape at one place are said MAX_ALIKE times, then one line says how many more; the summary
-counts the lines said."""
+counts the lines said. A command prints MAX_PRINTED messages, then one line says how many more."""
 
-from pnp.report import MAX_ALIKE, Mark, Report
+from pnp.report import MAX_ALIKE, MAX_PRINTED, Mark, Report
 
 
 def test_past_the_cap_one_line_says_how_many_more_like_it_and_the_summary_counts_what_is_printed():
@@ -19,3 +19,23 @@ def test_past_the_cap_one_line_says_how_many_more_like_it_and_the_summary_counts
         f"validated 1 game: {MAX_ALIKE + 2} errors (and more like them, not shown)"
     assert not report.enough_at(there) and report.enough_at(here)
     assert str(report.sorted()[-2]).endswith("(unknown icon …); the rest of this element is not checked")
+
+
+def test_a_command_prints_the_first_messages_in_file_order_then_a_line_counting_the_rest():
+    """A folder of 19,000 icon links out of the project printed 19,000 lines, each at its own file (no two
+    alike at one place): past MAX_PRINTED one line counts the rest, the game's closing word is still said, and
+    the summary still counts every one."""
+    report = Report()
+    for n in range(MAX_PRINTED + 30):
+        report.error(f"icon file 'l{n:04}.svg' is outside the project folder", Mark(f"icons/l{n:04}.svg"))
+    report.warning("a warning", Mark("icons/zz.svg"))
+    report.consequence("g: not built (fix the errors above)")
+    lines = report.printed()
+    assert lines[:MAX_PRINTED] == [str(d) for d in report.sorted()[:MAX_PRINTED]]
+    assert lines[MAX_PRINTED:] == [f"... 31 more not shown (30 errors, 1 warning): the first {MAX_PRINTED}, in file "
+                                   "order, are above; fix those and run it again",
+                                   "error: g: not built (fix the errors above)"]
+    assert report.summary("built 0 of 1 game") == f"built 0 of 1 game: {MAX_PRINTED + 30} errors, 1 warning"
+    few = Report()
+    few.error("one", Mark("a.yaml", 1, 1))
+    assert few.printed() == ["a.yaml:1:1: error: one"]
