@@ -34,9 +34,10 @@ class IconIndex:
         # the icon name of each file found (a link's, not its target's: round-star.svg linking to t.svg is the
         # icon 'round-star', and a problem of the file was said as icon 't's, a name the game gives nowhere)
         self._named: dict[Path, str] = {}
-        # the folders icon links led into, as the links wrote them, each where it really lies (checked inside the
-        # project once: see _in_checked_folder)
-        self._checked_folders: dict[str, Path] = {}
+        # the folders icon links' chains ended in, as the links wrote them, each where it really lies, and those
+        # checked inside the project (_in_folder)
+        self._real_folders: dict[str, Path] = {}
+        self._passed: set[str] = set()
         for folder in reversed(self.folders):  # earlier folders win
             if not folder.is_dir():
                 continue
@@ -79,12 +80,11 @@ class IconIndex:
         by one first (a link's text, read): one ending at an ordinary icon file of the same folder (l.svg ->
         t.svg, or through other links beside it) lies where that file does, already known inside the project, so
         only the rest are resolved: a folder of 19,000 links to one icon resolved each link from the project's
-        root (20 s of a 4 s validation); one ending at an ordinary file of a folder another link's chain ended in
-        lies in that folder as checked then (_in_checked_folder). A chain of more links than the system follows (MAX_LINK_HOPS) is
+        root (20 s of a 4 s validation); one ending at an ordinary file of another folder lies in that folder,
+        resolved once (_in_folder). A chain of more links than the system follows (MAX_LINK_HOPS) is
         refused before it is resolved: one of 3,000 links, each resolved through all the ones after it, ran past
         a minute, and would draw nothing (open() refuses it)."""
         here, at = os.fspath(folder), name  # the folder the chain is in, and its name there
-        ordinary = False  # whether the chain was seen to end at an ordinary file (no link), `at` of `here`
         for _hop in range(MAX_LINK_HOPS + 1):
             if here == os.fspath(folder) and (end := beside.get(at)) is not None and not end.is_symlink():
                 if end.is_file(follow_symlinks=False):  # (told by the listing alone: an icon, no link, not hidden)
@@ -92,9 +92,9 @@ class IconIndex:
                 break
             try:
                 target = os.readlink(os.path.join(here, at))
-            except OSError as e:  # no link (its end), or gone: resolved below, unless its folder was
-                ordinary = e.errno == errno.EINVAL and _ordinary(os.path.join(here, at))
-                if ordinary and (real := self._in_checked_folder(here, at)) is not None:
+            except OSError as e:  # no link (its end), or gone: resolved below, unless it is an ordinary file
+                if e.errno == errno.EINVAL and _ordinary(os.path.join(here, at)) and \
+                        (real := self._in_folder(here, at, folder / name)) is not None:
                     return real, True
                 break
             except ValueError:  # a name no file has: resolved below
@@ -106,20 +106,27 @@ class IconIndex:
             shown = self.project.rel(folder / name)
             raise DataError(f"icon file {named(shown)} is a symbolic link loop or a chain of more than "
                             f"{MAX_LINK_HOPS} links (no more are followed)", Mark(shown))
-        real = self.project.inside(folder / name, what="icon file", built=False)
-        if ordinary and real.name == at:  # its folder, as written at the chain's end, is where `real` lies
-            self._checked_folders[here] = real.parent
-        return real, False
+        return self.project.inside(folder / name, what="icon file", built=False), False
 
-    def _in_checked_folder(self, here: str, at: str) -> Path | None:
-        """Where the ordinary file `at` (no link) of the folder `here`, as a link's chain wrote it, really lies,
-        when a link's chain ended in that folder before and was checked inside the project (Project.inside), and
-        the file's own name can be refused by nothing but its folder (not hidden, no record pnp writes); else None.
-        A folder of 19,000 links to art/t.svg resolved each link (4.6 s): inside() was asked once per folder."""
-        real_folder = self._checked_folders.get(here)
-        if real_folder is None or hidden_part([at]) or at in WRITTEN_RECORDS or at.startswith(WRITTEN_RECORD_PREFIX):
+    def _in_folder(self, here: str, at: str, link: Path) -> Path | None:
+        """Where the ordinary file `at` (no link) of the folder `here`, as the chain of the icon link `link` wrote
+        it, really lies: in `here` resolved, once per folder, when the file's own name can be refused by nothing
+        but its folder (not hidden, no record pnp writes); else None, to be resolved whole. Checked as
+        Project.inside checks it, once per folder that passes: a folder of 19,000 links to art/t.svg resolved
+        each link (4.6 s), and 19,000 to one file outside the project each too."""
+        if hidden_part([at]) or at in WRITTEN_RECORDS or at.startswith(WRITTEN_RECORD_PREFIX):
             return None
-        return real_folder / at
+        real_folder = self._real_folders.get(here)
+        if real_folder is None:
+            try:
+                real_folder = self._real_folders[here] = Path(here).resolve()
+            except (OSError, RuntimeError):  # (gone since, or a loop: resolved whole, and said so)
+                return None
+        real = real_folder / at
+        if here not in self._passed:  # (a name of its own refused by nothing, its folder's refusal is its own)
+            self.project.check_resolved(real, link, what="icon file")
+            self._passed.add(here)
+        return real
 
     def _special(self, path: Path) -> None:
         """A problem naming the icon file at `path` when it is (or links to) a named pipe, a socket, a device or
