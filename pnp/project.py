@@ -424,6 +424,8 @@ SIMULATION_FILE = "simulation.json"  # what `pnp simulate` writes into output/<g
 # what pnp writes beside what it made, in each game's folder of an output (output/<game>/, --out DIR/<game>/): a
 # kit's manifest (manifest.json; manifest-<options>.json as a file's own name), an export's, a simulation's results.
 # A folder holding one is pnp's output, whose files no game reads (Project.written_folder)
+# links followed from one name to its file, as Linux does (40, SYMLOOP_MAX): open() refuses a longer chain
+MAX_LINK_HOPS = 40
 WRITTEN_RECORDS = ("manifest.json", "export.json", SIMULATION_FILE)
 WRITTEN_RECORD_PREFIX = "manifest-"
 WINDOWS_FORBIDDEN = '<>:"\\|?*'  # what Windows refuses in a file's name ('/' no name holds anywhere)

@@ -578,3 +578,37 @@ def test_worker_processes_started_afresh_do_not_import_from_the_game_folder(two_
     build(two_games, "--jobs", "2")
     assert (two_games / "output" / "other").is_dir()
     assert not (two_games / "ran.txt").exists()
+
+
+def test_links_to_one_file_are_digested_once_each_as_the_file_it_names(tmp_path, monkeypatch):
+    """19,000 icon links to one file were each resolved, and opened folder by folder, from the project's folder:
+    2 s of every build's up-to-date check. A link's digest is that of the name its links lead to, followed as
+    written, once; a loop, a link out of the project or to a hidden file is still said as when resolved."""
+    import hashlib
+
+    import pnp.kit.inputs as inputs
+    from pnp.project import Project
+
+    icons, art = tmp_path / "layouts/g/icons", tmp_path / "art"
+    for folder in (icons, art, tmp_path / "cards/g", tmp_path / ".h"):
+        folder.mkdir(parents=True)
+    (art / "t.svg").write_bytes(b"<svg/>")
+    (tmp_path / ".h/s.svg").write_bytes(b"secret")
+    (tmp_path.parent / "outside.svg").write_bytes(b"outside")
+    for i in range(60):
+        (icons / f"l{i}.svg").symlink_to("../../../art/t.svg")
+    for name, target in {"a": "b.svg", "b": "a.svg", "out": "../../../../outside.svg", "hid": "../../../.h/s.svg",
+                         "via": "l0.svg"}.items():
+        (icons / f"{name}.svg").symlink_to(target)
+    project = Project(tmp_path)
+    digested: list[Path] = []
+    real_file_digest = inputs._file_digest
+    monkeypatch.setattr(inputs, "_file_digest", lambda *args: digested.append(args[1]) or real_file_digest(*args))
+    found = inputs.snapshot(project, "g")
+    assert len(digested) == 5, digested  # t.svg, the loop's two names, outside.svg, s.svg
+    monkeypatch.setattr(inputs, "_file_digest", real_file_digest)
+    assert found == {project.rel(path): inputs._digest(project, path) for path in icons.iterdir()}
+    assert {found[f"layouts/g/icons/{name}.svg"] for name in ("l0", "l59", "via")} == \
+        {hashlib.sha256(b"<svg/>").hexdigest()}
+    assert (found["layouts/g/icons/out.svg"], found["layouts/g/icons/hid.svg"]) == \
+        ("outside the project", "a hidden file")

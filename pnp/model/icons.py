@@ -10,15 +10,12 @@ from pathlib import Path
 
 from ..errors import DataError
 from ..options import did_you_mean
-from ..project import WRITTEN_RECORD_PREFIX, WRITTEN_RECORDS, Project, hidden_part, not_regular
+from ..project import MAX_LINK_HOPS, WRITTEN_RECORD_PREFIX, WRITTEN_RECORDS, Project, hidden_part, not_regular
 from ..report import Mark, named, type_name
 from .load import Record
 from .schema import ICON_IN_TEXT
 from .shapes import CheckerShape
 
-
-# links followed from one name to its file, as Linux does (40, SYMLOOP_MAX): open() refuses a longer chain
-MAX_LINK_HOPS = 40
 
 
 class IconIndex:
