@@ -30,7 +30,7 @@ from .model.reads import FieldCache, note_all, recording
 from .model.schema import icons_in
 from .products import KINDS, layout_options
 from .products.rulebook import icons_shown
-from .project import count_folder_file, file_status, read_project_file
+from .project import MAX_LINK_HOPS, count_folder_file, file_status, read_project_file
 from .report import Diagnostic, Mark
 from .units import PrintOptions
 
@@ -216,11 +216,12 @@ def file_digests(game: "Game") -> dict[str, str]:
     Path made per file: a refresh lists a few hundred files)."""
     project = game.project
     digests: dict[str, str] = {}
+    followed: dict[str, str | None] = {}  # _linked_digest's, by the name links lead to
     for folder in (game.layout_folder, project.shared_layouts, project.fonts):
         top, shown = str(folder), project.rel(folder)
         for path, stat in _files_under(folder, project):
             tail = path[len(top) + 1:]
-            digests[f"{shown}/{tail}" if shown != "." else tail] = _file_digest(project, path, stat)
+            digests[f"{shown}/{tail}" if shown != "." else tail] = _linked_digest(project, path, stat, followed)
     # what `pnp simulate` measured, which the rulebook prints: the preview's next check kept the rulebook drawn
     # without it (or with the last run's figures) while only the data and layouts were compared
     simulated = str(project.simulation(game.id))
@@ -236,6 +237,7 @@ def _files_under(folder: Path, project: "Project") -> list[tuple[str, os.stat_re
     slash and the path below it."""
     found: list[tuple[str, os.stat_result | None]] = []
     folders, linked = [str(folder)], set[Path]()
+    shown = project.rel(folder)  # (once: each file named it again, 19,000 times in a folder of links)
     while folders:
         at = folders.pop()
         try:
@@ -243,11 +245,12 @@ def _files_under(folder: Path, project: "Project") -> list[tuple[str, os.stat_re
         except OSError:  # not a folder (none), or unreadable: no files of its own
             continue
         for entry in entries:
-            if entry.is_dir(follow_symlinks=False) or entry.is_symlink() and \
+            # only a link to a folder is resolved (each of 19,000 links to a picture was, at every refresh)
+            if entry.is_dir(follow_symlinks=False) or entry.is_symlink() and _is_folder(entry) and \
                     _first_visit(project, Path(entry.path), linked):
                 folders.append(entry.path)
             elif _is_file(entry):
-                count_folder_file(len(found), project.rel(folder))
+                count_folder_file(len(found), shown)
                 try:
                     stat: os.stat_result | None = entry.stat(follow_symlinks=False)
                 except OSError:  # gone since the folder was listed
@@ -256,6 +259,14 @@ def _files_under(folder: Path, project: "Project") -> list[tuple[str, os.stat_re
     start = len(str(folder)) + 1
     found.sort(key=lambda pair: pair[0][start:].split("/"))  # (as Path.parts: a folder's files before "a-b")
     return found
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    """Whether an entry is a folder or a link to one (a link to itself or to nothing is not)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:
@@ -279,6 +290,32 @@ def _first_visit(project: "Project", link: Path, linked: set[Path]) -> bool:
         return False
     linked.add(real)
     return True
+
+
+def _linked_digest(project: "Project", path: str, stat: os.stat_result | None,
+                   followed: dict[str, str | None]) -> str:
+    """_file_digest of `path`; of a link, that of the name its links lead to, followed as written (each link's
+    text read, as many as the system follows), taken once a refresh (`followed`) and kept as an ordinary file's
+    is, by its status: a link's own status says nothing of its target's, so each of 19,000 icon links to one
+    picture was resolved and read at every refresh of the preview (4.5 s a save). A link leading out of the
+    project, to a hidden file or nowhere is known by its own status, as _status_digest knows it: what it leads
+    to is never looked at, its content nor its status."""
+    if stat is None or not S_ISLNK(stat.st_mode):
+        return _file_digest(project, path, stat)
+    along = path
+    for _hop in range(MAX_LINK_HOPS):
+        try:
+            along = os.path.join(os.path.dirname(along), os.readlink(along))
+        except (OSError, ValueError):  # no link (or none there): `along` names the file
+            break
+    if along not in followed:
+        try:
+            project.inside(along, built=True)
+            followed[along] = _file_digest(project, along, os.lstat(along))
+        except (DataError, OSError, ValueError):  # out of the project, hidden or nowhere: never looked at
+            followed[along] = None
+    found = followed[along]
+    return found if found is not None else _own_status(stat)
 
 
 def _file_digest(project: "Project", path: str, stat: os.stat_result | None) -> str:
@@ -312,7 +349,7 @@ def _file_digest(project: "Project", path: str, stat: os.stat_result | None) -> 
 def _status_digest(project: "Project", path: str, stat: os.stat_result) -> str:
     """A file not read by its size, modification time and inode, and a link by the file it leads to as well,
     when that is inside the project."""
-    own = f"{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_dev}\0{stat.st_ino}"
+    own = _own_status(stat)
     if S_ISLNK(stat.st_mode):
         try:
             target = os.stat(project.inside(path, built=True))
@@ -320,6 +357,11 @@ def _status_digest(project: "Project", path: str, stat: os.stat_result) -> str:
         except (DataError, OSError):  # out of the project, or gone: (the check says why where the game uses it)
             pass
     return own
+
+
+def _own_status(stat: os.stat_result) -> str:
+    """A file (or a link) known by its own size, modification time and inode, not by its content."""
+    return f"{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_dev}\0{stat.st_ino}"
 
 
 # (project root, layout file) -> (its lstat: mode, device, inode, size, times; its content's digest), for

@@ -612,3 +612,43 @@ def test_links_to_one_file_are_digested_once_each_as_the_file_it_names(tmp_path,
         {hashlib.sha256(b"<svg/>").hexdigest()}
     assert (found["layouts/g/icons/out.svg"], found["layouts/g/icons/hid.svg"]) == \
         ("outside the project", "a hidden file")
+
+
+def test_the_previews_digests_follow_links_to_one_file_once_and_keep_it_by_its_status(tmp_path, monkeypatch):
+    """Each refresh of the preview resolved each of 19,000 icon links to one picture twice (is it a folder? then
+    its content) and read it, never kept (a link's status says nothing of its target's): 4.5 s a save. A link is
+    digested as the file it leads to, once, and kept by that file's status; a link out of the project is
+    still never read."""
+    import hashlib
+    from types import SimpleNamespace
+
+    from pnp import printables
+    from pnp.printables import file_digests
+    from pnp.project import Project
+
+    root = tmp_path / "proj"
+    icons = root / "layouts/g/icons"
+    for folder in (icons, root / "art", root / "cards/g"):
+        folder.mkdir(parents=True)
+    (root / "art/t.svg").write_bytes(b"<svg/>")
+    (tmp_path / "outside.svg").write_bytes(b"outside")
+    for i in range(40):
+        (icons / f"l{i}.svg").symlink_to("../../../art/t.svg")
+    (icons / "none.svg").symlink_to("nothere.svg")
+    (icons / "out.svg").symlink_to("../../../../outside.svg")
+    project = Project(root)
+    game = SimpleNamespace(project=project, layout_folder=root / "layouts/g", id="g")
+    monkeypatch.setattr(printables, "_SETTLED_NS", -10**12)  # every file kept, however new its change time
+    resolved: list[str] = []
+    inside = Project.inside
+    monkeypatch.setattr(Project, "inside", lambda self, path, *a, **k: resolved.append(str(path)) or
+                        inside(self, path, *a, **k))
+    first = file_digests(game)
+    assert {first[f"layouts/g/icons/l{i}.svg"] for i in range(40)} == {hashlib.sha256(b"<svg/>").hexdigest()}
+    assert len([path for path in resolved if "/icons/" in path]) <= 3, resolved  # t.svg (checked, read), out.svg
+    assert "layouts/g/icons/none.svg" not in first  # (a link to nothing is no file)
+    assert first["layouts/g/icons/out.svg"] != hashlib.sha256(b"outside").hexdigest()  # (never read)
+    resolved.clear()
+    assert file_digests(game) == first
+    assert sorted(path for path in resolved if "/icons/" in path) == \
+        [str(icons / "../../../../outside.svg"), str(icons / "../../../art/t.svg")]  # (its content kept, not read)
