@@ -2143,6 +2143,9 @@ def _said_as_written(what: str, written: str, function: Callable[..., Any], valu
     for attr in ("jinja_pass_arg", "__name__", "__doc__"):
         if hasattr(function, attr):
             setattr(checked, attr, getattr(function, attr))
+    # named as written where it is printed uncalled: `{{ range }}` was refused as
+    # "<_said_as_written.<locals>.checked>", pnp's own names (_refuse_unprintable)
+    checked.__qualname__ = written
     return checked
 
 
