@@ -2518,12 +2518,29 @@ def _compared_chain(left: Any, *pairs: Any) -> Any:
 
 
 _CALLED_COMPARISONS = frozenset({*_ORDERINGS, "in", "notin"})  # (those _Compiler writes as calls)
+# the parts of an expression that may fail, each said at its own line (_Compiler.visit)
+_LINED = (nodes.Getattr, nodes.Getitem, nodes.Call, nodes.Filter, nodes.Test, nodes.BinExpr, nodes.UnaryExpr,
+          nodes.Compare)
 
 
 class _Compiler(CodeGenerator):
     """Jinja's compiler, with comparisons that order or ask `in` written as calls of _comparison (`a < b`, `a in
     b`) or _compared_chain (`1 < x < 'a'`), which say two values of no order, or a container that cannot hold an
     item, in pnp's words; the tree keeps its Compare nodes, which comparisons() and the checks read."""
+
+    def visit(self, node: nodes.Node, *args: Any, **kwargs: Any) -> Any:
+        """A part of an expression written on a later line than the code before it is written on a Python line
+        of its own, inside brackets of its own, with the template line it came from (Jinja's debug information):
+        Jinja wrote a whole expression on one line, and a failure in one written over several lines (a `|` text's
+        `and item.foo.bar()`) was said on its first line."""
+        line = getattr(node, "lineno", None)
+        if not isinstance(node, _LINED) or not line or line == self._last_line:
+            return super().visit(node, *args, **kwargs)
+        self.write("(")
+        self.newline(node)
+        found = super().visit(node, *args, **kwargs)
+        self.write(")")
+        return found
 
     @optimizeconst
     def visit_Compare(self, node: nodes.Compare, frame: Frame) -> None:
