@@ -98,6 +98,19 @@ class ExprError(PnpError):
         self.line = line
 
 
+def failed_at(mark: Mark | None, error: Exception) -> Mark | None:
+    """Where a template or expression written at `mark` failed: on its file's line of the template's line the
+    failure names (a `|` text's third line is three lines below its key), else at `mark`. The one way every
+    layer (a layout's element, a component's filter, a derived field, a constraint) says the line in the text."""
+    return said_in_text(mark, getattr(error, "line", None))
+
+
+def said_in_text(mark: Mark | None, line: object) -> Mark | None:
+    """The mark of line `line` (from 1) of a template or expression written at `mark` (Mark.in_text), else
+    `mark` (no line known)."""
+    return mark.in_text(line) if mark is not None and isinstance(line, int) and line > 0 else mark
+
+
 class LimitError(ExprError):
     """A template or layout asked for more than pnp allows (size, count, depth or time)."""
 

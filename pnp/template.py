@@ -2143,6 +2143,9 @@ def _said_as_written(what: str, written: str, function: Callable[..., Any], valu
     for attr in ("jinja_pass_arg", "__name__", "__doc__"):
         if hasattr(function, attr):
             setattr(checked, attr, getattr(function, attr))
+    # named as written where it is printed uncalled: `{{ range }}` was refused as
+    # "<_said_as_written.<locals>.checked>", pnp's own names (_refuse_unprintable)
+    checked.__qualname__ = written
     return checked
 
 
@@ -2515,12 +2518,29 @@ def _compared_chain(left: Any, *pairs: Any) -> Any:
 
 
 _CALLED_COMPARISONS = frozenset({*_ORDERINGS, "in", "notin"})  # (those _Compiler writes as calls)
+# the parts of an expression that may fail, each said at its own line (_Compiler.visit)
+_LINED = (nodes.Getattr, nodes.Getitem, nodes.Call, nodes.Filter, nodes.Test, nodes.BinExpr, nodes.UnaryExpr,
+          nodes.Compare)
 
 
 class _Compiler(CodeGenerator):
     """Jinja's compiler, with comparisons that order or ask `in` written as calls of _comparison (`a < b`, `a in
     b`) or _compared_chain (`1 < x < 'a'`), which say two values of no order, or a container that cannot hold an
     item, in pnp's words; the tree keeps its Compare nodes, which comparisons() and the checks read."""
+
+    def visit(self, node: nodes.Node, *args: Any, **kwargs: Any) -> Any:
+        """A part of an expression written on a later line than the code before it is written on a Python line
+        of its own, inside brackets of its own, with the template line it came from (Jinja's debug information):
+        Jinja wrote a whole expression on one line, and a failure in one written over several lines (a `|` text's
+        `and item.foo.bar()`) was said on its first line."""
+        line = getattr(node, "lineno", None)
+        if not isinstance(node, _LINED) or not line or line == self._last_line:
+            return super().visit(node, *args, **kwargs)
+        self.write("(")
+        self.newline(node)
+        found = super().visit(node, *args, **kwargs)
+        self.write(")")
+        return found
 
     @optimizeconst
     def visit_Compare(self, node: nodes.Compare, frame: Frame) -> None:
@@ -4058,7 +4078,7 @@ def _tests_compared(tree: nodes.Node, item: frozenset[str], fields: Mapping[str,
     for test in _find_all(tree, nodes.Test):
         op = _EQUALITY_TESTS.get(test.name)
         if op is not None and len(test.args) == 1 and not test.kwargs:
-            yield from _compared(test.node, op, test.args[0], (item, fields), test.lineno)
+            yield from _compared(test.node, op, test.args[0], (item, fields))
 
 
 def _operators_compared(tree: nodes.Node, item: frozenset[str], fields: Mapping[str, Field]) -> Iterator[Compared]:
@@ -4067,7 +4087,7 @@ def _operators_compared(tree: nodes.Node, item: frozenset[str], fields: Mapping[
         left = compare.expr
         for operand in compare.ops:
             if operand.op in _EQUALITIES:
-                yield from _compared(left, operand.op, operand.expr, (item, fields), compare.lineno)
+                yield from _compared(left, operand.op, operand.expr, (item, fields))
             left = operand.expr
 
 
@@ -4082,7 +4102,7 @@ def _tables_compared(tree: nodes.Node) -> Iterator[Compared]:
         for operand in compare.ops:
             found = _table_field(operand.expr) if operand.op in ("in", "notin") else None
             if found is not None:
-                yield from _table_compared(*found, "eq", left, compare.lineno)
+                yield from _table_compared(*found, "eq", left)
             left = operand.expr
 
 
@@ -4099,17 +4119,16 @@ def _picked(picked: nodes.Filter) -> list[Compared]:
     else:
         return []
     op = _EQUALITY_TESTS.get(_text_of(test) or "")
-    return [] if table is None or field is None or op is None else _table_compared(table, field, op, value,
-                                                                                  picked.lineno)
+    return [] if table is None or field is None or op is None else _table_compared(table, field, op, value)
 
 
-def _table_compared(table: str, field: str, op: str, value: nodes.Expr, line: int) -> list[Compared]:
+def _table_compared(table: str, field: str, op: str, value: nodes.Expr) -> list[Compared]:
     """The texts a table's field is compared with: the one written, or each of a list written out (`in`; `in`
-    a text looks for a part of it, which is not looked at)."""
+    a text looks for a part of it, which is not looked at), each at its own line (_compared)."""
     if op == "in" and not isinstance(value, (nodes.List, nodes.Tuple)):
         return []
     texts = value.items if isinstance(value, (nodes.List, nodes.Tuple)) else [value]
-    return [(table, field, text, line) for text in map(_text_of, texts) if text is not None]
+    return [(table, field, text, node.lineno) for node in texts if (text := _text_of(node)) is not None]
 
 
 def _text_of(node: nodes.Node | None) -> str | None:
@@ -4179,19 +4198,20 @@ def expression_item_table(source: object) -> str | None:
 _EQUALITY_TESTS = {"eq": "eq", "equalto": "eq", "==": "eq", "ne": "ne", "!=": "ne", "in": "in"}
 
 
-def _compared(left: nodes.Expr, op: str, right: nodes.Expr, named: tuple[frozenset[str], Mapping[str, Field]],
-              line: int) -> list[Compared]:
+def _compared(left: nodes.Expr, op: str, right: nodes.Expr,
+              named: tuple[frozenset[str], Mapping[str, Field]]) -> list[Compared]:
     """The (whose, field, text, line) compared by `left op right`: a field of the item (or of an item of a
-    table) with a text, or a field `in` a list or tuple written out."""
+    table) with a text, or a field `in` a list or tuple written out. The line is the text's own: Jinja gives a
+    comparison the line of the word after it (`card.kind == 'Beest'` ending a line was said on the next)."""
     if op in ("in", "notin"):
         found = _item_field(left, *named)
         if found is None or not isinstance(right, (nodes.List, nodes.Tuple)):
             return []
-        return [(*found, c.value, line) for c in right.items if isinstance(c, nodes.Const) and type(c.value) is str]
+        return [(*found, c.value, c.lineno) for c in right.items if isinstance(c, nodes.Const) and type(c.value) is str]
     for one, other in ((left, right), (right, left)):
         found = _item_field(one, *named)
         if found is not None and isinstance(other, nodes.Const) and type(other.value) is str:
-            return [(*found, other.value, line)]
+            return [(*found, other.value, other.lineno)]
     return []
 
 

@@ -93,6 +93,8 @@ from pnp.errors import ExprError, LimitError
     # an object with no literal form ('<...>'): what Jinja calls it, or an address ('<TemplateModule memory:7f..>')
     ("{{ [self] }}", "<TemplateReference> is a function or an object, not a value"),
     ("{% for i in [1] %}{{ loop }}{% endfor %}", "<LoopContext> is a function or an object, not a value"),
+    # a function templates are given, named as written (was "<_said_as_written.<locals>.checked>", pnp's names)
+    ("{{ range }}", "<range> is a function or an object, not a value"),
     # what compiling costs, and Python's and Jinja's own recursion
     ("{{ 1 }}" + "x" * 1_000_000, "the template is 1,000,007 characters long"),
     ("{{ " + " + ".join(["1"] * 250) + " }}", "more than 50 operators, brackets or blocks inside one another"),

@@ -4,7 +4,7 @@ are reported with file:line; what is left to do per item is rendering the templa
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from ..errors import ExprError, LayoutError
+from ..errors import ExprError, LayoutError, failed_at, said_in_text
 from ..model.load import MarkedList, Record
 from ..options import converted, did_you_mean, type_name
 from ..template import compile_expression, compile_template, constant_condition, evaluate, is_template, render
@@ -88,13 +88,6 @@ class Compiled:
             return evaluate(self.spec[key], ctx)
         except ExprError as e:
             raise LayoutError(f"{key}: {e.message}", failed_at(self.mark_of(key), e)) from None
-
-
-def failed_at(mark: Mark | None, error: Exception) -> Mark | None:
-    """Where a template or expression written at `mark` failed: on its file's line of the template's line the
-    failure names (a `|` text's third line is three lines below its key), else at `mark`."""
-    line = getattr(error, "line", None)
-    return mark.in_text(line) if mark is not None and isinstance(line, int) and line > 0 else mark
 
 
 # A repeated copy sees its value and its index besides the names every template sees: `as` may not hide one of
@@ -241,8 +234,7 @@ def enum_mistakes(elements: Iterable[Compiled], enums: Mapping[str, Sequence[obj
         for key, source, expression in sources:
             mark = compiled.mark_of(key)
             for message, line in template_enum_mistakes(source, expression, item, enums, tables, callers):
-                at = mark.in_text(line) if mark is not None else None
-                found.append((f"{key}: {message}", at))
+                found.append((f"{key}: {message}", said_in_text(mark, line)))
         found += enum_mistakes(compiled.children, enums, item, tables, callers)
     return found
 

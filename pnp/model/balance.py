@@ -1,6 +1,7 @@
 """Balance rules: game.yaml's `balance:`, constraints over what `pnp simulate` measures by playing. Loading
 checks their syntax only; pnp simulate evaluates them."""
 
+from ..errors import failed_at
 from ..template import ExprError, compile_expression, compile_template, constant_condition, is_template
 from ..options import did_you_mean
 from .load import MarkedList
@@ -31,10 +32,10 @@ def check_balance_syntax(game: GameShape, rules: MarkedList, chk: CheckerShape) 
             if constant is not None:
                 chk.error(f"balance rule: {constant}", rule.mark_of("expr"))
         except ExprError as e:
-            chk.error(f"balance rule: {e.message}", rule.mark_of("expr"))
+            chk.error(f"balance rule: {e.message}", failed_at(rule.mark_of("expr"), e))
         message = rule.get("message")
         if is_template(message):
             try:
                 compile_template(message)
             except ExprError as e:
-                chk.error(f"balance rule's message: {e.message}", rule.mark_of("message"))
+                chk.error(f"balance rule's message: {e.message}", failed_at(rule.mark_of("message"), e))

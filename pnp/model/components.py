@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeGuard
 
+from ..errors import failed_at, said_in_text
 from ..template import ExprError, condition_holds, constant_condition, enum_mistakes, evaluate, is_template
 from .load import MarkedList, Record, shown
 from .reads import FieldCache
@@ -218,9 +219,9 @@ def _filter_written_well(game: GameShape, component: Component, chk: CheckerShap
     if constant is not None:
         chk.error(f"component '{component.id}' filter: {constant}", spec.mark_of("filter"))
         return False
-    for message, _ in enum_mistakes(spec["filter"], True, ITEM, table_enums(game, spec["items"]),
-                                    functools.partial(table_enums, game)):
-        chk.error(f"component '{component.id}' filter: {message}", spec.mark_of("filter"))
+    for message, line in enum_mistakes(spec["filter"], True, ITEM, table_enums(game, spec["items"]),
+                                       functools.partial(table_enums, game)):
+        chk.error(f"component '{component.id}' filter: {message}", said_in_text(spec.mark_of("filter"), line))
     return True
 
 
@@ -244,7 +245,7 @@ def _items(game: GameShape, component: Component, rows: list[Record], chk: Check
         try:
             rows = [it for n, it in enumerate(rows) if keeps(n, it)]
         except ExprError as e:
-            chk.error(f"component '{component.id}' filter: {e.message}", spec.mark_of("filter"))
+            chk.error(f"component '{component.id}' filter: {e.message}", failed_at(spec.mark_of("filter"), e))
             return None
     qty = spec.get("quantity")
     unknown = _unknown_field(game, spec["items"], qty) if qty else None

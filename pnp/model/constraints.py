@@ -4,7 +4,9 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
-from ..template import ExprError, condition_holds, constant_condition, enum_mistakes, evaluate, render
+from ..errors import failed_at, said_in_text
+from ..template import ExprError, compile_template, condition_holds, constant_condition, enum_mistakes, evaluate, \
+    is_template, render
 from ..report import QUOTE_LIMIT, Mark, printable, shortened, spelt
 from .load import MarkedList, Record
 from .reads import FieldCache, note_table
@@ -49,6 +51,7 @@ def check_constraints(game: GameShape, constraints: MarkedList, chk: CheckerShap
         field_problem = _field_problem(game, c)
         if field_problem:
             chk.error(field_problem, c.mark_of("field"))
+        _check_message(c, chk)
         constant = constant_condition(str(c["expr"]))
         if constant is not None:
             chk.error(f"constraint: {constant}", c.mark_of("expr"))
@@ -68,9 +71,20 @@ def _check_enum_names(game: GameShape, c: Record, each: str | None, chk: Checker
     """Each enum value a constraint's expression names that its field has not (as in a derived field or a
     filter: `data.cards | selectattr('kind', 'eq', 'Beast')`, a typo for beast, picked nothing, and the
     constraint held, or failed saying its message, for the wrong reason)."""
-    for message, _ in enum_mistakes(c["expr"], True, ITEM if each else frozenset(),
-                                    table_enums(game, each) if each else {}, partial(table_enums, game)):
-        chk.error(f"constraint: {message}", c.mark_of("expr"))
+    for message, line in enum_mistakes(c["expr"], True, ITEM if each else frozenset(),
+                                       table_enums(game, each) if each else {}, partial(table_enums, game)):
+        chk.error(f"constraint: {message}", said_in_text(c.mark_of("expr"), line))
+
+
+def _check_message(c: Record, chk: CheckerShape) -> None:
+    """A constraint's message compiled as it loads, as a balance rule's is: one that cannot be (`{{ x `) was said
+    only once the constraint failed, and then at the item's line, not the message's; while it held, exit 0."""
+    message = c.get("message")
+    if is_template(message):
+        try:
+            compile_template(str(message))
+        except ExprError as e:
+            chk.error(f"constraint's message: {e.message}", failed_at(c.mark_of("message"), e))
 
 
 def _where_problem(game: GameShape, c: Record) -> str | None:
@@ -114,7 +128,7 @@ def _checked(game: GameShape, c: Record, item: Record | None) -> tuple[list[tupl
     try:
         ok = condition_holds(evaluate(c["expr"], ctx))  # ('false' or a namespace held, as any such value)
     except ExprError as e:
-        return ([] if game.dirty else [(f"constraint failed to evaluate: {e.message}", c.mark_of("expr"))]), True
+        return ([] if game.dirty else [(f"constraint failed to evaluate: {e.message}", failed_at(c.mark_of("expr"), e))]), True
     if ok:
         return [], False
     try:

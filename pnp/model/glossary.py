@@ -5,6 +5,7 @@ rule is said once and a term used but never defined is an error at its line."""
 import re
 from collections.abc import Callable, Iterable, Mapping
 
+from ..errors import failed_at
 from ..template import ExprError, evaluate
 from .load import MarkedList, Record
 from .shapes import CheckerShape, GameShape
@@ -125,7 +126,7 @@ def load_timings(game: GameShape, meta: Record, chk: CheckerShape) -> list[str] 
         try:
             timings = evaluate(declared, game.context())
         except ExprError as e:
-            chk.error(f"timings: {e.message}", mark)
+            chk.error(f"timings: {e.message}", failed_at(mark, e))
             return []
     if not isinstance(timings, list) or not timings or not all(isinstance(t, str) for t in timings):
         chk.error("timings is a list of names (at least one), or an expression giving one", mark)

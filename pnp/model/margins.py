@@ -5,7 +5,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import DataError, ExprError, LimitError
+from ..errors import DataError, ExprError, LimitError, failed_at
 from ..template import Side, comparisons, condition_holds, evaluate
 from .load import Record
 from .shapes import GameShape
@@ -170,7 +170,7 @@ def constraint_margin(game: GameShape, c: Record) -> Margin:
     try:
         pairs = comparisons(expr)
     except LimitError as e:  # (reading it ran out of memory) the report is not made: said at the rule's line
-        raise DataError(f"constraint: {e.message}", c.mark_of("expr")) from None
+        raise DataError(f"constraint: {e.message}", failed_at(c.mark_of("expr"), e)) from None
     items: Iterable[Record | None] = game.tables.get(each, ()) if each else [None]
     try:
         measured = _measured(game, pairs, items, each) if pairs else None

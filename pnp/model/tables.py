@@ -7,7 +7,7 @@ from collections.abc import ItemsView, KeysView, Mapping, Sequence, Set as Abstr
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataError, LoadError
+from ..errors import DataError, LoadError, failed_at, said_in_text
 from ..project import present
 from ..report import Mark, named
 from ..template import ExprError, enum_mistakes, evaluate, is_template, printed_size, value_got
@@ -265,9 +265,9 @@ def derive(game: GameShape, tables: Record, chk: CheckerShape, cache: FieldCache
         enums = table_enums(game, name)
         for fname in derived:
             expression = derived[fname]
-            for message, _ in enum_mistakes(expression, not is_template(expression), ITEM, enums,
-                                            functools.partial(table_enums, game)):
-                chk.error(f"{fname}: {message}", derived.mark_of(fname))
+            for message, line in enum_mistakes(expression, not is_template(expression), ITEM, enums,
+                                               functools.partial(table_enums, game)):
+                chk.error(f"{fname}: {message}", said_in_text(derived.mark_of(fname), line))
         # field by field, each given to every item at once: computed item by item, an item's field that read
         # another item's derived field ('data.cards | map(attribute="strong", default=false)') saw it on the items
         # before it alone, and printed 0, 1, 1, 2 on four cards where each should say 2
@@ -374,7 +374,7 @@ def _derived(game: GameShape, name: str, i: int, item: Record, fname: str, deriv
             value = compute() if cache is None else cache.value(key, compute)
         except ExprError as e:
             if (name, i) not in game.dirty:  # a dirty item's own errors are already reported
-                chk.error(f"derived field '{fname}': {e.message}", derived.mark_of(fname))
+                chk.error(f"derived field '{fname}': {e.message}", failed_at(derived.mark_of(fname), e))
                 failed.add(fname)
     if cache is not None and (value is _FAILED or not found or not same(before, value)):
         cache.changes.add(name, i, fname)

@@ -14,7 +14,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..draw.fonts import FontSet
 from ..draw.paint import Painter
-from ..errors import LayoutError
+from ..errors import LayoutError, failed_at
 from ..options import blank, control_problem
 from ..impose.shapes import Outline
 from ..layout.layouts import Layout, LayoutSet
@@ -165,7 +165,7 @@ class Kind:
         try:
             return render(value, studio.context(item=item, card=item))
         except ExprError as e:
-            raise LayoutError(f"{key}: {e.message}", component.spec.mark_of(key)) from None
+            raise LayoutError(f"{key}: {e.message}", failed_at(component.spec.mark_of(key), e)) from None
 
     def item_name(self, component: Component, printable: Printable, studio: Studio) -> str:
         """What players call one item (a board's tiles say which board they belong to): the component's
@@ -175,7 +175,7 @@ class Kind:
             try:
                 name = render(str(component.spec["item_name"]), studio.context(item=item, card=item))
             except ExprError as e:
-                raise LayoutError(f"item_name: {e.message}", component.spec.mark_of("item_name")) from None
+                raise LayoutError(f"item_name: {e.message}", failed_at(component.spec.mark_of("item_name"), e)) from None
             problem = control_problem(name) or \
                 ("blank: the item would be called nothing; write its words, or leave it out"
                  if blank(name) else None)  # (written out to pieces' names by exports)

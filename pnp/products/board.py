@@ -7,7 +7,7 @@ from ..impose.sheet import EDGE_SAFE, FOOTER_BAND, Grid, pages_needed
 from ..impose.tiles import Interval, Tile
 from ..layout.prims import Prim
 from ..units import MM
-from ..errors import LayoutError
+from ..errors import LayoutError, failed_at
 from ..template import ExprError, render
 from .base import DrawFile, Kind, Printable, Reporter
 from .sheets import by_side, draw_sheets, fits_sheet, fold_for, grid_for
@@ -27,7 +27,7 @@ def piece_of(component: Component, item: Record, studio: Studio) -> str:
     try:
         return render(str(component.spec["piece"]), studio.context(item=item, card=item))
     except ExprError as e:
-        raise LayoutError(f"piece: {e.message}", component.spec.mark_of("piece")) from None
+        raise LayoutError(f"piece: {e.message}", failed_at(component.spec.mark_of("piece"), e)) from None
 
 
 def _check_pieces(component: Component, studio: Studio, report: Reporter) -> None:

@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 from ..draw import sheet as paper
-from ..errors import LayoutError
+from ..errors import LayoutError, failed_at
 from ..options import ColourError, as_written, control_problem, parse_colour, shown_number
 from ..impose import nets
 from ..impose.shapes import Outline
@@ -168,7 +168,7 @@ def face_values(layout: Layout, context: dict[str, Any]) -> list[FaceValue]:
         try:
             faces = evaluate(faces, context)
         except ExprError as e:
-            raise LayoutError(f"faces: {e.message}", layout.spec.mark_of("faces")) from None
+            raise LayoutError(f"faces: {e.message}", failed_at(layout.spec.mark_of("faces"), e)) from None
     if not isinstance(faces, (list, tuple, range)) or \
             not all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in faces):
         raise LayoutError(f"faces: expected a list of face values (numbers or text), got {shown(faces)}",
