@@ -19,3 +19,17 @@ def test_past_the_cap_one_line_says_how_many_more_like_it_and_the_summary_counts
         f"validated 1 game: {MAX_ALIKE + 2} errors (and more like them, not shown)"
     assert not report.enough_at(there) and report.enough_at(here)
     assert str(report.sorted()[-2]).endswith("(unknown icon …); the rest of this element is not checked")
+
+
+def test_json_says_a_hostile_character_as_the_printed_line_does():
+    """`validate --json` wrote a message's C1 control, line separator and right-to-left override raw (JSON
+    escapes nothing past U+001F: a YAML tag's %E2%80%AE reached an editor raw), where the printed line said each
+    as its escape; each field of a record now reads as the printed line does."""
+    report = Report()
+    report.error("YAML tag '!x\u202e\u2028\x85\u2066y' is not allowed", Mark("cards/g/\u202ecards.yaml", 2, 7),
+                 item=("de\u2028ck", 0))
+    (d,) = report.sorted()
+    (record,) = report.as_json("validated 1 game")["diagnostics"]
+    assert str(d) == f"{record['file']}:{record['line']}:{record['col']}: {record['severity']}: {record['message']}"
+    assert record["message"] == "YAML tag '!x\\u202e\\u2028\\x85\\u2066y' is not allowed"
+    assert record["item"] == {"component": "de\\u2028ck", "index": 0}
