@@ -30,8 +30,10 @@ CONTROL_CHARACTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200
 # characters that print no mark of their own: the soft hyphen (a marker pnp never prints), the zero-width spaces
 # and joiners (U+200B-U+200D, U+2060, U+FEFF) and the other formatting characters, and the few letters and marks
 # made to be invisible (the combining grapheme joiner, the Hangul fillers, variation selectors)
-_PRINTS_NOTHING = re.compile(r"[\s\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e"
-                             r"\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]*")
+_NOTHING = (r"\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e"
+            r"\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0")
+_PRINTS_NOTHING = re.compile(rf"[\s{_NOTHING}]*")
+PRINTS_NOTHING = re.compile(f"[{_NOTHING}]")  # one of them: a character an editor shows as nothing
 
 
 def blank(text: str) -> bool:

@@ -499,8 +499,11 @@ def _unsaid(left: list[Diagnostic]) -> str:
 
 
 def _record(d: Diagnostic) -> dict:
-    """One diagnostic as `--json` writes it."""
+    """One diagnostic as `--json` writes it: its texts printable as the line printed without --json says them
+    (JSON escapes no character past U+001F, so a YAML tag's %E2%80%AE, U+202E, reached the editor reading it raw
+    and reversed the message, where the plain line said `\\u202e`)."""
     mark = d.mark or Mark("")
-    item = {"component": d.item[0], "index": d.item[1]} if d.item else None
-    return {"severity": d.severity, "code": d.code, "message": d.message, "file": mark.file or None,
-            "line": mark.line, "col": mark.col, "item": item, "consequence": d.consequence}
+    item = {"component": printable(d.item[0]), "index": d.item[1]} if d.item else None
+    return {"severity": d.severity, "code": d.code, "message": printable(d.message),
+            "file": printable(mark.file) or None, "line": mark.line, "col": mark.col, "item": item,
+            "consequence": d.consequence}

@@ -39,3 +39,17 @@ def test_a_command_prints_the_first_messages_in_file_order_then_a_line_counting_
     few = Report()
     few.error("one", Mark("a.yaml", 1, 1))
     assert few.printed() == ["a.yaml:1:1: error: one"]
+
+
+def test_json_says_a_hostile_character_as_the_printed_line_does():
+    """`validate --json` wrote a message's C1 control, line separator and right-to-left override raw (JSON
+    escapes nothing past U+001F: a YAML tag's %E2%80%AE reached an editor raw), where the printed line said each
+    as its escape; each field of a record now reads as the printed line does."""
+    report = Report()
+    report.error("YAML tag '!x\u202e\u2028\x85\u2066y' is not allowed", Mark("cards/g/\u202ecards.yaml", 2, 7),
+                 item=("de\u2028ck", 0))
+    (d,) = report.sorted()
+    (record,) = report.as_json("validated 1 game")["diagnostics"]
+    assert str(d) == f"{record['file']}:{record['line']}:{record['col']}: {record['severity']}: {record['message']}"
+    assert record["message"] == "YAML tag '!x\\u202e\\u2028\\x85\\u2066y' is not allowed"
+    assert record["item"] == {"component": "de\\u2028ck", "index": 0}

@@ -15,6 +15,7 @@ from markdown_it.rules_block.html_block import html_block
 from markdown_it.rules_block.table import escapedSplit, table
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
+from markdown_it.rules_inline import emphasis
 from markdown_it.token import Token
 from reportlab.lib import colors
 from reportlab.lib.colors import Color
@@ -186,6 +187,8 @@ def parse(markdown: str) -> Parsed:
     markdown_parser.block.ruler.at("table", _table_within_blocks, {"alt": ["paragraph", "reference"]})
     markdown_parser.block.ruler.at("html_block", _html_block_not_a_break, {"alt": ["paragraph", "reference", "blockquote"]})
     markdown_parser.inline.ruler.before("emphasis", "underscores_as_typed", _underscores_as_typed)
+    markdown_parser.inline.ruler.before("emphasis", "stars_placed", _stars_placed)
+    markdown_parser.inline.ruler2.after("balance_pairs", "stars_unclosed", _stars_unclosed)
     markdown_parser.core.ruler.before("inline", "too_long", _unread_if_too_long)
     markdown_parser.core.ruler.push("addresses_as_typed", _addresses_as_typed)
     markdown_parser.core.ruler.push("emphasis_once", _emphasis_once)
@@ -346,6 +349,46 @@ def _underscores_as_typed(state: StateInline, silent: bool) -> bool:
         state.pending += found.group()
     state.pos = found.end()
     return True
+
+
+_STAR_AT = "pnp: star at"  # a '*' token's meta: where in its inline's text it is typed (_stars_placed)
+_UNCLOSED = "pnp: unclosed"  # a '*' token's meta: it opens or closes bold or italic that nothing matches
+
+
+def _stars_placed(state: StateInline, silent: bool) -> bool:
+    """A run of '*' read by Markdown's emphasis rule, each of its tokens knowing where it is typed: one that
+    nothing matches is refused at its own line (_stars_unclosed, _refuse_unclosed_star)."""
+    start, first = state.pos, len(state.tokens)
+    if not emphasis.tokenize(state, silent):
+        return False
+    for n, token in enumerate(state.tokens[first:]):
+        token.meta = {**(token.meta or {}), _STAR_AT: start + n}
+    return True
+
+
+def _stars_unclosed(state: StateInline) -> None:
+    """Mark each '*' that could open or close bold or italic and that nothing matches: Markdown prints it as
+    typed ('Some **bold never closed.' printed its stars, exit 0), where the same text on a card is refused as
+    bold that nothing closes. A star that can do neither ('2 * 3') is text in both. Kept apart from the text
+    around it (text_special, which prints as typed: see _inline), its mark is kept when the text is joined."""
+    for delimiters in [state.delimiters, *(m["delimiters"] for m in state.tokens_meta if m and "delimiters" in m)]:
+        matched = {d.end for d in delimiters if d.end >= 0}
+        for n, d in enumerate(delimiters):
+            if d.marker == 0x2A and d.end < 0 and n not in matched and (d.open or d.close):
+                token = state.tokens[d.token]
+                token.type, token.meta = "text_special", {**(token.meta or {}), _UNCLOSED: d.open}
+
+
+def _refuse_unclosed_star(inline: Token | None) -> None:
+    """Refuse a '*' that nothing matches (see _stars_unclosed) at the line it is typed on."""
+    star = next((c for c in _with_captions(inline) if c.meta and _UNCLOSED in c.meta), None)
+    if inline is None or star is None:
+        return
+    at = star.meta.get(_STAR_AT, 0)
+    opens = "opens" if star.meta[_UNCLOSED] else "closes"
+    raise BookError(f"a '*' {opens} bold or italic that nothing {'closes' if opens == 'opens' else 'opens'}: "
+                    "Markdown prints it as typed; pair it, or write '\\*' for a star",
+                    line=inline.map[0] + 1 + inline.content.count("\n", 0, at) if inline.map else None)
 
 
 def _with_unused_references(tokens: list[Token], references: dict[str, Any]) -> list[Token]:
@@ -712,6 +755,7 @@ def _refuse_left_as_typed(text: str, inline: Token | None = None) -> None:
     _refuse_html(inline)
     _refuse_control_entity(inline)
     _refuse_struck(inline)
+    _refuse_unclosed_star(inline)
     _refuse_empty_link(inline)
 
 

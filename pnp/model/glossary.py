@@ -3,6 +3,7 @@ the rulebook print a rule from here (`keyword('Paralyze').text`), and `[[Term]]`
 rule is said once and a term used but never defined is an error at its line."""
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 
 from ..errors import failed_at
@@ -23,6 +24,14 @@ NOT_A_TERM = re.compile(r"\[\[(" + _TERM_CHARACTER + r"{61,}|)\]\]")
 TERM_FIELDS = ("name", "text")  # what every glossary table's items must have; `timing` is optional
 
 
+def _key(name: str) -> str:
+    """A term's name as defining it and naming it both look it up: whatever its case, the spaces around it and
+    the Unicode form its accents were typed in (a term defined as ' Roar', or as 'café' with 'e' and an accent as a
+    Mac saves it, was a second term beside 'Roar' and 'café', printed alike in the glossary, where [[ Roar]] and
+    [[café]] each named the other one)."""
+    return unicodedata.normalize("NFC", name.strip()).casefold()
+
+
 class Glossary:
     """The terms of the glossary tables, found by name or id whatever the case."""
 
@@ -34,7 +43,7 @@ class Glossary:
 
     def add(self, entry: Record) -> Record | None:
         """Take a term; the entry already holding its name or id when it is defined twice."""
-        keys = {str(entry.get(k)).casefold() for k in ("name", "id") if isinstance(entry.get(k), str)}
+        keys = {_key(entry[k]) for k in ("name", "id") if isinstance(entry.get(k), str)}
         clash = next((self._by_key[k] for k in keys if k in self._by_key), None)
         if clash is not None:
             return clash
@@ -43,7 +52,7 @@ class Glossary:
         return None
 
     def find(self, term: str) -> Record | None:
-        return self._by_key.get(str(term).strip().casefold())
+        return self._by_key.get(_key(str(term)))
 
     def names(self) -> tuple[str, ...]:
         """The terms' names, made once (a suggestion for each of 6,000 unknown terms made them anew: 40 s)."""

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 import yaml
 
 from ..errors import LoadError, blame
-from ..options import CONTROL_CHARACTER, control_problem
+from ..options import CONTROL_CHARACTER, PRINTS_NOTHING, control_problem
 from ..options import plain, shown  # noqa: F401  (the model's callers import them from here)
 from ..project import open_project_file, read_project_file, utf8_text
 from ..report import QUOTE_LIMIT, Mark, key_as_written, shortened, spelt
@@ -880,6 +880,8 @@ def _build(builder: "_Builder", text: str, file: str) -> None:
         if said is not None:  # (libyaml said "found character that cannot start any token" or "found unknown
             # escape character", not which)
             problem = said
+        elif m is not None and (unseen := _unseen_before(text, m)):
+            problem = f"{problem} ({unseen})"
         raise LoadError(f"malformed YAML: {problem}", _mark(file, m)) from None
     except yaml.reader.ReaderError as e:  # a character YAML does not allow (NUL, another control character)
         raise LoadError(f"malformed YAML: character {_character(e.character)} is not allowed in YAML text",
@@ -905,6 +907,25 @@ def _character_at(text: str, m: _ParserMark) -> str:
     return lines[m.line][m.column:m.column + 1] if m.line < len(lines) else ""
 
 
+def _unseen_before(text: str, m: _ParserMark) -> str:
+    """What an editor does not show of the line a parser's error is on, up to its column: a character that
+    prints nothing there (a byte order mark at a line's start, where two files saved with one were joined, is
+    to YAML a character of the line, and its error "did not find expected '-' indicator" pointed at a '-'),
+    else ""."""
+    lines = _LINE_BREAK.split(text, maxsplit=m.line + 1)
+    line = lines[m.line] if m.line < len(lines) else ""
+    # (in its indentation, where it breaks the structure: in a value's words it is one of them; and not the
+    # byte order mark a file may begin with, which YAML reads as none)
+    start = 1 if m.line == 0 and line[:1] == "\ufeff" else 0
+    indented = _INDENTATION.match(line, start)  # (never None: it matches nothing as well)
+    found = PRINTS_NOTHING.search(line, start, min(indented.end() if indented else start, m.column + 1))
+    if found is None:
+        return ""
+    return (f"column {found.start() + 1} holds the character {_character(ord(found.group()))}, which an editor "
+            "shows as nothing: delete it")
+
+
+_INDENTATION = re.compile(rf"(?:\s|{PRINTS_NOTHING.pattern})*")
 _LINE_BREAK = re.compile("\r\n|\r|\n")  # (the line breaks YAML reads that an editor shows: see UNSEEN_LINE_BREAK)
 
 
