@@ -1986,14 +1986,22 @@ def test_a_csv_of_lines_ending_in_carriage_returns_is_read_by_its_first_lines_de
     assert [dict(item) for item in items] == [{"id": "x", "name": "a; b; c; d"}, {"id": "y", "name": "e; f"}]
 
 
-@pytest.mark.parametrize("target, said", [
-    (b"styles.xml", "styles (number formats) in 'xl/decoy.xml', and pnp reads them (as openpyxl does) from 'xl/styles.xml'"),
-    (b"sharedStrings.xml", "shared texts in 'xl/decoy.xml', and pnp reads them (as openpyxl does) from "
-                           "'xl/sharedStrings.xml'"),
-    (b"workbook.xml", "workbook part (its sheets) in 'xl/decoy.xml', and pnp reads them (as openpyxl does) from "
-                      "'xl/workbook.xml'"),  # (a decoy's first sheet shown, or hidden, otherwise)
+@pytest.mark.parametrize("target, decoy, said", [
+    (b"styles.xml", "decoy.xml", "styles (number formats) in 'xl/decoy.xml', and pnp reads them (as openpyxl does) "
+                                 "from 'xl/styles.xml'"),
+    (b"sharedStrings.xml", "decoy.xml", "shared texts in 'xl/decoy.xml', and pnp reads them (as openpyxl does) from "
+                                        "'xl/sharedStrings.xml'"),
+    (b"workbook.xml", "decoy.xml", "workbook part (its sheets) in 'xl/decoy.xml', and pnp reads them (as openpyxl "
+                                   "does) from 'xl/workbook.xml'"),  # (a decoy's first sheet shown, or hidden, otherwise)
+    # (a long s: one name with styles.xml by full case folding alone, which a package's names are not compared by;
+    # the decoy was then refused as its twin, and relations naming it with no such part passed)
+    (b"styles.xml", "\u017ftyles.xml", "styles (number formats) in 'xl/\u017ftyles.xml', and pnp reads them (as "
+                                        "openpyxl does) from 'xl/styles.xml'"),
+    (b"styles.xml", "", "styles (number formats) in 'xl/\u017ftyles.xml', and pnp reads them (as openpyxl does) "
+                        "from 'xl/styles.xml'"),
 ])
-def test_a_workbook_whose_relations_name_other_styles_or_texts_than_pnp_reads_is_refused(tmp_path, target, said):
+def test_a_workbook_whose_relations_name_other_styles_or_texts_than_pnp_reads_is_refused(tmp_path, target, decoy,
+                                                                                         said):
     # a spreadsheet program reads the parts its relations name: a decoy xl/styles.xml passed while the styles
     # named showed every text cell as "Heal 9 " and its text (or other shared texts showed), exit 0
     from pnp.errors import LoadError
@@ -2004,11 +2012,13 @@ def test_a_workbook_whose_relations_name_other_styles_or_texts_than_pnp_reads_is
     _styled_workbook(path)
     _with_shared_texts(path)
     with zipfile.ZipFile(path) as z:
-        decoy = z.read("xl/" + target.decode())
-    rezip(path, lambda name, data: re.sub(b'Target="(/?xl/)?%s"' % target, rb'Target="\1decoy.xml"', data)
+        part = z.read("xl/" + target.decode())
+    named = (decoy or "\u017ftyles.xml").encode()
+    rezip(path, lambda name, data: re.sub(b'Target="(/?xl/)?%s"' % target, rb'Target="\1' + named + b'"', data)
           if name.endswith(".rels") else data)
-    with zipfile.ZipFile(path, "a") as z:
-        z.writestr("xl/decoy.xml", decoy)
+    if decoy:
+        with zipfile.ZipFile(path, "a") as z:
+            z.writestr("xl/" + decoy, part)
     with pytest.raises(LoadError) as refused:
         read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))
     assert refused.value.message.startswith(f"the workbook's relations name its {said}: a spreadsheet program")
@@ -2113,6 +2123,21 @@ def test_a_workbook_of_two_parts_of_one_name_is_refused(tmp_path, second):
     with zipfile.ZipFile(path) as z, pytest.raises(LoadError) as refused:
         check_parts(z, "cards/g/t.xlsx")
     assert refused.value.message.startswith(f"the workbook holds two parts named '{second}' (in any case)")
+
+
+@pytest.mark.parametrize("first, second", [("xl/media/Straße.png", "xl/media/STRASSE.png"),
+                                           ("xl/media/kelvin.png", "xl/media/\u212aelvin.png")])
+def test_parts_whose_names_are_one_by_full_case_folding_alone_are_two_parts(tmp_path, first, second):
+    """A package's part names are compared without the case of their ASCII letters alone: full case folding made
+    'Straße' and 'STRASSE' (or a Kelvin sign and a k) one name, and the workbook was refused as damaged."""
+    from pnp.model.workbook_parts import check_parts
+
+    path = tmp_path / "t.xlsx"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr(first, b"\x89PNG")
+        z.writestr(second, b"\x89PNG")
+    with zipfile.ZipFile(path) as z:
+        check_parts(z, "cards/g/t.xlsx")
 
 
 def test_a_workbook_whose_document_properties_are_damaged_is_read_for_its_cells(tmp_path):

@@ -165,6 +165,18 @@ def check_parts(book: zipfile.ZipFile, shown: str) -> None:
     _refuse_document_types(book, xml, shown)
 
 
+def part_key(name: str) -> str:
+    """A part's name as a package's names are compared: without the case of its ASCII letters (A-Z), every other
+    character as it is (Open Packaging Conventions: part names are compared as ASCII strings without case). Full
+    case folding made 'xl/ſtyles.xml' (a long s) and 'xl/worKsheets/...' (a Kelvin sign) one name with the parts
+    of ASCII names: a workbook holding 'Straße.xml' beside 'strasse.xml' was refused as of two parts of one
+    name, and relations naming a part 'xl/ſtyles.xml' were taken as naming 'xl/styles.xml', the part pnp read."""
+    return name.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
 def _refuse_packings(infos: list[zipfile.ZipInfo], shown: str) -> None:
     """LoadError at the first part of the workbook encrypted, or packed otherwise than deflated or stored: zipfile inflates
     bzip2 and LZMA with no bound on one read (a part of 1,300 bzip2 bytes, saying it unpacks to 1,000, inflated
@@ -181,13 +193,13 @@ def _refuse_packings(infos: list[zipfile.ZipInfo], shown: str) -> None:
 
 
 def _refuse_twins(infos: list[zipfile.ZipInfo], file: str) -> None:
-    """LoadError at the second part of the workbook named as one before it, in any case (a package's part names
-    are compared so, and are each one part's): zipfile, and openpyxl through it, read the last of two
+    """LoadError at the second part of the workbook named as one before it, in any case of its ASCII letters (a
+    package's part names are compared so, part_key, and are each one part's): zipfile, and openpyxl through it, read the last of two
     xl/worksheets/sheet1.xml, where a spreadsheet program may read the first or refuse the file (a text read
     from one, shown from the other, exit 0)."""
     seen: set[str] = set()
     for info in infos:
-        if (name := info.filename.casefold()) in seen:
+        if (name := part_key(info.filename)) in seen:
             raise LoadError(f"the workbook holds two parts named {shown(info.filename)} (in any case): the file is "
                             "damaged; save it again from the spreadsheet program", Mark(file))
         seen.add(name)
@@ -408,7 +420,7 @@ def _check_parts_read(book: zipfile.ZipFile, workbook: str, manifest: Any, relat
             "sharedStrings": (shared.PartName[1:] if shared is not None else None, relations)}
     for kind, (part, listed) in read.items():
         targets = sorted({rel.target for rel in listed.find(f"{REL_NS}/{kind}")} if listed else set())
-        if [n.casefold() for n in targets] != ([part.casefold()] if part else []):  # (a package's names in any case)
+        if list(map(part_key, targets)) != ([part_key(part)] if part else []):
             raise LoadError(f"the workbook's relations name its {_READ_PARTS[kind]} in "
                             f"{', '.join(map(named, targets)) or 'no part'}, and pnp reads them (as openpyxl does) "
                             f"from {named(part) if part else 'no part'}: a spreadsheet program would "
