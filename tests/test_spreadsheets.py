@@ -2349,6 +2349,19 @@ def test_a_workbook_of_two_sheets_of_one_name_to_excel_is_refused_naming_both(tm
         result.stderr
 
 
+@pytest.mark.parametrize("sheet, exit_code", [("OTHER", 0), ("Straße", 0), ("STRASSE", 1)])
+def test_sheet_names_a_sheet_as_a_spreadsheet_program_finds_it_without_case(tmp_path, sheet, exit_code):
+    """Excel finds a sheet by its name in any case (sheets 'Other' and 'other' are one name to it): `sheet: OTHER`
+    was refused as "workbook has no sheet 'OTHER'; its sheets: 'Straße', 'Other'". Full case folding is not
+    Excel's (ß is not SS)."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None},
+                        case={"replace": {"cards/mini/game.yaml": [["  cards:\n", f"  cards:\n    sheet: {sheet}\n"]]}})
+    two_sheet_workbook(root, "Straße", "Other")
+    result = run(root, "validate")
+    assert result.exit_code == exit_code, result.output
+    assert exit_code == 0 or "cards/mini/cards.xlsx: error: workbook has no sheet 'STRASSE'" in result.stderr
+
+
 def test_sheets_whose_names_are_one_by_full_case_folding_alone_are_two_sheets(tmp_path):
     """'Straße' and 'STRASSE' are two names to Excel, which compares a character with a character (ß is not SS):
     the workbook was refused as one of two sheets of one name."""

@@ -355,20 +355,7 @@ def _workbook_rows(path: BinaryIO, shown: str, sheet: str | None, warn: Warn | N
                             "read (a sheet without its part, or a workbook saved as Strict Open XML): save it as "
                             "an Excel Workbook (.xlsx)", Mark(shown))
         _check_sheet_names(book.sheetnames + charts, shown)
-        if sheet is None and not book.worksheets:
-            raise LoadError(f"workbook has no sheet of cells{_charts_said(charts)}", Mark(shown))
-        if sheet is None:  # the first a spreadsheet program shows: a hidden sheet before it was read instead
-            if (ws := next((ws for ws in book.worksheets if ws.sheet_state == "visible"), None)) is None:
-                raise LoadError("every sheet of cells of the workbook is hidden, and pnp reads the first not hidden: "
-                                "show the table's sheet, or name it with the table's `sheet:`", Mark(shown))
-        elif sheet in book.sheetnames:
-            ws = book[sheet]
-        elif sheet in charts:
-            raise LoadError(f"sheet {named(sheet)} is a chart sheet, which holds no cells; its sheets of cells: "
-                            f"{_names_said(book.sheetnames)}", Mark(shown))
-        else:
-            raise LoadError(f"workbook has no sheet {named(sheet)}; its sheets: {_names_said(book.sheetnames)}",
-                            Mark(shown))
+        ws = _sheet_read(book, charts, sheet, shown)
         # (a sheet's name, as its messages name it: Excel's are of 31 characters at most, and one of 5,000 was said
         # whole before each message of the sheet)
         where = f"{shown}[{shortened(ws.title, QUOTE_LIMIT)}]"
@@ -380,6 +367,28 @@ def _workbook_rows(path: BinaryIO, shown: str, sheet: str | None, warn: Warn | N
     finally:
         book.close()
     return rows, where
+
+
+def _sheet_read(book: Any, charts: list[str], sheet: str | None, shown: str) -> Any:
+    """The sheet of cells of `book` a table reads: the first a spreadsheet program shows (a hidden sheet before it
+    was read instead), or the one `sheet` names, as a spreadsheet program finds it: without case (_sheet_key;
+    `sheet: cards` was refused as "workbook has no sheet 'cards'; its sheets: 'Cards'", where Excel's formulas
+    and its Go To find 'Cards' by that name). The names of `book`'s sheets and `charts` are each one to Excel
+    (_check_sheet_names): no name finds two."""
+    if sheet is None and not book.worksheets:
+        raise LoadError(f"workbook has no sheet of cells{_charts_said(charts)}", Mark(shown))
+    if sheet is None:
+        if (ws := next((ws for ws in book.worksheets if ws.sheet_state == "visible"), None)) is None:
+            raise LoadError("every sheet of cells of the workbook is hidden, and pnp reads the first not hidden: "
+                            "show the table's sheet, or name it with the table's `sheet:`", Mark(shown))
+        return ws
+    key = _sheet_key(sheet)
+    if (title := next((name for name in book.sheetnames if _sheet_key(name) == key), None)) is not None:
+        return book[title]
+    if (chart := next((name for name in charts if _sheet_key(name) == key), None)) is not None:
+        raise LoadError(f"sheet {named(chart)} is a chart sheet, which holds no cells; its sheets of cells: "
+                        f"{_names_said(book.sheetnames)}", Mark(shown))
+    raise LoadError(f"workbook has no sheet {named(sheet)}; its sheets: {_names_said(book.sheetnames)}", Mark(shown))
 
 
 # What Python's zip reader raises at a damaged zip package: BadZipFile (no directory at its end, a part's header
