@@ -866,12 +866,14 @@ def test_text_a_workbook_cannot_hold_is_refused_at_its_item(proj, text, message)
     assert not (folder / "turn.xlsx").exists()
 
 
-def test_a_row_wider_than_the_limit_is_refused_at_its_row(proj):
+@pytest.mark.parametrize("column", [1001, 16384])
+def test_a_row_wider_than_the_limit_is_refused_at_its_row(proj, column):
+    # at the value's own cell: one at XFD4, past blank cells, was named at 4:1001, where nothing is
     path = xlsx_table(proj, "turn")
     book = openpyxl.load_workbook(path)
-    book.active.cell(row=4, column=1001, value="x")
+    book.active.cell(row=4, column=column, value="x")
     book.save(path)
-    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:4:1001: error: row has more than 1,000 columns")
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:4:{column}: error: row has more than 1,000 columns")
                for ln in errors(proj)), errors(proj)
 
 
@@ -928,18 +930,20 @@ def test_blank_csv_cells_past_the_limit_are_passed_over_as_a_workbooks_are(proj)
     """A spreadsheet program writes a row's empty cells up to the end of its used range: a CSV whose rows run
     blank past the 1,000th cell was refused as rows of more than 1,000 columns, where the same blank cells in a
     workbook are passed over. A row of a million empty cells is read too; a value past them is still refused,
-    at its row, and so is a quoted blank's neighbour that holds a character."""
+    at its row and its own column, and so is a quoted blank's neighbour that holds a character."""
     path, rows, header = tokens_as_csv(proj)
     wide = [rows[0] + "," * 1_500, *(row + ',""' + "," * 1_000 for row in rows[1:-1]), rows[-1] + "," * 1_000_000]
     back = ["convert", str(path), "--to", "yaml", "--out", str(proj / "back.yaml"), "--force"]
     path.write_text("\n".join(wide) + "\n", encoding="utf-8")
     assert run(proj, *back).exit_code == 0
     assert len(yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8"))) == len(rows) - 1
-    for last in (rows[-1] + "," * 2_000 + "x", rows[-1] + "," * 1_000 + '""," ."'):
+    cells = len(next(csv.reader([rows[-1]])))
+    for last, column in ((rows[-1] + "," * 2_000 + "x", cells + 2_000), (rows[-1] + "," * 1_000 + '""," ."', cells + 1_001),
+                         (rows[-1] + ',"  "' * 1_200 + ",x", cells + 1_201)):
         path.write_text("\n".join([*wide, last]) + "\n", encoding="utf-8")
         result = run(proj, *back)
         assert result.exit_code == 1 and result.output.strip().endswith(
-            f"cards/{GAME}/tokens.csv:{len(rows) + 1}:1001: error: row has more than 1,000 columns"), result.output
+            f"cards/{GAME}/tokens.csv:{len(rows) + 1}:{column}: error: row has more than 1,000 columns"), result.output
 
 def _hide_row(ws):
     ws.auto_filter.ref = ws.dimensions  # a filter hides the row

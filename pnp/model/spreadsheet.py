@@ -257,13 +257,21 @@ def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> tup
             blank = blanks.match(text, pos)  # (it matches no cell too: never None)
             if blank is None or blank.end() < end and not _LINE_END.match(text, blank.end()):
                 line = before + 1 + _line_ends(text, found.start())
-                raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(shown, line, MAX_COLUMNS + 1))
+                raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(shown, line, MAX_COLUMNS + max(1, _cells_begun(
+                    text[pos:blank.end() if blank else pos], delimiter))))
             kept.append(text[copied:pos])
             pos = copied = blank.end()
         if (ended := _LINE_END.match(text, pos)) is None:
             break
         pos = ended.end()
     return ("".join(kept) + text[copied:end] if kept or end < len(text) else text), None
+
+
+def _cells_begun(blanks: str, delimiter: str) -> int:
+    """How many cells begin in `blanks`, a run of blank cells each after its delimiter (_blank_cells), so that the
+    first holding a value past MAX_COLUMNS is named by its own column (the 1,001st was named, after 3,000 blank
+    cells, where nothing is): its delimiters, those inside a quoted blank (a tab or a space) left out."""
+    return re.sub(r'"[^"]*"', "", blanks).count(delimiter)
 
 
 def _line_ends(text: str, end: int) -> int:
@@ -1025,7 +1033,8 @@ class _SheetRead:
         if self.column > MAX_COLUMNS and _holds_nothing(cell, self.ws._shared_strings):
             return None
         if self.column > MAX_COLUMNS:  # (refused as it is met: a row of 900,000 cells was read whole first, 360 MB)
-            raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(self.where, self.row, MAX_COLUMNS + 1))
+            # (at the cell's own column: a value at XFD, past blank cells, was named at column 1,001, where nothing is)
+            raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(self.where, self.row, self.column))
         if self.look_inside_cells:
             self._refuse_misplaced(cell.iter(), skipped=cell)
         if not len(cell) and cell.get("t") in _BLANK_TYPES:  # a blank cell (most, in a sheet of many): no value
