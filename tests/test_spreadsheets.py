@@ -2129,6 +2129,29 @@ def test_a_workbook_of_two_parts_of_one_name_is_refused(tmp_path, second):
     assert refused.value.message.startswith(f"the workbook holds two parts named '{second}' (in any case)")
 
 
+@pytest.mark.parametrize("name, escape", [("xl/worksheets/sheet%31.xml", "'%31', an escaped '1'"),
+                                          ("xl/worksheets%2fsheet1.xml", "'%2f', an escaped '/'"),
+                                          ("xl/media/%E3%81%82%20.png", None), ("xl/media/100%25.png", None)])
+def test_a_part_named_with_an_escaped_plain_character_is_refused(tmp_path, name, escape):
+    """A spreadsheet program reads a relation naming worksheets/sheet%31.xml as the part worksheets/sheet1.xml,
+    and openpyxl reads the part named sheet%31.xml: a decoy so named beside the sheet shown was read, exit 0.
+    A name escaping what a part's name must escape (a character past ASCII, a space, a %) is read as it is."""
+    from pnp.errors import LoadError
+    from pnp.model.workbook_parts import check_parts
+
+    path = tmp_path / "t.xlsx"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("xl/worksheets/sheet1.xml", "<worksheet/>")
+        z.writestr(name, "<worksheet/>")
+    with zipfile.ZipFile(path) as z:
+        if escape is None:
+            check_parts(z, "cards/g/t.xlsx")
+            return
+        with pytest.raises(LoadError) as refused:
+            check_parts(z, "cards/g/t.xlsx")
+    assert refused.value.message.startswith(f"part '{name}' of the workbook is named with {escape}, which no part")
+
+
 @pytest.mark.parametrize("first, second", [("xl/media/Straße.png", "xl/media/STRASSE.png"),
                                            ("xl/media/kelvin.png", "xl/media/\u212aelvin.png")])
 def test_parts_whose_names_are_one_by_full_case_folding_alone_are_two_parts(tmp_path, first, second):

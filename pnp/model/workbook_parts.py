@@ -148,6 +148,7 @@ def check_parts(book: zipfile.ZipFile, shown: str) -> None:
         raise LoadError(f"workbook holds {len(infos):,} parts; pnp reads at most {MAX_PARTS:,}", Mark(shown))
     _refuse_packings(infos, shown)
     _refuse_twins(infos, shown)
+    _refuse_escaped_names(infos, shown)
     if sum(info.file_size for info in infos) > MAX_UNZIPPED_BYTES:  # (before any part is read, to tell XML)
         raise LoadError(f"workbook too large: it unpacks to more than {MAX_UNZIPPED_BYTES // 2**20} MB", Mark(shown))
     xml = [info for info in infos if _is_xml(book, info)]
@@ -203,6 +204,23 @@ def _refuse_twins(infos: list[zipfile.ZipInfo], file: str) -> None:
             raise LoadError(f"the workbook holds two parts named {shown(info.filename)} (in any case): the file is "
                             "damaged; save it again from the spreadsheet program", Mark(file))
         seen.add(name)
+
+
+def _refuse_escaped_names(infos: list[zipfile.ZipInfo], file: str) -> None:
+    """LoadError at the first part of the workbook whose name escapes a letter, a digit, - . _ ~ or a slash (%31 for
+    1), which no part's name holds (Open Packaging Conventions: a part name escapes none of them): a spreadsheet
+    program reads a relation's target naming worksheets/sheet%31.xml as the part worksheets/sheet1.xml, where
+    openpyxl reads the part named so, letter for letter (a decoy beside the sheet shown was read, exit 0)."""
+    for info in infos:
+        if found := _ESCAPED_PLAIN.search(info.filename):
+            raise LoadError(f"part {named(info.filename)} of the workbook is named with {shown(found[0])}, an escaped "
+                            f"{shown(chr(int(found[1], 16)))}, which no part's name holds (a spreadsheet program reads "
+                            "it as that character, and another part): the file is damaged; save it again from the "
+                            "spreadsheet program", Mark(file))
+
+
+# A percent escape of a character a part's name holds as it is (URI's unreserved characters), or of a slash
+_ESCAPED_PLAIN = re.compile(r"%(2[dDeEfF]|3[0-9]|[46][1-9a-fA-F]|[57][0-9aA]|5[cCfF]|7[eE])")
 
 
 def _refuse_document_types(book: zipfile.ZipFile, xml: list[zipfile.ZipInfo], shown: str) -> None:
