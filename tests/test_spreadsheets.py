@@ -2112,7 +2112,8 @@ def test_a_relations_part_listing_a_relation_without_its_type_is_refused_naming_
     assert not warned, [str(w.message) for w in warned]
 
 
-@pytest.mark.parametrize("second", ["xl/worksheets/sheet1.xml", "XL/Worksheets/Sheet1.xml"])
+@pytest.mark.parametrize("second", ["xl/worksheets/sheet1.xml", "XL/Worksheets/Sheet1.xml",
+                                    "xl\\Worksheets\\sheet1.xml"])  # (a backslash: a slash to a Windows zip program)
 def test_a_workbook_of_two_parts_of_one_name_is_refused(tmp_path, second):
     # zipfile (and openpyxl through it) read the last of two sheet1.xml, where a spreadsheet program may read the
     # first: the sheet printed was not the one shown, exit 0
@@ -2126,7 +2127,8 @@ def test_a_workbook_of_two_parts_of_one_name_is_refused(tmp_path, second):
         z.writestr(second, "<worksheet/>")
     with zipfile.ZipFile(path) as z, pytest.raises(LoadError) as refused:
         check_parts(z, "cards/g/t.xlsx")
-    assert refused.value.message.startswith(f"the workbook holds two parts named '{second}' (in any case)")
+    said = second.replace("\\", "\\\\")  # (a backslash is said escaped, as in Python)
+    assert refused.value.message.startswith(f"the workbook holds two parts named '{said}' (in any case)")
 
 
 @pytest.mark.parametrize("name, escape", [("xl/worksheets/sheet%31.xml", "'%31', an escaped '1'"),

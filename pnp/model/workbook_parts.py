@@ -171,8 +171,10 @@ def part_key(name: str) -> str:
     character as it is (Open Packaging Conventions: part names are compared as ASCII strings without case). Full
     case folding made 'xl/ſtyles.xml' (a long s) and 'xl/worKsheets/...' (a Kelvin sign) one name with the parts
     of ASCII names: a workbook holding 'Straße.xml' beside 'strasse.xml' was refused as of two parts of one
-    name, and relations naming a part 'xl/ſtyles.xml' were taken as naming 'xl/styles.xml', the part pnp read."""
-    return name.translate(_ASCII_LOWER)
+    name, and relations naming a part 'xl/ſtyles.xml' were taken as naming 'xl/styles.xml', the part pnp read.
+    A backslash is taken for the slash a zip program on Windows may read it as (no part's name holds one): zipfile read
+    'xl/worksheets/sheet1.xml' beside a part 'xl\\worksheets\\sheet1.xml', its twin there."""
+    return name.replace("\\", "/").translate(_ASCII_LOWER)
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
