@@ -866,12 +866,14 @@ def test_text_a_workbook_cannot_hold_is_refused_at_its_item(proj, text, message)
     assert not (folder / "turn.xlsx").exists()
 
 
-def test_a_row_wider_than_the_limit_is_refused_at_its_row(proj):
+@pytest.mark.parametrize("column", [1001, 16384])
+def test_a_row_wider_than_the_limit_is_refused_at_its_row(proj, column):
+    # at the value's own cell: one at XFD4, past blank cells, was named at 4:1001, where nothing is
     path = xlsx_table(proj, "turn")
     book = openpyxl.load_workbook(path)
-    book.active.cell(row=4, column=1001, value="x")
+    book.active.cell(row=4, column=column, value="x")
     book.save(path)
-    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:4:1001: error: row has more than 1,000 columns")
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:4:{column}: error: row has more than 1,000 columns")
                for ln in errors(proj)), errors(proj)
 
 
@@ -928,18 +930,20 @@ def test_blank_csv_cells_past_the_limit_are_passed_over_as_a_workbooks_are(proj)
     """A spreadsheet program writes a row's empty cells up to the end of its used range: a CSV whose rows run
     blank past the 1,000th cell was refused as rows of more than 1,000 columns, where the same blank cells in a
     workbook are passed over. A row of a million empty cells is read too; a value past them is still refused,
-    at its row, and so is a quoted blank's neighbour that holds a character."""
+    at its row and its own column, and so is a quoted blank's neighbour that holds a character."""
     path, rows, header = tokens_as_csv(proj)
     wide = [rows[0] + "," * 1_500, *(row + ',""' + "," * 1_000 for row in rows[1:-1]), rows[-1] + "," * 1_000_000]
     back = ["convert", str(path), "--to", "yaml", "--out", str(proj / "back.yaml"), "--force"]
     path.write_text("\n".join(wide) + "\n", encoding="utf-8")
     assert run(proj, *back).exit_code == 0
     assert len(yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8"))) == len(rows) - 1
-    for last in (rows[-1] + "," * 2_000 + "x", rows[-1] + "," * 1_000 + '""," ."'):
+    cells = len(next(csv.reader([rows[-1]])))
+    for last, column in ((rows[-1] + "," * 2_000 + "x", cells + 2_000), (rows[-1] + "," * 1_000 + '""," ."', cells + 1_001),
+                         (rows[-1] + ',"  "' * 1_200 + ",x", cells + 1_201)):
         path.write_text("\n".join([*wide, last]) + "\n", encoding="utf-8")
         result = run(proj, *back)
         assert result.exit_code == 1 and result.output.strip().endswith(
-            f"cards/{GAME}/tokens.csv:{len(rows) + 1}:1001: error: row has more than 1,000 columns"), result.output
+            f"cards/{GAME}/tokens.csv:{len(rows) + 1}:{column}: error: row has more than 1,000 columns"), result.output
 
 def _hide_row(ws):
     ws.auto_filter.ref = ws.dimensions  # a filter hides the row
@@ -1986,14 +1990,22 @@ def test_a_csv_of_lines_ending_in_carriage_returns_is_read_by_its_first_lines_de
     assert [dict(item) for item in items] == [{"id": "x", "name": "a; b; c; d"}, {"id": "y", "name": "e; f"}]
 
 
-@pytest.mark.parametrize("target, said", [
-    (b"styles.xml", "styles (number formats) in 'xl/decoy.xml', and pnp reads them (as openpyxl does) from 'xl/styles.xml'"),
-    (b"sharedStrings.xml", "shared texts in 'xl/decoy.xml', and pnp reads them (as openpyxl does) from "
-                           "'xl/sharedStrings.xml'"),
-    (b"workbook.xml", "workbook part (its sheets) in 'xl/decoy.xml', and pnp reads them (as openpyxl does) from "
-                      "'xl/workbook.xml'"),  # (a decoy's first sheet shown, or hidden, otherwise)
+@pytest.mark.parametrize("target, decoy, said", [
+    (b"styles.xml", "decoy.xml", "styles (number formats) in 'xl/decoy.xml', and pnp reads them (as openpyxl does) "
+                                 "from 'xl/styles.xml'"),
+    (b"sharedStrings.xml", "decoy.xml", "shared texts in 'xl/decoy.xml', and pnp reads them (as openpyxl does) from "
+                                        "'xl/sharedStrings.xml'"),
+    (b"workbook.xml", "decoy.xml", "workbook part (its sheets) in 'xl/decoy.xml', and pnp reads them (as openpyxl "
+                                   "does) from 'xl/workbook.xml'"),  # (a decoy's first sheet shown, or hidden, otherwise)
+    # (a long s: one name with styles.xml by full case folding alone, which a package's names are not compared by;
+    # the decoy was then refused as its twin, and relations naming it with no such part passed)
+    (b"styles.xml", "\u017ftyles.xml", "styles (number formats) in 'xl/\u017ftyles.xml', and pnp reads them (as "
+                                        "openpyxl does) from 'xl/styles.xml'"),
+    (b"styles.xml", "", "styles (number formats) in 'xl/\u017ftyles.xml', and pnp reads them (as openpyxl does) "
+                        "from 'xl/styles.xml'"),
 ])
-def test_a_workbook_whose_relations_name_other_styles_or_texts_than_pnp_reads_is_refused(tmp_path, target, said):
+def test_a_workbook_whose_relations_name_other_styles_or_texts_than_pnp_reads_is_refused(tmp_path, target, decoy,
+                                                                                         said):
     # a spreadsheet program reads the parts its relations name: a decoy xl/styles.xml passed while the styles
     # named showed every text cell as "Heal 9 " and its text (or other shared texts showed), exit 0
     from pnp.errors import LoadError
@@ -2004,11 +2016,13 @@ def test_a_workbook_whose_relations_name_other_styles_or_texts_than_pnp_reads_is
     _styled_workbook(path)
     _with_shared_texts(path)
     with zipfile.ZipFile(path) as z:
-        decoy = z.read("xl/" + target.decode())
-    rezip(path, lambda name, data: re.sub(b'Target="(/?xl/)?%s"' % target, rb'Target="\1decoy.xml"', data)
+        part = z.read("xl/" + target.decode())
+    named = (decoy or "\u017ftyles.xml").encode()
+    rezip(path, lambda name, data: re.sub(b'Target="(/?xl/)?%s"' % target, rb'Target="\1' + named + b'"', data)
           if name.endswith(".rels") else data)
-    with zipfile.ZipFile(path, "a") as z:
-        z.writestr("xl/decoy.xml", decoy)
+    if decoy:
+        with zipfile.ZipFile(path, "a") as z:
+            z.writestr("xl/" + decoy, part)
     with pytest.raises(LoadError) as refused:
         read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))
     assert refused.value.message.startswith(f"the workbook's relations name its {said}: a spreadsheet program")
@@ -2098,7 +2112,8 @@ def test_a_relations_part_listing_a_relation_without_its_type_is_refused_naming_
     assert not warned, [str(w.message) for w in warned]
 
 
-@pytest.mark.parametrize("second", ["xl/worksheets/sheet1.xml", "XL/Worksheets/Sheet1.xml"])
+@pytest.mark.parametrize("second", ["xl/worksheets/sheet1.xml", "XL/Worksheets/Sheet1.xml",
+                                    "xl\\Worksheets\\sheet1.xml"])  # (a backslash: a slash to a Windows zip program)
 def test_a_workbook_of_two_parts_of_one_name_is_refused(tmp_path, second):
     # zipfile (and openpyxl through it) read the last of two sheet1.xml, where a spreadsheet program may read the
     # first: the sheet printed was not the one shown, exit 0
@@ -2112,7 +2127,46 @@ def test_a_workbook_of_two_parts_of_one_name_is_refused(tmp_path, second):
         z.writestr(second, "<worksheet/>")
     with zipfile.ZipFile(path) as z, pytest.raises(LoadError) as refused:
         check_parts(z, "cards/g/t.xlsx")
-    assert refused.value.message.startswith(f"the workbook holds two parts named '{second}' (in any case)")
+    said = second.replace("\\", "\\\\")  # (a backslash is said escaped, as in Python)
+    assert refused.value.message.startswith(f"the workbook holds two parts named '{said}' (in any case)")
+
+
+@pytest.mark.parametrize("name, escape", [("xl/worksheets/sheet%31.xml", "'%31', an escaped '1'"),
+                                          ("xl/worksheets%2fsheet1.xml", "'%2f', an escaped '/'"),
+                                          ("xl/media/%E3%81%82%20.png", None), ("xl/media/100%25.png", None)])
+def test_a_part_named_with_an_escaped_plain_character_is_refused(tmp_path, name, escape):
+    """A spreadsheet program reads a relation naming worksheets/sheet%31.xml as the part worksheets/sheet1.xml,
+    and openpyxl reads the part named sheet%31.xml: a decoy so named beside the sheet shown was read, exit 0.
+    A name escaping what a part's name must escape (a character past ASCII, a space, a %) is read as it is."""
+    from pnp.errors import LoadError
+    from pnp.model.workbook_parts import check_parts
+
+    path = tmp_path / "t.xlsx"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("xl/worksheets/sheet1.xml", "<worksheet/>")
+        z.writestr(name, "<worksheet/>")
+    with zipfile.ZipFile(path) as z:
+        if escape is None:
+            check_parts(z, "cards/g/t.xlsx")
+            return
+        with pytest.raises(LoadError) as refused:
+            check_parts(z, "cards/g/t.xlsx")
+    assert refused.value.message.startswith(f"part '{name}' of the workbook is named with {escape}, which no part")
+
+
+@pytest.mark.parametrize("first, second", [("xl/media/Straße.png", "xl/media/STRASSE.png"),
+                                           ("xl/media/kelvin.png", "xl/media/\u212aelvin.png")])
+def test_parts_whose_names_are_one_by_full_case_folding_alone_are_two_parts(tmp_path, first, second):
+    """A package's part names are compared without the case of their ASCII letters alone: full case folding made
+    'Straße' and 'STRASSE' (or a Kelvin sign and a k) one name, and the workbook was refused as damaged."""
+    from pnp.model.workbook_parts import check_parts
+
+    path = tmp_path / "t.xlsx"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr(first, b"\x89PNG")
+        z.writestr(second, b"\x89PNG")
+    with zipfile.ZipFile(path) as z:
+        check_parts(z, "cards/g/t.xlsx")
 
 
 def test_a_workbook_whose_document_properties_are_damaged_is_read_for_its_cells(tmp_path):
@@ -2322,6 +2376,19 @@ def test_a_workbook_of_two_sheets_of_one_name_to_excel_is_refused_naming_both(tm
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert f"cards/mini/cards.xlsx: error: workbook has two sheets named 'Cards' and '{second}'" in result.stderr, \
         result.stderr
+
+
+@pytest.mark.parametrize("sheet, exit_code", [("OTHER", 0), ("Straße", 0), ("STRASSE", 1)])
+def test_sheet_names_a_sheet_as_a_spreadsheet_program_finds_it_without_case(tmp_path, sheet, exit_code):
+    """Excel finds a sheet by its name in any case (sheets 'Other' and 'other' are one name to it): `sheet: OTHER`
+    was refused as "workbook has no sheet 'OTHER'; its sheets: 'Straße', 'Other'". Full case folding is not
+    Excel's (ß is not SS)."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None},
+                        case={"replace": {"cards/mini/game.yaml": [["  cards:\n", f"  cards:\n    sheet: {sheet}\n"]]}})
+    two_sheet_workbook(root, "Straße", "Other")
+    result = run(root, "validate")
+    assert result.exit_code == exit_code, result.output
+    assert exit_code == 0 or "cards/mini/cards.xlsx: error: workbook has no sheet 'STRASSE'" in result.stderr
 
 
 def test_sheets_whose_names_are_one_by_full_case_folding_alone_are_two_sheets(tmp_path):

@@ -257,13 +257,21 @@ def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> tup
             blank = blanks.match(text, pos)  # (it matches no cell too: never None)
             if blank is None or blank.end() < end and not _LINE_END.match(text, blank.end()):
                 line = before + 1 + _line_ends(text, found.start())
-                raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(shown, line, MAX_COLUMNS + 1))
+                raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(shown, line, MAX_COLUMNS + max(1, _cells_begun(
+                    text[pos:blank.end() if blank else pos], delimiter))))
             kept.append(text[copied:pos])
             pos = copied = blank.end()
         if (ended := _LINE_END.match(text, pos)) is None:
             break
         pos = ended.end()
     return ("".join(kept) + text[copied:end] if kept or end < len(text) else text), None
+
+
+def _cells_begun(blanks: str, delimiter: str) -> int:
+    """How many cells begin in `blanks`, a run of blank cells each after its delimiter (_blank_cells), so that the
+    first holding a value past MAX_COLUMNS is named by its own column (the 1,001st was named, after 3,000 blank
+    cells, where nothing is): its delimiters, those inside a quoted blank (a tab or a space) left out."""
+    return re.sub(r'"[^"]*"', "", blanks).count(delimiter)
 
 
 def _line_ends(text: str, end: int) -> int:
@@ -355,20 +363,7 @@ def _workbook_rows(path: BinaryIO, shown: str, sheet: str | None, warn: Warn | N
                             "read (a sheet without its part, or a workbook saved as Strict Open XML): save it as "
                             "an Excel Workbook (.xlsx)", Mark(shown))
         _check_sheet_names(book.sheetnames + charts, shown)
-        if sheet is None and not book.worksheets:
-            raise LoadError(f"workbook has no sheet of cells{_charts_said(charts)}", Mark(shown))
-        if sheet is None:  # the first a spreadsheet program shows: a hidden sheet before it was read instead
-            if (ws := next((ws for ws in book.worksheets if ws.sheet_state == "visible"), None)) is None:
-                raise LoadError("every sheet of cells of the workbook is hidden, and pnp reads the first not hidden: "
-                                "show the table's sheet, or name it with the table's `sheet:`", Mark(shown))
-        elif sheet in book.sheetnames:
-            ws = book[sheet]
-        elif sheet in charts:
-            raise LoadError(f"sheet {named(sheet)} is a chart sheet, which holds no cells; its sheets of cells: "
-                            f"{_names_said(book.sheetnames)}", Mark(shown))
-        else:
-            raise LoadError(f"workbook has no sheet {named(sheet)}; its sheets: {_names_said(book.sheetnames)}",
-                            Mark(shown))
+        ws = _sheet_read(book, charts, sheet, shown)
         # (a sheet's name, as its messages name it: Excel's are of 31 characters at most, and one of 5,000 was said
         # whole before each message of the sheet)
         where = f"{shown}[{shortened(ws.title, QUOTE_LIMIT)}]"
@@ -380,6 +375,28 @@ def _workbook_rows(path: BinaryIO, shown: str, sheet: str | None, warn: Warn | N
     finally:
         book.close()
     return rows, where
+
+
+def _sheet_read(book: Any, charts: list[str], sheet: str | None, shown: str) -> Any:
+    """The sheet of cells of `book` a table reads: the first a spreadsheet program shows (a hidden sheet before it
+    was read instead), or the one `sheet` names, as a spreadsheet program finds it: without case (_sheet_key;
+    `sheet: cards` was refused as "workbook has no sheet 'cards'; its sheets: 'Cards'", where Excel's formulas
+    and its Go To find 'Cards' by that name). The names of `book`'s sheets and `charts` are each one to Excel
+    (_check_sheet_names): no name finds two."""
+    if sheet is None and not book.worksheets:
+        raise LoadError(f"workbook has no sheet of cells{_charts_said(charts)}", Mark(shown))
+    if sheet is None:
+        if (ws := next((ws for ws in book.worksheets if ws.sheet_state == "visible"), None)) is None:
+            raise LoadError("every sheet of cells of the workbook is hidden, and pnp reads the first not hidden: "
+                            "show the table's sheet, or name it with the table's `sheet:`", Mark(shown))
+        return ws
+    key = _sheet_key(sheet)
+    if (title := next((name for name in book.sheetnames if _sheet_key(name) == key), None)) is not None:
+        return book[title]
+    if (chart := next((name for name in charts if _sheet_key(name) == key), None)) is not None:
+        raise LoadError(f"sheet {named(chart)} is a chart sheet, which holds no cells; its sheets of cells: "
+                        f"{_names_said(book.sheetnames)}", Mark(shown))
+    raise LoadError(f"workbook has no sheet {named(sheet)}; its sheets: {_names_said(book.sheetnames)}", Mark(shown))
 
 
 # What Python's zip reader raises at a damaged zip package: BadZipFile (no directory at its end, a part's header
@@ -1016,7 +1033,8 @@ class _SheetRead:
         if self.column > MAX_COLUMNS and _holds_nothing(cell, self.ws._shared_strings):
             return None
         if self.column > MAX_COLUMNS:  # (refused as it is met: a row of 900,000 cells was read whole first, 360 MB)
-            raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(self.where, self.row, MAX_COLUMNS + 1))
+            # (at the cell's own column: a value at XFD, past blank cells, was named at column 1,001, where nothing is)
+            raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(self.where, self.row, self.column))
         if self.look_inside_cells:
             self._refuse_misplaced(cell.iter(), skipped=cell)
         if not len(cell) and cell.get("t") in _BLANK_TYPES:  # a blank cell (most, in a sheet of many): no value

@@ -31,7 +31,8 @@ TABLE_FIELDS = {
                     "(.csv, .xlsx: a header row of field names, then a row per item); default: <table name>.yaml, "
                     "else <table name>.csv or .xlsx, whichever exists"},
     "sheet": {"type": "str", "required": False,
-              "doc": "for an .xlsx file: the sheet holding the table (default: the first not hidden)"},
+              "doc": "for an .xlsx file: the sheet holding the table, its name in any case (default: the first not "
+                     "hidden)"},
     "files": {"type": "list", "of": "str", "required": False,
               "doc": "several files whose items make one table, in this order (instead of `file`)"},
     "fields": {"type": "any", "doc": "each field's name and its type (see Field types)"},

@@ -148,6 +148,7 @@ def check_parts(book: zipfile.ZipFile, shown: str) -> None:
         raise LoadError(f"workbook holds {len(infos):,} parts; pnp reads at most {MAX_PARTS:,}", Mark(shown))
     _refuse_packings(infos, shown)
     _refuse_twins(infos, shown)
+    _refuse_escaped_names(infos, shown)
     if sum(info.file_size for info in infos) > MAX_UNZIPPED_BYTES:  # (before any part is read, to tell XML)
         raise LoadError(f"workbook too large: it unpacks to more than {MAX_UNZIPPED_BYTES // 2**20} MB", Mark(shown))
     xml = [info for info in infos if _is_xml(book, info)]
@@ -163,6 +164,20 @@ def check_parts(book: zipfile.ZipFile, shown: str) -> None:
         raise LoadError(f"workbook too large: its XML parts unpack to more than {MAX_XML_BYTES // 2**20} MB",
                         Mark(shown))
     _refuse_document_types(book, xml, shown)
+
+
+def part_key(name: str) -> str:
+    """A part's name as a package's names are compared: without the case of its ASCII letters (A-Z), every other
+    character as it is (Open Packaging Conventions: part names are compared as ASCII strings without case). Full
+    case folding made 'xl/ſtyles.xml' (a long s) and 'xl/worKsheets/...' (a Kelvin sign) one name with the parts
+    of ASCII names: a workbook holding 'Straße.xml' beside 'strasse.xml' was refused as of two parts of one
+    name, and relations naming a part 'xl/ſtyles.xml' were taken as naming 'xl/styles.xml', the part pnp read.
+    A backslash is taken for the slash a zip program on Windows may read it as (no part's name holds one): zipfile read
+    'xl/worksheets/sheet1.xml' beside a part 'xl\\worksheets\\sheet1.xml', its twin there."""
+    return name.replace("\\", "/").translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 def _refuse_packings(infos: list[zipfile.ZipInfo], shown: str) -> None:
@@ -181,16 +196,33 @@ def _refuse_packings(infos: list[zipfile.ZipInfo], shown: str) -> None:
 
 
 def _refuse_twins(infos: list[zipfile.ZipInfo], file: str) -> None:
-    """LoadError at the second part of the workbook named as one before it, in any case (a package's part names
-    are compared so, and are each one part's): zipfile, and openpyxl through it, read the last of two
+    """LoadError at the second part of the workbook named as one before it, in any case of its ASCII letters (a
+    package's part names are compared so, part_key, and are each one part's): zipfile, and openpyxl through it, read the last of two
     xl/worksheets/sheet1.xml, where a spreadsheet program may read the first or refuse the file (a text read
     from one, shown from the other, exit 0)."""
     seen: set[str] = set()
     for info in infos:
-        if (name := info.filename.casefold()) in seen:
+        if (name := part_key(info.filename)) in seen:
             raise LoadError(f"the workbook holds two parts named {shown(info.filename)} (in any case): the file is "
                             "damaged; save it again from the spreadsheet program", Mark(file))
         seen.add(name)
+
+
+def _refuse_escaped_names(infos: list[zipfile.ZipInfo], file: str) -> None:
+    """LoadError at the first part of the workbook whose name escapes a letter, a digit, - . _ ~ or a slash (%31 for
+    1), which no part's name holds (Open Packaging Conventions: a part name escapes none of them): a spreadsheet
+    program reads a relation's target naming worksheets/sheet%31.xml as the part worksheets/sheet1.xml, where
+    openpyxl reads the part named so, letter for letter (a decoy beside the sheet shown was read, exit 0)."""
+    for info in infos:
+        if found := _ESCAPED_PLAIN.search(info.filename):
+            raise LoadError(f"part {named(info.filename)} of the workbook is named with {shown(found[0])}, an escaped "
+                            f"{shown(chr(int(found[1], 16)))}, which no part's name holds (a spreadsheet program reads "
+                            "it as that character, and another part): the file is damaged; save it again from the "
+                            "spreadsheet program", Mark(file))
+
+
+# A percent escape of a character a part's name holds as it is (URI's unreserved characters), or of a slash
+_ESCAPED_PLAIN = re.compile(r"%(2[dDeEfF]|3[0-9]|[46][1-9a-fA-F]|[57][0-9aA]|5[cCfF]|7[eE])")
 
 
 def _refuse_document_types(book: zipfile.ZipFile, xml: list[zipfile.ZipInfo], shown: str) -> None:
@@ -408,7 +440,7 @@ def _check_parts_read(book: zipfile.ZipFile, workbook: str, manifest: Any, relat
             "sharedStrings": (shared.PartName[1:] if shared is not None else None, relations)}
     for kind, (part, listed) in read.items():
         targets = sorted({rel.target for rel in listed.find(f"{REL_NS}/{kind}")} if listed else set())
-        if [n.casefold() for n in targets] != ([part.casefold()] if part else []):  # (a package's names in any case)
+        if list(map(part_key, targets)) != ([part_key(part)] if part else []):
             raise LoadError(f"the workbook's relations name its {_READ_PARTS[kind]} in "
                             f"{', '.join(map(named, targets)) or 'no part'}, and pnp reads them (as openpyxl does) "
                             f"from {named(part) if part else 'no part'}: a spreadsheet program would "
