@@ -454,7 +454,8 @@ def _reprint(project: "Project", outcome: "Outcome", state: "State", options: "P
     try:
         done = write_reprint(project, outcome.game_id, folder, state, options)
     except OSError as e:
-        report.error(f"{outcome.game_id}: reprint failed: {cannot_write(project.rel(folder), e, project.rel)}")
+        refused = cannot_write(project.rel(folder), e, project.rel)
+        report.error(f"{outcome.game_id}: reprint failed: {refused.message}", refused.mark)
         return
     if done.path is None:
         click.echo(f"{outcome.game_id}: nothing added or changed since {done.since}; no reprint")

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, BinaryIO, Callable, Iterator, Sequence
 if TYPE_CHECKING:
     import pikepdf
 
-from .errors import TEMPORARY_NAME, DataError, LoadError, OutputError, UsageError
+from .errors import TEMPORARY_NAME, DataError, LoadError, UsageError, write_refused
 from .options import did_you_mean
 from .units import PAPER_SIZES
 from .report import QUOTE_LIMIT, Mark, named, printable, shortened, shown
@@ -914,27 +914,24 @@ def folders_on_the_way(project: "Project", target: Path, itself: bool = True, le
             mode = os.stat(walked).st_mode  # (a link is followed, as writing would)
         except (OSError, ValueError):  # nothing there yet (made when written), or unreadable: tried below
             if os.path.islink(walked):  # (a link to nothing: the folder could not be made in its place, at the end)
-                raise OutputError(f"cannot write to {printable(project.rel(target))}: {printable(project.rel(walked))} "
-                                  f"is a symbolic link to {printable(os.readlink(walked))}, which is no folder") from None
+                raise write_refused(project.rel(target), f"{printable(project.rel(walked))} is a symbolic link to "
+                                    f"{printable(os.readlink(walked))}, which is no folder") from None
             missing = parts[at:]
             break
         kind = not_regular(mode) or "a file"
         if kind != "a folder":
-            raise OutputError(f"cannot write to {printable(project.rel(target))}: {printable(project.rel(walked))} is "
-                              f"{kind}, not a folder")
+            raise write_refused(project.rel(target), f"{printable(project.rel(walked))} is {kind}, not a folder")
         nearest = walked
     if (limits := _name_and_path_limits(nearest)) is not None:  # (asked once: no such limit said on Windows)
         _path_fits(project, target, limits, levels)
         _names_fit(project, target, limits[0], missing, () if itself else (target.name,))
     if missing and not makes_folders:  # (the system's "No such file or directory" named the folder, not the file)
-        raise OutputError(f"cannot write to {printable(project.rel(target))}: there is no folder "
-                          f"{printable(project.rel(nearest / missing[0]))}, and pnp makes none for the file: make it "
-                          "first, or name a file in a folder that is there")
+        raise write_refused(project.rel(target), f"there is no folder {printable(project.rel(nearest / missing[0]))}, "
+                            "and pnp makes none for the file: make it first, or name a file in a folder that is there")
     if missing:  # (folders will be made there: one is tried; an existing folder is left as it is, not even its
         _writable(project, target, nearest)  # time changed, for a build that finds its game up to date)
     elif not os.access(nearest, os.W_OK):  # (a read-only mount says so here, to root too)
-        raise OutputError(f"cannot write to {printable(project.rel(target))}: {printable(project.rel(nearest))} "
-                          "cannot be written")
+        raise write_refused(project.rel(target), f"{printable(project.rel(nearest))} cannot be written")
 
 
 # what a temporary beside a path adds to its name (temporary_beside: ".", ".pnp-", 12 hex digits, ".tmp"): an
@@ -960,10 +957,11 @@ def _path_fits(project: "Project", target: Path, limits: tuple[int, int], levels
     longest_name, longest_path = limits
     length, room = len(os.fsencode(target)), TEMPORARY_EXTRA + levels * (1 + longest_name)
     if length + room > longest_path:
-        raise OutputError(f"cannot write to {printable(project.rel(target))[:80]}...: its path is {length:,} bytes "
-                          f"long, past the {max(0, longest_path - room):,} its system allows for a folder pnp writes "
-                          f"in ({longest_path:,} less {room:,} for the names pnp writes below it): choose a folder "
-                          "of a shorter path")
+        # (the path named cut short: a line of 4 KB that says only where)
+        raise write_refused(f"{project.rel(target)[:80]}...", f"its path is {length:,} bytes long, past the "
+                            f"{max(0, longest_path - room):,} its system allows for a folder pnp writes in "
+                            f"({longest_path:,} less {room:,} for the names pnp writes below it): choose a folder of "
+                            "a shorter path")
 
 
 def _names_fit(project: "Project", target: Path, longest: int, missing: tuple[str, ...],
@@ -975,10 +973,9 @@ def _names_fit(project: "Project", target: Path, longest: int, missing: tuple[st
     for part, kind, extra in [*((part, "folder name", 0) for part in missing),
                               *((name, "name", TEMPORARY_EXTRA) for name in renamed)]:
         if len(os.fsencode(part)) + extra > longest:
-            raise OutputError(f"cannot write to {printable(project.rel(target))}: the {kind} "
-                              f"{printable(part[:40])}... is {len(os.fsencode(part))} bytes long, past the "
-                              f"{longest - extra} its file system allows" +
-                              (f" for a file pnp writes first under a name {extra} bytes longer" if extra else ""))
+            raise write_refused(project.rel(target), f"the {kind} {printable(part[:40])}... is {len(os.fsencode(part))} "
+                                f"bytes long, past the {longest - extra} its file system allows" +
+                                (f" for a file pnp writes first under a name {extra} bytes longer" if extra else ""))
 
 
 def _writable(project: "Project", target: Path, folder: Path) -> None:
@@ -989,9 +986,8 @@ def _writable(project: "Project", target: Path, folder: Path) -> None:
             probe.rmdir()
     except (OSError, ValueError) as e:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        raise OutputError(f"cannot write to {printable(project.rel(target))}: nothing can be made in "
-                          f"{printable(project.rel(folder))} "
-                          f"({reason})") from None
+        raise write_refused(project.rel(target), f"nothing can be made in {printable(project.rel(folder))} "
+                            f"({reason})") from None
 
 
 def _no_link_inside(project: "Project", path: Path, shown: str, out_option: bool = True) -> None:

@@ -225,7 +225,7 @@ def test_a_file_where_the_icons_folder_goes_is_said_and_left_as_it_was(tmp_path,
     shutil.rmtree(root / blocked, ignore_errors=True)
     (root / blocked).write_text("mine", encoding="utf-8")
     result = run(root, "icons", "add", "mini", "anchor", "--package", str(package))
-    assert result.exit_code == 2 and "layouts/mini/icons: cannot write the icons there" in result.output, \
+    assert result.exit_code == 2 and result.output.startswith("layouts/mini/icons: error: cannot write the icons there: "), \
         result.output
     assert "bug in pnp" not in result.output and (root / blocked).read_text(encoding="utf-8") == "mine"
 

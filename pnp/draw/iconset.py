@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cache import private_folder
-from ..errors import UsageError
+from ..errors import UsageError, why_not_written
 from ..options import closest
 from ..project import Project
 from ..report import Mark, shown
@@ -231,7 +231,7 @@ def add_icons(project: Project, game_id: str, wanted: list[str], package: Path |
             return _write_icons(project, folder, drawings, iconset)
     except OSError as e:
         named = e.filename if isinstance(e.filename, (str, Path)) else folder
-        raise UsageError(f"{project.rel(named)}: cannot write the icons there: {e.strerror or e}") from None
+        raise UsageError(f"cannot write the icons there: {why_not_written(e)}", Mark(project.rel(named))) from None
 
 
 def _write_icons(project: Project, folder: Path, drawings: JSON, iconset: JSON) -> list[Path]:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataError, LoadError, OutputError, UsageError, cannot_write
+from ..errors import DataError, LoadError, UsageError, cannot_write
 from ..project import Project, name_key, write_file
 from ..report import Mark
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, plain, shown, values_allowance
@@ -56,7 +56,7 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     try:
         write_file(target, data)
     except OSError as e:
-        raise OutputError(cannot_write(project.rel(target), e, project.rel)) from None
+        raise cannot_write(project.rel(target), e, project.rel) from None
     return target, len(items)
 
 

@@ -88,7 +88,7 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
     try:  # (as every command's output: a name or a path longer than the system allows, a folder it cannot write)
         folders_on_the_way(project, out_dir)
     except OutputError as e:
-        report.error(e.message)
+        report.add(e)
         return Simulation()
     try:
         played = run_apart(project, game, options, progress)
