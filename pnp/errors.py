@@ -102,7 +102,9 @@ WRITE_FAILURES = {errno.ENOENT: "a folder it is to be written in is not there",
                   errno.ENOSPC: "the disk is full",
                   errno.EDQUOT: "the disk space allowed to you is used up",
                   errno.EFBIG: "the file is larger than its file system holds",
-                  errno.ENAMETOOLONG: "its name is longer than its file system allows"}
+                  errno.ENAMETOOLONG: "its name is longer than its file system allows",
+                  # (a folder's lock that is a link, opened without following it, was "Too many levels of symbolic links")
+                  errno.ELOOP: "a symbolic link is in its place (pnp never writes through one), or links on its way lead in a loop"}
 
 
 class ExprError(PnpError):

@@ -464,6 +464,16 @@ def test_another_record_of_pnps_given_for_a_manifest_is_said_to_be_what_it_is(tm
     assert f"output/mini/{name}: error: not a build's manifest but {said} (it lists no components)" in result.output
 
 
+def test_a_manifest_of_a_pnp_that_recorded_no_faces_is_refused_at_its_place(tmp_path):
+    # it was said as `Error: PATH was written by ...`, where each other refusal of a manifest is `PATH: error: ...`
+    root = make_project(tmp_path / "proj")
+    record = root / "old.json"
+    record.write_text(json.dumps({"game": "mini", "components": [], "files": [], "warnings": [], "inputs": {}}))
+    result = run(root, "changes", "mini", "--since", str(record))
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("old.json: error: written by a pnp that did not record faces"), result.output
+
+
 @pytest.mark.parametrize("entries, said", [
     (lambda blob, tree: f"120000 blob {blob('a' * 5000)}\tlong\n", "link 'cards/mini/long' cannot be made: "),
     (lambda blob, tree: "120000 blob " + blob("a\0b") + "\tnul\n",

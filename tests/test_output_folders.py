@@ -2,6 +2,7 @@
 folder, exit 1, for every command that writes: never a traceback. A file in the way stands for a read-only
 folder here because the tests may run as root, whom permissions do not stop."""
 
+import errno
 import hashlib
 import os
 import json
@@ -417,3 +418,5 @@ def test_a_write_that_fails_is_said_in_pnps_words_naming_the_path():
     assert str(cannot_write("out", OSError(2, "No such file or directory", "out/x.csv.part"))) == \
         "out/x.csv.part: cannot write: a folder it is to be written in is not there"
     assert str(cannot_write("out", OSError(5, "Input/output error"))) == "out: cannot write: Input/output error"
+    assert str(cannot_write("out", OSError(errno.ELOOP, "Too many levels of symbolic links", "out", None,
+                                           "out/.pnp.lock"))).startswith("out/.pnp.lock: cannot write: a symbolic link")

@@ -335,8 +335,8 @@ def read_faces(project: "Project", path: Path, game_id: str, follow: bool = Fals
         raise UsageError(f"not a build's manifest but {_record_of(manifest.head)} (it lists no components); give "
                          "a build's manifest", Mark(where))
     if manifest.face_fields != FACE_FIELDS:
-        raise UsageError(f"{where} was written by a pnp that did not record faces; build again with "
-                         "--force to compare later changes with it")
+        raise UsageError("written by a pnp that did not record faces; build again with --force to compare later "
+                         "changes with it", Mark(where))  # (at its place, as the refusals above: it was `Error: PATH ...`)
     _not_too_many(manifest.components, where)
     drawn_with = drawn.record() if drawn is not None else {}
     for key, flag in FACE_OPTIONS.items() if drawn_with else ():
