@@ -95,8 +95,9 @@ def _foreign(project: "Project", game_id: str, fmt: str, folder: Path, report: R
     """True, said in the report, when `folder` holds what this export may not replace (not_an_export)."""
     problem = not_an_export(project, folder, game_id, fmt)
     if problem:
-        report.error(f"{game_id}: not exported: {project.rel(folder)} {problem}; an export replaces its folder "
-                     "whole: move that away or choose another --out")
+        # (at the folder, as every refusal at a path is said: it was `error: g: not exported: PATH holds ...`)
+        report.error(f"{game_id}: not exported: it {problem}; an export replaces its folder whole: move that away or "
+                     "choose another --out", Mark(project.rel(folder)))
     return problem is not None
 
 
