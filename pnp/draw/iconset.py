@@ -139,11 +139,11 @@ def _read_given(path: Path) -> bytes:
         with open(open_regular(path), "rb") as f:
             data = f.read(MAX_PACKAGE_BYTES + 1)
     except NotRegularFile as e:
-        raise UsageError(f"{path}: {e.kind}, not an ordinary file") from None
+        raise UsageError(f"{e.kind}, not an ordinary file", Mark(str(path))) from None
     except OSError as e:
-        raise UsageError(f"{path}: cannot be read ({e.strerror})") from None
+        raise UsageError(f"cannot be read ({e.strerror})", Mark(str(path))) from None
     if len(data) > MAX_PACKAGE_BYTES:
-        raise UsageError(f"{path}: larger than the icon package can be ({_size_text(MAX_PACKAGE_BYTES)})")
+        raise UsageError(f"larger than the icon package can be ({_size_text(MAX_PACKAGE_BYTES)})", Mark(str(path)))
     return data
 
 
@@ -162,22 +162,22 @@ def _from_tarball(data: bytes, shown: str) -> JSON:
                         and (file := tar.extractfile(member)) is not None:
                     return _parsed(file.read(), f"{shown}: package/icons.json")
     except (tarfile.TarError, OSError, EOFError, zlib.error) as e:
-        raise UsageError(f"{shown}: not the {PACKAGE} package ({type(e).__name__})") from None
-    raise UsageError(f"{shown}: not the {PACKAGE} package (no package/icons.json among its first "
-                     f"{MAX_PACKAGE_MEMBERS} members and {MAX_PACKAGE_BYTES // 2**20} MB)")
+        raise UsageError(f"not the {PACKAGE} package ({type(e).__name__})", Mark(shown)) from None
+    raise UsageError(f"not the {PACKAGE} package (no package/icons.json among its first {MAX_PACKAGE_MEMBERS} "
+                     f"members and {MAX_PACKAGE_BYTES // 2**20} MB)", Mark(shown))
 
 
 def _parsed(raw: bytes, shown: str) -> JSON:
     try:
         iconset = json.loads(raw)
     except (ValueError, RecursionError):
-        raise UsageError(f"{shown}: not JSON (or nested too deep)") from None
+        raise UsageError("not JSON (or nested too deep)", Mark(shown)) from None
     if not isinstance(iconset, dict) or not isinstance(iconset.get("icons"), dict):
-        raise UsageError(f"{shown}: holds no icons")
+        raise UsageError("holds no icons", Mark(shown))
     if not isinstance(iconset.get("aliases", {}), dict):
-        raise UsageError(f"{shown}: its aliases are not a mapping")
+        raise UsageError("its aliases are not a mapping", Mark(shown))
     if fault := _dimension_fault(iconset):
-        raise UsageError(f"{shown}: {fault}")
+        raise UsageError(fault, Mark(shown))
     return iconset
 
 
