@@ -867,27 +867,34 @@ def output_path(project: "Project", given: str | Path | None, *parts: str, defau
     base = Path(given).absolute() if given else Path(default or project.output)
     target = Path(os.path.normpath(base.joinpath(*parts)))  # '..' after a link is where the check looked
     shown = f"--out {given}" if given else project.rel(target)
+    refused = functools.partial(_refused, shown, given is not None)
     try:
         followed = Path(os.path.normpath(base.resolve().joinpath(*parts)))  # a link outside that leads in
         for path in (target, followed):
-            _no_link_inside(project, path, shown, out_option)
+            _no_link_inside(project, path, refused, out_option)
         real = target.resolve()
     except OSError as e:  # a name the system refuses to look up: said as what it is, not as a loop
         if e.errno != errno.ELOOP:
-            raise UsageError(f"{shown}: {e.strerror or e}") from None
-        raise UsageError(f"{shown}: a loop of symbolic links") from None
+            raise refused(e.strerror or str(e)) from None
+        raise refused("a loop of symbolic links") from None
     except RuntimeError:  # a loop of links
-        raise UsageError(f"{shown}: a loop of symbolic links") from None
+        raise refused("a loop of symbolic links") from None
     for name in protected:
         folder = (project.root / name).resolve()
         if real == folder or real.is_relative_to(folder):
-            raise UsageError(f"{shown}: {project.rel(real)} is in {name}/, whose files pnp reads; pnp writes "
-                             "nothing there: choose another folder")
+            raise refused(f"{project.rel(real)} is in {name}/, whose files pnp reads; pnp writes nothing there: "
+                          "choose another folder")
     # an export puts a new folder in place of the old: one holding the project took its cards/ and layouts/ away
     if replaced_whole and project.root.is_relative_to(real):
-        raise UsageError(f"{shown}: {real} is or holds the project's folder ({project.root}), which the command would replace "
-                         "whole; choose another folder")
+        raise refused(f"{real} is or holds the project's folder ({project.root}), which the command would replace "
+                      "whole; choose another folder")
     return target
+
+
+def _refused(shown: str, option: bool, why: str) -> UsageError:
+    """output_path's refusal of the place `shown`: said of the option (`Error: --out X: WHY`) when the user gave
+    it, else at the path, as every refusal at a path is (`PATH: error: WHY`; it was `Error: PATH: WHY`)."""
+    return UsageError(f"{shown}: {why}") if option else UsageError(why, Mark(shown))
 
 
 def folders_on_the_way(project: "Project", target: Path, itself: bool = True, levels: int = 1,
@@ -990,7 +997,7 @@ def _writable(project: "Project", target: Path, folder: Path) -> None:
                             f"({reason})") from None
 
 
-def _no_link_inside(project: "Project", path: Path, shown: str, out_option: bool = True) -> None:
+def _no_link_inside(project: "Project", path: Path, refused: Callable[[str], UsageError], out_option: bool = True) -> None:
     """UsageError if a folder of `path` inside the project (or the path itself) is a symbolic link."""
     if not path.is_relative_to(project.root):
         return
@@ -998,9 +1005,9 @@ def _no_link_inside(project: "Project", path: Path, shown: str, out_option: bool
     for part in path.relative_to(project.root).parts:
         walked = walked / part
         if walked.is_symlink():
-            raise UsageError(f"{shown}: {project.rel(walked)} is a symbolic link (to {os.readlink(walked)}); pnp "
-                             "writes and reads its output only in real folders inside the project: remove the link" +
-                             (", or give --out a folder outside the project" if out_option else ""))
+            raise refused(f"{project.rel(walked)} is a symbolic link (to {os.readlink(walked)}); pnp writes and reads "
+                          "its output only in real folders inside the project: remove the link" +
+                          (", or give --out a folder outside the project" if out_option else ""))
 
 
 @contextlib.contextmanager
