@@ -134,8 +134,8 @@ def _checked(project: "Project", game_id: str, start: str) -> list[Path]:
                for folder in (project.cards, project.layouts)]
     taken = [t for t in targets if t.exists() or t.is_symlink()]
     if taken:
-        raise UsageError(f"{project.rel(taken[0])} already exists: pnp new never overwrites a game "
-                         "(choose another name, or delete the folder)")
+        raise UsageError("already exists: pnp new never overwrites a game (choose another name, or delete the "
+                         "folder)", Mark(project.rel(taken[0])))  # (at it, as every refusal at a path)
     # a game named as one there but for case (Dino, dino) made a second game that validate and build refuse,
     # with the first, until one is renamed; on a disk that ignores case it is that game's folder, refused above
     for folder, target in zip((project.cards, project.layouts), targets):

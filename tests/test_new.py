@@ -45,7 +45,7 @@ def test_new_never_overwrites_a_game(tmp_path):
     card = tmp_path / "cards/mygame/cards.yaml"
     card.write_text("# mine\n", encoding="utf-8")
     again = run(tmp_path, "new", "mygame", "--from", "board")
-    assert again.exit_code == 2 and "already exists" in again.output
+    assert again.exit_code == 2 and again.output.startswith("cards/mygame: error: already exists"), again.output
     assert card.read_text(encoding="utf-8") == "# mine\n"
     assert not (tmp_path / "layouts/mygame/board.yaml").exists()
 
