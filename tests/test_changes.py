@@ -791,7 +791,7 @@ def test_changes_never_takes_a_received_folders_manifest_for_the_last_build(tmp_
     shutil.copytree(sent, received)
     result = run(received, "changes", "mini")
     assert result.exit_code == 2, result.output
-    assert "output/mini/manifest.json is not one your pnp wrote there" in result.output
+    assert "output/mini/manifest.json: error: mini: it is not one your pnp wrote there" in result.output
     assert "changed since" not in result.output
     named = run(received, "changes", "mini", "--since", str(received / "output/mini/manifest.json"))
     assert named.exit_code == 0 and "nothing changed since" in named.output, named.output
@@ -829,7 +829,8 @@ def test_changes_with_no_cache_to_keep_its_record_says_so_not_build_first(tmp_pa
     assert run(root, "build", "mini").exit_code == 0
     result = run(root, "changes", "mini")
     assert result.exit_code == 2 and "build first" not in result.output, result.output
-    assert "output/mini/manifest.json" in result.output and "PNP_CACHE_DIR" in result.output
+    assert result.output.startswith("output/mini/manifest.json: error: mini: it cannot be told from one received") \
+        and "PNP_CACHE_DIR" in result.output, result.output
     assert "compare with it anyway: --since" in result.output
 
 

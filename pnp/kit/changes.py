@@ -215,8 +215,8 @@ def _last_build(project: "Project", game_id: str, options: "PrintOptions", out_r
         # a folder received with its output/ holds a manifest of faces its data never made, which `pnp
         # changes` compared with as the last build, exit 0: only one this user's pnp wrote there is the last
         # build (as only such a manifest makes a kit up to date); one named with --since is the user's choice
-        raise UsageError(f"{game_id}: {project.rel(path)} {_unsealed_why()}, or compare with it anyway: "
-                         f"--since {pasted(shell_word(_as_typed(path)))}")
+        raise UsageError(f"{game_id}: it {_unsealed_why()}, or compare with it anyway: "  # (at it: `PATH: error:`)
+                         f"--since {pasted(shell_word(_as_typed(path)))}", Mark(project.rel(path)))
     return State(read_faces(project, path, game_id, drawn=options), "manifest", project.rel(path))
 
 
