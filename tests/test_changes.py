@@ -916,6 +916,14 @@ def test_changes_out_a_folder_name_longer_than_the_system_allows_is_said_to_hold
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_folder_in_the_place_of_the_last_builds_manifest_is_said_to_be_one_not_missing(tmp_path):
+    root = make_project(tmp_path / "proj")
+    (tmp_path / "kits" / "mini" / "manifest.json").mkdir(parents=True)
+    result = run(root, "changes", "mini", "--out", str(tmp_path / "kits"))
+    assert result.exit_code == 2 and result.output.startswith(
+        f"{tmp_path}/kits/mini/manifest.json: error: mini: no earlier build to compare with: it is a folder"), result.output
+
+
 @pytest.mark.parametrize("option", ["--since", "--changed-since"])
 def test_an_empty_since_is_said_as_empty(tmp_path, option):
     """`pnp changes GAME --since ''` said "--since : is a folder, not a build's manifest" (Path('') is '.')."""

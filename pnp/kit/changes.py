@@ -209,6 +209,10 @@ def _last_build(project: "Project", game_id: str, options: "PrintOptions", out_r
     path = Path(out_root) / game_id / manifest_name(options)
     # (os.path's tests, not Path's: `changes --out` a folder name too long for the system raised from Path's)
     if not os.path.isfile(path) and not os.path.islink(path):
+        if os.path.exists(path):  # (a folder or a pipe in its place was said to be "missing")
+            kind = not_regular(os.stat(path).st_mode) or "not a file"
+            raise UsageError(f"{game_id}: no earlier build to compare with: it is {kind}, not a build's manifest",
+                             Mark(project.rel(path)))
         raise UsageError(f"{game_id}: no earlier build to compare with ({project.rel(path)} is missing); "
                          + _other_build_said(path))
     if not _sealed_or_unreadable(path):
