@@ -287,7 +287,10 @@ def _known(wanted: list[str]) -> None:
 
 
 def _closest_names(name: str) -> list[str]:
-    """A few icon names close to `name`, none when it is no search (too many or too long words)."""
+    """A few icon names close to `name`, none when it is no search (too many or too long words, or none: an empty
+    name was offered the set's first three names, 3d-glasses among them)."""
+    if not name.strip(" -"):
+        return []
     try:
         return search(name.split("-"), 3)
     except UsageError:
