@@ -59,6 +59,8 @@ def test_add_refuses_an_unknown_name_with_suggestions_and_writes_nothing(tmp_pat
     result = run(root, "icons", "add", "mini", "anchor", "anchorr", "--package", str(package))
     assert result.exit_code == 2 and "'anchorr': try anchor" in result.output
     assert not (root / "layouts/mini/icons/anchor.svg").exists()
+    result = run(root, "icons", "add", "mini", "anchor", "Con", "--package", str(package))  # (a device on Windows)
+    assert result.exit_code == 2 and "'Con' is a name Windows keeps for a device" in result.output, result.output
     result = run(root, "icons", "add", "mini", "", "-", "--package", str(package))  # (not the set's first names)
     assert result.exit_code == 2 and "'': try pnp icons search WORD; '-': try pnp icons search WORD" in result.output
 

@@ -276,7 +276,14 @@ def _drawings(todo: list[str], iconset: JSON) -> JSON:
 
 
 def _known(wanted: list[str]) -> None:
-    """UsageError naming each name the set does not have, with the names closest to it."""
+    """UsageError naming each name the set does not have, with the names closest to it; first, a name Windows
+    keeps for a device (con, aux, com1), whose NAME.svg could not be made or checked out there, whatever a set
+    holds (as a component's id and a game's folder are held: project.WINDOWS_DEVICE_NAMES)."""
+    from ..project import WINDOWS_DEVICE_NAMES
+
+    if devices := [n for n in wanted if n.casefold() in WINDOWS_DEVICE_NAMES]:
+        raise UsageError(f"{shown(devices[0])} is a name Windows keeps for a device: its icon file "
+                         f"{shown(devices[0] + '.svg')} could not be made or checked out there; choose another icon")
     every = set(names())
     unknown = [n for n in wanted if not NAME.match(n) or n not in every]
     if unknown:
