@@ -454,7 +454,8 @@ def _reprint(project: "Project", outcome: "Outcome", state: "State", options: "P
     try:
         done = write_reprint(project, outcome.game_id, folder, state, options)
     except OSError as e:
-        report.error(f"{outcome.game_id}: reprint failed: {cannot_write(project.rel(folder), e, project.rel)}")
+        refused = cannot_write(project.rel(folder), e, project.rel)
+        report.error(f"{outcome.game_id}: reprint failed: {refused.message}", refused.mark)
         return
     if done.path is None:
         click.echo(f"{outcome.game_id}: nothing added or changed since {done.since}; no reprint")
@@ -641,6 +642,7 @@ def export(ctx: click.Context, games: tuple[str, ...], fmt: str, out_dir: str | 
     from .export.run import export_game
     from .units import MM, PrintOptions
 
+    _taken_by(ctx, fmt)
     project = _project(ctx)
     report = Report(project.root)
     selected = project.select(games)
@@ -665,6 +667,19 @@ def export(ctx: click.Context, games: tuple[str, ...], fmt: str, out_dir: str | 
             click.echo(f"{game_id}: {said} in {_shown_path(project, result.folder)}/")
     _print_report(report, f"exported {done} of {len(selected)} game{'s' * (len(selected) != 1)} as {fmt}")
     ctx.exit(report.exit_code)
+
+
+def _taken_by(ctx: click.Context, fmt: str) -> None:
+    """UsageError for an option given that the format `fmt` does not read (ExportFormat.takes): it was left unused
+    without a word, and `--format tgc --dpi 600` wrote the service's own size, exit 0."""
+    from .export.registry import TAKEN_BY_SOME, registered
+
+    taken = registered()[fmt].takes
+    for name in TAKEN_BY_SOME:
+        if name not in taken and ctx.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT):
+            readers = [other for other, format_ in registered().items() if name in format_.takes]
+            raise UsageError(f"--{name.replace('_', '-')}: the {fmt} format does not read it (only "
+                             f"{', '.join(readers) or 'no format'}); leave it out")
 
 
 def _export_folder(fmt: str, dpi: int, bleed_mm: float) -> str:

@@ -62,15 +62,32 @@ class OutputError(PnpError):
 TEMPORARY_NAME = re.compile(r"\..+\.pnp-[0-9a-f]{12}\.tmp", re.S)
 
 
-def cannot_write(folder: object, error: OSError, shown: Callable[[str], str] = str) -> str:
-    """The words for a write into `folder` that failed: the file in the way when renaming the finished file
-    onto its name failed (a folder there) or when removing it did, else the folder the user chose; never a
+def cannot_write(folder: str, error: OSError, shown: Callable[[str], str] = str) -> OutputError:
+    """The refusal of a write into `folder` that failed, at the path at fault (write_failure), as every refusal at
+    a file is said (`PATH: error: cannot write: WHY`; it was `Error: cannot write to PATH: WHY`, in no form an
+    editor or a script reads)."""
+    return write_refused(*write_failure(folder, error, shown))
+
+
+def write_failure(folder: str, error: OSError, shown: Callable[[str], str] = str) -> tuple[str, str]:
+    """(path at fault, why) of a write into `folder` that failed: the file in the way when renaming the finished
+    file onto its name failed (a folder there) or when removing it did, else the folder the user chose; never a
     temporary name. `shown` gives a path as messages show it."""
     named = error.filename2 if error.filename2 is not None else error.filename
     at_fault = folder
     if isinstance(named, (str, bytes)) and not TEMPORARY_NAME.fullmatch(os.path.basename(os.fsdecode(named))):
         at_fault = shown(os.fsdecode(named))
-    return f"cannot write to {at_fault}: {WRITE_FAILURES.get(error.errno or 0, error.strerror or str(error))}"
+    return at_fault, why_not_written(error)
+
+
+def why_not_written(error: OSError) -> str:
+    """Why a write failed, in pnp's words (WRITE_FAILURES) where it has some, else the system's."""
+    return WRITE_FAILURES.get(error.errno or 0, error.strerror or str(error))
+
+
+def write_refused(path: str, why: str) -> OutputError:
+    """The refusal to write `path` (as messages show it) for the reason `why`: `PATH: error: cannot write: WHY`."""
+    return OutputError(f"cannot write: {why}", Mark(path))
 
 
 # why a write failed, in pnp's words: the system's ("No such file or directory", "Not a directory") name no path and
@@ -85,7 +102,9 @@ WRITE_FAILURES = {errno.ENOENT: "a folder it is to be written in is not there",
                   errno.ENOSPC: "the disk is full",
                   errno.EDQUOT: "the disk space allowed to you is used up",
                   errno.EFBIG: "the file is larger than its file system holds",
-                  errno.ENAMETOOLONG: "its name is longer than its file system allows"}
+                  errno.ENAMETOOLONG: "its name is longer than its file system allows",
+                  # (a folder's lock that is a link, opened without following it, was "Too many levels of symbolic links")
+                  errno.ELOOP: "a symbolic link is in its place (pnp never writes through one), or links on its way lead in a loop"}
 
 
 class ExprError(PnpError):

@@ -11,10 +11,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import UsageError
+from .errors import UsageError, why_not_written
 from .options import CONTROL_CHARACTER
 from .project import RESERVED_GAME_NAMES, move_into_place, named_alike, output_path
-from .report import shown
+from .report import Mark, shown
 
 if TYPE_CHECKING:
     from .project import Project
@@ -47,7 +47,7 @@ def new_game(project: "Project", game_id: str, start: str = "deck", title: str |
         # `pnp new g` at once, the second was refused at '.pnp-new-x1y2/cards/g', a folder gone by then
         named = e.filename2 if isinstance(e.filename2, (str, Path)) else e.filename
         where = project.rel(named) if isinstance(named, (str, Path)) else project.rel(project.root)
-        raise UsageError(f"{where}: cannot write the new game there: {e.strerror or e}") from None
+        raise UsageError(f"cannot write the new game there: {why_not_written(e)}", Mark(where)) from None
     if given is not None:
         _refuse_unless_valid(project, game_id, given, targets, made)
     return written
@@ -134,8 +134,8 @@ def _checked(project: "Project", game_id: str, start: str) -> list[Path]:
                for folder in (project.cards, project.layouts)]
     taken = [t for t in targets if t.exists() or t.is_symlink()]
     if taken:
-        raise UsageError(f"{project.rel(taken[0])} already exists: pnp new never overwrites a game "
-                         "(choose another name, or delete the folder)")
+        raise UsageError("already exists: pnp new never overwrites a game (choose another name, or delete the "
+                         "folder)", Mark(project.rel(taken[0])))  # (at it, as every refusal at a path)
     # a game named as one there but for case (Dino, dino) made a second game that validate and build refuse,
     # with the first, until one is renamed; on a disk that ignores case it is that game's folder, refused above
     for folder, target in zip((project.cards, project.layouts), targets):

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, BinaryIO, Callable, Iterator, Sequence
 if TYPE_CHECKING:
     import pikepdf
 
-from .errors import TEMPORARY_NAME, DataError, LoadError, OutputError, UsageError
+from .errors import TEMPORARY_NAME, DataError, LoadError, UsageError, write_refused
 from .options import did_you_mean
 from .units import PAPER_SIZES
 from .report import QUOTE_LIMIT, Mark, named, printable, shortened, shown
@@ -876,27 +876,34 @@ def output_path(project: "Project", given: str | Path | None, *parts: str, defau
     base = Path(given).absolute() if given else Path(default or project.output)
     target = Path(os.path.normpath(base.joinpath(*parts)))  # '..' after a link is where the check looked
     shown = f"--out {given}" if given else project.rel(target)
+    refused = functools.partial(_refused, shown, given is not None)
     try:
         followed = Path(os.path.normpath(base.resolve().joinpath(*parts)))  # a link outside that leads in
         for path in (target, followed):
-            _no_link_inside(project, path, shown, out_option)
+            _no_link_inside(project, path, refused, out_option)
         real = target.resolve()
     except OSError as e:  # a name the system refuses to look up: said as what it is, not as a loop
         if e.errno != errno.ELOOP:
-            raise UsageError(f"{shown}: {e.strerror or e}") from None
-        raise UsageError(f"{shown}: a loop of symbolic links") from None
+            raise refused(e.strerror or str(e)) from None
+        raise refused("a loop of symbolic links") from None
     except RuntimeError:  # a loop of links
-        raise UsageError(f"{shown}: a loop of symbolic links") from None
+        raise refused("a loop of symbolic links") from None
     for name in protected:
         folder = (project.root / name).resolve()
         if real == folder or real.is_relative_to(folder):
-            raise UsageError(f"{shown}: {project.rel(real)} is in {name}/, whose files pnp reads; pnp writes "
-                             "nothing there: choose another folder")
+            raise refused(f"{project.rel(real)} is in {name}/, whose files pnp reads; pnp writes nothing there: "
+                          "choose another folder")
     # an export puts a new folder in place of the old: one holding the project took its cards/ and layouts/ away
     if replaced_whole and project.root.is_relative_to(real):
-        raise UsageError(f"{shown}: {real} is or holds the project's folder ({project.root}), which the command would replace "
-                         "whole; choose another folder")
+        raise refused(f"{real} is or holds the project's folder ({project.root}), which the command would replace "
+                      "whole; choose another folder")
     return target
+
+
+def _refused(shown: str, option: bool, why: str) -> UsageError:
+    """output_path's refusal of the place `shown`: said of the option (`Error: --out X: WHY`) when the user gave
+    it, else at the path, as every refusal at a path is (`PATH: error: WHY`; it was `Error: PATH: WHY`)."""
+    return UsageError(f"{shown}: {why}") if option else UsageError(why, Mark(shown))
 
 
 def folders_on_the_way(project: "Project", target: Path, itself: bool = True, levels: int = 1,
@@ -923,27 +930,24 @@ def folders_on_the_way(project: "Project", target: Path, itself: bool = True, le
             mode = os.stat(walked).st_mode  # (a link is followed, as writing would)
         except (OSError, ValueError):  # nothing there yet (made when written), or unreadable: tried below
             if os.path.islink(walked):  # (a link to nothing: the folder could not be made in its place, at the end)
-                raise OutputError(f"cannot write to {printable(project.rel(target))}: {printable(project.rel(walked))} "
-                                  f"is a symbolic link to {printable(os.readlink(walked))}, which is no folder") from None
+                raise write_refused(project.rel(target), f"{printable(project.rel(walked))} is a symbolic link to "
+                                    f"{printable(os.readlink(walked))}, which is no folder") from None
             missing = parts[at:]
             break
         kind = not_regular(mode) or "a file"
         if kind != "a folder":
-            raise OutputError(f"cannot write to {printable(project.rel(target))}: {printable(project.rel(walked))} is "
-                              f"{kind}, not a folder")
+            raise write_refused(project.rel(target), f"{printable(project.rel(walked))} is {kind}, not a folder")
         nearest = walked
     if (limits := _name_and_path_limits(nearest)) is not None:  # (asked once: no such limit said on Windows)
         _path_fits(project, target, limits, levels)
         _names_fit(project, target, limits[0], missing, () if itself else (target.name,))
     if missing and not makes_folders:  # (the system's "No such file or directory" named the folder, not the file)
-        raise OutputError(f"cannot write to {printable(project.rel(target))}: there is no folder "
-                          f"{printable(project.rel(nearest / missing[0]))}, and pnp makes none for the file: make it "
-                          "first, or name a file in a folder that is there")
+        raise write_refused(project.rel(target), f"there is no folder {printable(project.rel(nearest / missing[0]))}, "
+                            "and pnp makes none for the file: make it first, or name a file in a folder that is there")
     if missing:  # (folders will be made there: one is tried; an existing folder is left as it is, not even its
         _writable(project, target, nearest)  # time changed, for a build that finds its game up to date)
     elif not os.access(nearest, os.W_OK):  # (a read-only mount says so here, to root too)
-        raise OutputError(f"cannot write to {printable(project.rel(target))}: {printable(project.rel(nearest))} "
-                          "cannot be written")
+        raise write_refused(project.rel(target), f"{printable(project.rel(nearest))} cannot be written")
 
 
 # what a temporary beside a path adds to its name (temporary_beside: ".", ".pnp-", 12 hex digits, ".tmp"): an
@@ -969,10 +973,11 @@ def _path_fits(project: "Project", target: Path, limits: tuple[int, int], levels
     longest_name, longest_path = limits
     length, room = len(os.fsencode(target)), TEMPORARY_EXTRA + levels * (1 + longest_name)
     if length + room > longest_path:
-        raise OutputError(f"cannot write to {printable(project.rel(target))[:80]}...: its path is {length:,} bytes "
-                          f"long, past the {max(0, longest_path - room):,} its system allows for a folder pnp writes "
-                          f"in ({longest_path:,} less {room:,} for the names pnp writes below it): choose a folder "
-                          "of a shorter path")
+        # (the path named cut short: a line of 4 KB that says only where)
+        raise write_refused(f"{project.rel(target)[:80]}...", f"its path is {length:,} bytes long, past the "
+                            f"{max(0, longest_path - room):,} its system allows for a folder pnp writes in "
+                            f"({longest_path:,} less {room:,} for the names pnp writes below it): choose a folder of "
+                            "a shorter path")
 
 
 def _names_fit(project: "Project", target: Path, longest: int, missing: tuple[str, ...],
@@ -984,10 +989,9 @@ def _names_fit(project: "Project", target: Path, longest: int, missing: tuple[st
     for part, kind, extra in [*((part, "folder name", 0) for part in missing),
                               *((name, "name", TEMPORARY_EXTRA) for name in renamed)]:
         if len(os.fsencode(part)) + extra > longest:
-            raise OutputError(f"cannot write to {printable(project.rel(target))}: the {kind} "
-                              f"{printable(part[:40])}... is {len(os.fsencode(part))} bytes long, past the "
-                              f"{longest - extra} its file system allows" +
-                              (f" for a file pnp writes first under a name {extra} bytes longer" if extra else ""))
+            raise write_refused(project.rel(target), f"the {kind} {printable(part[:40])}... is {len(os.fsencode(part))} "
+                                f"bytes long, past the {longest - extra} its file system allows" +
+                                (f" for a file pnp writes first under a name {extra} bytes longer" if extra else ""))
 
 
 def _writable(project: "Project", target: Path, folder: Path) -> None:
@@ -998,12 +1002,11 @@ def _writable(project: "Project", target: Path, folder: Path) -> None:
             probe.rmdir()
     except (OSError, ValueError) as e:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        raise OutputError(f"cannot write to {printable(project.rel(target))}: nothing can be made in "
-                          f"{printable(project.rel(folder))} "
-                          f"({reason})") from None
+        raise write_refused(project.rel(target), f"nothing can be made in {printable(project.rel(folder))} "
+                            f"({reason})") from None
 
 
-def _no_link_inside(project: "Project", path: Path, shown: str, out_option: bool = True) -> None:
+def _no_link_inside(project: "Project", path: Path, refused: Callable[[str], UsageError], out_option: bool = True) -> None:
     """UsageError if a folder of `path` inside the project (or the path itself) is a symbolic link."""
     if not path.is_relative_to(project.root):
         return
@@ -1011,9 +1014,9 @@ def _no_link_inside(project: "Project", path: Path, shown: str, out_option: bool
     for part in path.relative_to(project.root).parts:
         walked = walked / part
         if walked.is_symlink():
-            raise UsageError(f"{shown}: {project.rel(walked)} is a symbolic link (to {os.readlink(walked)}); pnp "
-                             "writes and reads its output only in real folders inside the project: remove the link" +
-                             (", or give --out a folder outside the project" if out_option else ""))
+            raise refused(f"{project.rel(walked)} is a symbolic link (to {os.readlink(walked)}); pnp writes and reads "
+                          "its output only in real folders inside the project: remove the link" +
+                          (", or give --out a folder outside the project" if out_option else ""))
 
 
 @contextlib.contextmanager

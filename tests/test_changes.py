@@ -464,6 +464,16 @@ def test_another_record_of_pnps_given_for_a_manifest_is_said_to_be_what_it_is(tm
     assert f"output/mini/{name}: error: not a build's manifest but {said} (it lists no components)" in result.output
 
 
+def test_a_manifest_of_a_pnp_that_recorded_no_faces_is_refused_at_its_place(tmp_path):
+    # it was said as `Error: PATH was written by ...`, where each other refusal of a manifest is `PATH: error: ...`
+    root = make_project(tmp_path / "proj")
+    record = root / "old.json"
+    record.write_text(json.dumps({"game": "mini", "components": [], "files": [], "warnings": [], "inputs": {}}))
+    result = run(root, "changes", "mini", "--since", str(record))
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("old.json: error: written by a pnp that did not record faces"), result.output
+
+
 @pytest.mark.parametrize("entries, said", [
     (lambda blob, tree: f"120000 blob {blob('a' * 5000)}\tlong\n", "link 'cards/mini/long' cannot be made: "),
     (lambda blob, tree: "120000 blob " + blob("a\0b") + "\tnul\n",
@@ -781,7 +791,7 @@ def test_changes_never_takes_a_received_folders_manifest_for_the_last_build(tmp_
     shutil.copytree(sent, received)
     result = run(received, "changes", "mini")
     assert result.exit_code == 2, result.output
-    assert "output/mini/manifest.json is not one your pnp wrote there" in result.output
+    assert "output/mini/manifest.json: error: mini: it is not one your pnp wrote there" in result.output
     assert "changed since" not in result.output
     named = run(received, "changes", "mini", "--since", str(received / "output/mini/manifest.json"))
     assert named.exit_code == 0 and "nothing changed since" in named.output, named.output
@@ -819,7 +829,8 @@ def test_changes_with_no_cache_to_keep_its_record_says_so_not_build_first(tmp_pa
     assert run(root, "build", "mini").exit_code == 0
     result = run(root, "changes", "mini")
     assert result.exit_code == 2 and "build first" not in result.output, result.output
-    assert "output/mini/manifest.json" in result.output and "PNP_CACHE_DIR" in result.output
+    assert result.output.startswith("output/mini/manifest.json: error: mini: it cannot be told from one received") \
+        and "PNP_CACHE_DIR" in result.output, result.output
     assert "compare with it anyway: --since" in result.output
 
 
@@ -903,6 +914,14 @@ def test_changes_out_a_folder_name_longer_than_the_system_allows_is_said_to_hold
     result = run(repo, "changes", "dinospan", "--out", str(tmp_path / ("n" * 300)))
     assert result.exit_code == 2 and "dinospan: no earlier build to compare with" in result.output, result.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_folder_in_the_place_of_the_last_builds_manifest_is_said_to_be_one_not_missing(tmp_path):
+    root = make_project(tmp_path / "proj")
+    (tmp_path / "kits" / "mini" / "manifest.json").mkdir(parents=True)
+    result = run(root, "changes", "mini", "--out", str(tmp_path / "kits"))
+    assert result.exit_code == 2 and result.output.startswith(
+        f"{tmp_path}/kits/mini/manifest.json: error: mini: no earlier build to compare with: it is a folder"), result.output
 
 
 @pytest.mark.parametrize("option", ["--since", "--changed-since"])

@@ -134,6 +134,16 @@ def test_print_services_get_their_template_size(tmp_path, fmt, size):
             assert image.size == size and image.mode == "RGB", path
 
 
+@pytest.mark.parametrize("fmt, option", [("tgc", ["--dpi", "600"]), ("drivethru", ["--bleed", "3"]),
+                                         ("proof", ["--base-url", "https://example.org/"]), ("tts", ["--dpi", "72"])])
+def test_an_option_the_format_does_not_read_is_refused_before_any_work(tmp_path, fmt, option):
+    """`--format tgc --dpi 600` wrote the service's template size, exit 0: the option was left unused unsaid."""
+    result = run(tmp_path, "export", "--format", fmt, *option)  # (refused before the project is looked for)
+    assert result.exit_code == 2 and f"Error: {option[0]}: the {fmt} format does not read it" in result.output, \
+        result.output
+    assert not (tmp_path / "output").exists()
+
+
 def test_a_deck_of_no_service_size_is_left_out_with_a_warning(mini):
     card = mini / "layouts/mini/card.yaml"
     original = card.read_text()

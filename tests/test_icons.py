@@ -59,6 +59,10 @@ def test_add_refuses_an_unknown_name_with_suggestions_and_writes_nothing(tmp_pat
     result = run(root, "icons", "add", "mini", "anchor", "anchorr", "--package", str(package))
     assert result.exit_code == 2 and "'anchorr': try anchor" in result.output
     assert not (root / "layouts/mini/icons/anchor.svg").exists()
+    result = run(root, "icons", "add", "mini", "anchor", "Con", "--package", str(package))  # (a device on Windows)
+    assert result.exit_code == 2 and "'Con' is a name Windows keeps for a device" in result.output, result.output
+    result = run(root, "icons", "add", "mini", "", "-", "--package", str(package))  # (not the set's first names)
+    assert result.exit_code == 2 and "'': try pnp icons search WORD; '-': try pnp icons search WORD" in result.output
 
 
 @pytest.mark.parametrize("linked, to", [("layouts/mini/icons", "outside"), ("layouts", "outside"),
@@ -104,7 +108,9 @@ def test_a_package_that_is_not_the_icon_set_is_refused_by_name(tmp_path):
     fake = tmp_path / "fake.tgz"
     fake.write_bytes(b"not a tarball")
     result = run(root, "icons", "add", "mini", "anchor", "--package", str(fake))
-    assert result.exit_code == 2 and "fake.tgz: not the @iconify-json/game-icons package" in result.output
+    # (at the file, as every refusal at a file: it was `Error: PATH: not the ...`)
+    assert result.exit_code == 2 and result.output.startswith(f"{fake}: error: not the @iconify-json/game-icons "
+                                                              "package"), result.output
 
 
 def _tarball(path, members):
@@ -118,7 +124,7 @@ def _tarball(path, members):
 
 
 @pytest.mark.parametrize("icons_json, said", [
-    (b'{"icons":' + b"[" * 100_000 + b"]" * 100_000 + b"}", "package/icons.json: not JSON (or nested too deep)"),
+    (b'{"icons":' + b"[" * 100_000 + b"]" * 100_000 + b"}", "package/icons.json: error: not JSON (or nested too deep)"),
     (json.dumps({"icons": {"anchor": "x"}}).encode(), "icon 'anchor' has no 'body' text"),
     (json.dumps({"icons": {"anchor": {"body": ["x"]}}}).encode(), "icon 'anchor' has no 'body' text"),
     (json.dumps({"icons": {}, "aliases": ["x"]}).encode(), "its aliases are not a mapping"),
@@ -143,7 +149,7 @@ def test_a_package_of_many_members_or_a_pipe_is_refused_without_reading_it_all(t
     (tmp_path / "unpacked").mkdir()
     os.mkfifo(tmp_path / "unpacked" / "icons.json")
     result = run(root, "icons", "add", "mini", "anchor", "--package", str(tmp_path / "unpacked"))
-    assert result.exit_code == 2 and "icons.json: a named pipe, not an ordinary file" in result.output
+    assert result.exit_code == 2 and "icons.json: error: a named pipe, not an ordinary file" in result.output
 
 
 def test_an_icon_svglib_ran_out_of_time_on_is_not_read_again_for_every_face(tmp_path, monkeypatch):
@@ -225,7 +231,7 @@ def test_a_file_where_the_icons_folder_goes_is_said_and_left_as_it_was(tmp_path,
     shutil.rmtree(root / blocked, ignore_errors=True)
     (root / blocked).write_text("mine", encoding="utf-8")
     result = run(root, "icons", "add", "mini", "anchor", "--package", str(package))
-    assert result.exit_code == 2 and "layouts/mini/icons: cannot write the icons there" in result.output, \
+    assert result.exit_code == 2 and result.output.startswith("layouts/mini/icons: error: cannot write the icons there: "), \
         result.output
     assert "bug in pnp" not in result.output and (root / blocked).read_text(encoding="utf-8") == "mine"
 

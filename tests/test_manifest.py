@@ -224,5 +224,5 @@ def test_a_huge_file_unpacked_over_a_sealed_manifest_or_a_file_it_lists_is_never
     assert (kit / "mini-boards-a4.pdf").stat().st_size < 1 << 20
     os.truncate(kit / "manifest.json", 10 << 30)
     said = run(root, "changes", "mini")
-    assert said.exit_code == 2 and "output/mini/manifest.json is not one your pnp wrote" in said.output, said.output
+    assert said.exit_code == 2 and "output/mini/manifest.json: error: mini: it is not one your pnp wrote" in said.output, said.output
     assert max(read) < 1 << 20

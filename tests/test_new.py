@@ -45,7 +45,7 @@ def test_new_never_overwrites_a_game(tmp_path):
     card = tmp_path / "cards/mygame/cards.yaml"
     card.write_text("# mine\n", encoding="utf-8")
     again = run(tmp_path, "new", "mygame", "--from", "board")
-    assert again.exit_code == 2 and "already exists" in again.output
+    assert again.exit_code == 2 and again.output.startswith("cards/mygame: error: already exists"), again.output
     assert card.read_text(encoding="utf-8") == "# mine\n"
     assert not (tmp_path / "layouts/mygame/board.yaml").exists()
 
@@ -75,7 +75,7 @@ def test_a_game_made_by_another_pnp_new_meanwhile_is_named_and_kept(tmp_path, mo
 
     monkeypatch.setattr(new_mod, "_checked", made_meanwhile)
     result = run(tmp_path, "new", "mygame")
-    assert result.exit_code == 2 and "Error: cards/mygame: cannot write the new game there" in result.output
+    assert result.exit_code == 2 and result.output.startswith("cards/mygame: error: cannot write the new game there: "), result.output
     assert (tmp_path / "cards/mygame/game.yaml").read_text(encoding="utf-8") == "# the other's\n"
     assert not (tmp_path / "layouts/mygame").exists() and not list(tmp_path.glob(".*"))
 
@@ -85,7 +85,7 @@ def test_new_where_a_games_folder_is_a_file_says_so_and_leaves_nothing(tmp_path,
     """A project whose cards/ (or layouts/) is a file was a traceback (FileExistsError)."""
     (tmp_path / blocked).write_text("mine\n", encoding="utf-8")
     result = run(tmp_path, "new", "mygame")
-    assert result.exit_code == 2 and f"Error: {blocked}: cannot write the new game there" in result.output, result.output
+    assert result.exit_code == 2 and result.output.startswith(f"{blocked}: error: cannot write the new game there: "), result.output
     assert (tmp_path / blocked).read_text(encoding="utf-8") == "mine\n"
     assert not list(tmp_path.glob("*/mygame")) and not list(tmp_path.glob(".*"))  # no half game, no staging
     assert sorted(p.name for p in tmp_path.iterdir()) == [blocked]  # nor the other folder, made for it, left empty

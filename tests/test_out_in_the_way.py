@@ -25,7 +25,8 @@ def test_a_file_on_the_way_to_out_is_refused_before_any_drawing(mini, command, m
     monkeypatch.setattr(Studio, "printed", lambda self, printable, resolved=None: drawn.append(printable) or [])
     result = run(mini, *command, "--out", str(mini / "afile" / "sub"))
     assert result.exit_code == 1, result.output
-    assert "cannot write to afile/sub/mini" in result.output and ": afile is a file, not a folder" in result.output
+    assert result.output.startswith("afile/sub/mini") and ": error: cannot write: afile is a file, not a folder" \
+        in result.output, result.output
     assert drawn == []
     assert list(mini.glob("afile*")) == [mini / "afile"]
 
@@ -46,7 +47,7 @@ def test_calibrate_names_the_file_in_the_way_of_its_out(mini):
     given rather than the file in its way, as build, export and report do."""
     result = run(mini, "calibrate", "--out", str(mini / "afile" / "sub"))
     assert result.exit_code == 1, result.output
-    assert "cannot write to afile/sub: afile is a file, not a folder" in result.output, result.output
+    assert result.output.startswith("afile/sub: error: cannot write: afile is a file, not a folder"), result.output
     assert list(mini.glob("afile*")) == [mini / "afile"]
 
 
@@ -60,7 +61,8 @@ def test_an_out_whose_nearest_folder_cannot_be_written_is_refused_before_any_dra
     monkeypatch.setattr(Studio, "printed", lambda self, printable, resolved=None: drawn.append(printable) or [])
     result = run(mini, *command, "--out", "/proc/self/pnp-out")
     assert result.exit_code == 1, result.output
-    assert "cannot write to /proc/self/pnp-out" in result.output and "nothing can be made in /proc/self" in result.output
+    assert result.output.startswith("/proc/self/pnp-out") and \
+        ": error: cannot write: nothing can be made in /proc/self" in result.output, result.output
     assert drawn == []
 
 

@@ -1679,3 +1679,22 @@ def test_rules_that_stop_their_process_are_said_and_the_run_ends(tmp_path):
         result = _simulate(root, "--games", "2", "--jobs", jobs, "--out", str(tmp_path / "o"))
         assert result.exit_code == 1 and "cards/mini/rules.py: error: the process playing the games was stopped" \
             in result.output, result.output
+
+
+def test_results_a_full_disk_refuses_are_said_in_pnps_words_at_the_file(tmp_path, monkeypatch):
+    """A write of simulation.json failing once the games were played said the system's words ("No space left
+    on device"), where every other write refused says pnp's ("the disk is full")."""
+    import errno
+
+    import pnp.simulate as simulate_mod
+
+    root = make_project(tmp_path / "p")
+
+    def full(path, data):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(simulate_mod, "write_file", full)
+    monkeypatch.setattr(simulate_mod, "to_json", lambda summary: b"{}")
+    report = Report(root)
+    assert simulate_mod._written(Project(root), root / "output" / "mini", {}, report) is None
+    assert [str(d) for d in report.errors] == ["output/mini/simulation.json: error: cannot write: the disk is full"]

@@ -277,14 +277,15 @@ def test_convert_refuses_a_file_no_table_reads_and_never_overwrites(proj):
     assert result.exit_code == 2 and "no table of" in result.output
     convert(proj, folder / "tokens.yaml", "csv")
     again = run(proj, "convert", str(folder / "tokens.yaml"), "--to", "csv")
-    assert again.exit_code == 2 and "exists; --force replaces it" in again.output
+    assert again.exit_code == 2 and again.output.startswith(f"cards/{GAME}/tokens.csv: error: exists; --force "
+                                                           "replaces it"), again.output
     # `--out TOKENS.YAML --force` on a system comparing names without case (macOS, Windows) wrote the table over
     # the file read (a workbook's other sheets lost), exit 0; a hard link stands for that other name here
     before = (folder / "tokens.yaml").read_bytes()
     os.link(folder / "tokens.yaml", folder / "TOKENS-linked.yaml")
     itself = run(proj, "convert", str(folder / "tokens.yaml"), "--to", "yaml", "--out",
                  str(folder / "TOKENS-linked.yaml"), "--force")
-    assert itself.exit_code == 2 and f"cards/{GAME}/TOKENS-linked.yaml is cards/{GAME}/tokens.yaml itself" \
+    assert itself.exit_code == 2 and f"cards/{GAME}/TOKENS-linked.yaml: error: is cards/{GAME}/tokens.yaml itself" \
         in itself.output, itself.output
     assert (folder / "tokens.yaml").read_bytes() == before
     assert os.path.samefile(folder / "tokens.yaml", folder / "TOKENS-linked.yaml")
@@ -1757,7 +1758,7 @@ def test_convert_never_writes_over_another_of_its_tables_files_of_the_same_name(
     root, folder = two_tables(tmp_path, {"a": {"files": ["t.yaml", "t.csv"], "fields": {"id": "str", "n": "int"}}},
                               {}, {"t.yaml": "- {id: x, n: 3}\n", "t.csv": "id,n\ny,4\n"})
     result = run(root, "convert", str(folder / "t.yaml"), "--to", "csv", "--force")
-    assert result.exit_code == 2 and "t.csv is read by table 'a' of cards/mini/game.yaml" in result.output
+    assert result.exit_code == 2 and "t.csv: error: is read by table 'a' of cards/mini/game.yaml" in result.output
     assert (folder / "t.csv").read_text(encoding="utf-8") == "id,n\ny,4\n"
 
 
@@ -2516,7 +2517,7 @@ def test_a_table_file_named_through_dot_dot_converts_where_the_system_finds_it(t
     shutil.copy(root / "cards/mini/cards.yaml", tmp_path / "elsewhere" / "mini" / "cards.yaml")
     (root / "cards" / "away").symlink_to(tmp_path / "elsewhere" / "in")
     linked = run(root, "convert", str(root / "cards/away/../mini/cards.yaml"), "--to", "xlsx")
-    assert linked.exit_code == 2 and "cards/away/../mini/cards.yaml: a table file lives in cards/<game>/" \
+    assert linked.exit_code == 2 and "cards/away/../mini/cards.yaml: error: a table file lives in cards/<game>/" \
         in linked.output, linked.output
     assert sorted(p.name for p in (tmp_path / "elsewhere" / "mini").iterdir()) == ["cards.yaml"]
     assert not (root / "cards/mini/cards.xlsx").exists()
@@ -3319,6 +3320,6 @@ def test_convert_never_writes_over_another_file_its_own_tables_files_list(tmp_pa
     csv_file = root / "cards/mini/cards.csv"
     before = csv_file.read_bytes()
     result = run(root, "convert", str(root / "cards/mini/cards.yaml"), "--to", "csv", "--force")
-    assert result.exit_code == 2 and "cards/mini/cards.csv is read by table 'cards' of cards/mini/game.yaml" \
+    assert result.exit_code == 2 and "cards/mini/cards.csv: error: is read by table 'cards' of cards/mini/game.yaml" \
         in result.output, result.output
     assert csv_file.read_bytes() == before

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cache import private_folder
-from ..errors import UsageError
+from ..errors import UsageError, why_not_written
 from ..options import closest
 from ..project import Project
 from ..report import Mark, shown
@@ -139,11 +139,11 @@ def _read_given(path: Path) -> bytes:
         with open(open_regular(path), "rb") as f:
             data = f.read(MAX_PACKAGE_BYTES + 1)
     except NotRegularFile as e:
-        raise UsageError(f"{path}: {e.kind}, not an ordinary file") from None
+        raise UsageError(f"{e.kind}, not an ordinary file", Mark(str(path))) from None
     except OSError as e:
-        raise UsageError(f"{path}: cannot be read ({e.strerror})") from None
+        raise UsageError(f"cannot be read ({e.strerror})", Mark(str(path))) from None
     if len(data) > MAX_PACKAGE_BYTES:
-        raise UsageError(f"{path}: larger than the icon package can be ({_size_text(MAX_PACKAGE_BYTES)})")
+        raise UsageError(f"larger than the icon package can be ({_size_text(MAX_PACKAGE_BYTES)})", Mark(str(path)))
     return data
 
 
@@ -162,22 +162,22 @@ def _from_tarball(data: bytes, shown: str) -> JSON:
                         and (file := tar.extractfile(member)) is not None:
                     return _parsed(file.read(), f"{shown}: package/icons.json")
     except (tarfile.TarError, OSError, EOFError, zlib.error) as e:
-        raise UsageError(f"{shown}: not the {PACKAGE} package ({type(e).__name__})") from None
-    raise UsageError(f"{shown}: not the {PACKAGE} package (no package/icons.json among its first "
-                     f"{MAX_PACKAGE_MEMBERS} members and {MAX_PACKAGE_BYTES // 2**20} MB)")
+        raise UsageError(f"not the {PACKAGE} package ({type(e).__name__})", Mark(shown)) from None
+    raise UsageError(f"not the {PACKAGE} package (no package/icons.json among its first {MAX_PACKAGE_MEMBERS} "
+                     f"members and {MAX_PACKAGE_BYTES // 2**20} MB)", Mark(shown))
 
 
 def _parsed(raw: bytes, shown: str) -> JSON:
     try:
         iconset = json.loads(raw)
     except (ValueError, RecursionError):
-        raise UsageError(f"{shown}: not JSON (or nested too deep)") from None
+        raise UsageError("not JSON (or nested too deep)", Mark(shown)) from None
     if not isinstance(iconset, dict) or not isinstance(iconset.get("icons"), dict):
-        raise UsageError(f"{shown}: holds no icons")
+        raise UsageError("holds no icons", Mark(shown))
     if not isinstance(iconset.get("aliases", {}), dict):
-        raise UsageError(f"{shown}: its aliases are not a mapping")
+        raise UsageError("its aliases are not a mapping", Mark(shown))
     if fault := _dimension_fault(iconset):
-        raise UsageError(f"{shown}: {fault}")
+        raise UsageError(fault, Mark(shown))
     return iconset
 
 
@@ -231,7 +231,7 @@ def add_icons(project: Project, game_id: str, wanted: list[str], package: Path |
             return _write_icons(project, folder, drawings, iconset)
     except OSError as e:
         named = e.filename if isinstance(e.filename, (str, Path)) else folder
-        raise UsageError(f"{project.rel(named)}: cannot write the icons there: {e.strerror or e}") from None
+        raise UsageError(f"cannot write the icons there: {why_not_written(e)}", Mark(project.rel(named))) from None
 
 
 def _write_icons(project: Project, folder: Path, drawings: JSON, iconset: JSON) -> list[Path]:
@@ -276,7 +276,14 @@ def _drawings(todo: list[str], iconset: JSON) -> JSON:
 
 
 def _known(wanted: list[str]) -> None:
-    """UsageError naming each name the set does not have, with the names closest to it."""
+    """UsageError naming each name the set does not have, with the names closest to it; first, a name Windows
+    keeps for a device (con, aux, com1), whose NAME.svg could not be made or checked out there, whatever a set
+    holds (as a component's id and a game's folder are held: project.WINDOWS_DEVICE_NAMES)."""
+    from ..project import WINDOWS_DEVICE_NAMES
+
+    if devices := [n for n in wanted if n.casefold() in WINDOWS_DEVICE_NAMES]:
+        raise UsageError(f"{shown(devices[0])} is a name Windows keeps for a device: its icon file "
+                         f"{shown(devices[0] + '.svg')} could not be made or checked out there; choose another icon")
     every = set(names())
     unknown = [n for n in wanted if not NAME.match(n) or n not in every]
     if unknown:
@@ -287,7 +294,10 @@ def _known(wanted: list[str]) -> None:
 
 
 def _closest_names(name: str) -> list[str]:
-    """A few icon names close to `name`, none when it is no search (too many or too long words)."""
+    """A few icon names close to `name`, none when it is no search (too many or too long words, or none: an empty
+    name was offered the set's first three names, 3d-glasses among them)."""
+    if not name.strip(" -"):
+        return []
     try:
         return search(name.split("-"), 3)
     except UsageError:

@@ -56,6 +56,7 @@ class Png(ExportFormat):
     resolution (a big board at a high dpi) at the highest whole dpi within it, with a warning."""
 
     name = "png"
+    takes = ("dpi", "bleed")
     help = "every face and back as a PNG"
     writes = "<component>/<nnn>-<id>-front.png and -back.png, at --dpi with --bleed, RGB"
 

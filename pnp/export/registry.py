@@ -41,6 +41,9 @@ class ExportFormat:
     name = ""  # `pnp export --format NAME`, and the export folder's name
     help = ""  # what it makes, a phrase for --format's help
     writes = ""  # the files it writes, for `pnp export --help`: lines, the ones after the first indented
+    # the options of `pnp export` that shape what it writes, among those only some formats read (TAKEN_BY_SOME):
+    # one given to a format that reads none of it is refused, not silently left unused
+    takes: tuple[str, ...] = ()
 
     def art_bleed(self, options: dict) -> float:
         """Points of art drawn around each face for this format: the user's --bleed unless the format needs
@@ -61,6 +64,11 @@ class ExportFormat:
         """The written files (under `work`, named as under `folder`) measured against the plan's rules: what is
         wrong, one message per file and rule (each named by `shown_as`)."""
         return preflight(plan, folder, work, shown_as, on_checked)
+
+
+# options of `pnp export` a format reads only when it says so (ExportFormat.takes): `--format tgc --dpi 600` made
+# The Game Crafter's template size, exit 0, and the user believed they had 600 dpi
+TAKEN_BY_SOME = ("dpi", "bleed", "base_url")
 
 
 def register(cls: type[ExportFormat]) -> type[ExportFormat]:

@@ -82,8 +82,8 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
         report.error(f"{game_id}: export failed: {e.message}", e.mark)
         return Exported(game_id, False, report.diagnostics)
     except OSError as e:
-        report.error(f"{game_id}: export failed: {cannot_write(project.rel(folder.parent), e, project.rel)}; the previous export is left "
-                     "as it was")
+        refused = cannot_write(project.rel(folder.parent), e, project.rel)
+        report.error(f"{game_id}: export failed: {refused.message}; the previous export is left as it was", refused.mark)
         return Exported(game_id, False, report.diagnostics)
     except Exception as e:  # noqa: BLE001 - a bug in pnp met by this game: said at its input, not as a traceback
         report.add(unforeseen(e, f"{game_id}: export failed, the previous export is left as it was"))
@@ -95,8 +95,9 @@ def _foreign(project: "Project", game_id: str, fmt: str, folder: Path, report: R
     """True, said in the report, when `folder` holds what this export may not replace (not_an_export)."""
     problem = not_an_export(project, folder, game_id, fmt)
     if problem:
-        report.error(f"{game_id}: not exported: {project.rel(folder)} {problem}; an export replaces its folder "
-                     "whole: move that away or choose another --out")
+        # (at the folder, as every refusal at a path is said: it was `error: g: not exported: PATH holds ...`)
+        report.error(f"{game_id}: not exported: it {problem}; an export replaces its folder whole: move that away or "
+                     "choose another --out", Mark(project.rel(folder)))
     return problem is not None
 
 

@@ -85,6 +85,7 @@ class TabletopSimulator(ExportFormat):
     when the backs differ), boards, aids and tokens as images, dice; and a save that sets them on a table."""
 
     name = "tts"
+    takes = ("base_url",)
     help = "Tabletop Simulator deck sheets and a saved object"
     writes = ("<deck>-<n>-faces.png sheets (at most 10 x 7 cards, 4096 px), boards, tokens, dice, the\n"
               "rulebook, <game>.json (copy it to Tabletop Simulator's Saves folder) and table-preview.png")

@@ -559,7 +559,8 @@ def write_game_report(project: "Project", game_id: str, folder: str | Path, repo
             with output_lock(folder, project.rel(folder)):  # the folder's writers' lock: see remove_leftovers
                 write_file(target, pdf)  # atomic, under a name of its own: two reports at once never share a file
         except OSError as e:
-            report.error(f"{game_id}: no report: {cannot_write(project.rel(folder), e, project.rel)}")
+            refused = cannot_write(project.rel(folder), e, project.rel)
+            report.error(f"{game_id}: no report: {refused.message}", refused.mark)
             return None
         emit("step", game_id, "written")
         return target

@@ -36,7 +36,7 @@ def write_calibration(project: "Project", paper: str, folder: str | Path) -> Pat
     sheet that prints nothing of the games."""
     from ..draw.calibrate import calibration_sheet
     from ..draw.fonts import load_fonts
-    from ..errors import OutputError, cannot_write
+    from ..errors import cannot_write
     from ..project import BUILTIN_FONTS, Project, calibration_name, output_lock, write_file
     from ..units import PrintOptions
 
@@ -48,5 +48,5 @@ def write_calibration(project: "Project", paper: str, folder: str | Path) -> Pat
         with output_lock(folder, project.rel(folder)):  # the folder's writers' lock: see remove_leftovers
             write_file(path, data)
     except OSError as e:
-        raise OutputError(cannot_write(project.rel(folder), e, project.rel)) from None
+        raise cannot_write(project.rel(folder), e, project.rel) from None
     return path

@@ -209,14 +209,18 @@ def _last_build(project: "Project", game_id: str, options: "PrintOptions", out_r
     path = Path(out_root) / game_id / manifest_name(options)
     # (os.path's tests, not Path's: `changes --out` a folder name too long for the system raised from Path's)
     if not os.path.isfile(path) and not os.path.islink(path):
+        if os.path.exists(path):  # (a folder or a pipe in its place was said to be "missing")
+            kind = not_regular(os.stat(path).st_mode) or "not a file"
+            raise UsageError(f"{game_id}: no earlier build to compare with: it is {kind}, not a build's manifest",
+                             Mark(project.rel(path)))
         raise UsageError(f"{game_id}: no earlier build to compare with ({project.rel(path)} is missing); "
                          + _other_build_said(path))
     if not _sealed_or_unreadable(path):
         # a folder received with its output/ holds a manifest of faces its data never made, which `pnp
         # changes` compared with as the last build, exit 0: only one this user's pnp wrote there is the last
         # build (as only such a manifest makes a kit up to date); one named with --since is the user's choice
-        raise UsageError(f"{game_id}: {project.rel(path)} {_unsealed_why()}, or compare with it anyway: "
-                         f"--since {pasted(shell_word(_as_typed(path)))}")
+        raise UsageError(f"{game_id}: it {_unsealed_why()}, or compare with it anyway: "  # (at it: `PATH: error:`)
+                         f"--since {pasted(shell_word(_as_typed(path)))}", Mark(project.rel(path)))
     return State(read_faces(project, path, game_id, drawn=options), "manifest", project.rel(path))
 
 
@@ -335,8 +339,8 @@ def read_faces(project: "Project", path: Path, game_id: str, follow: bool = Fals
         raise UsageError(f"not a build's manifest but {_record_of(manifest.head)} (it lists no components); give "
                          "a build's manifest", Mark(where))
     if manifest.face_fields != FACE_FIELDS:
-        raise UsageError(f"{where} was written by a pnp that did not record faces; build again with "
-                         "--force to compare later changes with it")
+        raise UsageError("written by a pnp that did not record faces; build again with --force to compare later "
+                         "changes with it", Mark(where))  # (at its place, as the refusals above: it was `Error: PATH ...`)
     _not_too_many(manifest.components, where)
     drawn_with = drawn.record() if drawn is not None else {}
     for key, flag in FACE_OPTIONS.items() if drawn_with else ():

@@ -133,8 +133,8 @@ def _built(project: "Project", game_id: str, options: "PrintOptions", folder: Pa
         report.error(f"{game_id}: build failed: {e.message}; previous output left intact", e.mark)
         return Outcome(game_id, "failed", report.diagnostics)
     except OSError as e:
-        report.error(f"{game_id}: build failed: {cannot_write(project.rel(folder), e, project.rel)}; "
-                     "previous output left intact")
+        refused = cannot_write(project.rel(folder), e, project.rel)
+        report.error(f"{game_id}: build failed: {refused.message}; previous output left intact", refused.mark)
         return Outcome(game_id, "failed", report.diagnostics)
     except Exception as e:  # noqa: BLE001 - a bug in pnp met by this game: said at its input, the other games go on
         report.add(unforeseen(e, f"{game_id}: build failed, previous output left intact"))

@@ -172,5 +172,6 @@ def proof(project: "Project", game_id: str, options: "PrintOptions", selection: 
     try:
         return write_selected(studio, selection, folder)
     except OSError as e:  # a folder or a read-only file in the way: said as a build's failed write is
-        report.error(f"{game_id}: proof failed: {cannot_write(project.rel(folder), e, project.rel)}")
+        refused = cannot_write(project.rel(folder), e, project.rel)
+        report.error(f"{game_id}: proof failed: {refused.message}", refused.mark)
         return None

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataError, LoadError, OutputError, UsageError, cannot_write
+from ..errors import DataError, LoadError, UsageError, cannot_write
 from ..project import Project, name_key, write_file
 from ..report import Mark
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, plain, shown, values_allowance
@@ -56,7 +56,7 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     try:
         write_file(target, data)
     except OSError as e:
-        raise OutputError(cannot_write(project.rel(target), e, project.rel)) from None
+        raise cannot_write(project.rel(target), e, project.rel) from None
     return target, len(items)
 
 
@@ -81,8 +81,7 @@ def _game_folder_of(project: Project, path: Path) -> tuple[Path, str]:
     UsageError when it is in no game's folder."""
     parts = path.relative_to(project.cards.absolute()).parts if path.is_relative_to(project.cards.absolute()) else ()
     if len(parts) < 2 or ".." in parts:
-        raise UsageError(f"{project.rel(path)}: a table file lives in cards/<game>/ of the project "
-                         f"({project.root})")
+        raise UsageError(f"a table file lives in cards/<game>/ of the project ({project.root})", Mark(project.rel(path)))
     return project.cards.absolute() / parts[0], Path(*parts[1:]).as_posix()
 
 
@@ -93,20 +92,22 @@ def _target(project: Project, path: Path, fmt: str, out: str | Path | None, forc
     _read_by_another; `meta`: its game's game.yaml, read), or a file that exists (unless `force`)."""
     target = Path(out) if out else path.with_suffix("." + fmt)
     if _one_file(target, path):
-        raise UsageError(f"{project.rel(path)} is already {fmt}" if target.absolute() == path else
-                         f"{project.rel(target.absolute())} is {project.rel(path)} itself by another name (a link, or "
-                         "a name a disk that does not tell names apart by case or Unicode form reads as it: macOS, "
-                         "Windows, a USB stick), and --force does not write the table over the file it is read "
-                         "from: name another file")
+        # (each refusal of the file to write said at it, `PATH: error: ...`, as every refusal at a file: it was
+        # `Error: PATH exists; ...`)
+        raise UsageError(f"is already {fmt}" if target.absolute() == path else
+                         f"is {project.rel(path)} itself by another name (a link, or a name a disk that does not tell "
+                         "names apart by case or Unicode form reads as it: macOS, Windows, a USB stick), and --force "
+                         "does not write the table over the file it is read from: name another file",
+                         Mark(project.rel(target.absolute())))
     if _game_file(project, target):  # (`--to yaml --out cards/<game>/game.yaml --force` wrote the table there)
-        raise UsageError(f"{project.rel(target)} defines a game (its tables among the rest), and --force does not "
-                         "replace it with a table: name another file")
+        raise UsageError("defines a game (its tables among the rest), and --force does not replace it with a "
+                         "table: name another file", Mark(project.rel(target)))
     # (`--out cards/<game>/other-table.yaml --force` wrote this table's items where the game reads another's)
     if (reader := _read_by_another(project, target, table, meta)) is not None:
-        raise UsageError(f"{project.rel(target)} is read by {reader}, and --force does not write other items "
-                         "over it: name another file")
+        raise UsageError(f"is read by {reader}, and --force does not write other items over it: name another file",
+                         Mark(project.rel(target)))
     if target.exists() and not force:
-        raise UsageError(f"{project.rel(target)} exists; --force replaces it")
+        raise UsageError("exists; --force replaces it", Mark(project.rel(target)))
     return target
 
 
@@ -237,7 +238,7 @@ def _table_of(project: Project, game_folder: Path, name: str) -> tuple[Record, A
     tables = meta.get("tables") if isinstance(meta, Record) else None
     enums = meta.get("enums") if isinstance(meta, Record) else None
     if not isinstance(tables, Record):
-        raise UsageError(f"{shown} declares no tables")
+        raise UsageError("declares no tables", Mark(shown))
     read = [(table, spec, spec.get("files") or [spec.get("file") or default_file(game_folder, table)])
             for table, spec in tables.items() if isinstance(spec, Record)]
     table, spec = _table_reading(read, name, shown)

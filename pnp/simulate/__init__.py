@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..check import load
-from ..errors import DataError, OutputError, UsageError
+from ..errors import DataError, OutputError, UsageError, why_not_written
 from ..project import SIMULATION_FILE, Project, folders_on_the_way, output_lock, write_file
 from ..report import Mark, Report, pasted, shell_word
 from ..model.load import Record
@@ -88,7 +88,7 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
     try:  # (as every command's output: a name or a path longer than the system allows, a folder it cannot write)
         folders_on_the_way(project, out_dir)
     except OutputError as e:
-        report.error(e.message)
+        report.add(e)
         return Simulation()
     try:
         played = run_apart(project, game, options, progress)
@@ -153,7 +153,7 @@ def _written(project: Project, out_dir: Path, summary: dict[str, Any], report: R
     except OSError as e:
         in_the_way = Path(e.filename) if isinstance(e.filename, (str, Path)) else path  # a file where a folder goes
         at = in_the_way if in_the_way in path.parents else path
-        report.error(f"cannot write: {e.strerror or e}", Mark(project.rel(at)))
+        report.error(f"cannot write: {why_not_written(e)}", Mark(project.rel(at)))  # (pnp's words, as every write's)
         return None
     return path
 
