@@ -568,7 +568,7 @@ def _start_worker(source: RulesSource, game_id: str, game_data: GameData, option
     _end_when_done()
     stop_hard_past_timeouts()
     bound_recursion_limit()
-    _cap_memory(RULES_MEMORY // workers)  # the run's workers share the rules' memory: each took all of it
+    _cap_memory(RULES_MEMORY // workers, inherited=True)  # the run's workers share the rules' memory: each took all
     _tell_ctrl_c()
     _WORKER["options"] = options
     LOGGED.lines = 0
@@ -953,11 +953,19 @@ def _loading(shown: str, path: str, options: Options) -> Iterator[None]:
                         "top of rules.py, in __init__ or in ITEMS?)", code_mark(e, shown, path)) from None
 
 
-def _cap_memory(room: int = RULES_MEMORY) -> None:
+_MEMORY_FROM: dict[str, int] = {}  # "size": the address space pnp's process playing the rules had as it was capped,
+# which the workers it forks inherit: their share is counted from it
+
+
+def _cap_memory(room: int = RULES_MEMORY, inherited: bool = False) -> None:
     """Limit this process, the rules', and those it starts to `room` more address space than it has now:
     past it the rules' allocation raises MemoryError, a fault of the rules said at their line as any exception
     (rules keeping 3 GB a game ran past a minute, taking the machine's memory). A worker of --jobs N is given
-    RULES_MEMORY / N: each had its own RULES_MEMORY, N GB in all. Where a limit this process started under is
+    RULES_MEMORY / N: each had its own RULES_MEMORY, N GB in all. With `inherited` (a worker forked from the
+    process that loaded the rules) the share is counted from that process's size as it was capped: what the
+    rules took there (the module's top, __init__) is the worker's too, its pages copied as the worker writes
+    them (or touches a Python object on them), and each of N workers took that much again beyond its share
+    (rules holding 700 MB at their top took 2.1 GB with --jobs 2). Where a limit this process started under is
     lower (a worker forked from the process that had made the rules, their memory counted already; a ulimit set
     on pnp), that one holds, and a MemoryError says the room it leaves: a worker whose rules' __init__ took
     600 MB was said 'past the 1,024 MB' with 424 MB left. Where the system cannot say or set it (no /proc,
@@ -967,11 +975,13 @@ def _cap_memory(room: int = RULES_MEMORY) -> None:
 
         with open("/proc/self/statm", "rb") as statm:
             size = int(statm.read().split()[0]) * resource.getpagesize()
+        start = min(size, _MEMORY_FROM.get("size", size)) if inherited else size
+        _MEMORY_FROM["size"] = start
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        cap = size + room if hard == resource.RLIM_INFINITY else min(size + room, hard)
+        cap = start + room if hard == resource.RLIM_INFINITY else min(start + room, hard)
         if soft == resource.RLIM_INFINITY or soft > cap:
             resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-            left, bound = cap - size, f" (this process's share of the run's {RULES_MEMORY >> 20:,} MB)"
+            left, bound = max(0, cap - size), f" (this process's share of the run's {RULES_MEMORY >> 20:,} MB)"
         else:
             left, bound = max(0, soft - size), " (what the memory limit this process started under leaves them)"
         api.memory_room, api.memory_bound = left, bound if left < RULES_MEMORY else ""
