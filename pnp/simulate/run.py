@@ -587,7 +587,7 @@ def _start_worker(source: RulesSource, game_id: str, game_data: GameData, option
     _end_when_done()
     stop_hard_past_timeouts()
     bound_recursion_limit()
-    _cap_memory(RULES_MEMORY // workers, inherited=True)  # the run's workers share the rules' memory: each took all
+    _cap_memory(RULES_MEMORY // (workers + 1), inherited=True)  # (see _play_apart)
     hold_continue()
     _tell_ctrl_c()
     _WORKER["options"] = options
@@ -639,20 +639,18 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
     (pnp's copy, from loaded_rules; else the rules' `game`, which rules whose __init__ set `self.game = None`
     made a bug in pnp with --jobs 2, where --jobs 1 said their games' faults)."""
     data = data if data is not None else rules.game
-    games, count = schedule(options), games_in(options)
+    games = schedule(options)
     LOGGED.lines = 0
-    if options.jobs <= 1 or count < 2:
+    workers, size = pool_shape(options)
+    if not workers:
         for game in games:
             yield play(rules, options, *game)
             if progress:
                 progress(1)
         return
-    most = min(options.jobs, usable_cores(), MAX_WORKERS)  # each worker with a useful share of the memory
-    size = max(1, min(50, count // (most * 8)))
     chunks = iter(lambda: list(itertools.islice(games, size)), [])  # (made as the pool is given them: _in_order)
     source = source_of(type(rules))
     try:
-        workers = min(most, -(-count // size))
         pool = ProcessPoolExecutor(workers, mp_context=worker_context(), initializer=_start_worker,
                                    initargs=(source, data.id, data, options, workers))
         finished = False
@@ -675,6 +673,17 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
         raise DataError(STOPPED, Mark(source.shown)) from None
     except BrokenProcessPool:  # (a traceback): the rules ended their process (os._exit), or it was killed
         raise DataError(ENDED + "; run with --jobs 1 to see in which game", Mark(source.shown)) from None
+
+
+def pool_shape(options: Options) -> tuple[int, int]:
+    """The workers a run's games are played by (0: by the process that loaded the rules, alone) and the games of
+    each chunk they are given."""
+    count = games_in(options)
+    if options.jobs <= 1 or count < 2:
+        return 0, count
+    most = min(options.jobs, usable_cores(), MAX_WORKERS)  # each worker with a useful share of the memory
+    size = max(1, min(50, count // (most * 8)))
+    return min(most, -(-count // size)), size
 
 
 CHUNKS_AHEAD = 4  # chunks per worker given to the pool past the one the run waits for (see _in_order)
@@ -1092,8 +1101,8 @@ _MEMORY_FROM: dict[str, int] = {}  # "size": the address space pnp's process pla
 def _cap_memory(room: int = RULES_MEMORY, inherited: bool = False) -> None:
     """Limit this process, the rules', and those it starts to `room` more address space than it has now:
     past it the rules' allocation raises MemoryError, a fault of the rules said at their line as any exception
-    (rules keeping 3 GB a game ran past a minute, taking the machine's memory). A worker of --jobs N is given
-    RULES_MEMORY / N: each had its own RULES_MEMORY, N GB in all. With `inherited` (a worker forked from the
+    (rules keeping 3 GB a game ran past a minute, taking the machine's memory). With --jobs N the process that
+    loads the rules and each worker are given RULES_MEMORY / (N + 1): each had its own RULES_MEMORY. With `inherited` (a worker forked from the
     process that loaded the rules) the share is counted from that process's size as it was capped: what the
     rules took there (the module's top, __init__) is the worker's too, its pages copied as the worker writes
     them (or touches a Python object on them), and each of N workers took that much again beyond its share
@@ -1111,7 +1120,7 @@ def _cap_memory(room: int = RULES_MEMORY, inherited: bool = False) -> None:
         _MEMORY_FROM["size"] = start
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)
         cap = start + room if hard == resource.RLIM_INFINITY else min(start + room, hard)
-        if soft == resource.RLIM_INFINITY or soft > cap:
+        if soft == resource.RLIM_INFINITY or soft >= cap:  # (a worker inherits its share: the same)
             resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
             left, bound = max(0, cap - size), f" (this process's share of the run's {RULES_MEMORY >> 20:,} MB)"
         else:
@@ -1149,7 +1158,10 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
         _let_ctrl_c_in()
         end_with_parent(group=True)
         receiving.close()
-        _cap_memory()
+        # the rules' memory shared by this process and the run's workers: a worker took all of it (N GB in all),
+        # and what the rules hold here (their module's top, __init__) each worker copies as it writes it (or
+        # touches a Python object in it), which no limit of address space sees
+        _cap_memory(RULES_MEMORY // (pool_shape(options)[0] + 1))
         stop_hard_past_timeouts()
         bound_recursion_limit()
         sending.send(("played", _played(project, game, options, lambda n: sending.send(("progress", n)),
