@@ -1,6 +1,7 @@
 """pnp simulate: the runner, agents, statistics and balance rules on a tiny Nim game, bad rules modules, and
 one Dino Battles game replayed move by move."""
 
+import contextlib
 import gc
 import os
 import sys
@@ -744,7 +745,7 @@ def test_ctrl_z_stops_the_rules_with_pnp_and_what_they_started_outside_their_gro
     import signal
     import subprocess
 
-    escaped = tmp_path / "escaped"
+    escaped, rules = tmp_path / "escaped", []
     top = (f"import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"
            f"        open({str(escaped)!r}, 'w').write(str(os.getpid()))\n        time.sleep(60)\n    os._exit(0)\n")
     slow = "        import time\n        end = time.process_time() + 0.005\n        while time.process_time() < end:\n" \
@@ -784,6 +785,9 @@ def test_ctrl_z_stops_the_rules_with_pnp_and_what_they_started_outside_their_gro
         assert not Path(f"/proc/{pid}").exists(), "a process the rules started outlived the run"
     finally:
         pnp.kill()
+        if rules:  # (stopped, with pnp killed: nothing ends them)
+            with contextlib.suppress(OSError):
+                os.killpg(int(rules[0]), signal.SIGKILL)
         if escaped.exists() and Path(f"/proc/{escaped.read_text()}").exists():
             os.kill(int(escaped.read_text()), signal.SIGKILL)
 
