@@ -495,7 +495,8 @@ memory_room = RULES_MEMORY  # this process's share of it, as run._cap_memory set
 memory_bound = ""  # what set memory_room, as a MemoryError says it: "" for the whole of RULES_MEMORY
 WORKER_MEMORY = 128 << 20  # the least share of RULES_MEMORY a worker of --jobs is given: rules needing tens of MB
 # failed on a machine of 64 cores, whose default 64 workers had 16 MB each
-MAX_WORKERS = RULES_MEMORY // WORKER_MEMORY  # so the most processes a run plays in, whatever --jobs asks
+MAX_WORKERS = RULES_MEMORY // WORKER_MEMORY - 1  # so the most workers a run plays in, whatever --jobs asks (the
+# process that loads the rules has a share too)
 
 
 class _Said(reprlib.Repr):

@@ -3,6 +3,7 @@ a timeout, and a failure of the rules said with its game, seed and turn."""
 
 import collections
 import contextlib
+import ctypes
 import gc
 import itertools
 import math
@@ -20,6 +21,7 @@ from multiprocessing.process import BaseProcess
 from multiprocessing.util import Finalize
 from dataclasses import dataclass, field
 from random import Random
+from pathlib import Path
 from types import FrameType
 from typing import Any, Literal, cast
 
@@ -453,8 +455,8 @@ class _alarm:
             self._stop(_Timeout)
 
     def _check_playing(self, signum: int, frame: FrameType | None) -> None:
-        used = time.process_time()
-        if self.inside and (self.stopping or used - self.used < IDLE_SHARE * self.idle):
+        used, continued = time.process_time(), _continued()  # (stopped meanwhile, it used none: not waiting)
+        if self.inside and (self.stopping or (used - self.used < IDLE_SHARE * self.idle and not continued)):
             self._stop(self.stopping or _Waiting)
         self.used = used
 
@@ -495,6 +497,23 @@ class _alarm:
     def _stopping(self) -> type[_Timeout] | None:
         """The stop raised in the game, if one was."""
         return self.stopping
+
+
+def hold_continue() -> None:
+    """In a process playing the rules: SIGCONT, which continues a stopped process whatever its mask, kept pending
+    (blocked) for _continued to tell. Threads and processes the rules start later hold it too."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCONT})
+
+
+def _continued() -> bool:
+    """Whether this process was stopped and continued since this was last asked (a SIGCONT is pending, see
+    hold_continue); the SIGCONT taken. A game stopped with pnp (Ctrl-Z, see _ctrl_z_passed_on) used no processor
+    time while stopped, and was said to have waited for good once continued, its run failed."""
+    if not hasattr(signal, "sigpending") or signal.SIGCONT not in signal.sigpending():
+        return False
+    signal.sigwait({signal.SIGCONT})
+    return True
 
 
 STOP_AGAIN = 0.001  # seconds after which a game's stop that Python swallowed is raised again (each __del__ the
@@ -568,7 +587,8 @@ def _start_worker(source: RulesSource, game_id: str, game_data: GameData, option
     _end_when_done()
     stop_hard_past_timeouts()
     bound_recursion_limit()
-    _cap_memory(RULES_MEMORY // workers)  # the run's workers share the rules' memory: each took all of it
+    _cap_memory(RULES_MEMORY // (workers + 1), inherited=True)  # (see _play_apart)
+    hold_continue()
     _tell_ctrl_c()
     _WORKER["options"] = options
     LOGGED.lines = 0
@@ -619,20 +639,18 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
     (pnp's copy, from loaded_rules; else the rules' `game`, which rules whose __init__ set `self.game = None`
     made a bug in pnp with --jobs 2, where --jobs 1 said their games' faults)."""
     data = data if data is not None else rules.game
-    games, count = schedule(options), games_in(options)
+    games = schedule(options)
     LOGGED.lines = 0
-    if options.jobs <= 1 or count < 2:
+    workers, size = pool_shape(options)
+    if not workers:
         for game in games:
             yield play(rules, options, *game)
             if progress:
                 progress(1)
         return
-    most = min(options.jobs, usable_cores(), MAX_WORKERS)  # each worker with a useful share of the memory
-    size = max(1, min(50, count // (most * 8)))
     chunks = iter(lambda: list(itertools.islice(games, size)), [])  # (made as the pool is given them: _in_order)
     source = source_of(type(rules))
     try:
-        workers = min(most, -(-count // size))
         pool = ProcessPoolExecutor(workers, mp_context=worker_context(), initializer=_start_worker,
                                    initargs=(source, data.id, data, options, workers))
         finished = False
@@ -655,6 +673,17 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
         raise DataError(STOPPED, Mark(source.shown)) from None
     except BrokenProcessPool:  # (a traceback): the rules ended their process (os._exit), or it was killed
         raise DataError(ENDED + "; run with --jobs 1 to see in which game", Mark(source.shown)) from None
+
+
+def pool_shape(options: Options) -> tuple[int, int]:
+    """The workers a run's games are played by (0: by the process that loaded the rules, alone) and the games of
+    each chunk they are given."""
+    count = games_in(options)
+    if options.jobs <= 1 or count < 2:
+        return 0, count
+    most = min(options.jobs, usable_cores(), MAX_WORKERS)  # each worker with a useful share of the memory
+    size = max(1, min(50, count // (most * 8)))
+    return min(most, -(-count // size)), size
 
 
 CHUNKS_AHEAD = 4  # chunks per worker given to the pool past the one the run waits for (see _in_order)
@@ -759,38 +788,46 @@ def run_apart(project: Project, game: Game, options: Options,
     thread they started kept pnp running for good. That process leads a session, and so a process group, of its
     own, which pnp ends whole once the run has ended, failed or been stopped (_end_rules): a process the rules
     forked outlived pnp, holding its standard output open (`pnp simulate ... | tail` waited until it ended).
-    Ctrl-C, which the terminal sends to pnp's group alone, pnp passes on to it. DataError as load_rules and run
+    Ctrl-C and Ctrl-Z, which the terminal sends to pnp's group alone, pnp passes on to it. DataError as load_rules and run
     raise it. Where no process can be forked (Windows) the run plays in pnp's own."""
     if "fork" not in multiprocessing.get_all_start_methods():
         return _played(project, game, options, progress)
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
     child = context.Process(target=_play_apart, args=(sending, receiving, project, game, options), name="pnp-rules")
+    with _orphans_ended():
+        return _run_in(child, sending, receiving, project, game, options, progress)
+
+
+def _run_in(child: BaseProcess, sending: Connection, receiving: Connection, project: Project, game: Game,
+            options: Options, progress: Callable[[int], object] | None) -> Played:
+    """run_apart's run in `child`, started here and ended whole (_end_rules) however the run ends."""
     loaded = False  # whether the rules loaded, and the games began
     patience = 5.0  # seconds the process playing the rules is given to end of itself
     try:
         with ctrl_c_held():  # let in once it can stop quietly (see _play_apart)
             child.start()
         sending.close()
-        while True:
-            try:
-                kind, value = _message(receiving, child)
-            except _StoppedProcess:  # killed at once (_end_rules): a stopped process never ends of itself
-                patience = 0.0
-                raise DataError(STOPPED, Mark(project.rel(game.folder / RULES_FILE))) from None
-            except EOFError:  # it ended before it said how the games went
-                _ended(child, 5)
-                said = ENDED if child.exitcode != -signal.SIGXCPU else \
-                    (OUT_OF_TIME if loaded else LOAD_OUT_OF_TIME).format(seconds=options.timeout)
-                raise DataError(said, Mark(project.rel(game.folder / RULES_FILE))) from None
-            if kind == "loaded":
-                loaded = True
-            elif kind == "played":
-                return cast(Played, value)
-            elif kind == "raised":
-                raise cast(BaseException, value)
-            elif progress:
-                progress(value)
+        with _ctrl_z_passed_on(child):
+            while True:
+                try:
+                    kind, value = _message(receiving, child)
+                except _StoppedProcess:  # killed at once (_end_rules): a stopped process never ends of itself
+                    patience = 0.0
+                    raise DataError(STOPPED, Mark(project.rel(game.folder / RULES_FILE))) from None
+                except EOFError:  # it ended before it said how the games went
+                    _ended(child, 5)
+                    said = ENDED if child.exitcode != -signal.SIGXCPU else \
+                        (OUT_OF_TIME if loaded else LOAD_OUT_OF_TIME).format(seconds=options.timeout)
+                    raise DataError(said, Mark(project.rel(game.folder / RULES_FILE))) from None
+                if kind == "loaded":
+                    loaded = True
+                elif kind == "played":
+                    return cast(Played, value)
+                elif kind == "raised":
+                    raise cast(BaseException, value)
+                elif progress:
+                    progress(value)
     except KeyboardInterrupt:  # Ctrl-C reached pnp alone: passed on, the rules' process stops without a word
         if child.pid is not None and child.exitcode is None:
             os.kill(child.pid, signal.SIGINT)
@@ -801,12 +838,47 @@ def run_apart(project: Project, game: Game, options: Options,
         _end_rules(child, patience)
 
 
+@contextlib.contextmanager
+def _ctrl_z_passed_on(child: BaseProcess) -> Iterator[None]:
+    """Ctrl-Z (SIGTSTP, which the terminal sends to pnp's group alone) passed on while the rules play: their
+    process group is stopped (SIGSTOP) with pnp, and continued with it. They played on, using the processor,
+    while pnp was stopped; and pnp's handling of SIGTERM and SIGHUP is held until the rules are continued: a
+    job killed while stopped (the shell's `kill %1`) left them stopped for good. Where this is not the main
+    thread, or SIGTSTP is not the system's default (ignored, a caller's own), nothing."""
+    if child.pid is None or not hasattr(signal, "SIGTSTP") or not hasattr(signal, "pthread_sigmask") or \
+            threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGTSTP) != signal.SIG_DFL:
+        yield
+        return
+    group = child.pid
+
+    def pause(signum: int, frame: FrameType | None) -> None:
+        with contextlib.suppress(OSError):  # (ended already)
+            os.killpg(group, signal.SIGSTOP)
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGHUP})
+        try:
+            signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTSTP)  # (stopped here until continued: `fg`, `bg`, SIGCONT)
+            signal.signal(signal.SIGTSTP, pause)
+        finally:
+            with contextlib.suppress(OSError):
+                os.killpg(group, signal.SIGCONT)
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+    signal.signal(signal.SIGTSTP, pause)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+
+
 def _end_rules(child: BaseProcess, patience: float = 5.0) -> None:
     """The process playing the rules waited for (it ends itself once it has sent the games, see _play_apart,
     or once Ctrl-C reached it), then every process of its group killed: what the rules forked, or started
     with --jobs N, never outlives the run. The group is the one the process leads (its id is the process's):
     the id of a group is not given to another process while the group has one, so no other process is
-    reached. A process the rules start in a session of their own (os.setsid) leaves the group, and is theirs."""
+    reached. A process the rules start in a group or session of their own (os.setpgid, os.setsid) leaves the
+    group: it is ended once orphaned (_orphans_ended)."""
     if child.pid is None:  # (never started)
         return
     _ended(child, patience)
@@ -816,6 +888,71 @@ def _end_rules(child: BaseProcess, patience: float = 5.0) -> None:
     if child.is_alive():
         child.kill()
         child.join()
+
+
+PR_SET_CHILD_SUBREAPER, PR_GET_CHILD_SUBREAPER = 36, 37  # Linux's prctl options (linux/prctl.h)
+STRAYS_PATIENCE = 2.0  # seconds spent at most ending the processes the rules left (a fork loop forks on)
+
+
+@contextlib.contextmanager
+def _orphans_ended() -> Iterator[None]:
+    """While the rules play, this process (pnp's) made the one their orphans are given to (Linux's child
+    subreaper), and every such orphan ended, with what it started, once the run is over: a process the rules
+    forked that leaves their group (os.setsid or os.setpgid in it, a daemon's double fork) escaped _end_rules'
+    kill of the group, and played on after pnp had ended, holding pnp's standard output open (`pnp simulate |
+    tail` waited for it). Orphans come here once their parent has ended; the processes pnp had started before
+    are left alone. Where the system has no subreaper (not Linux) or no list of a process's children, nothing:
+    those processes are the rules'. A pnp that is killed (SIGKILL) ends none of them."""
+    prctl = _prctl()
+    if prctl is None or not (_TASKS / str(threading.get_native_id()) / "children").exists():
+        yield
+        return
+    was = ctypes.c_int(0)
+    prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(was), 0, 0, 0)
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    before = _children()
+    try:
+        yield
+    finally:
+        _end_strays(before)
+        if not was.value:
+            prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+
+
+_TASKS = Path("/proc/self/task")  # (the process's threads, each listing its children: Linux)
+
+
+def _prctl() -> Callable[..., int] | None:
+    """The C library's prctl, where the system is Linux."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return cast(Callable[..., int], ctypes.CDLL(None, use_errno=True).prctl)
+    except (OSError, AttributeError):
+        return None
+
+
+def _children() -> set[int]:
+    """The ids of this process's children, of all its threads."""
+    found: set[int] = set()
+    with contextlib.suppress(OSError):
+        for task in _TASKS.iterdir():
+            with contextlib.suppress(OSError, ValueError):
+                found.update(int(pid) for pid in (task / "children").read_text().split())
+    return found
+
+
+def _end_strays(before: set[int]) -> None:
+    """Every child of this process not among `before` killed and reaped, until none is left: a child killed
+    gives its own children here (the subreaper), to be killed next."""
+    deadline = time.monotonic() + STRAYS_PATIENCE
+    while (strays := _children() - before) and time.monotonic() < deadline:
+        for pid in strays:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in strays:
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, 0)
 
 
 def _ended(child: BaseProcess, seconds: float) -> None:
@@ -851,6 +988,10 @@ def _stopped(pid: int | None) -> bool:
     if pid is None or not hasattr(os, "waitid"):
         return False
     try:
+        if os.waitid(os.P_PID, pid, os.WSTOPPED | os.WNOHANG | os.WNOWAIT) is None:
+            return False
+        time.sleep(ENDED_CHECK / 10)  # (and still stopped: a group pnp continues after Ctrl-Z is continued
+        # one process after another, and a worker seen before its turn was said stopped by someone)
         return os.waitid(os.P_PID, pid, os.WSTOPPED | os.WNOHANG | os.WNOWAIT) is not None
     except ChildProcessError:  # (ended and reaped)
         return False
@@ -953,11 +1094,19 @@ def _loading(shown: str, path: str, options: Options) -> Iterator[None]:
                         "top of rules.py, in __init__ or in ITEMS?)", code_mark(e, shown, path)) from None
 
 
-def _cap_memory(room: int = RULES_MEMORY) -> None:
+_MEMORY_FROM: dict[str, int] = {}  # "size": the address space pnp's process playing the rules had as it was capped,
+# which the workers it forks inherit: their share is counted from it
+
+
+def _cap_memory(room: int = RULES_MEMORY, inherited: bool = False) -> None:
     """Limit this process, the rules', and those it starts to `room` more address space than it has now:
     past it the rules' allocation raises MemoryError, a fault of the rules said at their line as any exception
-    (rules keeping 3 GB a game ran past a minute, taking the machine's memory). A worker of --jobs N is given
-    RULES_MEMORY / N: each had its own RULES_MEMORY, N GB in all. Where a limit this process started under is
+    (rules keeping 3 GB a game ran past a minute, taking the machine's memory). With --jobs N the process that
+    loads the rules and each worker are given RULES_MEMORY / (N + 1): each had its own RULES_MEMORY. With `inherited` (a worker forked from the
+    process that loaded the rules) the share is counted from that process's size as it was capped: what the
+    rules took there (the module's top, __init__) is the worker's too, its pages copied as the worker writes
+    them (or touches a Python object on them), and each of N workers took that much again beyond its share
+    (rules holding 700 MB at their top took 2.1 GB with --jobs 2). Where a limit this process started under is
     lower (a worker forked from the process that had made the rules, their memory counted already; a ulimit set
     on pnp), that one holds, and a MemoryError says the room it leaves: a worker whose rules' __init__ took
     600 MB was said 'past the 1,024 MB' with 424 MB left. Where the system cannot say or set it (no /proc,
@@ -967,11 +1116,13 @@ def _cap_memory(room: int = RULES_MEMORY) -> None:
 
         with open("/proc/self/statm", "rb") as statm:
             size = int(statm.read().split()[0]) * resource.getpagesize()
+        start = min(size, _MEMORY_FROM.get("size", size)) if inherited else size
+        _MEMORY_FROM["size"] = start
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        cap = size + room if hard == resource.RLIM_INFINITY else min(size + room, hard)
-        if soft == resource.RLIM_INFINITY or soft > cap:
+        cap = start + room if hard == resource.RLIM_INFINITY else min(start + room, hard)
+        if soft == resource.RLIM_INFINITY or soft >= cap:  # (a worker inherits its share: the same)
             resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-            left, bound = cap - size, f" (this process's share of the run's {RULES_MEMORY >> 20:,} MB)"
+            left, bound = max(0, cap - size), f" (this process's share of the run's {RULES_MEMORY >> 20:,} MB)"
         else:
             left, bound = max(0, soft - size), " (what the memory limit this process started under leaves them)"
         api.memory_room, api.memory_bound = left, bound if left < RULES_MEMORY else ""
@@ -1002,11 +1153,15 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
     ends on without a word."""
     try:
         _lead_own_group()
+        hold_continue()
         _tell_ctrl_c()  # (for good: the process ends below)
         _let_ctrl_c_in()
         end_with_parent(group=True)
         receiving.close()
-        _cap_memory()
+        # the rules' memory shared by this process and the run's workers: a worker took all of it (N GB in all),
+        # and what the rules hold here (their module's top, __init__) each worker copies as it writes it (or
+        # touches a Python object in it), which no limit of address space sees
+        _cap_memory(RULES_MEMORY // (pool_shape(options)[0] + 1))
         stop_hard_past_timeouts()
         bound_recursion_limit()
         sending.send(("played", _played(project, game, options, lambda n: sending.send(("progress", n)),
