@@ -1,6 +1,7 @@
 """Every rule said once: each glossary definition's wording is in exactly one place of a game's data and
 layouts (cards, aids and rulebooks print it from there), and a [[Term]] prints as the term in bold."""
 
+import json
 import re
 
 import pytest
@@ -97,10 +98,12 @@ def test_suggestions_for_a_rulebooks_unknown_terms_and_icons_are_a_bounded_work(
     book = "# Rules\n\n" + "".join(f"Use [[Term{i:03d}x]] and :zq{i:03d}x:.\n\n" for i in range(200))
     root = make_project(tmp_path / "proj", {"cards/mini/terms.yaml": terms, "layouts/mini/rulebook.md.j2": book},
                         case={"replace": {"cards/mini/game.yaml": GLOSSARY_OF_TERMS}})
-    result = run(root, "validate", "mini")
+    result = run(root, "validate", "mini", "--json")  # (every message: the printed lines stop at MAX_PRINTED)
     assert result.exit_code == 1
-    assert "'[[Term000x]]' is not a term of the glossary (terms) (did you mean 'Term000'?)" in result.output
-    assert "'[[Term199x]]' is not a term of the glossary (terms), in the rendered rulebook line" in result.output
+    said = [d["message"] for d in json.loads(result.stdout)["diagnostics"]]
+    assert "'[[Term000x]]' is not a term of the glossary (terms) (did you mean 'Term000'?), in the rendered " \
+           "rulebook line 3" in said
+    assert "'[[Term199x]]' is not a term of the glossary (terms), in the rendered rulebook line 401" in said
     assert sum(compared) <= report.MAX_COMPARED
 
 

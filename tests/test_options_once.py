@@ -45,9 +45,10 @@ def test_suggestions_and_colour_hex_are_computed_only_in_options() -> None:
     suggesting = [(path, node.lineno) for path, node in _nodes(ast.Call) if path != "pnp/report.py"
                   and _called(node) == "get_close_matches"]
     assert suggesting == []
-    # (a workbook's _xHHHH_ escapes are character codes, not colours: pnp/model/spreadsheet.py reads those)
+    # (a workbook's _xHHHH_ escapes and its part names' %HH escapes are character codes, not colours:
+    # pnp/model/spreadsheet.py and pnp/model/workbook_parts.py read those)
     hex_reads = [(path, getattr(node, "lineno", 0)) for path, node in _nodes(ast.Call, ast.Constant)
-                 if path not in ("pnp/options.py", "pnp/model/spreadsheet.py")
+                 if path not in ("pnp/options.py", "pnp/model/spreadsheet.py", "pnp/model/workbook_parts.py")
                  and (isinstance(node, ast.Call) and _called(node) == "int" and len(node.args) == 2
                  and isinstance(node.args[1], ast.Constant) and node.args[1].value == 16
                  or isinstance(node, ast.Constant) and isinstance(node.value, str) and "0-9a-fA-F" in node.value)]
