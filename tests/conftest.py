@@ -14,27 +14,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 
-def _bytecode_kept_outside_the_tree() -> str | None:
-    """Where the environment keeps Python from writing bytecode (PYTHONDONTWRITEBYTECODE, as on CI and on this
-    project's machines), every Python the run starts (the workers, each `python -m pnp` a test runs) compiled
-    pnp's 44,000 lines again: about 0.8 s of CPU each. The run keeps their bytecode in a temporary folder of its
-    own instead (PYTHONPYCACHEPREFIX: nothing is written beside a source, as the setting wanted), which the
-    processes it starts inherit and the run removes as it ends. Returns the folder this process made, if any."""
-    if not sys.dont_write_bytecode or os.environ.get("PYTHONPYCACHEPREFIX"):
-        return None
-    import tempfile
-
-    folder = tempfile.mkdtemp(prefix="pnp-tests-bytecode-")
-    os.environ["PYTHONPYCACHEPREFIX"] = folder
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    sys.pycache_prefix = folder
-    sys.dont_write_bytecode = False
-    return folder
-
-
-_BYTECODE_FOLDER = _bytecode_kept_outside_the_tree()
-
-from pnp.cli import cli  # noqa: E402 - after the bytecode's folder is chosen, so pnp's own is kept there
+from pnp.cli import cli
 from skips import pytest_terminal_summary  # noqa: F401 - a hook: each run says what it skipped
 
 REPO = Path(__file__).resolve().parent.parent
@@ -42,6 +22,9 @@ DATA = Path(__file__).resolve().parent / "data"
 
 
 def pytest_configure(config):
+    made = _bytecode_folder_of_the_run()  # (here, not on import: a script importing conftest made one for good)
+    if made is not None:
+        _BYTECODE_FOLDER.append(made)
     config.addinivalue_line("markers", "unforeseen: the test makes pnp meet a bug on purpose (errors.Unforeseen)")
 
 
@@ -67,8 +50,42 @@ def pytest_unconfigure(config):
     import gc
 
     gc.freeze()
-    if _BYTECODE_FOLDER is not None:
-        shutil.rmtree(_BYTECODE_FOLDER, ignore_errors=True)
+    for folder in _BYTECODE_FOLDER:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _bytecode_folder_of_the_run() -> str | None:
+    """Where the environment keeps Python from writing bytecode (PYTHONDONTWRITEBYTECODE, as on CI and on this
+    project's machines), every `python -m pnp` a test starts compiled pnp's 44,000 lines again: about 0.8 s of CPU
+    each. The run keeps their bytecode in a temporary folder of its own instead (PYTHONPYCACHEPREFIX: nothing is
+    written beside a source, as the setting wanted), made once by the run's first process and handed to the
+    workers (PNP_TESTS_BYTECODE), removed as the run ends (pytest_unconfigure). Returns the folder if this process made it."""
+    if not sys.dont_write_bytecode or os.environ.get("PYTHONPYCACHEPREFIX") or os.environ.get("PNP_TESTS_BYTECODE"):
+        return None
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="pnp-tests-bytecode-")
+    os.environ["PNP_TESTS_BYTECODE"] = folder
+    return folder
+
+
+_BYTECODE_FOLDER: list[str] = []  # the folder, once this process made it (pytest_configure)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _pythons_the_tests_start_keep_their_bytecode():
+    """The processes a test starts use the run's bytecode folder (see _bytecode_folder_of_the_run). The test
+    processes themselves do not: under a prefix Python reads no library's own bytecode, and each worker compiled
+    every library it imports again before its first test (3.5 s). Compiling an old library's source warns of its
+    string escapes (colorspacious's "\\D"; a SyntaxWarning from Python 3.12, on a command's stderr): the library's
+    text, not pnp's, so that one warning is not shown."""
+    folder = os.environ.get("PNP_TESTS_BYTECODE")
+    if folder and sys.dont_write_bytecode:
+        os.environ["PYTHONPYCACHEPREFIX"] = folder
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+        os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [os.environ.get("PYTHONWARNINGS"),
+                                                             "ignore:invalid escape sequence"]))
+    yield
 
 
 @pytest.fixture

@@ -1235,7 +1235,6 @@ def test_the_rules_played_are_rules_py_never_a_bytecode_file_beside_it(tmp_path,
 
     root = _nim(tmp_path)
     monkeypatch.setattr(sys, "dont_write_bytecode", False)  # as a user's Python (the tests' environment sets it)
-    monkeypatch.setattr(sys, "pycache_prefix", None)  # writing beside the source (conftest keeps the run's apart)
     result = _simulate(root, "--games", "2", "--jobs", "1", "--out", str(tmp_path / "o"))
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (root / "cards/mini").iterdir()) == ["cards.yaml", "game.yaml", "rules.py"]
