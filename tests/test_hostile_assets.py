@@ -1729,3 +1729,34 @@ def test_icon_links_beside_their_icon_are_not_each_resolved_and_every_bad_link_i
     # 140 links to t.svg, nor the 50 to art/t.svg, nor those out of the project, into a hidden folder or the
     # output, each ending at a file of a folder resolved once
     assert sorted(path.name for path in resolved) == ["artd.svg", "arth.svg", "hid.svg", "icons", "none.svg"], resolved
+
+
+def test_icon_links_out_of_the_project_are_said_without_keeping_their_frames_or_remaking_their_folders_path(
+        tmp_path, monkeypatch):
+    """19,000 icon links out of the project each made its path relative twice for its message, and each refusal
+    kept the frames it was raised in (and those of the OSError it followed): 60 MB, and a second of the
+    collector's and the report's work for messages past the first 200 printed. Each is said at its link, by the
+    name the folder gives it, its folder's path made relative once."""
+    from pnp.model.icons import IconIndex
+    from pnp.project import Project
+
+    root = tmp_path / "proj"
+    folder = root / "layouts/g/icons"
+    folder.mkdir(parents=True)
+    (tmp_path / "outside.svg").write_bytes((REPO / "layouts/shared/icons/round-star.svg").read_bytes())
+    for i in range(300):
+        (folder / f"l{i}.svg").symlink_to(tmp_path / "outside.svg")
+    made_relative: list[object] = []
+    rel = Project.rel
+
+    def counted(self: Project, path: object) -> str:
+        made_relative.append(path)
+        return rel(self, path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Project, "rel", counted)
+    index = IconIndex(Project(root), [folder])
+    assert sorted(str(problem.mark) for problem in index.problems) == \
+        sorted(f"layouts/g/icons/l{i}.svg" for i in range(300))
+    assert all(f"'{problem.mark}' is outside the project" in problem.message for problem in index.problems)
+    assert all(problem.__traceback__ is None and problem.__context__ is None for problem in index.problems)
+    assert len(made_relative) < 10, made_relative
