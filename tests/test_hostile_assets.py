@@ -1205,6 +1205,30 @@ def test_an_entity_of_the_icons_document_type_is_refused_where_svglib_leaves_it_
             if refused else problem is None)
 
 
+@pytest.mark.parametrize("body, refused", [
+    ('<rect width="20" height="&w;" fill="red"/>', True),  # (svglib: no height, nothing drawn)
+    ('<rect width="20" height="20" fill="&red;"/>', True),  # (svglib: black)
+    ('<rect width="20" height="20" style="fill:&red;"/>', True),
+    ('<rect width="20" height="20"/><text>&zz;</text>', True),
+    ('<rect width="20" height="20" fill="&e;"/>', False),  # (declared in the file: put in, as browsers do)
+])
+def test_an_entity_declared_nowhere_in_the_icon_is_refused_at_it(tmp_path, body, refused):
+    """An icon whose document type names a file of declarations (an external DTD, read by nothing here) may
+    refer to entities it does not declare; both parsers read such an entity as nothing: `fill="&red;"` printed
+    black, `height="&w;"` nothing, and validate said nothing. Refused at the reference, as its line and column."""
+    (tmp_path / "icon.svg").write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" '
+        '"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd" [<!ENTITY e "red">]>\n'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">\n  {body}\n</svg>')
+    problem = icons.unreadable(tmp_path / "icon.svg")
+    if not refused:
+        assert problem is None
+        return
+    at = body.index("&")  # (the line is indented by two spaces)
+    assert problem is not None and problem[1:] == (4, at + 3) and "declares nowhere" in problem[0]
+    assert f"'{body[at:body.index(';') + 1]}'" in problem[0]
+
+
 def test_a_reference_outside_in_a_style_sheet_after_a_processing_instruction_is_refused(tmp_path):
     """The style sheet read whole (past a processing instruction) is checked whole for references outside."""
     (tmp_path / "icon.svg").write_text(_SQUARE.format("><style><?x?>rect { fill: url(/etc/hostname) }</style", ""))
