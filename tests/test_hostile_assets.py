@@ -1229,6 +1229,25 @@ def test_an_entity_declared_nowhere_in_the_icon_is_refused_at_it(tmp_path, body,
     assert f"'{body[at:body.index(';') + 1]}'" in problem[0]
 
 
+@pytest.mark.parametrize("declared, refused", [
+    ('<!ATTLIST rect fill CDATA "red">', True),  # (expat, Firefox's reader, drew it red; svglib black)
+    ('<!ATTLIST rect fill CDATA #FIXED "red">', True),
+    ('<!ATTLIST rect fill CDATA #IMPLIED>', False),  # (no value: nothing put in)
+])
+def test_a_default_value_the_icons_document_type_gives_an_attribute_is_refused(tmp_path, declared, refused):
+    """A default value of an attribute declared in the icon's document type is put on every element it names by
+    expat and left out by libxml as svglib reads the icon: a square shown red printed black, exit 0. Refused at
+    its line."""
+    (tmp_path / "icon.svg").write_text(f'<?xml version="1.0"?>\n<!DOCTYPE svg [\n{declared}\n]>\n'
+                                       '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">\n'
+                                       '  <rect width="20" height="20"/>\n</svg>')
+    problem = icons.unreadable(tmp_path / "icon.svg")
+    if not refused:
+        assert problem is None
+        return
+    assert problem is not None and problem[1] == 3 and "'fill' of 'rect' elements a default value" in problem[0]
+
+
 def test_a_reference_outside_in_a_style_sheet_after_a_processing_instruction_is_refused(tmp_path):
     """The style sheet read whole (past a processing instruction) is checked whole for references outside."""
     (tmp_path / "icon.svg").write_text(_SQUARE.format("><style><?x?>rect { fill: url(/etc/hostname) }</style", ""))

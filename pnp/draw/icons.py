@@ -1169,6 +1169,14 @@ class _NestedTooDeep(Exception):
     """Stops reading an icon at the element nested past MAX_NESTED."""
 
 
+class _AttributeDefault(Exception):
+    """Stops reading an icon at a default value its document type gives an attribute (<!ATTLIST>)."""
+
+    def __init__(self, element: str, attribute: str) -> None:
+        super().__init__(element, attribute)
+        self.element, self.attribute = element, attribute
+
+
 def _syntax_problem(svg: bytes) -> Problem | None:
     """(message, line, column) of an icon file that is not well-formed XML or nests elements deeper than
     MAX_NESTED, or None: read with the standard library's expat, which says where (svglib only logs a syntax
@@ -1186,7 +1194,12 @@ def _syntax_problem(svg: bytes) -> Problem | None:
     def end(name: str) -> None:
         depth[0] -= 1
 
+    def attribute_list(element: str, attribute: str, kind: str, default: str | None, required: int) -> None:
+        if default is not None:  # (a value, or #FIXED one: #IMPLIED and #REQUIRED give none)
+            raise _AttributeDefault(element, attribute)
+
     parser.StartElementHandler, parser.EndElementHandler = start, end
+    parser.AttlistDeclHandler = attribute_list
     try:
         parser.Parse(svg, True)
     except expat.ExpatError as e:
@@ -1197,6 +1210,12 @@ def _syntax_problem(svg: bytes) -> Problem | None:
     except _NestedTooDeep:
         return (f"its elements are nested more than {MAX_NESTED} deep (an icon needs a few levels of groups)",
                 parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
+    except _AttributeDefault as e:
+        # expat (Firefox's reader) puts such a default on every element it names; libxml as svglib reads the icon
+        # does not: <!ATTLIST ellipse fill CDATA "red"> showed red ellipses and printed black ones, exit 0
+        return (f"its document type gives the attribute {quoted_name(e.attribute)} of {quoted_name(e.element)} elements "
+                "a default value (<!ATTLIST>), which some viewers put in and svglib leaves out: write the attribute "
+                "on the elements themselves", parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
     return None
 
 
