@@ -1124,8 +1124,8 @@ _ENTITY_REFERENCE = re.compile(rb"&([^\s&;<>\"']{1,200});")
 def _undeclared_entity(svg: bytes, log: Any) -> Problem | None:
     """(message, line, column) of the first entity the icon refers to and declares nowhere in it, or None. An icon
     whose document type names a file of declarations (an external DTD, which no parser here reads) is let refer to
-    entities it does not declare: the parsers read such an entity as nothing, so `fill="&red;"` or `rx="&r;"` was
-    drawn without its colour or its radius, and said nothing. libxml warns of each, at the line."""
+    entities it does not declare: the parsers read such an entity as nothing, so `fill="&none;"` or `rx="&r;"` was
+    drawn without its paint or its radius, and said nothing. libxml warns of each, at the line."""
     from lxml import etree
 
     for entry in log:
@@ -1212,7 +1212,7 @@ def _syntax_problem(svg: bytes) -> Problem | None:
                 parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
     except _AttributeDefault as e:
         # expat (Firefox's reader) puts such a default on every element it names; libxml as svglib reads the icon
-        # does not: <!ATTLIST ellipse fill CDATA "red"> showed red ellipses and printed black ones, exit 0
+        # does not: <!ATTLIST ellipse fill CDATA "none"> left ellipses unpainted where seen and printed them, exit 0
         return (f"its document type gives the attribute {quoted_name(e.attribute)} of {quoted_name(e.element)} elements "
                 "a default value (<!ATTLIST>), which some viewers put in and svglib leaves out: write the attribute "
                 "on the elements themselves", parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
