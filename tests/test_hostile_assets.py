@@ -1234,6 +1234,7 @@ def test_an_entity_declared_nowhere_in_the_icon_is_refused_at_it(tmp_path, body,
     ('<!ATTLIST rect fill CDATA "none">', True),  # (expat, Firefox's reader, leaves it unpainted; svglib paints it)
     ('<!ATTLIST rect display CDATA #FIXED "none">', True),
     ('<!ATTLIST rect fill CDATA #IMPLIED>', False),  # (no value: nothing put in)
+    ('<!ATTLIST svg xmlns:xlink CDATA #FIXED "http://www.w3.org/1999/xlink">', False),  # (a namespace: read alike)
 ])
 def test_a_default_value_the_icons_document_type_gives_an_attribute_is_refused(tmp_path, declared, refused):
     """A default value of an attribute declared in the icon's document type is put on every element it names by
