@@ -386,8 +386,8 @@ class Report:
     _crowded: set = field(default_factory=set, repr=False)  # the marks of those keys
     # sorted(), kept for the diagnostics it was worked out from (the list, its length, the lines replaced in it):
     # printed, summary and as_json each ask for it, and 19,000 messages took a second to sort and say each time
-    _sorted: tuple = field(default=(), repr=False)
-    _replaced: int = field(default=0, repr=False)
+    _sorted: tuple = field(default=(), init=False, repr=False, compare=False)
+    _replaced: int = field(default=0, init=False, repr=False, compare=False)
 
     def error(self, message: str, mark: Mark | None = None, item: tuple[str, int] | None = None, code: str = "") -> None:
         self._add(Diagnostic("error", message, mark, item=item, code=code))
