@@ -1205,6 +1205,51 @@ def test_an_entity_of_the_icons_document_type_is_refused_where_svglib_leaves_it_
             if refused else problem is None)
 
 
+@pytest.mark.parametrize("body, refused", [
+    ('<rect width="20" height="&w;" fill="red"/>', True),  # (svglib: no height, nothing drawn)
+    ('<rect width="20" height="20" fill="&red;"/>', True),  # (svglib: its default paint)
+    ('<rect width="20" height="20" style="fill:&red;"/>', True),
+    ('<rect width="20" height="20"/><text>&zz;</text>', True),
+    ('<rect width="20" height="20" fill="&e;"/>', False),  # (declared in the file: put in, as browsers do)
+])
+def test_an_entity_declared_nowhere_in_the_icon_is_refused_at_it(tmp_path, body, refused):
+    """An icon whose document type names a file of declarations (an external DTD, read by nothing here) may
+    refer to entities it does not declare; both parsers read such an entity as nothing: `height="&w;"` printed
+    no square, `fill="&none;"` a square painted, and validate said nothing. Refused at the reference, as its line
+    and column."""
+    (tmp_path / "icon.svg").write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" '
+        '"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd" [<!ENTITY e "red">]>\n'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">\n  {body}\n</svg>')
+    problem = icons.unreadable(tmp_path / "icon.svg")
+    if not refused:
+        assert problem is None
+        return
+    at = body.index("&")  # (the line is indented by two spaces)
+    assert problem is not None and problem[1:] == (4, at + 3) and "declares nowhere" in problem[0]
+    assert f"'{body[at:body.index(';') + 1]}'" in problem[0]
+
+
+@pytest.mark.parametrize("declared, refused", [
+    ('<!ATTLIST rect fill CDATA "none">', True),  # (expat, Firefox's reader, leaves it unpainted; svglib paints it)
+    ('<!ATTLIST rect display CDATA #FIXED "none">', True),
+    ('<!ATTLIST rect fill CDATA #IMPLIED>', False),  # (no value: nothing put in)
+    ('<!ATTLIST svg xmlns:xlink CDATA #FIXED "http://www.w3.org/1999/xlink">', False),  # (a namespace: read alike)
+])
+def test_a_default_value_the_icons_document_type_gives_an_attribute_is_refused(tmp_path, declared, refused):
+    """A default value of an attribute declared in the icon's document type is put on every element it names by
+    expat and left out by libxml as svglib reads the icon: a square shown unpainted (fill "none") printed, exit 0.
+    Refused at its line."""
+    (tmp_path / "icon.svg").write_text(f'<?xml version="1.0"?>\n<!DOCTYPE svg [\n{declared}\n]>\n'
+                                       '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">\n'
+                                       '  <rect width="20" height="20"/>\n</svg>')
+    problem = icons.unreadable(tmp_path / "icon.svg")
+    if not refused:
+        assert problem is None
+        return
+    assert problem is not None and problem[1] == 3 and "of 'rect' elements a default value" in problem[0]
+
+
 def test_a_reference_outside_in_a_style_sheet_after_a_processing_instruction_is_refused(tmp_path):
     """The style sheet read whole (past a processing instruction) is checked whole for references outside."""
     (tmp_path / "icon.svg").write_text(_SQUARE.format("><style><?x?>rect { fill: url(/etc/hostname) }</style", ""))
@@ -1729,3 +1774,34 @@ def test_icon_links_beside_their_icon_are_not_each_resolved_and_every_bad_link_i
     # 140 links to t.svg, nor the 50 to art/t.svg, nor those out of the project, into a hidden folder or the
     # output, each ending at a file of a folder resolved once
     assert sorted(path.name for path in resolved) == ["artd.svg", "arth.svg", "hid.svg", "icons", "none.svg"], resolved
+
+
+def test_icon_links_out_of_the_project_are_said_without_keeping_their_frames_or_remaking_their_folders_path(
+        tmp_path, monkeypatch):
+    """19,000 icon links out of the project each made its path relative twice for its message, and each refusal
+    kept the frames it was raised in (and those of the OSError it followed): 60 MB, and a second of the
+    collector's and the report's work for messages past the first 200 printed. Each is said at its link, by the
+    name the folder gives it, its folder's path made relative once."""
+    from pnp.model.icons import IconIndex
+    from pnp.project import Project
+
+    root = tmp_path / "proj"
+    folder = root / "layouts/g/icons"
+    folder.mkdir(parents=True)
+    (tmp_path / "outside.svg").write_bytes((REPO / "layouts/shared/icons/round-star.svg").read_bytes())
+    for i in range(300):
+        (folder / f"l{i}.svg").symlink_to(tmp_path / "outside.svg")
+    made_relative: list[object] = []
+    rel = Project.rel
+
+    def counted(self: Project, path: object) -> str:
+        made_relative.append(path)
+        return rel(self, path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Project, "rel", counted)
+    index = IconIndex(Project(root), [folder])
+    assert sorted(str(problem.mark) for problem in index.problems) == \
+        sorted(f"layouts/g/icons/l{i}.svg" for i in range(300))
+    assert all(f"'{problem.mark}' is outside the project" in problem.message for problem in index.problems)
+    assert all(problem.__traceback__ is None and problem.__context__ is None for problem in index.problems)
+    assert len(made_relative) < 10, made_relative

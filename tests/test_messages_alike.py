@@ -53,3 +53,30 @@ def test_json_says_a_hostile_character_as_the_printed_line_does():
     assert str(d) == f"{record['file']}:{record['line']}:{record['col']}: {record['severity']}: {record['message']}"
     assert record["message"] == "YAML tag '!x\\u202e\\u2028\\x85\\u2066y' is not allowed"
     assert record["item"] == {"component": "de\\u2028ck", "index": 0}
+
+
+def test_a_report_is_sorted_and_its_messages_said_once_for_its_printed_lines_summary_and_json(monkeypatch):
+    """19,000 messages were sorted, and each said (to drop repeats), once for the lines printed, again for the
+    summary and again for --json: a second of a run printing 200 of them. Worked out once, and again only once
+    the report has changed (a message added, a line counting those like it replaced)."""
+    from pnp.report import Diagnostic
+
+    report = Report()
+    for n in range(MAX_PRINTED + 300):
+        report.error(f"icon file 'l{n:04}.svg' is outside the project folder", Mark(f"icons/l{n:04}.svg"))
+    said = 0
+    as_str = Diagnostic.__str__
+
+    def counted(self: Diagnostic) -> str:
+        nonlocal said
+        said += 1
+        return as_str(self)
+
+    monkeypatch.setattr(Diagnostic, "__str__", counted)
+    report.printed()
+    report.summary("validated 1 game")
+    assert len(report.as_json("validated 1 game")["diagnostics"]) == MAX_PRINTED + 300
+    assert said == (MAX_PRINTED + 300) + MAX_PRINTED
+    report.warning("late", Mark("icons/a.svg"))
+    assert str(report.sorted()[0]) == "icons/a.svg: warning: late"
+    assert report.summary("validated 1 game") == f"validated 1 game: {MAX_PRINTED + 300} errors, 1 warning"

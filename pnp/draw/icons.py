@@ -1118,6 +1118,32 @@ def _other_format(svg: bytes) -> Problem | None:
     return next(((what, 0, 0) for begins, what in _OTHER_FORMATS if svg.startswith(begins)), None)
 
 
+_ENTITY_REFERENCE = re.compile(rb"&([^\s&;<>\"']{1,200});")
+
+
+def _undeclared_entity(svg: bytes, log: Any) -> Problem | None:
+    """(message, line, column) of the first entity the icon refers to and declares nowhere in it, or None. An icon
+    whose document type names a file of declarations (an external DTD, which no parser here reads) is let refer to
+    entities it does not declare: the parsers read such an entity as nothing, so `fill="&none;"` or `rx="&r;"` was
+    drawn without its paint or its radius, and said nothing. libxml warns of each, at the line."""
+    from lxml import etree
+
+    for entry in log:
+        if entry.type != etree.ErrorTypes.WAR_UNDECLARED_ENTITY:
+            continue
+        lines = svg.splitlines()
+        line = lines[entry.line - 1] if 0 < entry.line <= len(lines) else b""
+        # the reference ending where libxml stopped (its column is past it), else the line's first
+        found = [m for m in _ENTITY_REFERENCE.finditer(line) if m.end() <= max(entry.column, 1)] or \
+            list(_ENTITY_REFERENCE.finditer(line))[:1]
+        name = quoted_name(found[-1][0].decode("utf-8", "replace")) if found else "it names"
+        column = found[-1].start() + 1 if found else 1
+        return (f"it refers to the entity {name}, which it declares nowhere (its document type names a file "
+                "of declarations, which pnp does not read): svglib reads it as nothing, and draws without what it "
+                "stands for (a colour, a size, a text): write the value itself in the icon", entry.line or 1, column)
+    return None
+
+
 def _document_problem(root: Any) -> Problem | None:
     """(message, line, column) of what the parsed icon (lxml) `root` is as a document, or None: an element other
     than SVG's <svg> first (a web page holding an <svg> was said to hold "a nested <svg> box", a <g> to have no
@@ -1143,6 +1169,14 @@ class _NestedTooDeep(Exception):
     """Stops reading an icon at the element nested past MAX_NESTED."""
 
 
+class _AttributeDefault(Exception):
+    """Stops reading an icon at a default value its document type gives an attribute (<!ATTLIST>)."""
+
+    def __init__(self, element: str, attribute: str) -> None:
+        super().__init__(element, attribute)
+        self.element, self.attribute = element, attribute
+
+
 def _syntax_problem(svg: bytes) -> Problem | None:
     """(message, line, column) of an icon file that is not well-formed XML or nests elements deeper than
     MAX_NESTED, or None: read with the standard library's expat, which says where (svglib only logs a syntax
@@ -1160,7 +1194,14 @@ def _syntax_problem(svg: bytes) -> Problem | None:
     def end(name: str) -> None:
         depth[0] -= 1
 
+    def attribute_list(element: str, attribute: str, kind: str, default: str | None, required: int) -> None:
+        # (a value, or #FIXED one: #IMPLIED and #REQUIRED give none). A namespace's declaration is not one: an
+        # older exporter's `<!ATTLIST svg xmlns:xlink CDATA #FIXED "...">` prints its xlink:href as it is seen
+        if default is not None and attribute != "xmlns" and not attribute.startswith("xmlns:"):
+            raise _AttributeDefault(element, attribute)
+
     parser.StartElementHandler, parser.EndElementHandler = start, end
+    parser.AttlistDeclHandler = attribute_list
     try:
         parser.Parse(svg, True)
     except expat.ExpatError as e:
@@ -1171,6 +1212,12 @@ def _syntax_problem(svg: bytes) -> Problem | None:
     except _NestedTooDeep:
         return (f"its elements are nested more than {MAX_NESTED} deep (an icon needs a few levels of groups)",
                 parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
+    except _AttributeDefault as e:
+        # expat (Firefox's reader) puts such a default on every element it names; libxml as svglib reads the icon
+        # does not: <!ATTLIST ellipse fill CDATA "none"> left ellipses unpainted where seen and printed them, exit 0
+        return (f"its document type gives the attribute {quoted_name(e.attribute)} of {quoted_name(e.element)} elements "
+                "a default value (<!ATTLIST>), which some viewers put in and svglib leaves out: write the attribute "
+                "on the elements themselves", parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
     return None
 
 
@@ -1189,7 +1236,7 @@ def _outside_reference(svg: bytes) -> Problem | None:
         root = etree.fromstring(svg, parser)
     except etree.XMLSyntaxError as e:  # what the standard library's parser let pass (nesting too deep)
         return f"not an SVG file svglib can read ({e.msg})", e.lineno or 1, 1
-    if (problem := _document_problem(root)) is not None:
+    if (problem := _document_problem(root) or _undeclared_entity(svg, parser.error_log)) is not None:
         return problem
     weights: dict[Any, int] = {}  # element -> the elements its numbers or its embedded picture's pixels count as
     for node in root.iter(etree.Element):

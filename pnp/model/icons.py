@@ -35,6 +35,7 @@ class IconIndex:
         # checked inside the project (_in_folder)
         self._real_folders: dict[str, Path] = {}
         self._passed: set[str] = set()
+        self._shown_folders: dict[str, str] = {}  # an icon folder -> its path as messages say it (_shown)
         for folder in reversed(self.folders):  # earlier folders win
             if not folder.is_dir():
                 continue
@@ -57,8 +58,9 @@ class IconIndex:
                     continue
                 try:
                     real, ordinary = self._linked(folder, real_folder, beside, entry.name)
-                except DataError as e:
-                    self.problems.append(e)
+                except DataError as e:  # kept without its traceback: 19,000 links out of the project kept the
+                    e.__context__ = None  # frames of each (and of the OSError it followed), 60 MB, the collector's work
+                    self.problems.append(e.with_traceback(None))
                     continue
                 if not ordinary and not real.exists():  # said at the link: its target's name was said as the icon's, at no file
                     shown = project.rel(folder / entry.name)
@@ -121,9 +123,19 @@ class IconIndex:
                 return None
         real = real_folder / at
         if here not in self._passed:  # (a name of its own refused by nothing, its folder's refusal is its own)
-            self.project.check_resolved(real, link, what="icon file")
+            shown = self._shown(link)
+            self.project.check_resolved(real, link, Mark(shown), what="icon file", shown=shown)
             self._passed.add(here)
         return real
+
+    def _shown(self, link: Path) -> str:
+        """The icon file `link` as a message names it (Project.rel), its folder's part worked out once: 19,000
+        links to a folder out of the project each had their path made relative twice for their message."""
+        folder = os.fspath(link.parent)
+        shown_folder = self._shown_folders.get(folder)
+        if shown_folder is None:
+            shown_folder = self._shown_folders[folder] = self.project.rel(link.parent)
+        return link.name if shown_folder == "." else f"{shown_folder}/{link.name}"
 
     def _special(self, path: Path) -> None:
         """A problem naming the icon file at `path` when it is (or links to) a named pipe, a socket, a device or
