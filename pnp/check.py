@@ -27,7 +27,7 @@ from .errors import BudgetSpent, DataError, LayoutError, LimitError, PnpError, b
 from .model.game import check_whole_game, load_game
 from .model.load import Record
 from .model.reads import FieldCache, note_all
-from .model.schema import icon_markers_unread, icons_in
+from .model.schema import colon_hint, icon_markers_unread, icons_in
 from .model.tables import table_enums
 from .printables import Studio, marked_key
 from .products import KINDS, component_keys
@@ -692,7 +692,8 @@ class Checks:
         icons = self.game.icons
         for name in _icons_in(prim.text):
             if not self.icon_exists(name):
-                self.error(f"unknown icon {named(f':{name}:')} in text{label}{self.suggest(name, icons.names())}", prim.mark)
+                hint = self.suggest(name, icons.names()) + colon_hint(name)
+                self.error(f"unknown icon {named(f':{name}:')} in text{label}{hint}", prim.mark)
         for name in icon_markers_unread(prim.text):
             unread = icons.unread_marker(name)
             if unread is not None:  # said at the item's field that writes it, else at the layout's element

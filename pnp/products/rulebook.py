@@ -19,7 +19,7 @@ from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
 from ..model import simulated
 from ..model.icons import icon_name
-from ..model.schema import icon_markers_unread, icons_in
+from ..model.schema import colon_hint, icon_markers_unread, icons_in
 from ..options import CONTROL_CHARACTER, control_problem
 from ..project import Project, read_project_file, utf8_text
 from ..report import MAX_ALIKE, Mark, Suggestions, named, pasted, shell_word, shortened
@@ -226,7 +226,7 @@ def _unknown_icons(studio: Studio, names: list[str], n: int, shown: str,
     sought for those the report will show (20,000 names took 8 s)."""
     said: list[tuple[str, Mark | None]] = []
     for number, name in enumerate(names):
-        hint = suggest(name, studio.icons.names()) if number < MAX_ALIKE else ""
+        hint = (suggest(name, studio.icons.names()) if number < MAX_ALIKE else "") + colon_hint(name)
         mark, printed = book_place(studio, n, shown.find(f":{name}:"))
         said.append((f"unknown icon {named(f':{name}:')} in the rendered rulebook line {n}{printed}{hint}", mark))
     return said
