@@ -25,7 +25,7 @@ from .layout.place import extent, turned_corners
 from .layout.prims import Prim
 from .errors import BudgetSpent, DataError, LayoutError, LimitError, PnpError, blame, unforeseen
 from .model.game import check_whole_game, load_game
-from .model.load import Record
+from .model.load import Record, field_holding
 from .model.reads import FieldCache, note_all
 from .model.schema import colon_hint, icon_markers_unread, icons_in
 from .model.tables import table_enums
@@ -733,7 +733,7 @@ class Checks:
             (f" in at most {lines} line{'s' * (lines != 1)} (max_lines)" if lines else "")
         kept = self._fitting_length(prim)
         excess = len(prim.text) - kept
-        field, mark = _field_holding(self.item_now, prim.text)
+        field, mark = field_holding(self.item_now, prim.text)
         wide = self._word_too_wide(prim, kept) if excess > 0 else None
         if wide is not None:  # (it was said "about N characters too long ... 0 of its N fit": no shortening helps)
             said = f"{field} has" if field is not None else "text has"
@@ -896,7 +896,7 @@ class Checks:
             return None
         self.game.used_files.add(real)
         try:
-            asked_at = _field_holding(self.item_now, prim.text)[1] or prim.mark  # the data field naming it
+            asked_at = field_holding(self.item_now, prim.text)[1] or prim.mark  # the data field naming it
             return verified_picture(self.game.project, path, prim.mark, prim.text, (prim.w, prim.h),
                                     functools.partial(self.studio.budget.spend_pixels, mark=asked_at,
                                                       shown=prim.text))
@@ -979,13 +979,3 @@ def _field_with(item: "Record | None", character: str) -> Mark | None:
                 None)
 
 
-def _field_holding(item: "Record | None", text: str) -> tuple[str, Mark | None] | tuple[None, None]:
-    """(field name, its mark) of the item's one text field that makes up most of `text` (the field a layout
-    prints in that box), or (None, None)."""
-    if item is None or not hasattr(item, "mark_of"):
-        return None, None
-    holding = [name for name, value in item.items()
-               if isinstance(value, str) and len(value) >= 8 and value in text and len(value) * 2 >= len(text)]
-    if len(holding) != 1:
-        return None, None
-    return holding[0], item.mark_of(holding[0])
