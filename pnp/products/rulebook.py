@@ -8,10 +8,10 @@ import re
 from bisect import bisect_right
 import os
 from dataclasses import dataclass, replace
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from ..draw.book import FACTS_SEPARATOR, Book, BookContent, BookError, Parsed, icons_drawn, images, literal, parse, terms_drawn
 from ..errors import DataError, ExprError, LimitError, blame
@@ -560,10 +560,20 @@ def _diagram(studio: Studio, src: str, mark: Mark | None = None) -> tuple[str, R
     table, _, item_id = rest.partition("/")
     item = None
     if table:
-        item = studio.context()["ref"].get(table, {}).get(item_id)
+        tables = studio.context()["ref"]
+        if table not in tables:  # (said as no item in it: 'no item 'lion' in table 'card'', of no such table)
+            raise DataError(f"picture '{src}': no table {named(table)}{_suggested(studio, table, tables)}", mark)
+        item = tables[table].get(item_id)
         if item is None:
-            raise DataError(f"picture '{src}': no item '{item_id}' in table '{table}'", mark)
+            raise DataError(f"picture '{src}': no item {named(item_id)} in table {named(table)}"
+                            f"{_suggested(studio, item_id, tables[table])}", mark)
     return name, item
+
+
+def _suggested(studio: Studio, word: str, names: Iterable[object]) -> str:
+    """A name close to `word` among `names` a picture may have meant, as every unknown name is said, the work
+    of the whole book's pictures bounded (report.Suggestions)."""
+    return cast(Suggestions, studio.cache.setdefault("picture-suggestions", Suggestions()))(word, tuple(names))
 
 
 def picture(studio: Studio, src: str) -> tuple[Printable, bool]:
@@ -579,12 +589,15 @@ def picture(studio: Studio, src: str) -> tuple[Printable, bool]:
     _refuse_blank_part(src, slash, item_id, "item id")
     component = studio.game.component(cid)
     if component is None:
-        raise DataError(f"picture '{src}': no component '{cid}'")
+        raise DataError(f"picture '{src}': no component {named(cid)}"
+                        f"{_suggested(studio, cid, (c.id for c in studio.game.components))}")
     faces = _faces(studio, component, item_id, back)
     if not faces:
         what = "back" if back else "item"
-        raise DataError(f"picture '{src}': component '{cid}' has no {what}" + (f" '{item_id}'" if item_id else "")
-                        if item_id or back else f"picture '{src}': component '{cid}' prints nothing to show")
+        ids = dict.fromkeys(p.item.get("id") for p in _faces(studio, component, "", back) if p.item is not None)
+        raise DataError(f"picture '{src}': component {named(cid)} has no {what}"
+                        + (f" {named(item_id)}{_suggested(studio, item_id, ids)}" if item_id else "")
+                        if item_id or back else f"picture '{src}': component {named(cid)} prints nothing to show")
     return faces[0], True
 
 
