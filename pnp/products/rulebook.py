@@ -7,11 +7,12 @@ import math
 import re
 from bisect import bisect_right
 import os
+import weakref
 from dataclasses import dataclass, replace
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
-from typing import Any, NoReturn, cast
+from typing import Any, NoReturn
 
 from ..draw.book import FACTS_SEPARATOR, Book, BookContent, BookError, Parsed, icons_drawn, images, literal, parse, terms_drawn
 from ..errors import DataError, ExprError, LimitError, blame
@@ -570,10 +571,15 @@ def _diagram(studio: Studio, src: str, mark: Mark | None = None) -> tuple[str, R
     return name, item
 
 
+# each studio's suggestions for its pictures' unknown names: the work of the whole book's bounded (not in
+# studio.cache, whose entries a drawing's remembered result carries to other processes, where the names' ids
+# that Suggestions keys by mean other names)
+_PICTURE_SUGGESTIONS: "weakref.WeakKeyDictionary[Studio, Suggestions]" = weakref.WeakKeyDictionary()
+
+
 def _suggested(studio: Studio, word: str, names: Iterable[object]) -> str:
-    """A name close to `word` among `names` a picture may have meant, as every unknown name is said, the work
-    of the whole book's pictures bounded (report.Suggestions)."""
-    return cast(Suggestions, studio.cache.setdefault("picture-suggestions", Suggestions()))(word, tuple(names))
+    """A name close to `word` among `names` a picture may have meant, as every unknown name is said."""
+    return _PICTURE_SUGGESTIONS.setdefault(studio, Suggestions())(word, tuple(names))
 
 
 def picture(studio: Studio, src: str) -> tuple[Printable, bool]:
