@@ -691,9 +691,12 @@ class Checks:
         """The icons a text names: each known, and none written so that the text prints it as typed."""
         icons = self.game.icons
         for name in _icons_in(prim.text):
-            if not self.icon_exists(name):
+            if not self.icon_exists(name):  # said where the unread markers are (a name 'At 12:00:00' was said
+                # at the layout's text alone, though its data wrote the ':00:')
                 hint = self.suggest(name, icons.names()) + colon_hint(name)
-                self.error(f"unknown icon {named(f':{name}:')} in text{label}{hint}", prim.mark)
+                field_mark = _field_with(self.item_now, f":{name}:")
+                self.error(f"unknown icon {named(f':{name}:')} in text{label}{hint}"
+                           + (f" (laid out by {prim.mark})" if field_mark else ""), field_mark or prim.mark)
         for name in icon_markers_unread(prim.text):
             unread = icons.unread_marker(name)
             if unread is not None:  # said at the item's field that writes it, else at the layout's element
