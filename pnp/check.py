@@ -662,8 +662,12 @@ class Checks:
         self.text_icons(prim, label)
         if "[[" in prim.text:
             note_all(self.game.glossary_reads())  # a term is found by any item of the glossary's tables
-            for _, message in self.game.glossary.unknown(prim.text, self.suggest):
-                self.error(message, prim.mark, label)
+            for term, message in self.game.glossary.unknown(prim.text, self.suggest):
+                field_mark = _field_with(self.item_now, f"[[{term}]]")  # the data that writes it, as an icon's
+                if field_mark is not None:
+                    self.error(f"{message}{label} (laid out by {prim.mark})", field_mark)
+                else:
+                    self.error(message, prim.mark, label)
         opened = left_open(prim.text)
         if opened is not None:
             self.left_open(prim, opened, label)
