@@ -25,9 +25,9 @@ from .layout.place import extent, turned_corners
 from .layout.prims import Prim
 from .errors import BudgetSpent, DataError, LayoutError, LimitError, PnpError, blame, unforeseen
 from .model.game import check_whole_game, load_game
-from .model.load import Record
+from .model.load import Record, field_holding
 from .model.reads import FieldCache, note_all
-from .model.schema import icon_markers_unread, icons_in
+from .model.schema import colon_hint, icon_markers_unread, icons_in
 from .model.tables import table_enums
 from .printables import Studio, marked_key
 from .products import KINDS, component_keys
@@ -662,8 +662,12 @@ class Checks:
         self.text_icons(prim, label)
         if "[[" in prim.text:
             note_all(self.game.glossary_reads())  # a term is found by any item of the glossary's tables
-            for _, message in self.game.glossary.unknown(prim.text, self.suggest):
-                self.error(message, prim.mark, label)
+            for term, message in self.game.glossary.unknown(prim.text, self.suggest):
+                field_mark = _field_with(self.item_now, f"[[{term}]]")  # the data that writes it, as an icon's
+                if field_mark is not None:
+                    self.error(f"{message}{label} (laid out by {prim.mark})", field_mark)
+                else:
+                    self.error(message, prim.mark, label)
         opened = left_open(prim.text)
         if opened is not None:
             self.left_open(prim, opened, label)
@@ -691,8 +695,12 @@ class Checks:
         """The icons a text names: each known, and none written so that the text prints it as typed."""
         icons = self.game.icons
         for name in _icons_in(prim.text):
-            if not self.icon_exists(name):
-                self.error(f"unknown icon {named(f':{name}:')} in text{label}{self.suggest(name, icons.names())}", prim.mark)
+            if not self.icon_exists(name):  # said where the unread markers are (a name 'At 12:00:00' was said
+                # at the layout's text alone, though its data wrote the ':00:')
+                hint = self.suggest(name, icons.names()) + colon_hint(name)
+                field_mark = _field_with(self.item_now, f":{name}:")
+                self.error(f"unknown icon {named(f':{name}:')} in text{label}{hint}"
+                           + (f" (laid out by {prim.mark})" if field_mark else ""), field_mark or prim.mark)
         for name in icon_markers_unread(prim.text):
             unread = icons.unread_marker(name)
             if unread is not None:  # said at the item's field that writes it, else at the layout's element
@@ -732,7 +740,7 @@ class Checks:
             (f" in at most {lines} line{'s' * (lines != 1)} (max_lines)" if lines else "")
         kept = self._fitting_length(prim)
         excess = len(prim.text) - kept
-        field, mark = _field_holding(self.item_now, prim.text)
+        field, mark = field_holding(self.item_now, prim.text)
         wide = self._word_too_wide(prim, kept) if excess > 0 else None
         if wide is not None:  # (it was said "about N characters too long ... 0 of its N fit": no shortening helps)
             said = f"{field} has" if field is not None else "text has"
@@ -895,7 +903,7 @@ class Checks:
             return None
         self.game.used_files.add(real)
         try:
-            asked_at = _field_holding(self.item_now, prim.text)[1] or prim.mark  # the data field naming it
+            asked_at = field_holding(self.item_now, prim.text)[1] or prim.mark  # the data field naming it
             return verified_picture(self.game.project, path, prim.mark, prim.text, (prim.w, prim.h),
                                     functools.partial(self.studio.budget.spend_pixels, mark=asked_at,
                                                       shown=prim.text))
@@ -978,13 +986,3 @@ def _field_with(item: "Record | None", character: str) -> Mark | None:
                 None)
 
 
-def _field_holding(item: "Record | None", text: str) -> tuple[str, Mark | None] | tuple[None, None]:
-    """(field name, its mark) of the item's one text field that makes up most of `text` (the field a layout
-    prints in that box), or (None, None)."""
-    if item is None or not hasattr(item, "mark_of"):
-        return None, None
-    holding = [name for name, value in item.items()
-               if isinstance(value, str) and len(value) >= 8 and value in text and len(value) * 2 >= len(text)]
-    if len(holding) != 1:
-        return None, None
-    return holding[0], item.mark_of(holding[0])

@@ -243,6 +243,7 @@ def test_an_export_whose_save_names_its_images_elsewhere_is_not_up_to_date(proje
 @pytest.mark.parametrize("text, hover", [
     ("Roars at 10\\:30:45 :star: **loudly**.", "Roars at 10:30:45 star loudly."),
     ("Costs 2\\*3 [[Food]], *then* rests.\nDone.", "Costs 2*3 Food, then rests.\nDone."),
+    ("\\[[Nope]] as typed, \\\\[[Ro\\ar]]", "[[Nope]] as typed, \\Ro\\ar"),
 ])
 def test_hover_text_reads_as_the_card_prints_it(text, hover):
     # its own icon and star patterns printed the documented escape '10\:30:45' as '10\3045' and '2\*3' as '2\3'

@@ -1201,6 +1201,25 @@ def test_a_rulebook_that_cannot_be_drawn_is_said_on_the_page(mini, monkeypatch):
     assert problem["where"]["at"] == "layouts/mini/rulebook.md.j2:3:1" and preview.state["status"] == "errors"
 
 
+def test_the_pages_messages_are_printable_as_the_printed_line_says_them(mini, monkeypatch):
+    """A U+202E in a message or a file name reversed how the rest of it showed on the page; a newline made a line."""
+    import pnp.serve.preview as module
+    from pnp.errors import BudgetSpent
+    from pnp.report import Diagnostic
+
+    def spent(studio):
+        raise BudgetSpent("the \u202egame draws", Mark("layouts/mini/r\u202eb.md.j2", 3, 1))
+
+    monkeypatch.setattr(module, "rulebook_pdf", spent)
+    preview = Preview(mini, "mini")
+    preview.refresh()
+    state = preview._state([Diagnostic("error", "a\u202eb\nc", Mark("cards/mini/x\u2028y.yaml", 2, 1))], "errors", None)
+    preview.refresh_book()
+    said = [state["problems"][0], preview.state["problems"][-1]]
+    assert [p["message"] for p in said] == ["a\\u202eb\\nc", "the rulebook could not be drawn: the \\u202egame draws"]
+    assert [p["where"]["at"] for p in said] == ["cards/mini/x\\u2028y.yaml:2:1", "layouts/mini/r\\u202eb.md.j2:3:1"]
+
+
 def test_a_games_page_or_script_is_served_as_a_download_never_run(mini):
     """A game someone sent may hold an .html or an .svg with a <script>: served as a page, it ran with the
     preview's address. Only pnp's outputs, pictures and text are served as what they are, never sniffed."""

@@ -124,9 +124,25 @@ def _too_deep(tokens: list[Token]) -> "BookError | None":
     deep = next((t for t in tokens if t.level >= _NESTING - 1 and t.map and t.type != "inline"), None)
     if deep is None or deep.map is None:  # (it has a map: the test above)
         return None
-    return BookError(f"lists or quotes nested {deep.level} levels deep: Markdown reads blocks at most "
-                     f"{_NESTING - 2} deep and would leave out what is inside; nest them less",
+    # said as the writer counts: the lists and quotes around it (markdown-it's level counts a list twice, the list
+    # and its item: a list in lists 10 deep was said to be nested 19 levels deep, past 18)
+    lists, quotes = _lists_and_quotes_around(tokens, deep)
+    return BookError(f"lists and quotes nested {lists + quotes} deep ({lists} list{'s' * (lists != 1)}, {quotes} "
+                     f"quote{'s' * (quotes != 1)}): Markdown reads {_NESTING - 2} levels of blocks, a list taking "
+                     "two (the list, its item) and a quote one, and would leave out what is inside; nest them less",
                      line=deep.map[0] + 1)
+
+
+def _lists_and_quotes_around(tokens: list[Token], deep: Token) -> tuple[int, int]:
+    """How many lists and quotes are open at `deep` (one of `tokens`), itself among them."""
+    open_ = {"bullet_list": 0, "ordered_list": 0, "blockquote": 0}
+    for t in tokens:
+        kind = t.type.rsplit("_", 1)[0]
+        if kind in open_:
+            open_[kind] += t.nesting
+        if t is deep:
+            break
+    return open_["bullet_list"] + open_["ordered_list"], open_["blockquote"]
 
 
 @dataclass

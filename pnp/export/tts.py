@@ -45,10 +45,10 @@ def _markup_free(text: object) -> str:
     name, an icon as its name, no bold or italic marks, an escaped character as itself (a pattern of its own
     printed '10\\:30:45' as '10\\3045' and '2\\*3' as '2\\3')."""
     from ..draw.text import parse  # (here: the format's module is imported to list the formats, drawing is not)
-    from ..model.glossary import TERM_IN_TEXT
 
+    # (a term's words are parse's runs too: taken out before it, '\\[[Nope]]', which prints '[[Nope]]', read '\\Nope')
     words = {"br": "\n", "space": " "}
-    return "".join(words.get(run.kind, run.text) for run in parse(TERM_IN_TEXT.sub(r"\1", str(text)))).strip()
+    return "".join(words.get(run.kind, run.text) for run in parse(str(text))).strip()
 
 
 def _description(face: "Face", studio: "Studio") -> str:

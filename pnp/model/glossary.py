@@ -21,6 +21,11 @@ TERM_IN_TEXT = re.compile(r"\[\[(" + _TERM_CHARACTER + r"{1,60})\]\]")
 # `[[ ]]` around what no term can be named (nothing, or past 60 characters): printed as typed, brackets and all,
 # where a term was meant ('[[' and a 61-character name passed validation without a word)
 NOT_A_TERM = re.compile(r"\[\[(" + _TERM_CHARACTER + r"{61,}|)\]\]")
+# a `[[...]]` as rich text reads it (draw.text's tokens, scanned left to right): the character after a backslash is
+# no term's bracket, so '\[[Nope]]' prints '[[Nope]]' as typed (as documented, and as the rulebook reads it),
+# though validate refused it as the undefined term 'Nope'; a line break is read in it, to say so (rich text prints
+# '[[Not\nDefined]]' as typed, brackets and all, where the rulebook's Markdown joins the lines into one term's name)
+_TERM_READ = re.compile(r"\\[\\*:\[]|\[\[((?:\\[^\[\]]|\\(?=[\[\]])|[^\[\]\\])*)\]\]")
 TERM_FIELDS = ("name", "text")  # what every glossary table's items must have; `timing` is optional
 
 
@@ -64,10 +69,14 @@ class Glossary:
                 ) -> list[tuple[str, str]]:
         """(term, message) for each `[[Term]]` in text that the glossary does not define, and each `[[...]]`
         holding what no term can be named (it would print as typed); `suggest` says a name it may have meant."""
-        return [(term, f"'[[{term}]]' {self._not_defined(term, suggest)}") for term in TERM_IN_TEXT.findall(text)
-                if self.find(term) is None] + [
+        read = [found[1] for found in _TERM_READ.finditer(text) if found[1] is not None] if "[[" in text else []
+        return [(term, f"'[[{term}]]' {self._not_defined(term, suggest)}") for term in read
+                if TERM_IN_TEXT.fullmatch(f"[[{term}]]") and self.find(term) is None] + [
             (found, f"'[[{shortened(found, 40)}]]' would be printed as typed: a term's name is 1 to 60 characters")
-            for found in NOT_A_TERM.findall(text)]
+            for found in read if NOT_A_TERM.fullmatch(f"[[{found}]]")] + [
+            (found, f"{named(f'[[{found}]]')} would be printed as typed, brackets and all: a term's name is written "
+                    "on one line") for found in read if "\n" in found
+            and TERM_IN_TEXT.fullmatch(f"[[{found.replace(chr(10), ' ')}]]")]
 
     def _not_defined(self, term: str, suggest: Callable[[object, Iterable[object]], str] = did_you_mean) -> str:
         if not self.tables:

@@ -269,6 +269,18 @@ class Record(Mapping[Any, Any]):
                       self.mark, {**(getattr(base, "_written", None) or {}), **(getattr(self, "_written", None) or {})})
 
 
+def field_holding(item: object, text: str) -> tuple[str, Mark | None] | tuple[None, None]:
+    """(field name, its mark) of the item's one text field that makes up most of `text` (the field a layout
+    prints in that box), or (None, None): where a problem of a printed text is said, the data that wrote it."""
+    if not isinstance(item, Record):
+        return None, None
+    holding = [name for name, value in item.items()
+               if isinstance(value, str) and len(value) >= 8 and value in text and len(value) * 2 >= len(text)]
+    if len(holding) != 1:
+        return None, None
+    return holding[0], item.mark_of(holding[0])
+
+
 class MarkedList(list[Any]):
     """A YAML sequence that remembers where each item was written."""
 

@@ -33,6 +33,12 @@ ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
 _ICON_TOKEN = re.compile(r"\[\[[^\[\]\n]{1,60}\]\]|\\[\\*:\[]|" + ICON_IN_TEXT.pattern)
 
 
+def colon_hint(name: str) -> str:
+    """What an unknown icon's message adds when its name is a number: the colons were a time's or a ratio's
+    ('At 10:30:45' named the icon ':30:'), and how to write one that prints as a colon."""
+    return " (a colon written \\: prints as a colon: 10\\:30:45)" if name.isascii() and name.isdigit() else ""
+
+
 def icons_in(markup: str) -> list[str]:
     """The names of the icons rich text `markup` draws, in order, as often as written."""
     return [found.group(1) for found in _ICON_TOKEN.finditer(markup) if found.group(1)] if ":" in markup else []
@@ -280,7 +286,8 @@ class RichText(Str):
         if isinstance(value, str):
             for icon in icons_in(value):
                 if not ctx.icon_exists(icon):
-                    yield f"unknown icon {named(f':{icon}:')}{ctx.suggest(icon, ctx.icon_names())}", mark
+                    hint = ctx.suggest(icon, ctx.icon_names()) + colon_hint(icon)
+                    yield f"unknown icon {named(f':{icon}:')}{hint}", mark
             if "[[" in value:
                 for _, message in ctx.unknown_terms(value):
                     yield message, mark

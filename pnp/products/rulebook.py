@@ -7,8 +7,9 @@ import math
 import re
 from bisect import bisect_right
 import os
+import weakref
 from dataclasses import dataclass, replace
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn
@@ -19,7 +20,7 @@ from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
 from ..model import simulated
 from ..model.icons import icon_name
-from ..model.schema import icon_markers_unread, icons_in
+from ..model.schema import colon_hint, icon_markers_unread, icons_in
 from ..options import CONTROL_CHARACTER, control_problem
 from ..project import Project, read_project_file, utf8_text
 from ..report import MAX_ALIKE, Mark, Suggestions, named, pasted, shell_word, shortened
@@ -226,7 +227,7 @@ def _unknown_icons(studio: Studio, names: list[str], n: int, shown: str,
     sought for those the report will show (20,000 names took 8 s)."""
     said: list[tuple[str, Mark | None]] = []
     for number, name in enumerate(names):
-        hint = suggest(name, studio.icons.names()) if number < MAX_ALIKE else ""
+        hint = (suggest(name, studio.icons.names()) if number < MAX_ALIKE else "") + colon_hint(name)
         mark, printed = book_place(studio, n, shown.find(f":{name}:"))
         said.append((f"unknown icon {named(f':{name}:')} in the rendered rulebook line {n}{printed}{hint}", mark))
     return said
@@ -560,10 +561,25 @@ def _diagram(studio: Studio, src: str, mark: Mark | None = None) -> tuple[str, R
     table, _, item_id = rest.partition("/")
     item = None
     if table:
-        item = studio.context()["ref"].get(table, {}).get(item_id)
+        tables = studio.context()["ref"]
+        if table not in tables:  # (said as no item in it: 'no item 'lion' in table 'card'', of no such table)
+            raise DataError(f"picture '{src}': no table {named(table)}{_suggested(studio, table, tables)}", mark)
+        item = tables[table].get(item_id)
         if item is None:
-            raise DataError(f"picture '{src}': no item '{item_id}' in table '{table}'", mark)
+            raise DataError(f"picture '{src}': no item {named(item_id)} in table {named(table)}"
+                            f"{_suggested(studio, item_id, tables[table])}", mark)
     return name, item
+
+
+# each studio's suggestions for its pictures' unknown names: the work of the whole book's bounded (not in
+# studio.cache, whose entries a drawing's remembered result carries to other processes, where the names' ids
+# that Suggestions keys by mean other names)
+_PICTURE_SUGGESTIONS: "weakref.WeakKeyDictionary[Studio, Suggestions]" = weakref.WeakKeyDictionary()
+
+
+def _suggested(studio: Studio, word: str, names: Iterable[object]) -> str:
+    """A name close to `word` among `names` a picture may have meant, as every unknown name is said."""
+    return _PICTURE_SUGGESTIONS.setdefault(studio, Suggestions())(word, tuple(names))
 
 
 def picture(studio: Studio, src: str) -> tuple[Printable, bool]:
@@ -579,12 +595,15 @@ def picture(studio: Studio, src: str) -> tuple[Printable, bool]:
     _refuse_blank_part(src, slash, item_id, "item id")
     component = studio.game.component(cid)
     if component is None:
-        raise DataError(f"picture '{src}': no component '{cid}'")
+        raise DataError(f"picture '{src}': no component {named(cid)}"
+                        f"{_suggested(studio, cid, (c.id for c in studio.game.components))}")
     faces = _faces(studio, component, item_id, back)
     if not faces:
         what = "back" if back else "item"
-        raise DataError(f"picture '{src}': component '{cid}' has no {what}" + (f" '{item_id}'" if item_id else "")
-                        if item_id or back else f"picture '{src}': component '{cid}' prints nothing to show")
+        ids = dict.fromkeys(p.item.get("id") for p in _faces(studio, component, "", back) if p.item is not None)
+        raise DataError(f"picture '{src}': component {named(cid)} has no {what}"
+                        + (f" {named(item_id)}{_suggested(studio, item_id, ids)}" if item_id else "")
+                        if item_id or back else f"picture '{src}': component {named(cid)} prints nothing to show")
     return faces[0], True
 
 

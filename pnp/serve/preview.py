@@ -19,7 +19,7 @@ from ..export.faces import collect, face_of
 from ..products import KINDS
 from ..model.reads import ALL, MARK, MEMBERS
 from ..printables import Memo, Studio
-from ..report import Report, bounded_message
+from ..report import Report, bounded_message, printable
 from ..units import PrintOptions
 from .images import DETAIL, Book, Image, ImageStore, assets_digest, face_digest, render_faces, rulebook_pdf
 
@@ -53,7 +53,9 @@ def card_key(component_id: str, item: "Record | None", index: int) -> str:
 
 
 def _where(mark: "Mark | None") -> dict[str, Any] | None:
-    return {"file": mark.file, "line": mark.line, "col": mark.col, "at": str(mark)} if mark else None
+    """Where a problem or card is: `file` as it is named (the source page's link), `at` as the page shows it,
+    printable as the printed line says it (a file name holding U+202E reversed the rest of the line)."""
+    return {"file": mark.file, "line": mark.line, "col": mark.col, "at": printable(str(mark))} if mark else None
 
 
 class Cards:
@@ -161,7 +163,7 @@ class Preview:
             except PnpError as e:  # validation passed, drawing did not (its budget ran out): said on the page
                 # (bounded as every message is: a part to paste marked in it said whole, its marks taken out)
                 problem = {"severity": "error",
-                           "message": bounded_message(f"the rulebook could not be drawn: {e.message}"),
+                           "message": printable(bounded_message(f"the rulebook could not be drawn: {e.message}")),
                            "where": _where(e.mark), "card": None}
                 self.generation += 1
                 self.state = {**self.state, "generation": self.generation, "status": "errors",
@@ -393,8 +395,10 @@ class Preview:
         index = good["index"]
         if game is not None and status == "stale":  # the data as it is now says where each card is
             index = _index_of(game) or index
-        problems = [{"severity": d.severity, "message": d.message, "where": _where(d.mark), "card": index.of(d)}
-                    for d in diagnostics]
+        # each message as the printed line says it (report.printable, as --json does): a U+202E that a game's
+        # text put into one reversed how the rest of it displayed, a newline forged a line of its own
+        problems = [{"severity": d.severity, "message": printable(d.message), "where": _where(d.mark),
+                     "card": index.of(d)} for d in diagnostics]
         problems.sort(key=lambda p: p["severity"] != "error")  # errors first, each in file order
         build = built_kit(self.project, self.game_id, self.options)
         title = game.shown_title if game is not None and game.meta else self.game_id

@@ -3,7 +3,7 @@
 from collections.abc import Iterator
 
 from ...errors import LayoutError, LimitError
-from ...model.load import Record
+from ...model.load import Record, field_holding
 from ...options import shown_number
 from ...template import is_template
 from .. import params as P
@@ -51,7 +51,13 @@ class Text(Element):
         if not text.strip():
             return
         if len(text) > MAX_TEXT:
-            raise LimitError(f"text of {len(text):,} characters; a text box holds at most {MAX_TEXT:,}")
+            too_long = f"text of {len(text):,} characters; a text box holds at most {MAX_TEXT:,}"
+            # said at the data field that wrote it, when one did, as check.Checks says a text that does not fit
+            # (it was said at the layout's element alone: a LimitError is said at the element it escapes)
+            _, field = field_holding(ctx.get("item"), text)
+            if field is not None:
+                raise LayoutError(f"{too_long} (laid out by {el.mark_of('text')})", field)
+            raise LimitError(too_long)
         style = {key: v[key] for key in TEXT_STYLE}
         problem = min_size_problem(style["size"], style["min_size"])
         if problem:  # templated sizes, known only now
