@@ -158,6 +158,8 @@ class Field(options.Option):
         value = self.spec.get(key)
         if value is not None and not _is_number(value):
             raise SpecError(f"'{key}' is a number, got {typed_value(value)}")
+        if not _is_finite(value):  # (.nan let every value through, compared false; .inf was a traceback)
+            raise SpecError(f"'{key}' is a finite number, got {shown(value)}: leave it out for no bound")
         return value
 
 
@@ -444,7 +446,18 @@ class List(Field):
     def __init__(self, spec: Mapping[str, Any], enums: Mapping[str, Any]) -> None:
         super().__init__(spec, enums)
         self.item = make_field(spec.get("of", {"type": "str"}), enums)
-        self.min_items, self.max_items = self._number_option("min_items"), self._number_option("max_items")
+        self.min_items, self.max_items = self._count_option("min_items"), self._count_option("max_items")
+        if self.min_items is not None and self.max_items is not None and self.min_items > self.max_items:
+            raise SpecError(f"'min_items' ({self.min_items:,}) is more than 'max_items' ({self.max_items:,}): no "
+                            "list could be given")
+
+    def _count_option(self, key: str) -> int | None:
+        """A count of items the spec gives as `key`: a whole number, 0 or more (1.5 and -1 were taken, and every
+        list refused as '0 items, expected 0 to -1'), or None."""
+        value = self._number_option(key)
+        if value is not None and (not isinstance(value, int) or value < 0):
+            raise SpecError(f"'{key}' is a count of items, a whole number 0 or more, got {shown(value)}")
+        return value
 
     def refs(self) -> Iterator[tuple[str, Mark | None]]:
         return self.item.refs()
