@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import DataError, LoadError
 from ..project import Project, read_project_file, utf8_text
-from ..report import Mark, Report, Suggestions, shortened
+from ..report import Mark, Report, Suggestions, named, shortened
 from ..template import ExprError, module
 from .balance import BALANCE_FIELDS, check_balance_syntax
 from .colours import COLOUR_SET_FIELDS, check_colour_sets
@@ -20,7 +20,7 @@ from .reads import (ALL, MEMBERS, FieldCache, Reaching, Read, Tables, note_all, 
                     track)
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_data_file, shown, values_allowance
 from ..options import did_you_mean
-from .schema import INVALID, Schema
+from .schema import INVALID, Schema, repeated_value
 from .shapes import CheckerShape
 from .tables import TABLE_FIELDS, check_tables, derive, load_tables
 from .views import VIEW_FIELDS, check_views
@@ -302,6 +302,10 @@ def _load_game(project: Project, game_id: str, report: Report, kinds: Kinds | No
     game.icons.set_aliases(meta["icons"], chk)
     game.meta = meta = _load_rules(game, meta, chk)
     game.enums = dict(meta["enums"])
+    for name, values in game.enums.items():
+        if isinstance(values, list) and (repeated := repeated_value(values)):
+            mark = values.mark_of(repeated[0]) if isinstance(values, MarkedList) else meta.mark_of("enums")
+            chk.error(f"enum {named(name)} {repeated[1]}: write each once", mark)
     game.component_reads = None  # (reading the components is refused until they are made)
     load_tables(game, meta["tables"], chk)
     game.glossary = load_glossary(game, meta, chk)

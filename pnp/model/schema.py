@@ -3,6 +3,7 @@ them, and so is the shape of game.yaml itself (see game.GAME_FILE)."""
 
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Self
 
@@ -325,6 +326,27 @@ class TrueFalse(Field):
     value_option = options.Bool
 
 
+def repeated_value(values: Iterable[Any]) -> tuple[int, str] | None:
+    """The index of the first of `values` (an enum's) that repeats one before it, and what the message says of it;
+    None where none does. A text repeats another written in another Unicode form (a composed 'é' and 'e' with a
+    combining accent: they print as one, and data typed one way matched one of them alone), a number one equal to
+    it (1 and 1.0); [red, red] was taken, and a list of the values printed it twice."""
+    seen: dict[object, tuple[int, Any]] = {}
+    for index, value in enumerate(values):
+        key = unicodedata.normalize("NFC", value) if isinstance(value, str) else (isinstance(value, bool), value)
+        try:
+            at, first = seen.setdefault(key, (index, value))
+        except TypeError:  # (a list or a mapping among them: refused as not a value, where the values are read)
+            continue
+        if at != index:
+            if shown(first) == shown(value):
+                return index, f"lists {shown(value)} twice"
+            return index, (f"lists {shown(first)} and {shown(value)}, one number written two ways" if first == value
+                           else f"lists {shown(first)} and {shown(value)}, one text in two Unicode forms (they print "
+                           "alike, and data typed one way matches one of them alone)")
+    return None
+
+
 class Enum(Field):
     """One of a list of values: given here with `values`, or named with `enum` from game.yaml's enums."""
 
@@ -352,11 +374,18 @@ class Enum(Field):
         if not self.values:  # (every item was refused at its own line, "is not one of " and nothing after)
             raise SpecError(f"{'the enum ' + repr(self.label) if self.label != 'these values' else 'values'} has no "
                             "values: no item could give one")
-        # a value is one a cell can hold (a mapping among them was a traceback writing the table's workbook, .nan
-        # a workbook Excel cannot open)
+        self._check_values()
+
+    def _check_values(self) -> None:
+        """SpecError where a value is not one a cell can hold (a mapping among them was a traceback writing the
+        table's workbook, .nan a workbook Excel cannot open), or values listed here repeat one (repeated_value:
+        game.yaml's enums are checked as they are read)."""
         for odd in (v for v in self.values if not isinstance(v, (str, int, float)) or not _is_finite(v)):
             raise SpecError(f"the values of an enum are text, finite numbers or true/false, and {self.label} hold "
                             f"{shown(odd) if isinstance(odd, float) else 'one that is ' + type_name(odd)}")
+        repeated = repeated_value(self.values) if self.label == "these values" else None
+        if repeated:
+            raise SpecError(f"values {repeated[1]}: write each once")
 
     def quoted(self, value: Any, written: str | None) -> Any:
         # (a true/false as written too: a value is compared with the enum's, and the message quotes it)
