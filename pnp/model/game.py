@@ -305,7 +305,7 @@ def _load_game(project: Project, game_id: str, report: Report, kinds: Kinds | No
     for name, values in game.enums.items():
         if isinstance(values, list) and (repeated := repeated_value(values)):
             mark = values.mark_of(repeated[0]) if isinstance(values, MarkedList) else meta.mark_of("enums")
-            chk.error(f"enum {named(name)} {repeated[1]}: write each once", mark)
+            chk.error(f"enum {named(name)} lists {repeated[1]}: write each once", mark)
     game.component_reads = None  # (reading the components is refused until they are made)
     load_tables(game, meta["tables"], chk)
     game.glossary = load_glossary(game, meta, chk)

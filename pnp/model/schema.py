@@ -327,7 +327,8 @@ class TrueFalse(Field):
 
 
 def repeated_value(values: Iterable[Any]) -> tuple[int, str] | None:
-    """The index of the first of `values` (an enum's) that repeats one before it, and what the message says of it;
+    """The index of the first of `values` (an enum's) that repeats one before it, and what a message says of the
+    two ("'red' twice");
     None where none does. A text repeats another written in another Unicode form (a composed 'é' and 'e' with a
     combining accent: they print as one, and data typed one way matched one of them alone), a number one equal to
     it (1 and 1.0); [red, red] was taken, and a list of the values printed it twice."""
@@ -340,9 +341,9 @@ def repeated_value(values: Iterable[Any]) -> tuple[int, str] | None:
             continue
         if at != index:
             if shown(first) == shown(value):
-                return index, f"lists {shown(value)} twice"
-            return index, (f"lists {shown(first)} and {shown(value)}, one number written two ways" if first == value
-                           else f"lists {shown(first)} and {shown(value)}, one text in two Unicode forms (they print "
+                return index, f"{shown(value)} twice"
+            return index, (f"{shown(first)} and {shown(value)}, one number written two ways" if first == value
+                           else f"{shown(first)} and {shown(value)}, one text in two Unicode forms (they print "
                            "alike, and data typed one way matches one of them alone)")
     return None
 
@@ -385,7 +386,7 @@ class Enum(Field):
                             f"{shown(odd) if isinstance(odd, float) else 'one that is ' + type_name(odd)}")
         repeated = repeated_value(self.values) if self.label == "these values" else None
         if repeated:
-            raise SpecError(f"values {repeated[1]}: write each once")
+            raise SpecError(f"values lists {repeated[1]}: write each once")
 
     def quoted(self, value: Any, written: str | None) -> Any:
         # (a true/false as written too: a value is compared with the enum's, and the message quotes it)
