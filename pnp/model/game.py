@@ -1,5 +1,6 @@
 """A game: game.yaml's metadata, rules model, data tables and component manifest, loaded and validated."""
 
+import math
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -390,6 +391,30 @@ def _with_marked_defaults(record: Record) -> Record:
 
 def _load_rules(game: Game, meta: Record, chk: CheckerShape) -> Record:
     """rules: a mapping, or the name of a YAML file holding one (a game's rule numbers in a file of their own)."""
+    meta = _rules_read(game, meta, chk)
+    _refuse_not_finite(meta.get("rules"), chk)
+    return meta
+
+
+def _refuse_not_finite(rules: object, chk: CheckerShape) -> None:
+    """An error at each number of the rules that is not finite (.nan, .inf): the rulebook printed 'nan' where it
+    said `{{ game.rules.x }}`, and a constraint comparing with it held or failed whatever the data (a table's
+    fields refuse such numbers by their type; the rules have none)."""
+    stack: list[tuple[Any, str]] = [(rules, "rules")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, (Record, MarkedList)):
+            for key in list(value.keys() if isinstance(value, Record) else range(len(value))):
+                one, at = value[key], f"{path}.{key}" if isinstance(value, Record) else f"{path}[{key}]"
+                if isinstance(one, float) and not math.isfinite(one):
+                    chk.error(f"{named(at)} is {shown(one)}, no finite number: the rulebook would print "
+                              f"'{one}' and a comparison with it would hold or fail whatever the data",
+                              value.mark_of(key))
+                stack.append((one, at))
+
+
+def _rules_read(game: Game, meta: Record, chk: CheckerShape) -> Record:
+    """`meta` with its rules as a mapping: read from the YAML file they name, where they name one."""
     rules = meta.get("rules")
     if rules is None or isinstance(rules, Record):
         return meta
