@@ -311,6 +311,18 @@ class WholeNumber(Field):
     OPTIONS = {**Field.OPTIONS, "min": "the smallest value allowed", "max": "the largest value allowed"}
     value_option: type[options.Option] = options.Int
 
+    def quoted(self, value: Any, written: str | None) -> Any:
+        # (a true/false spelt otherwise as written, as an enum's: `cost: yes` was said 'got true/false true')
+        return WrittenTrueFalse(value, written) if isinstance(value, bool) and written is not None and \
+            written.lower() not in ("true", "false") else super().quoted(value, written)
+
+    def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
+        if isinstance(value, WrittenTrueFalse):
+            yield (f"expected a {getattr(self.typed, 'kind', 'number')}, got {shown(value.text)}, which YAML reads "
+                   "as true/false (as it reads yes, no, on and off)"), mark
+            return
+        yield from super().check(value, mark, ctx)
+
 
 class Decimal(WholeNumber):
     """A number, whole or decimal."""
