@@ -228,6 +228,8 @@ class Str(Field):
         self.max_len = self._number_option("max_len")
         if self.max_len is not None and self.max_len < 0:  # (every item was refused, at its own line)
             raise SpecError(f"'max_len' is {self.max_len:g}: a text is at least 0 characters long")
+        if self.max_len is not None and not isinstance(self.max_len, int):  # (said "at most 1.5 allowed")
+            raise SpecError(f"'max_len' is a count of characters, a whole number, got {shown(self.max_len)}")
         pattern = spec.get("pattern")
         too_large = pattern_size_problem(pattern) if isinstance(pattern, str) else None
         if too_large:
