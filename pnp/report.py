@@ -7,6 +7,7 @@ import functools
 import math
 import re
 import shlex
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from difflib import get_close_matches
@@ -213,6 +214,10 @@ def _closest(word: str, choices: tuple[str, ...], count: int, cutoff: float) -> 
 def did_you_mean(word: object, choices: Iterable[object]) -> str:
     """' (did you mean 'x'?)' when one of `choices` is close to `word`, else nothing."""
     close = closest(word, choices)
+    if close and not close[0].isascii() and close[0] != str(word) and \
+            unicodedata.normalize("NFC", close[0]) == unicodedata.normalize("NFC", str(word)):
+        # (said "did you mean 'café'?" of 'café', the two alike on the screen)
+        return f" ({named(close[0])} is this text in another Unicode form, alike on screen: type one of them again)"
     return f" (did you mean {named(close[0])}?)" if close else ""
 
 

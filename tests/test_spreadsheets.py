@@ -3104,6 +3104,39 @@ def test_a_value_coloured_as_its_fill_is_read_and_warned_of_at_its_first_cell(tm
     assert said[0][1].startswith("this cell's value is coloured as its fill is") and "5 more cells" in said[0][1]
 
 
+@pytest.mark.parametrize("font, fill, said", [
+    ("FF000000", ("solid", "FF000000"), "(black text on a black fill)"),  # (was said 'white on white')
+    ("FFFFFFFF", ("gradient", "FFFFFFFF"), "(white text on a gradient fill of white to white)"),  # (was unwarned)
+    ("FFFFFFFF", ("gradient", "FF000000"), None),  # (a stop shows it)
+    ("FF000000", ("auto", None), "(black text on a black fill)"),  # (<fgColor auto="1"/>: was unwarned)
+    ("FFFFFFFF", ("auto", None), None),
+    ("FF0A0A0A", ("solid", "FF000000"), "(#0A0A0A text on a black fill)")])
+def test_a_hidden_values_warning_names_the_colours_it_judged(tmp_path, font, fill, said):
+    """The warning of a value coloured as its fill is said "(white on white, or nearly)" of black text on a black
+    fill; white text on a gradient fill all of whose stops are white, and black text on a solid fill of the
+    automatic colour (the system's foreground, black), were not warned of. It names the colours it judged."""
+    from openpyxl.styles import Color, Font, GradientFill, PatternFill
+
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    kind, colour = fill
+    book = openpyxl.Workbook()
+    for row in (["id", "name"], ["i", "x"]):
+        book.active.append(row)
+    book.active["B2"].font = Font(color=font)
+    book.active["B2"].fill = (GradientFill(stop=(colour, colour if font == "FFFFFFFF" and said else "FFFFFFFF"))
+                              if kind == "gradient" else PatternFill("solid", fgColor=Color(auto=True) if kind ==
+                                                                     "auto" else colour))
+    path, warned = tmp_path / "t.xlsx", []
+    book.save(path)
+    items = read_table(path, "cards/g/t.xlsx", Schema({"id": "str", "name": "str"}, {}),
+                       warn=lambda message, mark: warned.append(message))
+    assert [item["name"] for item in items] == ["x"]
+    assert [message.split(", so")[0] for message in warned] == (
+        [f"this cell's value is coloured as its fill is {said}"] if said else []), warned
+
+
 @pytest.mark.parametrize("fields, item, begins", [
     ({"id": "str", "name": "str"}, {"id": "a", "name": "Café"}, b"\xef\xbb\xbfid,name\n"),  # (Excel's CSV UTF-8)
     ({"ID": "str"}, {"ID": "a"}, b'"ID"\n'),  # (not Excel's SYLK mark)
@@ -3284,8 +3317,8 @@ def test_white_text_of_no_fill_is_warned_of_outside_a_styled_table_not_in_it(tmp
                        warn=lambda message, mark: warned.append((str(mark), message)))
     assert [item["name"] for item in items] == ["x", "y"]
     assert [mark for mark, _ in warned] == said, warned
-    assert all(message.startswith("this cell's value is coloured as its fill is (white on white, or nearly) (and 1 "
-                                  "more cells") for _, message in warned), warned
+    assert all(message.startswith("this cell's value is coloured as its fill is (white text on no fill (the sheet's "
+                                  "white)) (and 1 more cells") for _, message in warned), warned
 
 
 @pytest.mark.parametrize("code, said", [

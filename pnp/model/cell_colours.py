@@ -224,20 +224,47 @@ def fills_nothing(fill: Any) -> bool:
     return getattr(fill, "tagname", "") == "patternFill" and getattr(fill, "patternType", None) in (None, "none")
 
 
-def unseen(font: Any, fill: Any, theme: Sequence[str], indexed: Sequence[str], shown_in: str | None = None) -> bool:
-    """Whether a cell of this `font` and `fill` (openpyxl's) shows its text in a colour its fill hides (their
-    contrast under UNSEEN_CONTRAST): the font's colour, or `shown_in` (RRGGBB) where the cell's number format (or
-    a rich text's run) colours the value; against a solid fill's colour, or the sheet's white where there is no
-    fill. A patterned or gradient fill, or a colour pnp cannot tell, is taken to show it."""
-    pattern = getattr(fill, "patternType", None) if getattr(fill, "tagname", "") == "patternFill" else "?"
-    if fills_nothing(fill):
-        behind: str | None = _SHEET_BACKGROUND
-    elif pattern == "solid":
-        behind = _rgb(fill.fgColor, theme, indexed, None)
-    else:
-        behind = None
+def unseen(font: Any, fill: Any, theme: Sequence[str], indexed: Sequence[str],
+           shown_in: str | None = None) -> str | None:
+    """The colours ("white text on a white fill") of a cell of this `font` and `fill` (openpyxl's) whose text shows
+    in a colour its fill hides (their contrast under UNSEEN_CONTRAST), or None: the font's colour, or `shown_in`
+    (RRGGBB) where the cell's number format (or a rich text's run) colours the value; against a solid fill's colour
+    (its automatic one is the system's foreground, black, as Excel shows it), every stop of a gradient fill, or the
+    sheet's white where there is no fill. A patterned fill, or a colour pnp cannot tell, is taken to show it."""
     text = shown_in or _rgb(getattr(font, "color", None), theme, indexed, _TEXT_DEFAULT)
-    if behind is None or text is None:
-        return False
+    behind = _behind(fill, theme, indexed)
+    if text is None or not behind or None in behind:
+        return None
+    if max(_contrast(text, colour) for colour in behind if colour) >= UNSEEN_CONTRAST:
+        return None
+    colours = [_named(colour) for colour in behind if colour]
+    if fills_nothing(fill):
+        return f"{_named(text)} text on no fill (the sheet's white)"
+    if getattr(fill, "tagname", "") == "gradientFill":
+        return f"{_named(text)} text on a gradient fill of {' to '.join(colours)}"
+    return f"{_named(text)} text on a {colours[0]} fill"
+
+
+def _behind(fill: Any, theme: Sequence[str], indexed: Sequence[str]) -> list[str | None]:
+    """The colours a cell's `fill` shows behind its text (RRGGBB, None where pnp cannot tell): the sheet's white
+    for none, a solid fill's, each stop's of a gradient's (Excel blends them: text hidden by each is hidden by
+    the fill); none for a patterned fill, or a gradient of no stops, taken to show any text."""
+    if fills_nothing(fill):
+        return [_SHEET_BACKGROUND]
+    if getattr(fill, "tagname", "") == "gradientFill":
+        return [_rgb(getattr(stop, "color", None), theme, indexed, None)
+                for stop in getattr(fill, "stop", None) or ()]
+    if getattr(fill, "tagname", "") == "patternFill" and fill.patternType == "solid":
+        return [_rgb(fill.fgColor, theme, indexed, _TEXT_DEFAULT)]
+    return []
+
+
+def _contrast(text: str, behind: str) -> float:
+    """WCAG 2's contrast ratio of RRGGBB `text` on RRGGBB `behind`: 1 for one colour, 21 for black on white."""
     lighter, darker = sorted((_luminance(text), _luminance(behind)), reverse=True)
-    return (lighter + 0.05) / (darker + 0.05) < UNSEEN_CONTRAST
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def _named(value: str) -> str:
+    """RRGGBB `value` as a message names it: white or black by name, any other colour by its #RRGGBB."""
+    return {"FFFFFF": "white", "000000": "black"}.get(value.upper(), f"#{value.upper()}")

@@ -13,7 +13,7 @@ from .reads import FieldCache
 from ..options import did_you_mean, quoted_as_written, shown_number, type_name
 from ..project import WINDOWS_DEVICE_NAMES
 from ..report import named
-from .schema import INVALID, ConditionValue, Field, Schema, Str
+from .schema import INVALID, ConditionValue, Field, Schema, Str, repeated_value
 from .shapes import CheckerShape, GameShape
 from .tables import ITEM, table_enums
 
@@ -312,4 +312,8 @@ def _check_count(game: GameShape, component: Component, spec: Record, table: str
     if parts:
         total = sum(p["count"] for p in parts)
         if total != component.count:
-            chk.error(f"the parts of '{component.id}' add up to {total}, not {component.count}", spec.mark_of("parts"))
+            chk.error(f"the parts of '{component.id}' add up to {shown_number(total)}, not "
+                      f"{shown_number(component.count)}", spec.mark_of("parts"))
+        if repeated := repeated_value(part["name"] for part in parts):  # (the rulebook listed "4 A, 4 A")
+            chk.error(f"the parts of '{component.id}' name {repeated[1]}: name each part once",
+                      parts[repeated[0]].mark_of("name"))

@@ -1,5 +1,6 @@
 """A game: game.yaml's metadata, rules model, data tables and component manifest, loaded and validated."""
 
+import math
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -8,7 +9,7 @@ from typing import Any
 
 from ..errors import DataError, LoadError
 from ..project import Project, read_project_file, utf8_text
-from ..report import Mark, Report, Suggestions, shortened
+from ..report import Mark, Report, Suggestions, named, shortened
 from ..template import ExprError, module
 from .balance import BALANCE_FIELDS, check_balance_syntax
 from .colours import COLOUR_SET_FIELDS, check_colour_sets
@@ -20,7 +21,7 @@ from .reads import (ALL, MEMBERS, FieldCache, Reaching, Read, Tables, note_all, 
                     track)
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_data_file, shown, values_allowance
 from ..options import did_you_mean
-from .schema import INVALID, Schema
+from .schema import INVALID, Schema, repeated_value
 from .shapes import CheckerShape
 from .tables import TABLE_FIELDS, check_tables, derive, load_tables
 from .views import VIEW_FIELDS, check_views
@@ -302,6 +303,10 @@ def _load_game(project: Project, game_id: str, report: Report, kinds: Kinds | No
     game.icons.set_aliases(meta["icons"], chk)
     game.meta = meta = _load_rules(game, meta, chk)
     game.enums = dict(meta["enums"])
+    for name, values in game.enums.items():
+        if isinstance(values, list) and (repeated := repeated_value(values)):
+            mark = values.mark_of(repeated[0]) if isinstance(values, MarkedList) else meta.mark_of("enums")
+            chk.error(f"enum {named(name)} lists {repeated[1]}: write each once", mark)
     game.component_reads = None  # (reading the components is refused until they are made)
     load_tables(game, meta["tables"], chk)
     game.glossary = load_glossary(game, meta, chk)
@@ -386,6 +391,30 @@ def _with_marked_defaults(record: Record) -> Record:
 
 def _load_rules(game: Game, meta: Record, chk: CheckerShape) -> Record:
     """rules: a mapping, or the name of a YAML file holding one (a game's rule numbers in a file of their own)."""
+    meta = _rules_read(game, meta, chk)
+    _refuse_not_finite(meta.get("rules"), chk)
+    return meta
+
+
+def _refuse_not_finite(rules: object, chk: CheckerShape) -> None:
+    """An error at each number of the rules that is not finite (.nan, .inf): the rulebook printed 'nan' where it
+    said `{{ game.rules.x }}`, and a constraint comparing with it held or failed whatever the data (a table's
+    fields refuse such numbers by their type; the rules have none)."""
+    stack: list[tuple[Any, str]] = [(rules, "rules")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, (Record, MarkedList)):
+            for key in list(value.keys() if isinstance(value, Record) else range(len(value))):
+                one, at = value[key], f"{path}.{key}" if isinstance(value, Record) else f"{path}[{key}]"
+                if isinstance(one, float) and not math.isfinite(one):
+                    chk.error(f"{named(at)} is {shown(one)}, no finite number: the rulebook would print "
+                              f"'{one}' and a comparison with it would hold or fail whatever the data",
+                              value.mark_of(key))
+                stack.append((one, at))
+
+
+def _rules_read(game: Game, meta: Record, chk: CheckerShape) -> Record:
+    """`meta` with its rules as a mapping: read from the YAML file they name, where they name one."""
     rules = meta.get("rules")
     if rules is None or isinstance(rules, Record):
         return meta

@@ -7,6 +7,7 @@ import hashlib
 import itertools
 import re
 import threading
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 from contextlib import contextmanager
@@ -400,7 +401,7 @@ class _Collection:
     """A list or mapping being built from parser events."""
 
     __slots__ = ("is_map", "flow", "mark", "anchor", "size", "items", "marks", "data", "key_marks", "key",
-                 "key_mark", "merges", "merge_key_mark", "written", "keys_written")
+                 "key_mark", "merges", "merge_key_mark", "written", "keys_written", "forms")
 
     def __init__(self, is_map: bool, mark: Mark, anchor: str | None, flow: bool = False) -> None:
         self.is_map, self.flow, self.mark, self.anchor, self.size = is_map, flow, mark, anchor, 1
@@ -415,6 +416,7 @@ class _Collection:
         self.merge_key_mark: Place | None = None  # (where its '<<' is, once one is read)
         self.written: dict[Any, str] | None = None  # key or index -> a number's text, where it prints otherwise
         self.keys_written: dict[Any, str] | None = None  # key -> its own text, where it prints otherwise (`true:`)
+        self.forms: dict[str, str] | None = None  # a mapping's keys not ASCII by their NFC form (_Builder.key)
 
 
 def _refuse_yaml11_only_number(text: str, value: object, mark: Mark) -> None:
@@ -657,10 +659,10 @@ class _Builder:
             parent.items.append(value)
             parent.marks.append(place)
         elif parent.key is None:
-            if type(value) is str and value not in parent.data:
+            if type(value) is str and value not in parent.data and value.isascii():
                 parent.key, parent.key_mark = value, place
             else:
-                self.key(parent, value, place)  # a key of another type, or a duplicate: checked there
+                self.key(parent, value, place)  # a key of another type, a duplicate, text not ASCII: checked there
         elif parent.key is _MERGE_KEY:
             self.value(parent, value, place)
         else:
@@ -788,6 +790,8 @@ class _Builder:
             raise LoadError("a mapping key must be plain text or a number", self.mark(mark))
         if key in parent.data:
             raise LoadError(self.duplicate(parent, key), self.mark(mark))
+        if type(key) is str and not key.isascii():
+            self.refuse_alike(parent, key, mark)
         if key is _MERGE_KEY:  # a second '<<' of a mapping, which YAML readers take in either order (PyYAML
             # the last's keys over the first's, pnp the first's: `<<: *base` then `<<: {power: 2}` kept the base's)
             if parent.merge_key_mark is not None:
@@ -796,6 +800,20 @@ class _Builder:
                                 "others'", self.mark(mark))
             parent.merge_key_mark = mark
         parent.key, parent.key_mark = key, mark
+
+    def refuse_alike(self, parent: _Collection, key: str, mark: Place) -> None:
+        """LoadError where text `key` (not ASCII) of mapping `parent` is one before it written in another Unicode
+        form (a composed 'é' and 'e' with a combining accent): two fields, enums or keys of a record that print
+        alike were taken as two, and data typed one way reached one of them alone."""
+        forms = parent.forms if parent.forms is not None else {}
+        parent.forms = forms
+        before = forms.setdefault(unicodedata.normalize("NFC", key), key)
+        if before != key:
+            first = parent.key_marks.get(before)
+            at = f" at line {self.mark(first).line}" if first is not None else ""
+            raise LoadError(f"key {shown(key)} is {shown(before)}{at} written in another Unicode form "
+                            "(they print alike, and pnp would read two keys): keep one, typed one way",
+                            self.mark(mark))
 
     def duplicate(self, parent: _Collection, key: Any) -> str:
         """The message for `key`, read again in a mapping, each key quoted as written: YAML's `1` and `true` (or

@@ -3,6 +3,7 @@ them, and so is the shape of game.yaml itself (see game.GAME_FILE)."""
 
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Self
 
@@ -164,6 +165,8 @@ class Field(options.Option):
         value = self.spec.get(key)
         if value is not None and not _is_number(value):
             raise SpecError(f"'{key}' is a number, got {typed_value(value)}")
+        if not _is_finite(value):  # (.nan let every value through, compared false; .inf was a traceback)
+            raise SpecError(f"'{key}' is a finite number, got {shown(value)}: leave it out for no bound")
         return value
 
 
@@ -231,6 +234,8 @@ class Str(Field):
         self.max_len = self._number_option("max_len")
         if self.max_len is not None and self.max_len < 0:  # (every item was refused, at its own line)
             raise SpecError(f"'max_len' is {self.max_len:g}: a text is at least 0 characters long")
+        if self.max_len is not None and not isinstance(self.max_len, int):  # (said "at most 1.5 allowed")
+            raise SpecError(f"'max_len' is a count of characters, a whole number, got {shown(self.max_len)}")
         pattern = spec.get("pattern")
         too_large = pattern_size_problem(pattern) if isinstance(pattern, str) else None
         if too_large:
@@ -315,6 +320,18 @@ class WholeNumber(Field):
     OPTIONS = {**Field.OPTIONS, "min": "the smallest value allowed", "max": "the largest value allowed"}
     value_option: type[options.Option] = options.Int
 
+    def quoted(self, value: Any, written: str | None) -> Any:
+        # (a true/false spelt otherwise as written, as an enum's: `cost: yes` was said 'got true/false true')
+        return WrittenTrueFalse(value, written) if isinstance(value, bool) and written is not None and \
+            written.lower() not in ("true", "false") else super().quoted(value, written)
+
+    def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
+        if isinstance(value, WrittenTrueFalse):
+            yield (f"expected a {getattr(self.typed, 'kind', 'number')}, got {shown(value.text)}, which YAML reads "
+                   "as true/false (as it reads yes, no, on and off)"), mark
+            return
+        yield from super().check(value, mark, ctx)
+
 
 class Decimal(WholeNumber):
     """A number, whole or decimal."""
@@ -328,6 +345,28 @@ class TrueFalse(Field):
 
     name = "bool"
     value_option = options.Bool
+
+
+def repeated_value(values: Iterable[Any]) -> tuple[int, str] | None:
+    """The index of the first of `values` (an enum's) that repeats one before it, and what a message says of the
+    two ("'red' twice");
+    None where none does. A text repeats another written in another Unicode form (a composed 'é' and 'e' with a
+    combining accent: they print as one, and data typed one way matched one of them alone), a number one equal to
+    it (1 and 1.0); [red, red] was taken, and a list of the values printed it twice."""
+    seen: dict[object, tuple[int, Any]] = {}
+    for index, value in enumerate(values):
+        key = unicodedata.normalize("NFC", value) if isinstance(value, str) else (isinstance(value, bool), value)
+        try:
+            at, first = seen.setdefault(key, (index, value))
+        except TypeError:  # (a list or a mapping among them: refused as not a value, where the values are read)
+            continue
+        if at != index:
+            if shown(first) == shown(value):
+                return index, f"{shown(value)} twice"
+            return index, (f"{shown(first)} and {shown(value)}, one number written two ways" if first == value
+                           else f"{shown(first)} and {shown(value)}, one text in two Unicode forms (they print "
+                           "alike, and data typed one way matches one of them alone)")
+    return None
 
 
 class Enum(Field):
@@ -357,11 +396,18 @@ class Enum(Field):
         if not self.values:  # (every item was refused at its own line, "is not one of " and nothing after)
             raise SpecError(f"{'the enum ' + repr(self.label) if self.label != 'these values' else 'values'} has no "
                             "values: no item could give one")
-        # a value is one a cell can hold (a mapping among them was a traceback writing the table's workbook, .nan
-        # a workbook Excel cannot open)
+        self._check_values()
+
+    def _check_values(self) -> None:
+        """SpecError where a value is not one a cell can hold (a mapping among them was a traceback writing the
+        table's workbook, .nan a workbook Excel cannot open), or values listed here repeat one (repeated_value:
+        game.yaml's enums are checked as they are read)."""
         for odd in (v for v in self.values if not isinstance(v, (str, int, float)) or not _is_finite(v)):
             raise SpecError(f"the values of an enum are text, finite numbers or true/false, and {self.label} hold "
                             f"{shown(odd) if isinstance(odd, float) else 'one that is ' + type_name(odd)}")
+        repeated = repeated_value(self.values) if self.label == "these values" else None
+        if repeated:
+            raise SpecError(f"values lists {repeated[1]}: write each once")
 
     def quoted(self, value: Any, written: str | None) -> Any:
         # (a true/false as written too: a value is compared with the enum's, and the message quotes it)
@@ -451,7 +497,18 @@ class List(Field):
     def __init__(self, spec: Mapping[str, Any], enums: Mapping[str, Any]) -> None:
         super().__init__(spec, enums)
         self.item = make_field(spec.get("of", {"type": "str"}), enums)
-        self.min_items, self.max_items = self._number_option("min_items"), self._number_option("max_items")
+        self.min_items, self.max_items = self._count_option("min_items"), self._count_option("max_items")
+        if self.min_items is not None and self.max_items is not None and self.min_items > self.max_items:
+            raise SpecError(f"'min_items' ({self.min_items:,}) is more than 'max_items' ({self.max_items:,}): no "
+                            "list could be given")
+
+    def _count_option(self, key: str) -> int | None:
+        """A count of items the spec gives as `key`: a whole number, 0 or more (1.5 and -1 were taken, and every
+        list refused as '0 items, expected 0 to -1'), or None."""
+        value = self._number_option(key)
+        if value is not None and (not isinstance(value, int) or value < 0):
+            raise SpecError(f"'{key}' is a count of items, a whole number 0 or more, got {shown(value)}")
+        return value
 
     def refs(self) -> Iterator[tuple[str, Mark | None]]:
         return self.item.refs()

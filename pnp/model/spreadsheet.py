@@ -865,6 +865,17 @@ def _dated(value: object, code: str) -> str | None:
             "(or a number) and type the value")
 
 
+
+def _rule_fill(fill: Any) -> Any:
+    """The fill a conditional formatting's rule of fill `fill` shows a cell in, as a cell's own is read: a rule's
+    solid fill holds its colour as bgColor (ECMA-376 Part 1, 18.8.20), a cell's as fgColor; None for a solid one of
+    the automatic colour, one pnp cannot tell."""
+    from openpyxl.styles import PatternFill
+
+    if isinstance(fill, PatternFill) and fill.patternType in (None, "solid"):
+        return None if fill.bgColor.type == "auto" else PatternFill("solid", fgColor=fill.bgColor)
+    return fill
+
 class _SheetRead:
     """The rows of a sheet read so far (_sheet_rows), and where the reading is."""
 
@@ -884,9 +895,10 @@ class _SheetRead:
         self.row_hidden = False  # whether the row read last is hidden
         self.rows_hidden = False  # whether a row of no height of its own is hidden (_hidden_by_default)
         self.zeros_hidden = False  # whether a view of the sheet shows a cell holding the number 0 as blank
-        self.unseen_styles: dict[tuple[int, str | None], str | None] = {}  # where a cell style's text colour
-        # (or its number format's, by its tag) hides: in its fill, on the sheet (_unseen), or None
-        self.first_unseen: dict[str, tuple[int, int]] = {}  # (row, column) of the first value read so, by where
+        self.unseen_styles: dict[tuple[int, str | None], tuple[str, str] | None] = {}  # where a cell style's text
+        # colour (or its number format's, by its tag) hides, and its colours: in its fill, on the sheet (_unseen)
+        self.first_unseen: dict[str, tuple[int, int, str]] = {}  # (row, column, colours) of the first value read
+        # so, by where
         self.unseen_count: collections.Counter[str] = collections.Counter()  # the values read so, by where
         self.tables: list[tuple[int, int, int, int]] | None = []  # the ranges of the sheet's Excel tables whose
         # style may fill a cell of no fill (styled_tables: None for the whole sheet)
@@ -950,10 +962,10 @@ class _SheetRead:
                                 "applies, and pnp applies no such rule (nor runs its condition): what it reads from "
                                 "them may not be what the sheet shows; remove the rule, or make it show the values",
                                 Mark(self.where, *at))
-            if self.condition_said is None and self._hides_by_condition(style, at):
+            if self.condition_said is None and (colours := self._hides_by_condition(style, at)):
                 self.condition_said = (
-                    f"conditional formatting of cells {shown(cells)} colours their text as their fill is (white on "
-                    "white, or nearly) where its condition holds, so the sheet may show nothing there, and pnp runs "
+                    f"conditional formatting of cells {shown(cells)} colours their text as their fill is ({colours})"
+                    " where its condition holds, so the sheet may show nothing there, and pnp runs "
                     "no rule's condition, and reads and prints the values: colour the rule's text to show them, or "
                     "delete them if they are not part of the table", Mark(self.where, *at))
 
@@ -977,9 +989,9 @@ class _SheetRead:
                             f"({type(e).__name__}: {e}): the file is damaged; save it again from the spreadsheet "
                             "program", Mark(self.where, *at)) from None
 
-    def _hides_by_condition(self, style: Any, at: tuple[int, int]) -> bool:
-        """Whether a conditional formatting's rule of differential style `style` (_rule_style) shows its cells'
-        text in a colour their fill hides (cell_colours.unseen): the font colour the rule sets, or else the one of
+    def _hides_by_condition(self, style: Any, at: tuple[int, int]) -> str | None:
+        """The colours (cell_colours.unseen), or None, where a conditional formatting's rule of differential style
+        `style` (_rule_style) shows its cells' text in a colour their fill hides: the font colour the rule sets, or else the one of
         the first cell of its range at `at`, against the fill the rule sets, or else that cell's (each cell's own is
         not looked up: a rule over cells of several fills is judged by its first). A rule setting neither changes
         nothing the cell's own reading did not judge (a rule filling white cells of white text on a dark fill
@@ -988,20 +1000,22 @@ class _SheetRead:
         from openpyxl.styles import Color, PatternFill
 
         if style is None:
-            return False
+            return None
         font_set = style.font is not None and style.font.color is not None
         solid = isinstance(style.fill, PatternFill) and style.fill.patternType in (None, "solid")
         # (a rule's solid fill holds its colour as bgColor, ECMA-376 Part 1, 18.8.20; <patternFill/> holds none)
         fill_set = style.fill is not None and not (solid and style.fill.bgColor == Color())
         if not (font_set or fill_set):
-            return False
+            return None
         cell = ReadOnlyCell(self.ws, 1, 1, None, style_id=self.condition_cells.get(at, 0))
         if fill_set:
-            fill = PatternFill("solid", fgColor=style.fill.bgColor) if solid else style.fill
+            fill = _rule_fill(style.fill)
+            if fill is None:
+                return None
         else:
             fill = cell.fill
             if fills_nothing(fill) and self._in_table(*at):
-                return False  # (the table's style may fill it, as a cell's value is judged: _check_shown)
+                return None  # (the table's style may fill it, as a cell's value is judged: _check_shown)
         return unseen(style.font if font_set else cell.font, fill, self.theme, self.ws.parent._colors)
 
     def read(self, element: Any) -> None:
@@ -1085,11 +1099,11 @@ class _SheetRead:
         (unseen_said)."""
         hidden_in = self._unseen(style, tag) if runs is None else next(
             (said for text, colour in runs if not _blank(text) and (said := self._unseen(style, tag, colour))), None)
-        if hidden_in == "sheet" and self._in_table(self.row, column):
+        if hidden_in and hidden_in[0] == "sheet" and self._in_table(self.row, column):
             hidden_in = None  # (the table's style may fill it, with a colour pnp does not read)
         if hidden_in:
-            self.first_unseen.setdefault(hidden_in, (self.row, column))
-            self.unseen_count[hidden_in] += 1
+            self.first_unseen.setdefault(hidden_in[0], (self.row, column, hidden_in[1]))
+            self.unseen_count[hidden_in[0]] += 1
         if self.row_hidden or self.hidden_columns[column]:
             hidden = ("row is hidden (by hand, by a filter, by a height too small to show" if self.row_hidden
                       else "column is hidden (by hand, by a width too small to show, by the sheet's default "
@@ -1106,9 +1120,11 @@ class _SheetRead:
             self.row_tables = (row, [(low, high) for top, low, bottom, high in self.tables if top <= row <= bottom])
         return any(low <= column <= high for low, high in self.row_tables[1])
 
-    def _unseen(self, style: int, tag: str | None, run: Mapping[str, str] | None = None) -> str | None:
-        """Where the cell style numbered `style` shows a value in a colour that hides (cell_colours.unseen): "fill"
-        in its own fill, "sheet" on the sheet's background (it has no fill), else None; in its font's colour, or
+    def _unseen(self, style: int, tag: str | None,
+                run: Mapping[str, str] | None = None) -> tuple[str, str] | None:
+        """Where the cell style numbered `style` shows a value in a colour that hides (cell_colours.unseen), and the
+        colours: "fill" in its own fill, "sheet" on the sheet's background (it has no fill), else None; in its
+        font's colour, or
         its number format's colour `tag` ([White]) where it has one, or a rich text's run's own colour (its
         <color>'s attributes, `run`)."""
         if run is None and (style, tag) in self.unseen_styles:
@@ -1119,9 +1135,9 @@ class _SheetRead:
         shown_in = run_colour(run, self.theme, palette) if run is not None else None
         if run is not None and shown_in is None:
             return None  # (a colour pnp cannot tell: taken to show)
-        said = ("sheet" if fills_nothing(cell.fill) else "fill") if unseen(
-            cell.font, cell.fill, self.theme, palette, shown_in or (format_colour(tag, palette) if tag else None)) \
-            else None
+        colours = unseen(cell.font, cell.fill, self.theme, palette,
+                         shown_in or (format_colour(tag, palette) if tag else None))
+        said = ("sheet" if fills_nothing(cell.fill) else "fill", colours) if colours else None
         if run is None:
             self.unseen_styles[style, tag] = said
         return said
@@ -1133,11 +1149,12 @@ class _SheetRead:
         said = [where for where in ("fill", "sheet") if where in self.first_unseen]
         if not said:
             return None
-        first, count = min(self.first_unseen[where] for where in said), sum(self.unseen_count[w] for w in said)
+        (row, column, colours), count = min(self.first_unseen[where] for where in said), sum(
+            self.unseen_count[w] for w in said)
         more = f" (and {count - 1:,} more cells of the sheet)" if count > 1 else ""
-        return (f"this cell's value is coloured as its fill is (white on white, or nearly){more}, so the sheet "
+        return (f"this cell's value is coloured as its fill is ({colours}){more}, so the sheet "
                 "shows nothing there, and pnp reads and prints it: colour the text to show it, or delete it if it "
-                "is not part of the table", Mark(self.where, *first))
+                "is not part of the table", Mark(self.where, row, column))
 
     def _repeated(self, style: int) -> str | None:
         """The refusal of a cell (not blank) whose style aligns it as Fill, which repeats what it holds across the
