@@ -379,6 +379,10 @@ def build(ctx: click.Context, games: tuple[str, ...], paper: str, out_dir: str |
     from .kit import build_games, default_jobs
     from .units import MM, PrintOptions
 
+    if sample is None and ctx.get_parameter_source("seed") not in (None, click.core.ParameterSource.DEFAULT):
+        # (it was left unused without a word: the user believed the kit or proof drawn at random by that seed)
+        raise UsageError("--seed: only --sample reads it (the seed of its random pick); give --sample N or leave "
+                         "--seed out")
     project = _project(ctx)
     selected = project.select(games)
     options = PrintOptions(paper.lower(), bleed * MM, ink_saver, imposition, (duplex_offset[0] * MM, duplex_offset[1] * MM),

@@ -191,8 +191,8 @@ def test_preflight_names_each_file_outside_the_rules(tmp_path):
     Image.new("L", (5, 5)).save(work / "b.png")
     plan = Plan(expect={str(folder / "a.png"): (10, 11), str(folder / "b.png"): (5, 5), str(folder / "c.png"): (1, 1)})
     found = list(preflight(plan, folder, work, lambda p: Path(p).name))
-    assert found == ["a.png: 10 x 10 px; the format needs 10 x 11 px", "b.png: colour mode L; the format needs RGB",
-                     "c.png: missing"]
+    assert found == [("a.png", "10 x 10 px; the format needs 10 x 11 px"),
+                     ("b.png", "colour mode L; the format needs RGB"), ("c.png", "missing")]
 
 
 def test_proof_sheet_shows_every_card_with_its_id_and_name(mini):
@@ -444,8 +444,8 @@ def test_drivethru_preflight_reads_the_ink_of_every_colour_and_image(tmp_path, m
     plan = Plan(pdfs={str(folder / n): 1 for n in names}, ink={str(folder / n): 240 for n in names})
     checked = []
     found = list(preflight(plan, folder, work, lambda p: Path(p).name, checked.append))
-    assert found == ["art.pdf: 355% total ink somewhere; the format allows 240%",
-                     "text.pdf: 285% total ink somewhere; the format allows 240%"]
+    assert found == [("art.pdf", "355% total ink somewhere; the format allows 240%"),
+                     ("text.pdf", "285% total ink somewhere; the format allows 240%")]
     assert checked == [1, 1, 1]  # each file's check counted on the progress bar
 
 
