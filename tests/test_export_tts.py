@@ -250,6 +250,15 @@ def test_hover_text_reads_as_the_card_prints_it(text, hover):
     assert _markup_free(text) == hover
 
 
+@pytest.mark.parametrize("name, named", [("**Sc**out :coin:", "Scout coin"), ("Lion", "Lion"), ("**", "**")])
+def test_a_piece_is_named_as_the_card_prints_its_name(name, named):
+    # a layout's `{{ card.name }}` reads its markup: the save named the card '**Sc**out :coin:' on the table
+    from types import SimpleNamespace
+
+    from pnp.export.tts import _named
+    assert _named(SimpleNamespace(name=name)) == named
+
+
 @pytest.mark.parametrize("address", ["https://user:secret@ex.com/mini/", "https://token@ex.com/", "https://:pw@ex.com/"])
 def test_a_base_url_holding_a_user_or_password_is_a_usage_error(project, address):
     """The save names every image by the address given: a password in it went to every player (exit 0)."""

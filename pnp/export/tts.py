@@ -60,6 +60,12 @@ def _description(face: "Face", studio: "Studio") -> str:
     return "\n".join(_markup_free(t) for t in texts if isinstance(t, str) and t.strip())
 
 
+def _named(face: "Face") -> str:
+    """What a piece is called on the table: its name as the card prints it (a layout's text reads the name's
+    markup: '**Sc**out :coin:' prints as 'Scout' and the coin, and was the card's name in Tabletop Simulator)."""
+    return _markup_free(face.name) or face.name
+
+
 def _hover(face: "Face", studio: "Studio") -> str:
     """What a piece says on hover: its rules text; an item without text fields lists its plain values; a
     piece without an item says what it is."""
@@ -308,7 +314,7 @@ def _deck_piece(deck: Deck, studio: "Studio", guids: Guids) -> Placed:
     for card_id, face, key in deck["cards"]:
         counted[card_id] = counted.get(card_id, 0) + 1
         cards.append({"GUID": guids.take(f"card/{component.id}/{card_id}/{counted[card_id]}"), "Name": "Card",
-                      "Nickname": face.name, "Description": _hover(face, studio), "CardID": card_id,
+                      "Nickname": _named(face), "Description": _hover(face, studio), "CardID": card_id,
                       "Hands": True, "CustomDeck": {key: deck["custom"][key]}})
     first = deck["cards"][0][1]
     scale = scale_for("card", first.trim[1] / MM)
@@ -378,7 +384,7 @@ def _tile(face: "Face", back: "Face | None", url: Url, studio: "Studio", guids: 
     rel = f"{face.component.id}/{face.stem}.png"
     tile = {"Type": TILE_TYPES.get(face.shape, 0), "Thickness": THICKNESS.get(face.kind, 0.1),
             "Stackable": face.kind == "tokens", "Stretch": False}
-    state = {"GUID": guids.take(key), "Name": "Custom_Tile", "Nickname": face.name,
+    state = {"GUID": guids.take(key), "Name": "Custom_Tile", "Nickname": _named(face),
              "Description": _hover(face, studio), "Locked": face.kind == "board",
              "CustomImage": {"ImageURL": url(rel),
                              "ImageSecondaryURL": url(f"{face.component.id}/{back.stem}.png") if back else "",
@@ -411,8 +417,8 @@ def _bag(face: "Face", back: "Face | None", url: Url, studio: "Studio", guids: G
     """One bag per kind of token, named for it, holding every copy."""
     key = f"{face.component.id}/{face.index}"
     tokens = [_tile(face, back, url, studio, guids, f"{key}/{n}") for n in range(max(1, face.copies))]
-    state = {"GUID": guids.take(f"bag/{key}"), "Name": "Bag", "Nickname": face.name,
-             "Description": f"{len(tokens)} × {face.name}", "ContainedObjects": tokens}
+    state = {"GUID": guids.take(f"bag/{key}"), "Name": "Bag", "Nickname": _named(face),
+             "Description": f"{len(tokens)} × {_named(face)}", "ContainedObjects": tokens}
     scale = 1.0
     return Placed(state, footprint("bag", scale), "supply", scale=scale,)
 
