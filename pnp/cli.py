@@ -327,7 +327,7 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool, impositi
                    "for half a page prints its backs on sheets of their own, to glue on).")
 @click.option("--duplex-offset", metavar="X,Y", default="0,0", callback=lambda ctx, param, value: _offset(value),
               help="Millimetres your printer misplaces the back of a page, as read on `pnp calibrate`'s sheet; "
-                   "back pages are moved to make up for it.")
+                   "back pages are moved to make up for it (duplex imposition only).")
 @click.option("--marks", type=_Choice(MARK_STYLES), default="lines", show_default=True,
               help="Crop marks: lines continue every cut into the margins; corners mark each card's corners "
                    "(between cards too, where they are spaced apart); none for a cutting machine. Outside the "
@@ -379,10 +379,7 @@ def build(ctx: click.Context, games: tuple[str, ...], paper: str, out_dir: str |
     from .kit import build_games, default_jobs
     from .units import MM, PrintOptions
 
-    if sample is None and ctx.get_parameter_source("seed") not in (None, click.core.ParameterSource.DEFAULT):
-        # (it was left unused without a word: the user believed the kit or proof drawn at random by that seed)
-        raise UsageError("--seed: only --sample reads it (the seed of its random pick); give --sample N or leave "
-                         "--seed out")
+    _unread_build_options(ctx, sample, imposition, duplex_offset)
     project = _project(ctx)
     selected = project.select(games)
     options = PrintOptions(paper.lower(), bleed * MM, ink_saver, imposition, (duplex_offset[0] * MM, duplex_offset[1] * MM),
@@ -420,6 +417,20 @@ def build(ctx: click.Context, games: tuple[str, ...], paper: str, out_dir: str |
                 _reprint(project, outcome, before[outcome.game_id], options, report)
     _print_report(report, f"built {built} of {len(selected)} game{'s' * (len(selected) != 1)}")
     ctx.exit(report.exit_code)
+
+
+def _unread_build_options(ctx: click.Context, sample: int | None, imposition: str,
+                          duplex_offset: tuple[float, float]) -> None:
+    """UsageError, before any work, for an option of `pnp build` that what else was given does not read: it was
+    left unused without a word, exit 0, as export's options a format does not read were (_taken_by)."""
+    if sample is None and ctx.get_parameter_source("seed") not in (None, click.core.ParameterSource.DEFAULT):
+        # (it was left unused without a word: the user believed the kit or proof drawn at random by that seed)
+        raise UsageError("--seed: only --sample reads it (the seed of its random pick); give --sample N or leave "
+                         "--seed out")
+    if imposition == "gutterfold" and any(duplex_offset):
+        # (no back page of a gutterfold kit is moved: it built a kit like the gutterfold one under names of its own)
+        raise UsageError("--duplex-offset: a gutterfold kit is printed single-sided, so no back page is moved to "
+                         "make up for a duplex printer (only --imposition duplex reads it); leave it out")
 
 
 def _check_only_syntax(only: str) -> None:
