@@ -556,8 +556,8 @@ def _base_url(value: str | None) -> str | None:
         _ = parsed.port  # a port of letters or past 65535 (https://ex.com:99999/): no address a player can load
     except ValueError:  # urllib's own refusal: a bracketed IPv6 host left open ('http://[::1'), such a port
         parsed = None
-    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.hostname or \
-            not value.isprintable() or any(c.isspace() for c in value):
+    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.hostname or parsed.port == 0 or \
+            not value.isprintable() or any(c.isspace() for c in value):  # (port 0: no server is at it)
         raise click.BadParameter(f"{shown(value)} is not an http:// or https:// address")
     if problem := _folder_address_problem(value, parsed):
         raise click.BadParameter(f"{shown(value)} {problem}")
@@ -579,7 +579,16 @@ def _folder_address_problem(value: str, parsed: "ParseResult") -> str | None:
         # a browser or Tabletop Simulator resolves them (https://ex.com/a/../ is https://ex.com/): the save named
         # its images under an address other than the one given, one its folder may not be at
         return "has . or .. in its path: give the folder's address as it is"
+    if unwritten := sorted({c for c in value if c.isascii() and not (c.isalnum() or c in _URL_CHARACTERS)}):
+        # (an address holds them only escaped: a browser reads https://ex.com\a/ as https://ex.com/a/, and the
+        # save named its images by an address whose host was 'ex.com\a')
+        return f"holds {', '.join(map(shown, unwritten))}, which an address holds only escaped (%HH)"
+    if re.search("%(?![0-9A-Fa-f]{2})", value):
+        return "holds a % not followed by two hex digits, which is no escape (% itself is %25)"
     return None
+
+
+_URL_CHARACTERS = "-._~:/?#[]@!$&'()*+,;=%"  # the ASCII an address holds as itself besides letters and digits (RFC 3986)
 
 
 def _export_formats() -> dict[str, "ExportFormat"]:

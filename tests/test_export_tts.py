@@ -181,7 +181,7 @@ def test_preview_and_same_bytes_and_base_url(table):
 
 
 @pytest.mark.parametrize("address", ["http://[::1", "https://x.org/\x01/", "https://x.org:99999/",
-                                     "https://x.org:abc/", "https://:80/", "https://user@/"])
+                                     "https://x.org:abc/", "https://:80/", "https://user@/", "https://x.org:0/"])
 def test_a_base_url_urllib_cannot_parse_or_holding_a_control_character_is_a_usage_error(project, address):
     """An IPv6 host left open ended in urllib's ValueError, a traceback; a control character, a port no address
     has or no host at all went into the save's addresses (exit 0)."""
@@ -207,6 +207,17 @@ def test_a_base_url_with_dot_segments_is_a_usage_error(project, address):
     result = run(project, "export", "--format", "tts", "--base-url", address)
     assert result.exit_code == 2 and "has . or .. in its path" in result.output
     assert not (project / "output").exists()
+
+
+@pytest.mark.parametrize("address, said", [("https://x.org\\a/", "holds '\\\\', which"),
+                                           ('https://x.org/"><b>/', "holds '\"', '<', '>', which"),
+                                           ("https://x.org/{a|b}/", "holds '{', '|', '}', which"),
+                                           ("https://x.org/%zz/", "holds a % not followed by two hex digits")])
+def test_a_base_url_holding_what_an_address_holds_only_escaped_is_a_usage_error(project, address, said):
+    """Written into the save as given (exit 0): a browser reads https://x.org\\a/ as https://x.org/a/, and no
+    server reads a quote or a brace unescaped the same everywhere."""
+    result = run(project, "export", "--format", "tts", "--base-url", address)
+    assert result.exit_code == 2 and said in result.output, result.output
 
 
 def test_a_game_named_export_is_refused_before_its_save_is_replaced_by_the_export_record(tmp_path):
