@@ -340,6 +340,22 @@ def _fill_colours_of_text(page):
     return found
 
 
+def test_drivethru_pdf_is_titled_as_the_game_whatever_its_letters(tmp_path, monkeypatch):
+    # the title went to Ghostscript as UTF-8 bytes (in the locale's encoding), its parentheses dropped: the PDF
+    # of 'Café (2e)' was titled 'CafÃ© 2e'
+    import re
+
+    from pnp.export import drivethru
+
+    monkeypatch.setattr(drivethru, "profile", lambda: "/profile.icc")
+    said = []
+    monkeypatch.setattr(drivethru, "_ghostscript", lambda arguments, folder, doing: said.append(
+        (folder / arguments[-2]).read_bytes()))
+    drivethru.pdfx(tmp_path / "in.pdf", tmp_path / "out.pdf", "Café (2e) \\ %: Cards")
+    title = re.search(rb"/Title <([0-9A-F]+)>", said[0])
+    assert said[0].isascii() and title and bytes.fromhex(title[1].decode()).decode("utf-16") == "Café (2e) \\ %: Cards"
+
+
 def test_drivethru_text_is_vector_and_black_is_black_ink_only(tmp_path):
     """Text stays text (no page is an image of itself), and black text is drawn 0 0 0 1 k: black ink alone."""
     import pikepdf
