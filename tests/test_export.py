@@ -206,6 +206,23 @@ def test_proof_sheet_shows_every_card_with_its_id_and_name(mini):
     assert "Mini Game: Cards, 4 cards · proof page 1 of 1" in shown
 
 
+@pytest.mark.parametrize("title", ["Wide " * 23, "Mini Game"])
+def test_a_proof_page_s_heading_stays_on_the_page_with_its_page_number(title):
+    # a title the rulebook's footer holds at 8 pt ran 330 pt past the page's edge at 10 pt bold, its page number off it
+    from types import SimpleNamespace
+
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from pnp.export.formats import _proof_heading
+
+    studio = SimpleNamespace(game=SimpleNamespace(title=title),
+                             fonts=SimpleNamespace(name=lambda family, bold=False: "Helvetica-Bold"))
+    face = SimpleNamespace(component=SimpleNamespace(name="Cards of the Great Market of the Far Northern Lands"))
+    heading = _proof_heading(studio, face, ", 4 cards · proof page 1 of 1", 500)
+    assert heading.endswith(", 4 cards · proof page 1 of 1") and stringWidth(heading, "Helvetica-Bold", 10) <= 500
+    assert heading.startswith(title.strip()) == (title == "Mini Game")  # cut short only when too long
+
+
 def test_a_proof_of_cards_larger_than_half_the_page_draws_them_smaller_on_it(tmp_path):
     # 600 x 800 mm cards at half size ran off the A4 page: each proof page showed its title alone, exit 0
     from pdfread import texts

@@ -183,8 +183,8 @@ def _draw_proof(studio: "Studio", fronts: list["Face"], labels: list[str], grid:
             if n:
                 canvas.showPage()
             canvas.setFont(studio.fonts.name("Body", bold=True), 10)
-            canvas.drawString(PROOF_MARGIN, ph - PROOF_MARGIN, f"{studio.game.title}: {face.component.name}, "
-                              f"{len(fronts)} cards · proof page {n // per_page + 1} of {pages}")
+            canvas.drawString(PROOF_MARGIN, ph - PROOF_MARGIN, _proof_heading(
+                studio, face, f", {len(fronts)} cards · proof page {n // per_page + 1} of {pages}", pw - 2 * PROOF_MARGIN))
         col, row = n % cols, (n % per_page) // cols
         x = PROOF_MARGIN + col * cell_w + (cell_w - cw) / 2
         y = ph - PROOF_MARGIN - 10 * MM - (row + 1) * cell_h + PROOF_LABEL
@@ -200,6 +200,19 @@ def _draw_proof(studio: "Studio", fronts: list["Face"], labels: list[str], grid:
         if face.copies > 1:
             canvas.drawCentredString(x + cw / 2, y - 15, f"× {face.copies}")
     canvas.save()
+
+
+def _proof_heading(studio: "Studio", face: "Face", tail: str, width: float) -> str:
+    """A proof page's heading within `width` points: the game's title and the deck's name, cut short where they
+    are too long for it, then `tail` (its card count and page) whole. A title the rulebook's footer holds at 8 pt
+    ran past the page's edge at 10 pt bold, the page's number off it."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from ..draw.text import cut_to_width
+
+    bold = studio.fonts.name("Body", bold=True)
+    return cut_to_width(f"{studio.game.title}: {face.component.name}", bold, 10, width - stringWidth(tail, bold, 10),
+                        least=3) + tail
 
 
 def _label(face: "Face") -> str:
