@@ -634,8 +634,8 @@ _EXPORT_HELP = """Export games' faces as image files (all games when none are na
 {formats}
     tgc, mpc, drivethru: a deck is printed as the service's product whose trim is within 1 mm of
     its own (the list: pnp/export/catalogue.yaml), at its own size, never stretched; a deck no
-    product fits is left out with a warning (an export left with nothing at all is an error); a deck
-    without a back layout gets plain white backs, with a warning.
+    product fits (or of cards of several sizes) is left out with a warning (an export left with
+    nothing at all is an error); a deck without a back layout gets plain white backs, with a warning.
     Every image is rendered from the same drawing as the PDFs and checked (pixel size, RGB) before the old
     folder is replaced. export.json records what it was made from: an export whose game files, settings and
     pnp did not change is not made again ("up to date"; --force makes it anyway).

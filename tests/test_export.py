@@ -181,6 +181,27 @@ def test_a_failed_export_leaves_the_previous_files(mini, monkeypatch):
     assert not left  # no half-written folder left
 
 
+def test_a_deck_of_cards_of_several_sizes_is_left_out_of_the_formats_of_one_card_size():
+    # a layout picked per item: each card was drawn at the first's template, a 70 x 120 mm card among poker cards
+    # cut down and white where it did not reach (tgc, mpc, drivethru, tts), exit 0
+    from types import SimpleNamespace
+
+    from pnp.export.formats import Plan
+    from pnp.export.services import _decks
+    from pnp.export.tts import _several_sizes
+    from pnp.units import MM
+
+    spec = SimpleNamespace(mark_of=lambda key: f"game.yaml:{key}")
+    component = SimpleNamespace(id="cards", name="Cards", spec=spec)
+    faces = [SimpleNamespace(kind="deck", side="front", component=component, trim=(w * MM, h * MM))
+             for w, h in ((63, 88), (70, 120), (63, 88))]
+    plan = Plan()
+    assert _decks("tgc", faces, None, plan) == [] and _several_sizes(faces, plan)
+    said = "Cards left out: its cards are of 2 sizes (63 x 88 mm, 70 x 120 mm)"
+    assert [(m.startswith(said), mark) for m, mark in plan.skipped] == [(True, "game.yaml:layout")] * 2
+    assert not _several_sizes(faces[::2], plan)  # (one size: kept)
+
+
 def test_preflight_names_each_file_outside_the_rules(tmp_path):
     from pnp.export.formats import Plan
     from pnp.export.registry import preflight

@@ -114,7 +114,7 @@ class TabletopSimulator(ExportFormat):
         groups: dict[str, list[Face]] = {}
         for face in faces:
             groups.setdefault(face.component.id, []).append(face)
-        decks = [g for g in groups.values() if g[0].kind == "deck"]
+        decks = [g for g in groups.values() if g[0].kind == "deck" and not _several_sizes(g, plan)]
         others = [g for g in groups.values() if g[0].kind != "deck"]
         sheets = [sheet for faces_of in decks for sheet in _sheets(faces_of, folder, plan)]
         for faces_of in others:
@@ -122,6 +122,17 @@ class TabletopSimulator(ExportFormat):
         url = _urls(folder, options.get("base_url"))
         plan.finish = lambda out: _tts_finish(out, folder, url, sheets, others, studio, plan)
         return plan
+
+
+def _several_sizes(faces_of: list["Face"], plan: Plan) -> bool:
+    """Whether the deck of `faces_of` is of cards of several sizes, left out (said in `plan`): a card is drawn on
+    its deck's sheets at one size."""
+    from .faces import of_several_sizes
+
+    refused = of_several_sizes([f for f in faces_of if f.side == "front"], "a Tabletop Simulator deck")
+    if refused:
+        plan.skipped.append(refused)
+    return refused is not None
 
 
 def _urls(folder: Path, base_url: str | None) -> Url:
