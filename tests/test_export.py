@@ -202,6 +202,18 @@ def test_a_deck_of_cards_of_several_sizes_is_left_out_of_the_formats_of_one_card
     assert not _several_sizes(faces[::2], plan)  # (one size: kept)
 
 
+def test_a_proof_gives_each_card_of_a_deck_the_room_of_its_largest():
+    # a deck of several sizes was framed at its first card's: a taller card drawn over its neighbours and the heading
+    from types import SimpleNamespace
+
+    from pnp.export.formats import _largest, _proof_grid
+    from pnp.units import MM
+
+    fronts = [SimpleNamespace(trim=(w * MM, h * MM)) for w, h in ((63, 88), (50, 120), (63, 88))]
+    assert _largest(fronts) == (63 * MM, 120 * MM)
+    assert _proof_grid(_largest(fronts))[1] < _proof_grid(fronts[0].trim)[1]  # fewer rows: each as tall as the tallest
+
+
 def test_preflight_names_each_file_outside_the_rules(tmp_path):
     from pnp.export.formats import Plan
     from pnp.export.registry import preflight
