@@ -261,6 +261,21 @@ def test_hover_text_reads_as_the_card_prints_it(text, hover):
     assert _markup_free(text) == hover
 
 
+def test_a_deck_sheet_s_card_is_a_pixel_at_least_each_way(tmp_path):
+    # eight 2000 x 1 mm cards to a row were 0 px tall: Pillow refused the sheet, said as a bug in pnp
+    from types import SimpleNamespace
+
+    from pnp.export.tts import TablePlan, _sheets
+    from pnp.units import MM
+
+    component = SimpleNamespace(id="deck")
+    faces = [SimpleNamespace(side="front", index=n, trim=(2000 * MM, 1 * MM), component=component, stem=f"{n:03}-front",
+                             page=n, art_bleed=0.0) for n in range(8)]
+    plan = TablePlan(folder=tmp_path)
+    (sheet,) = _sheets(faces, tmp_path, plan)
+    assert sheet[5][1] == 1 and sheet[5][0] * 8 <= 4096 and set(plan.expect.values()) == {sheet[5]}
+
+
 @pytest.mark.parametrize("name, named", [("**Sc**out :coin:", "Scout coin"), ("Lion", "Lion"), ("**", "**")])
 def test_a_piece_is_named_as_the_card_prints_its_name(name, named):
     # a layout's `{{ card.name }}` reads its markup: the save named the card '**Sc**out :coin:' on the table

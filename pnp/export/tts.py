@@ -154,7 +154,8 @@ def _sheets(faces_of: list["Face"], folder: Path, plan: "TablePlan") -> Iterator
         rows = max(2, math.ceil(len(chunk) / cols))
         w_in, h_in = chunk[0].trim[0] / INCH, chunk[0].trim[1] / INCH
         k = min(300, TTS_MAX_PX / (cols * w_in), TTS_MAX_PX / (rows * h_in))  # pixels per inch
-        card = (math.floor(w_in * k), math.floor(h_in * k))
+        # (a pixel at least: ten 2000 x 1 mm cards to a row were 0 px tall, and Pillow refused the image, "a bug in pnp")
+        card = (max(1, math.floor(w_in * k)), max(1, math.floor(h_in * k)))
         chunk_backs = [backs.get(f.index) for f in chunk]
         for face in chunk + [b for b in chunk_backs if b is not None]:
             rel = Path("cards") / face.component.id / f"{face.stem}.png"
