@@ -327,7 +327,7 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool, impositi
                    "for half a page prints its backs on sheets of their own, to glue on).")
 @click.option("--duplex-offset", metavar="X,Y", default="0,0", callback=lambda ctx, param, value: _offset(value),
               help="Millimetres your printer misplaces the back of a page, as read on `pnp calibrate`'s sheet; "
-                   "back pages are moved to make up for it.")
+                   "back pages are moved to make up for it (duplex imposition only).")
 @click.option("--marks", type=_Choice(MARK_STYLES), default="lines", show_default=True,
               help="Crop marks: lines continue every cut into the margins; corners mark each card's corners "
                    "(between cards too, where they are spaced apart); none for a cutting machine. Outside the "
@@ -379,6 +379,7 @@ def build(ctx: click.Context, games: tuple[str, ...], paper: str, out_dir: str |
     from .kit import build_games, default_jobs
     from .units import MM, PrintOptions
 
+    _unread_build_options(ctx, sample, imposition, duplex_offset)
     project = _project(ctx)
     selected = project.select(games)
     options = PrintOptions(paper.lower(), bleed * MM, ink_saver, imposition, (duplex_offset[0] * MM, duplex_offset[1] * MM),
@@ -416,6 +417,20 @@ def build(ctx: click.Context, games: tuple[str, ...], paper: str, out_dir: str |
                 _reprint(project, outcome, before[outcome.game_id], options, report)
     _print_report(report, f"built {built} of {len(selected)} game{'s' * (len(selected) != 1)}")
     ctx.exit(report.exit_code)
+
+
+def _unread_build_options(ctx: click.Context, sample: int | None, imposition: str,
+                          duplex_offset: tuple[float, float]) -> None:
+    """UsageError, before any work, for an option of `pnp build` that what else was given does not read: it was
+    left unused without a word, exit 0, as export's options a format does not read were (_taken_by)."""
+    if sample is None and ctx.get_parameter_source("seed") not in (None, click.core.ParameterSource.DEFAULT):
+        # (it was left unused without a word: the user believed the kit or proof drawn at random by that seed)
+        raise UsageError("--seed: only --sample reads it (the seed of its random pick); give --sample N or leave "
+                         "--seed out")
+    if imposition == "gutterfold" and any(duplex_offset):
+        # (no back page of a gutterfold kit is moved: it built a kit like the gutterfold one under names of its own)
+        raise UsageError("--duplex-offset: a gutterfold kit is printed single-sided, so no back page is moved to "
+                         "make up for a duplex printer (only --imposition duplex reads it); leave it out")
 
 
 def _check_only_syntax(only: str) -> None:
@@ -541,8 +556,8 @@ def _base_url(value: str | None) -> str | None:
         _ = parsed.port  # a port of letters or past 65535 (https://ex.com:99999/): no address a player can load
     except ValueError:  # urllib's own refusal: a bracketed IPv6 host left open ('http://[::1'), such a port
         parsed = None
-    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.hostname or \
-            not value.isprintable() or any(c.isspace() for c in value):
+    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.hostname or parsed.port == 0 or \
+            not value.isprintable() or any(c.isspace() for c in value):  # (port 0: no server is at it)
         raise click.BadParameter(f"{shown(value)} is not an http:// or https:// address")
     if problem := _folder_address_problem(value, parsed):
         raise click.BadParameter(f"{shown(value)} {problem}")
@@ -564,7 +579,16 @@ def _folder_address_problem(value: str, parsed: "ParseResult") -> str | None:
         # a browser or Tabletop Simulator resolves them (https://ex.com/a/../ is https://ex.com/): the save named
         # its images under an address other than the one given, one its folder may not be at
         return "has . or .. in its path: give the folder's address as it is"
+    if unwritten := sorted({c for c in value if c.isascii() and not (c.isalnum() or c in _URL_CHARACTERS)}):
+        # (an address holds them only escaped: a browser reads https://ex.com\a/ as https://ex.com/a/, and the
+        # save named its images by an address whose host was 'ex.com\a')
+        return f"holds {', '.join(map(shown, unwritten))}, which an address holds only escaped (%HH)"
+    if re.search("%(?![0-9A-Fa-f]{2})", value):
+        return "holds a % not followed by two hex digits, which is no escape (% itself is %25)"
     return None
+
+
+_URL_CHARACTERS = "-._~:/?#[]@!$&'()*+,;=%"  # the ASCII an address holds as itself besides letters and digits (RFC 3986)
 
 
 def _export_formats() -> dict[str, "ExportFormat"]:
@@ -610,8 +634,8 @@ _EXPORT_HELP = """Export games' faces as image files (all games when none are na
 {formats}
     tgc, mpc, drivethru: a deck is printed as the service's product whose trim is within 1 mm of
     its own (the list: pnp/export/catalogue.yaml), at its own size, never stretched; a deck no
-    product fits is left out with a warning (an export left with nothing at all is an error); a deck
-    without a back layout gets plain white backs, with a warning.
+    product fits (or of cards of several sizes) is left out with a warning (an export left with
+    nothing at all is an error); a deck without a back layout gets plain white backs, with a warning.
     Every image is rendered from the same drawing as the PDFs and checked (pixel size, RGB) before the old
     folder is replaced. export.json records what it was made from: an export whose game files, settings and
     pnp did not change is not made again ("up to date"; --force makes it anyway).

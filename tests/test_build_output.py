@@ -472,6 +472,12 @@ def test_bad_duplex_offset_is_a_usage_error(tmp_path, offset, message):
     assert not (root / "output").exists()  # a nan offset had built a kit named -offsetnan_0mm
 
 
+def test_a_duplex_offset_with_a_gutterfold_kit_is_a_usage_error(tmp_path):
+    # no back page of a gutterfold kit is moved: it built the gutterfold kit again under -offset1_2mm names, exit 0
+    result = run(tmp_path, "build", "--imposition", "GutterFold", "--duplex-offset", "1,2")
+    assert result.exit_code == 2 and "--duplex-offset: a gutterfold kit is printed single-sided" in result.output
+
+
 @pytest.mark.parametrize("command", [["build"], ["export", "--format", "png"]])
 def test_bleed_nan_is_a_usage_error(tmp_path, command):
     # nan passes a plain range check (it compares false with both bounds) and reached the imposition

@@ -181,6 +181,39 @@ def test_a_failed_export_leaves_the_previous_files(mini, monkeypatch):
     assert not left  # no half-written folder left
 
 
+def test_a_deck_of_cards_of_several_sizes_is_left_out_of_the_formats_of_one_card_size():
+    # a layout picked per item: each card was drawn at the first's template, a 70 x 120 mm card among poker cards
+    # cut down and white where it did not reach (tgc, mpc, drivethru, tts), exit 0
+    from types import SimpleNamespace
+
+    from pnp.export.formats import Plan
+    from pnp.export.services import _decks
+    from pnp.export.tts import _several_sizes
+    from pnp.units import MM
+
+    spec = SimpleNamespace(mark_of=lambda key: f"game.yaml:{key}")
+    component = SimpleNamespace(id="cards", name="Cards", spec=spec)
+    faces = [SimpleNamespace(kind="deck", side="front", component=component, trim=(w * MM, h * MM))
+             for w, h in ((63, 88), (70, 120), (63, 88))]
+    plan = Plan()
+    assert _decks("tgc", faces, None, plan) == [] and _several_sizes(faces, plan)
+    said = "Cards left out: its cards are of 2 sizes (63 x 88 mm, 70 x 120 mm)"
+    assert [(m.startswith(said), mark) for m, mark in plan.skipped] == [(True, "game.yaml:layout")] * 2
+    assert not _several_sizes(faces[::2], plan)  # (one size: kept)
+
+
+def test_a_proof_gives_each_card_of_a_deck_the_room_of_its_largest():
+    # a deck of several sizes was framed at its first card's: a taller card drawn over its neighbours and the heading
+    from types import SimpleNamespace
+
+    from pnp.export.formats import _largest, _proof_grid
+    from pnp.units import MM
+
+    fronts = [SimpleNamespace(trim=(w * MM, h * MM)) for w, h in ((63, 88), (50, 120), (63, 88))]
+    assert _largest(fronts) == (63 * MM, 120 * MM)
+    assert _proof_grid(_largest(fronts))[1] < _proof_grid(fronts[0].trim)[1]  # fewer rows: each as tall as the tallest
+
+
 def test_preflight_names_each_file_outside_the_rules(tmp_path):
     from pnp.export.formats import Plan
     from pnp.export.registry import preflight
@@ -191,8 +224,8 @@ def test_preflight_names_each_file_outside_the_rules(tmp_path):
     Image.new("L", (5, 5)).save(work / "b.png")
     plan = Plan(expect={str(folder / "a.png"): (10, 11), str(folder / "b.png"): (5, 5), str(folder / "c.png"): (1, 1)})
     found = list(preflight(plan, folder, work, lambda p: Path(p).name))
-    assert found == ["a.png: 10 x 10 px; the format needs 10 x 11 px", "b.png: colour mode L; the format needs RGB",
-                     "c.png: missing"]
+    assert found == [("a.png", "10 x 10 px; the format needs 10 x 11 px"),
+                     ("b.png", "colour mode L; the format needs RGB"), ("c.png", "missing")]
 
 
 def test_proof_sheet_shows_every_card_with_its_id_and_name(mini):
@@ -204,6 +237,23 @@ def test_proof_sheet_shows_every_card_with_its_id_and_name(mini):
     for label in ("lion · Lion", "fern · Fern", "wolf · Wolf", "moss · Moss"):
         assert label in shown, (label, shown)
     assert "Mini Game: Cards, 4 cards · proof page 1 of 1" in shown
+
+
+@pytest.mark.parametrize("title", ["Wide " * 23, "Mini Game"])
+def test_a_proof_page_s_heading_stays_on_the_page_with_its_page_number(title):
+    # a title the rulebook's footer holds at 8 pt ran 330 pt past the page's edge at 10 pt bold, its page number off it
+    from types import SimpleNamespace
+
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from pnp.export.formats import _proof_heading
+
+    studio = SimpleNamespace(game=SimpleNamespace(title=title),
+                             fonts=SimpleNamespace(name=lambda family, bold=False: "Helvetica-Bold"))
+    face = SimpleNamespace(component=SimpleNamespace(name="Cards of the Great Market of the Far Northern Lands"))
+    heading = _proof_heading(studio, face, ", 4 cards · proof page 1 of 1", 500)
+    assert heading.endswith(", 4 cards · proof page 1 of 1") and stringWidth(heading, "Helvetica-Bold", 10) <= 500
+    assert heading.startswith(title.strip()) == (title == "Mini Game")  # cut short only when too long
 
 
 def test_a_proof_of_cards_larger_than_half_the_page_draws_them_smaller_on_it(tmp_path):
@@ -340,6 +390,22 @@ def _fill_colours_of_text(page):
     return found
 
 
+def test_drivethru_pdf_is_titled_as_the_game_whatever_its_letters(tmp_path, monkeypatch):
+    # the title went to Ghostscript as UTF-8 bytes (in the locale's encoding), its parentheses dropped: the PDF
+    # of 'Café (2e)' was titled 'CafÃ© 2e'
+    import re
+
+    from pnp.export import drivethru
+
+    monkeypatch.setattr(drivethru, "profile", lambda: "/profile.icc")
+    said = []
+    monkeypatch.setattr(drivethru, "_ghostscript", lambda arguments, folder, doing: said.append(
+        (folder / arguments[-2]).read_bytes()))
+    drivethru.pdfx(tmp_path / "in.pdf", tmp_path / "out.pdf", "Café (2e) \\ %: Cards")
+    title = re.search(rb"/Title <([0-9A-F]+)>", said[0])
+    assert said[0].isascii() and title and bytes.fromhex(title[1].decode()).decode("utf-16") == "Café (2e) \\ %: Cards"
+
+
 def test_drivethru_text_is_vector_and_black_is_black_ink_only(tmp_path):
     """Text stays text (no page is an image of itself), and black text is drawn 0 0 0 1 k: black ink alone."""
     import pikepdf
@@ -444,8 +510,8 @@ def test_drivethru_preflight_reads_the_ink_of_every_colour_and_image(tmp_path, m
     plan = Plan(pdfs={str(folder / n): 1 for n in names}, ink={str(folder / n): 240 for n in names})
     checked = []
     found = list(preflight(plan, folder, work, lambda p: Path(p).name, checked.append))
-    assert found == ["art.pdf: 355% total ink somewhere; the format allows 240%",
-                     "text.pdf: 285% total ink somewhere; the format allows 240%"]
+    assert found == [("art.pdf", "355% total ink somewhere; the format allows 240%"),
+                     ("text.pdf", "285% total ink somewhere; the format allows 240%")]
     assert checked == [1, 1, 1]  # each file's check counted on the progress bar
 
 

@@ -181,7 +181,7 @@ def test_preview_and_same_bytes_and_base_url(table):
 
 
 @pytest.mark.parametrize("address", ["http://[::1", "https://x.org/\x01/", "https://x.org:99999/",
-                                     "https://x.org:abc/", "https://:80/", "https://user@/"])
+                                     "https://x.org:abc/", "https://:80/", "https://user@/", "https://x.org:0/"])
 def test_a_base_url_urllib_cannot_parse_or_holding_a_control_character_is_a_usage_error(project, address):
     """An IPv6 host left open ended in urllib's ValueError, a traceback; a control character, a port no address
     has or no host at all went into the save's addresses (exit 0)."""
@@ -207,6 +207,17 @@ def test_a_base_url_with_dot_segments_is_a_usage_error(project, address):
     result = run(project, "export", "--format", "tts", "--base-url", address)
     assert result.exit_code == 2 and "has . or .. in its path" in result.output
     assert not (project / "output").exists()
+
+
+@pytest.mark.parametrize("address, said", [("https://x.org\\a/", "holds '\\\\', which"),
+                                           ('https://x.org/"><b>/', "holds '\"', '<', '>', which"),
+                                           ("https://x.org/{a|b}/", "holds '{', '|', '}', which"),
+                                           ("https://x.org/%zz/", "holds a % not followed by two hex digits")])
+def test_a_base_url_holding_what_an_address_holds_only_escaped_is_a_usage_error(project, address, said):
+    """Written into the save as given (exit 0): a browser reads https://x.org\\a/ as https://x.org/a/, and no
+    server reads a quote or a brace unescaped the same everywhere."""
+    result = run(project, "export", "--format", "tts", "--base-url", address)
+    assert result.exit_code == 2 and said in result.output, result.output
 
 
 def test_a_game_named_export_is_refused_before_its_save_is_replaced_by_the_export_record(tmp_path):
@@ -249,6 +260,30 @@ def test_hover_text_reads_as_the_card_prints_it(text, hover):
     # its own icon and star patterns printed the documented escape '10\:30:45' as '10\3045' and '2\*3' as '2\3'
     from pnp.export.tts import _markup_free
     assert _markup_free(text) == hover
+
+
+def test_a_deck_sheet_s_card_is_a_pixel_at_least_each_way(tmp_path):
+    # eight 2000 x 1 mm cards to a row were 0 px tall: Pillow refused the sheet, said as a bug in pnp
+    from types import SimpleNamespace
+
+    from pnp.export.tts import TablePlan, _sheets
+    from pnp.units import MM
+
+    component = SimpleNamespace(id="deck")
+    faces = [SimpleNamespace(side="front", index=n, trim=(2000 * MM, 1 * MM), component=component, stem=f"{n:03}-front",
+                             page=n, art_bleed=0.0) for n in range(8)]
+    plan = TablePlan(folder=tmp_path)
+    (sheet,) = _sheets(faces, tmp_path, plan)
+    assert sheet[5][1] == 1 and sheet[5][0] * 8 <= 4096 and set(plan.expect.values()) == {sheet[5]}
+
+
+@pytest.mark.parametrize("name, named", [("**Sc**out :coin:", "Scout coin"), ("Lion", "Lion"), ("**", "**")])
+def test_a_piece_is_named_as_the_card_prints_its_name(name, named):
+    # a layout's `{{ card.name }}` reads its markup: the save named the card '**Sc**out :coin:' on the table
+    from types import SimpleNamespace
+
+    from pnp.export.tts import _named
+    assert _named(SimpleNamespace(name=name)) == named
 
 
 @pytest.mark.parametrize("address", ["https://user:secret@ex.com/mini/", "https://token@ex.com/", "https://:pw@ex.com/"])

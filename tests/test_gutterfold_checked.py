@@ -13,8 +13,8 @@ SAID = ("layouts/mini/card.yaml:1:7: warning: component 'deck' prints front and 
 def test_a_gutterfold_kit_prints_what_does_not_fit_half_a_page_front_then_back_for_gluing(tmp_path):
     """Run 39 refused it (`validate --imposition gutterfold` and the build, at the layout's size): a game with
     mats too large to fold, dino-ranch, could not be built for a single-sided printer at all. Now each sheet of
-    fronts is followed by its sheet of backs, mirrored for a long-edge flip and not moved by --duplex-offset
-    (a duplex printer's), said once as a warning by validate and by the build."""
+    fronts is followed by its sheet of backs, mirrored for a long-edge flip (never moved: --duplex-offset, a
+    duplex printer's, is refused with gutterfold), said once as a warning by validate and by the build."""
     chits = ("  - {id: chits, name: Chits, kind: tokens, layout: chit, back: chit}\n"  # backs glued on too
              "components:\n")
     large = make_project(tmp_path / "proj", case={
@@ -23,14 +23,14 @@ def test_a_gutterfold_kit_prints_what_does_not_fit_half_a_page_front_then_back_f
         "files": {"layouts/mini/chit.yaml": "size: [30mm, 20mm]\nelements:\n  - {type: rect, x: 0, y: 0, w: 30, h: 20}\n"}})
     checked = run(large, "validate", "mini", "--imposition", "GutterFold")
     assert checked.exit_code == 0 and checked.output.count(SAID) == 1, checked.output
-    built = run(large, "build", "mini", "--imposition", "gutterfold", "--duplex-offset", "1,2", "-j", "1")
+    built = run(large, "build", "mini", "--imposition", "gutterfold", "-j", "1")
     assert built.exit_code == 0, built.output
     assert built.output.count(SAID) == 1, built.output
-    chit_front, chit_back = read(large / "output/mini/mini-tokens-a4-gutterfold-offset1_2mm.pdf").pages
+    chit_front, chit_back = read(large / "output/mini/mini-tokens-a4-gutterfold.pdf").pages
     width = float(chit_front.mediabox[2])  # the token's clip on its back page: its front's, mirrored, not moved
     fronts = {(round(width - x - w, 1), round(y, 1)) for x, y, w, _ in page_geometry(chit_front)[1]}
     assert fronts and fronts == {(round(x, 1), round(y, 1)) for x, y, *_ in page_geometry(chit_back)[1]}
-    pages = read(large / "output/mini/mini-cards-a4-gutterfold-offset1_2mm.pdf").pages
+    pages = read(large / "output/mini/mini-cards-a4-gutterfold.pdf").pages
     footers = [next(t for t, *_ in texts(page) if "sheet" in t) for page in pages]
     assert len(pages) == 8 and all("fronts · sheet" in footer for footer in footers[::2]), footers
     assert all("backs of sheet" in f and "glue back to back" in f for f in footers[1::2]), footers

@@ -131,3 +131,17 @@ def test_export_help_lists_the_formats_without_importing_the_drawing(tmp_path):
     assert "tts: Tabletop Simulator" in " ".join(" ".join(shown).split()), shown
     engine = ("pnp.check", "pnp.draw", "pnp.products", "pnp.layout", "pnp.kit", "pnp.export.run", "pnp.export.faces")
     assert [name for name in imported.split() if name.startswith(engine)] == []
+
+
+def test_a_format_s_preflight_is_said_at_the_file_it_names(tmp_path, toy_format, monkeypatch):
+    # it was printed `error: output/.../faces.txt: no face listed`, the file not where every refusal puts it
+    planned = FaceList.plan
+
+    def empty(self, *args):
+        plan = planned(self, *args)
+        plan.finish = lambda out: (out / "faces.txt").write_text("", encoding="utf-8")
+        return plan
+
+    monkeypatch.setattr(FaceList, "plan", empty)
+    result = run(make_project(tmp_path / "proj"), "export", "--format", "toy")
+    assert result.exit_code == 1 and "output/mini/export/toy/faces.txt: error: no face listed" in result.output

@@ -114,6 +114,8 @@ def test_one_selection_typed_several_ways_is_written_under_one_name():
     (["--only", "card.type =="], "template syntax error"),
     (["--only", ""], "template syntax error"),  # an empty one built the whole kit with exit 0
     (["--component", "dinosaurs", "--changed-since", "HEAD"], "--changed-since writes a reprint beside the kit"),
+    (["--seed", "7"], "--seed: only --sample reads it"),  # the kit was built, the seed unused, exit 0
+    (["--component", "dinosaurs", "--seed", "0"], "--seed: only --sample reads it"),  # (given, if as the default)
 ])
 def test_a_selection_that_cannot_be_made_says_why(proj, args, message):
     result = run(proj, "build", GAME, *args)

@@ -23,6 +23,6 @@ class FaceList(ExportFormat):
         return plan
 
     def preflight(self, plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], str],
-                  on_checked: Callable[[int], None] | None = None) -> Iterator[str]:
+                  on_checked: Callable[[int], None] | None = None) -> Iterator[tuple[str, str]]:
         if not (work / "faces.txt").read_text(encoding="utf-8"):
-            yield f"{shown_as(str(folder / 'faces.txt'))}: no face listed"
+            yield shown_as(str(folder / "faces.txt")), "no face listed"

@@ -30,7 +30,7 @@ INK_LIMIT = 2.40  # total ink, as a fraction: 240%
 ICC_PROFILES = ("/usr/share/color/icc/ghostscript/default_cmyk.icc",)  # Debian's ghostscript package
 
 PDFX_DEF = """%!
-[ /GTS_PDFXVersion (PDF/X-1a:2003) /Title ({title}) /Trapped /False /DOCINFO pdfmark
+[ /GTS_PDFXVersion (PDF/X-1a:2003) /Title {title} /Trapped /False /DOCINFO pdfmark
 /ICCProfile ({icc}) def
 [/_objdef {{icc_PDFX}} /type /stream /OBJ pdfmark
 [{{icc_PDFX}} << /N 4 >> /PUT pdfmark
@@ -94,8 +94,7 @@ def pdfx(source: str | Path, target: str | Path, title: str) -> None:
     """Ghostscript writes `source` again as PDF/X-1a:2003 with a CMYK output intent."""
     icc = profile()
     definition = Path(target).with_suffix(".pdfx.ps")
-    safe_title = "".join(ch for ch in title if ch.isalnum() or ch in " -_:,.")
-    definition.write_text(PDFX_DEF.format(title=safe_title, icc=icc))
+    definition.write_text(PDFX_DEF.format(title=_text_string(title), icc=icc), encoding="ascii")
     folder = Path(target).parent
     named = _relative_to(folder, target, definition, source)
     try:
@@ -109,6 +108,14 @@ def pdfx(source: str | Path, target: str | Path, title: str) -> None:
                      folder, f"make {Path(target).name} PDF/X-1a")
     finally:
         definition.unlink(missing_ok=True)
+
+
+def _text_string(text: str) -> str:
+    """`text` as a PostScript string that pdfmark writes into the PDF as a text string: UTF-16BE after its byte
+    order mark, in hex, so that no character of it is read as PostScript. Written as its UTF-8 bytes (the
+    title 'Café' read 'CafÃ©' in the PDF), and those in the locale's encoding, the letters kept and others
+    dropped (the title's parentheses and the like, which would have closed the string)."""
+    return "<" + ("\ufeff" + text).encode("utf-16-be", "surrogatepass").hex().upper() + ">"
 
 
 def _ghostscript(arguments: list[str], folder: Path, doing: str) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 if TYPE_CHECKING:
     from ..printables import Studio
+    from ..report import Mark
     from ..products.base import Printable
 
 FACES_PDF = Path(".faces") / "faces.pdf"  # in an export's work folder: every face drawn, which its tasks read (its
@@ -155,3 +156,19 @@ def drawn_in_chunks(studio: "Studio", pages: list["Face"], path: Path,
         yield written, start, len(chunk)
         start += len(chunk)
         size = min(2 * size, sizes[1])
+
+
+def of_several_sizes(fronts: list[Face], formed: str) -> "tuple[str, Mark] | None":
+    """(message, mark) refusing a deck whose `fronts` are cards of several sizes (each item's layout picked by a
+    template) for a format whose deck is one size of card (`formed`: what it makes of the deck), or None when
+    they are all one size: each card was drawn at the first card's size, a 70 x 120 mm card among poker cards
+    cut down and left white where it was not, exit 0."""
+    from ..units import MM
+
+    sizes = sorted({(round(f.trim[0] / MM, 2), round(f.trim[1] / MM, 2)) for f in fronts})
+    if len(sizes) < 2:
+        return None
+    component = fronts[0].component
+    said = ", ".join(f"{w:g} x {h:g} mm" for w, h in sizes)
+    return (f"{component.name} left out: its cards are of {len(sizes)} sizes ({said}), and {formed} holds cards of "
+            f"one size; give the cards of each size a component of their own", component.spec.mark_of("layout"))

@@ -133,7 +133,7 @@ class Proof(ExportFormat):
         labels: dict[str, list[str]] = {}  # each card's label, made (and its missing glyphs noted) once, here
         for cid, fronts in decks.items():
             labels[cid] = [_label_in_font(studio, _label(face), face, plan) for face in fronts]
-            cols, rows = _proof_grid(fronts[0])
+            cols, rows = _proof_grid(_largest(fronts))
             layouts[cid] = (cols, rows)
             plan.pdfs[str(folder / f"{cid}.pdf")] = math.ceil(len(fronts) / (cols * rows))
         def finish(out: Path) -> None:
@@ -154,12 +154,19 @@ def _proof_scale(trim: tuple[float, float]) -> float:
     return min(PROOF_SCALE, room[0] / trim[0], room[1] / trim[1])
 
 
-def _proof_grid(face: "Face") -> tuple[int, int]:
+def _largest(fronts: list["Face"]) -> tuple[float, float]:
+    """The room a deck's card takes on its proof: the widest card's width and the tallest's height (a layout
+    picked per item may make cards of several sizes: each was framed at the first's, a taller one drawn over
+    the page's heading)."""
+    return max(face.trim[0] for face in fronts), max(face.trim[1] for face in fronts)
+
+
+def _proof_grid(trim: tuple[float, float]) -> tuple[int, int]:
     from ..units import PAPER_SIZES
 
     pw, ph = (v * MM for v in PAPER_SIZES["a4"])
-    scale = _proof_scale(face.trim)
-    cw, ch = face.trim[0] * scale + 4 * MM, face.trim[1] * scale + PROOF_LABEL + 2 * MM
+    scale = _proof_scale(trim)
+    cw, ch = trim[0] * scale + 4 * MM, trim[1] * scale + PROOF_LABEL + 2 * MM
     return max(1, int((pw - 2 * PROOF_MARGIN) // cw)), max(1, int((ph - 2 * PROOF_MARGIN - 10 * MM) // ch))
 
 
@@ -174,18 +181,19 @@ def _draw_proof(studio: "Studio", fronts: list["Face"], labels: list[str], grid:
     canvas = new_canvas(str(path), studio.fonts.name("Body"), (pw, ph))
     painter = studio.painter(canvas)
     per_page = cols * rows
-    scale = _proof_scale(fronts[0].trim)
-    cw, ch = fronts[0].trim[0] * scale, fronts[0].trim[1] * scale
-    cell_w, cell_h = (pw - 2 * PROOF_MARGIN) / cols, ch + PROOF_LABEL + 2 * MM
+    largest = _largest(fronts)
+    scale = _proof_scale(largest)
+    cell_w, cell_h = (pw - 2 * PROOF_MARGIN) / cols, largest[1] * scale + PROOF_LABEL + 2 * MM
     pages = math.ceil(len(fronts) / per_page)
     for n, (face, label) in enumerate(zip(fronts, labels, strict=True)):
         if n % per_page == 0:
             if n:
                 canvas.showPage()
             canvas.setFont(studio.fonts.name("Body", bold=True), 10)
-            canvas.drawString(PROOF_MARGIN, ph - PROOF_MARGIN, f"{studio.game.title}: {face.component.name}, "
-                              f"{len(fronts)} cards · proof page {n // per_page + 1} of {pages}")
+            canvas.drawString(PROOF_MARGIN, ph - PROOF_MARGIN, _proof_heading(
+                studio, face, f", {len(fronts)} cards · proof page {n // per_page + 1} of {pages}", pw - 2 * PROOF_MARGIN))
         col, row = n % cols, (n % per_page) // cols
+        cw, ch = face.trim[0] * scale, face.trim[1] * scale  # (each card at its own size, above its label)
         x = PROOF_MARGIN + col * cell_w + (cell_w - cw) / 2
         y = ph - PROOF_MARGIN - 10 * MM - (row + 1) * cell_h + PROOF_LABEL
         canvas.saveState()
@@ -200,6 +208,19 @@ def _draw_proof(studio: "Studio", fronts: list["Face"], labels: list[str], grid:
         if face.copies > 1:
             canvas.drawCentredString(x + cw / 2, y - 15, f"× {face.copies}")
     canvas.save()
+
+
+def _proof_heading(studio: "Studio", face: "Face", tail: str, width: float) -> str:
+    """A proof page's heading within `width` points: the game's title and the deck's name, cut short where they
+    are too long for it, then `tail` (its card count and page) whole. A title the rulebook's footer holds at 8 pt
+    ran past the page's edge at 10 pt bold, the page's number off it."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from ..draw.text import cut_to_width
+
+    bold = studio.fonts.name("Body", bold=True)
+    return cut_to_width(f"{studio.game.title}: {face.component.name}", bold, 10, width - stringWidth(tail, bold, 10),
+                        least=3) + tail
 
 
 def _label(face: "Face") -> str:

@@ -60,9 +60,10 @@ class ExportFormat:
         raise NotImplementedError
 
     def preflight(self, plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], str],
-                  on_checked: Callable[[int], None] | None = None) -> Iterator[str]:
+                  on_checked: Callable[[int], None] | None = None) -> Iterator[tuple[str, str]]:
         """The written files (under `work`, named as under `folder`) measured against the plan's rules: what is
-        wrong, one message per file and rule (each named by `shown_as`)."""
+        wrong, one (file as `shown_as` names it, message) per file and rule; said at that file, as every
+        refusal is (a message beginning with the path printed `error: PATH: missing`)."""
         return preflight(plan, folder, work, shown_as, on_checked)
 
 
@@ -100,7 +101,7 @@ def moved(path: str | Path, folder: Path, work: Path) -> Path:
 
 
 def preflight(plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], str],
-              on_checked: Callable[[int], None] | None = None) -> Iterator[str]:
+              on_checked: Callable[[int], None] | None = None) -> Iterator[tuple[str, str]]:
     """Each image as the format needs it: its exact pixel size, RGB, and nothing missing; each PDF its page count
     and ink (`on_checked(1)` as each PDF's ink is read)."""
     from PIL import Image
@@ -109,28 +110,28 @@ def preflight(plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], st
         written = moved(path, folder, work)
         shown = shown_as(path)
         if not written.is_file():
-            yield f"{shown}: missing"
+            yield shown, "missing"
             continue
         with Image.open(written) as image:
             if image.size != tuple(size):
-                yield f"{shown}: {image.width} x {image.height} px; the format needs {size[0]} x {size[1]} px"
+                yield shown, f"{image.width} x {image.height} px; the format needs {size[0]} x {size[1]} px"
             if image.mode != "RGB":
-                yield f"{shown}: colour mode {image.mode}; the format needs RGB"
+                yield shown, f"colour mode {image.mode}; the format needs RGB"
     yield from _pdf_pages(plan, folder, work, shown_as, on_checked or (lambda n: None))
 
 
 def _pdf_pages(plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], str],
-               on_checked: Callable[[int], None]) -> Iterator[str]:
+               on_checked: Callable[[int], None]) -> Iterator[tuple[str, str]]:
     import pypdfium2 as pdfium
 
     for path, pages in sorted(plan.pdfs.items()):
         written = moved(path, folder, work)
         if not written.is_file():
-            yield f"{shown_as(path)}: missing"
+            yield shown_as(path), "missing"
             continue
         document = pdfium.PdfDocument(str(written))
         if len(document) != pages:
-            yield f"{shown_as(path)}: {len(document)} pages; {pages} expected"
+            yield shown_as(path), f"{len(document)} pages; {pages} expected"
         document.close()
     from concurrent.futures import ThreadPoolExecutor
 
@@ -146,4 +147,4 @@ def _pdf_pages(plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], s
         worst_inks = list(pool.map(lambda item: worst_ink(item[0]), checked))
     for (path, limit), worst in zip(checked, worst_inks):
         if worst > limit + 0.5:
-            yield f"{shown_as(path)}: {worst:.0f}% total ink somewhere; the format allows {limit:g}%"
+            yield shown_as(path), f"{worst:.0f}% total ink somewhere; the format allows {limit:g}%"

@@ -299,8 +299,8 @@ def _write(project: "Project", studio: "Studio", fmt: str, folder: Path, work: P
     if plan.finish:
         plan.finish(work)
     shutil.rmtree((work / FACES_PDF).parent)
-    for message in export_format.preflight(plan, folder, work, project.rel, advance):
-        report.error(message)
+    for shown, message in export_format.preflight(plan, folder, work, project.rel, advance):
+        report.error(message, Mark(shown))
     if report.errors:
         report.error(f"{game_id}: the {fmt} files fail their preflight; the previous export is left as it was")
         return False

@@ -66,35 +66,43 @@ def _mm(points: tuple[float, ...]) -> str:
 def _decks(service: str, faces: list["Face"], studio: "Studio", plan: Plan) -> list[Deck]:
     """Each deck a service can print: (component, its product, [(front, back or None), ...] in card order).
     A deck of no product's size is refused (left out, a warning at its layout's size); one printed a fraction of
-    a millimetre off its own size is noted; a deck without backs gets plain ones, noted at its layout."""
-    spec = SERVICES[service]
+    a millimetre off its own size is noted; a deck without backs gets plain ones, noted at its layout; a deck of
+    cards of several sizes is left out."""
     decks: dict[str, list[Face]] = {}
     for face in faces:
         if face.kind == "deck":
             decks.setdefault(face.component.id, []).append(face)
-    out: list[Deck] = []
-    for cards in decks.values():
-        component, layout = cards[0].component, studio.layouts.get(cards[0].printable.layout)
-        product = product_for(service, cards[0].trim)
-        if product is None:
-            names = ", ".join(f"{p.name} {_mm(p.trim)}" for p in spec["products"])
-            plan.skipped.append((f"{component.name} refused: {_mm(cards[0].trim)} cards are none of {spec['title']}'s "
-                                 f"card products ({names}); pnp does not stretch cards to another size",
-                                 layout.spec.mark_of("size")))
-            continue
-        if product.trim != cards[0].trim:
-            off = [abs(a - b) / 2 / MM for a, b in zip(product.trim, cards[0].trim)]
-            plan.notes.append((f"{component.name}: {_mm(cards[0].trim)} cards printed as {spec['title']}'s "
-                               f"{product.name} ({_mm(product.trim)}) at their own size, not stretched: the cut is "
-                               f"{off[0]:.2g} mm and {off[1]:.2g} mm from the layout's trim", layout.spec.mark_of("size")))
-        backs = {f.index: f for f in cards if f.side == "back"}
-        pairs = [(f, backs.get(f.index)) for f in cards if f.side == "front"]
-        if any(back is None for _, back in pairs):
-            plan.notes.append((f"{component.name}: layout '{cards[0].printable.layout}' has no back layout: each card "
-                               f"gets a plain white back, as {spec['title']} prints a back for every front",
-                               layout.spec.mark_of("size")))
-        out.append((component, product, pairs))
-    return out
+    return [deck for cards in decks.values() if (deck := _deck(service, cards, studio, plan)) is not None]
+
+
+def _deck(service: str, cards: list["Face"], studio: "Studio", plan: Plan) -> Deck | None:
+    """One deck as the service prints it (see _decks), or None when it is left out (said in `plan`)."""
+    from .faces import of_several_sizes  # (here: the formats are listed without importing the drawing)
+
+    if refused := of_several_sizes([f for f in cards if f.side == "front"], f"each of {_owner(service)} products"):
+        plan.skipped.append(refused)
+        return None
+    spec = SERVICES[service]
+    component, layout = cards[0].component, studio.layouts.get(cards[0].printable.layout)
+    product = product_for(service, cards[0].trim)
+    if product is None:
+        names = ", ".join(f"{p.name} {_mm(p.trim)}" for p in spec["products"])
+        plan.skipped.append((f"{component.name} refused: {_mm(cards[0].trim)} cards are none of {spec['title']}'s "
+                             f"card products ({names}); pnp does not stretch cards to another size",
+                             layout.spec.mark_of("size")))
+        return None
+    if product.trim != cards[0].trim:
+        off = [abs(a - b) / 2 / MM for a, b in zip(product.trim, cards[0].trim)]
+        plan.notes.append((f"{component.name}: {_mm(cards[0].trim)} cards printed as {spec['title']}'s "
+                           f"{product.name} ({_mm(product.trim)}) at their own size, not stretched: the cut is "
+                           f"{off[0]:.2g} mm and {off[1]:.2g} mm from the layout's trim", layout.spec.mark_of("size")))
+    backs = {f.index: f for f in cards if f.side == "back"}
+    pairs = [(f, backs.get(f.index)) for f in cards if f.side == "front"]
+    if any(back is None for _, back in pairs):
+        plan.notes.append((f"{component.name}: layout '{cards[0].printable.layout}' has no back layout: each card "
+                           f"gets a plain white back, as {spec['title']} prints a back for every front",
+                           layout.spec.mark_of("size")))
+    return component, product, pairs
 
 
 def _template(service: str, product: Product, trim: tuple[float, ...]) -> tuple[Px, BleedPx]:

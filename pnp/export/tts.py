@@ -60,6 +60,12 @@ def _description(face: "Face", studio: "Studio") -> str:
     return "\n".join(_markup_free(t) for t in texts if isinstance(t, str) and t.strip())
 
 
+def _named(face: "Face") -> str:
+    """What a piece is called on the table: its name as the card prints it (a layout's text reads the name's
+    markup: '**Sc**out :coin:' prints as 'Scout' and the coin, and was the card's name in Tabletop Simulator)."""
+    return _markup_free(face.name) or face.name
+
+
 def _hover(face: "Face", studio: "Studio") -> str:
     """What a piece says on hover: its rules text; an item without text fields lists its plain values; a
     piece without an item says what it is."""
@@ -108,7 +114,7 @@ class TabletopSimulator(ExportFormat):
         groups: dict[str, list[Face]] = {}
         for face in faces:
             groups.setdefault(face.component.id, []).append(face)
-        decks = [g for g in groups.values() if g[0].kind == "deck"]
+        decks = [g for g in groups.values() if g[0].kind == "deck" and not _several_sizes(g, plan)]
         others = [g for g in groups.values() if g[0].kind != "deck"]
         sheets = [sheet for faces_of in decks for sheet in _sheets(faces_of, folder, plan)]
         for faces_of in others:
@@ -116,6 +122,17 @@ class TabletopSimulator(ExportFormat):
         url = _urls(folder, options.get("base_url"))
         plan.finish = lambda out: _tts_finish(out, folder, url, sheets, others, studio, plan)
         return plan
+
+
+def _several_sizes(faces_of: list["Face"], plan: Plan) -> bool:
+    """Whether the deck of `faces_of` is of cards of several sizes, left out (said in `plan`): a card is drawn on
+    its deck's sheets at one size."""
+    from .faces import of_several_sizes
+
+    refused = of_several_sizes([f for f in faces_of if f.side == "front"], "a Tabletop Simulator deck")
+    if refused:
+        plan.skipped.append(refused)
+    return refused is not None
 
 
 def _urls(folder: Path, base_url: str | None) -> Url:
@@ -137,7 +154,8 @@ def _sheets(faces_of: list["Face"], folder: Path, plan: "TablePlan") -> Iterator
         rows = max(2, math.ceil(len(chunk) / cols))
         w_in, h_in = chunk[0].trim[0] / INCH, chunk[0].trim[1] / INCH
         k = min(300, TTS_MAX_PX / (cols * w_in), TTS_MAX_PX / (rows * h_in))  # pixels per inch
-        card = (math.floor(w_in * k), math.floor(h_in * k))
+        # (a pixel at least: ten 2000 x 1 mm cards to a row were 0 px tall, and Pillow refused the image, "a bug in pnp")
+        card = (max(1, math.floor(w_in * k)), max(1, math.floor(h_in * k)))
         chunk_backs = [backs.get(f.index) for f in chunk]
         for face in chunk + [b for b in chunk_backs if b is not None]:
             rel = Path("cards") / face.component.id / f"{face.stem}.png"
@@ -308,7 +326,7 @@ def _deck_piece(deck: Deck, studio: "Studio", guids: Guids) -> Placed:
     for card_id, face, key in deck["cards"]:
         counted[card_id] = counted.get(card_id, 0) + 1
         cards.append({"GUID": guids.take(f"card/{component.id}/{card_id}/{counted[card_id]}"), "Name": "Card",
-                      "Nickname": face.name, "Description": _hover(face, studio), "CardID": card_id,
+                      "Nickname": _named(face), "Description": _hover(face, studio), "CardID": card_id,
                       "Hands": True, "CustomDeck": {key: deck["custom"][key]}})
     first = deck["cards"][0][1]
     scale = scale_for("card", first.trim[1] / MM)
@@ -378,7 +396,7 @@ def _tile(face: "Face", back: "Face | None", url: Url, studio: "Studio", guids: 
     rel = f"{face.component.id}/{face.stem}.png"
     tile = {"Type": TILE_TYPES.get(face.shape, 0), "Thickness": THICKNESS.get(face.kind, 0.1),
             "Stackable": face.kind == "tokens", "Stretch": False}
-    state = {"GUID": guids.take(key), "Name": "Custom_Tile", "Nickname": face.name,
+    state = {"GUID": guids.take(key), "Name": "Custom_Tile", "Nickname": _named(face),
              "Description": _hover(face, studio), "Locked": face.kind == "board",
              "CustomImage": {"ImageURL": url(rel),
                              "ImageSecondaryURL": url(f"{face.component.id}/{back.stem}.png") if back else "",
@@ -411,8 +429,8 @@ def _bag(face: "Face", back: "Face | None", url: Url, studio: "Studio", guids: G
     """One bag per kind of token, named for it, holding every copy."""
     key = f"{face.component.id}/{face.index}"
     tokens = [_tile(face, back, url, studio, guids, f"{key}/{n}") for n in range(max(1, face.copies))]
-    state = {"GUID": guids.take(f"bag/{key}"), "Name": "Bag", "Nickname": face.name,
-             "Description": f"{len(tokens)} × {face.name}", "ContainedObjects": tokens}
+    state = {"GUID": guids.take(f"bag/{key}"), "Name": "Bag", "Nickname": _named(face),
+             "Description": f"{len(tokens)} × {_named(face)}", "ContainedObjects": tokens}
     scale = 1.0
     return Placed(state, footprint("bag", scale), "supply", scale=scale,)
 
