@@ -2523,6 +2523,57 @@ _LINED = (nodes.Getattr, nodes.Getitem, nodes.Call, nodes.Filter, nodes.Test, no
           nodes.Compare)
 
 
+# the node each binary operator of the language makes (_Parser)
+_BINARY_NODES: dict[str, type[nodes.BinExpr]] = {
+    "add": nodes.Add, "sub": nodes.Sub, "mul": nodes.Mul, "div": nodes.Div, "floordiv": nodes.FloorDiv,
+    "mod": nodes.Mod, "pow": nodes.Pow}
+
+
+class _Parser(Parser):
+    """Jinja's parser, with an operator's node (`a + b`, `a < b`) at the line of the operator: Jinja gave the first
+    operator of a run the line its left operand begins on (a comparison, the line after its last operand), so a
+    failure of `card.power\n+ 'a'` was said a line above the `+` (_Compiler writes each node at its line)."""
+
+    def _operators(self, operand: Callable[[], nodes.Expr], kinds: tuple[str, ...]) -> nodes.Expr:
+        """A run of operators of one precedence, left to right, each node at its operator's line."""
+        left = operand()
+        while self.stream.current.type in kinds:
+            token = next(self.stream)
+            left = _BINARY_NODES[token.type](left, operand(), lineno=token.lineno)
+        return left
+
+    def parse_math1(self) -> nodes.Expr:
+        return self._operators(self.parse_concat, ("add", "sub"))
+
+    def parse_math2(self) -> nodes.Expr:
+        return self._operators(self.parse_pow, ("mul", "div", "floordiv", "mod"))
+
+    def parse_pow(self) -> nodes.Expr:
+        return self._operators(self.parse_unary, ("pow",))
+
+    def parse_compare(self) -> nodes.Expr:
+        """A comparison (or a chain of them) at the line of its first operator."""
+        expr = self.parse_math1()
+        ops: list[nodes.Operand] = []
+        line = None
+        while True:
+            token = self.stream.current
+            if token.type in _OPERATORS:
+                next(self.stream)
+                op = token.type
+            elif token.test("name:in"):
+                next(self.stream)
+                op = "in"
+            elif token.test("name:not") and self.stream.look().test("name:in"):
+                self.stream.skip(2)
+                op = "notin"
+            else:
+                break
+            line = line or token.lineno
+            ops.append(nodes.Operand(op, self.parse_math1()))
+        return nodes.Compare(expr, ops, lineno=line) if ops else expr
+
+
 class _Compiler(CodeGenerator):
     """Jinja's compiler, with comparisons that order or ask `in` written as calls of _comparison (`a < b`, `a in
     b`) or _compared_chain (`1 < x < 'a'`), which say two values of no order, or a container that cannot hold an
@@ -2712,7 +2763,7 @@ class _Env(ImmutableSandboxedEnvironment):
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         """A template's tree; Jinja's parser recurses on nesting."""
-        parser = Parser(self, source, name, filename)
+        parser = _Parser(self, source, name, filename)
         return _parsed(parser, parser.parse)
 
     def _tokenize(self, source: str, name: str | None, filename: str | None = None,
@@ -3342,7 +3393,7 @@ def _is_code(value: object) -> bool:
 
 def _expression_code(source: str) -> CodeType:
     """An expression compiled as Jinja's own compile_expression does (`result = EXPR`)."""
-    parser = Parser(ENV, source, state="variable")
+    parser = _Parser(ENV, source, state="variable")
     try:
         expr = _parsed(parser, parser.parse_expression)
     except TemplateSyntaxError as e:
@@ -3364,8 +3415,11 @@ def _unbraced(source: str) -> str:
 
 
 def _result_of(expr: nodes.Expr) -> nodes.Template:
-    """The template `result = EXPR` that Jinja compiles an expression as."""
-    return nodes.Template([nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)], lineno=1)
+    """The template `result = EXPR` that Jinja compiles an expression as, its value refused there if it is (or holds)
+    something undefined (_defined), at the line of the expression's last part: refused once the expression had
+    returned, `card\n.nosuch` was said at the line its text begins on (the key's)."""
+    value = nodes.Filter(expr, "_pnp_defined", [], [], None, None, lineno=expr.lineno)
+    return nodes.Template([nodes.Assign(nodes.Name("result", "store"), value, lineno=1)], lineno=1)
 
 
 # compiling is a fifth of building a game, and the same layouts are built again and again; the sandbox this
@@ -3498,7 +3552,7 @@ def evaluate(source: object, context: Mapping[str, Any]) -> Any:
         raise _budget.too_slow[source]
     try:
         with _EVALUATION:
-            return _defined(_compile_expression(source)(**context))
+            return _compile_expression(source)(**context)  # (its value checked as it ends: _result_of)
     except _EXPECTED as e:
         raise _remember(source, e) from None
 
@@ -3523,6 +3577,9 @@ def _defined(value: Any) -> Any:
         for item in value.values():
             _defined(item)
     return value
+
+
+ENV.filters["_pnp_defined"] = _defined
 
 
 def _remember(source: str, error: BaseException) -> ExprError:
@@ -3561,7 +3618,7 @@ class Side:
         """The side's value, bounded like any evaluation; ExprError when it fails."""
         try:
             with _EVALUATION:
-                return _defined(self._expression(**context))
+                return self._expression(**context)  # (checked as it ends: _result_of)
         except _EXPECTED as e:
             raise _failure(e) from None
 
@@ -3584,7 +3641,7 @@ def _parse_comparisons(source: str) -> list[Comparison] | None:
     a limit set on pnp), as compiling an expression says it (_compiled_code): it was 'a bug in pnp' with no
     line, said for the design report's margins."""
     try:
-        parser = Parser(ENV, source, state="variable")
+        parser = _Parser(ENV, source, state="variable")
         tree = _bounded_tree(_parsed(parser, parser.parse_expression))
         if not parser.stream.eos:
             return None
@@ -4201,8 +4258,8 @@ _EQUALITY_TESTS = {"eq": "eq", "equalto": "eq", "==": "eq", "ne": "ne", "!=": "n
 def _compared(left: nodes.Expr, op: str, right: nodes.Expr,
               named: tuple[frozenset[str], Mapping[str, Field]]) -> list[Compared]:
     """The (whose, field, text, line) compared by `left op right`: a field of the item (or of an item of a
-    table) with a text, or a field `in` a list or tuple written out. The line is the text's own: Jinja gives a
-    comparison the line of the word after it (`card.kind == 'Beest'` ending a line was said on the next)."""
+    table) with a text, or a field `in` a list or tuple written out. The line is the text's own, which may be
+    below its operator's (the comparison's line, _Parser)."""
     if op in ("in", "notin"):
         found = _item_field(left, *named)
         if found is None or not isinstance(right, (nodes.List, nodes.Tuple)):
