@@ -30,7 +30,7 @@ from typing import Any, Literal, NoReturn, TypeGuard, TypeVar, cast
 
 import jinja2
 import markupsafe
-from jinja2 import StrictUndefined, TemplateError, Undefined, nodes, pass_context, pass_environment
+from jinja2 import StrictUndefined, TemplateError, TemplateRuntimeError, Undefined, nodes, pass_context, pass_environment
 from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 from jinja2.environment import Template, TemplateExpression, TemplateModule
 from jinja2.filters import make_attrgetter
@@ -2018,6 +2018,29 @@ def _refuse_unpaired(value: Any) -> Any:
     return pairs
 
 
+# the filters that apply another filter or a test named in their arguments, by the place of that name among them
+# (after the value): map('upper'), select('odd'), selectattr('power', 'odd')
+_NAMING_FILTERS = {"map": ("filter", 0), "select": ("test", 0), "reject": ("test", 0), "selectattr": ("test", 1),
+                   "rejectattr": ("test", 1)}
+INTERNAL_PREFIX = "_pnp_"  # pnp's own filters, which its compiler writes: a template may not name them
+
+
+def _refuse_unknown_named(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """A filter or test that a map, select, reject, selectattr or rejectattr names and that does not exist,
+    refused as the filter is given it: its result is lazy and Jinja looked the name up at its first item, so the
+    mistake was said where the result was read (`| list` on the next line), and not at all with no item."""
+    kind, place = _NAMING_FILTERS[name]
+    if len(args) <= place or name == "map" and "attribute" in kwargs:
+        return
+    named, table = args[place], ENV.filters if kind == "filter" else ENV.tests
+    try:
+        known = named in table and not str(named).startswith(INTERNAL_PREFIX)
+    except TypeError:  # (a list named, which no table holds)
+        known = False
+    if not known:
+        raise TemplateRuntimeError(f"No {kind} named {named!r}.")  # (as Jinja's own: _unknown_name says it)
+
+
 def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     """A built-in filter with its number arguments, its value's text, what it builds and its lazy results
     kept within the limits."""
@@ -2037,6 +2060,8 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
              if parameter in _TEXT_PARAMETERS]
 
     def guarded(*args: Any, **kwargs: Any) -> Any:
+        if name in _NAMING_FILTERS:
+            _refuse_unknown_named(name, args[skip + 1:], kwargs)
         if writes_html:
             _refuse_html_unread(name)
         if name == "urlencode" and len(args) > skip:
@@ -2550,6 +2575,16 @@ class _Parser(Parser):
 
     def parse_pow(self) -> nodes.Expr:
         return self._operators(self.parse_unary, ("pow",))
+
+    def parse_filter(self, node: nodes.Expr | None, start_inline: bool = False) -> nodes.Expr | None:
+        """Filters, pnp's own (which its compiler writes, INTERNAL_PREFIX) refused as unknown where written."""
+        parsed = super().parse_filter(node, start_inline)
+        found = parsed
+        while isinstance(found, nodes.Filter) and found is not node:
+            if found.name.startswith(INTERNAL_PREFIX):
+                self.fail(f"No filter named {found.name!r}.", found.lineno)
+            found = found.node
+        return parsed
 
     def parse_compare(self) -> nodes.Expr:
         """A comparison (or a chain of them) at the line of its first operator."""
