@@ -1684,23 +1684,50 @@ def _check_loop_here(loop: LoopContext) -> None:
     _refuse_elsewhere(getattr(loop._iterable, "_made_in", _budget.evaluation), "loop", "read")
 
 
+# the attribute a failure in making an item of a filter's lazy result holds the place of that filter in (_Lazy.at)
+_MADE_AT = "_pnp_made_at"
+
+
+def _code_place() -> tuple[dict[str, Any], int] | None:
+    """(the globals of its code, its Python line) of the innermost template code running (a filter's caller),
+    None when none is near."""
+    frame: types.FrameType | None = sys._getframe(2)
+    for _ in range(6):
+        if frame is None:
+            return None
+        if frame.f_code.co_filename in _TEMPLATE_FILES or frame.f_code.co_filename == MACROS_FILE:
+            return frame.f_globals, frame.f_lineno
+        frame = frame.f_back
+    return None
+
+
 class _Lazy:
     """A filter's lazy result (map, select, batch...) that checks the budget at each item it gives, read only by
     the evaluation that made it: one made at the top of macros.j2 was used up by the first item that read it,
-    and every later item printed nothing in its place (what an item prints hung on the items drawn before it)."""
+    and every later item printed nothing in its place (what an item prints hung on the items drawn before it).
+    `at`: where the filter is in the template code, which a failure in making an item is said at (the filter
+    that failed on a text in `select('odd')` was said at the `| list` that read it, a line below)."""
 
-    __slots__ = ("_items", "_made_in")  # (named with '_': `.items` gave templates the iterator itself, unchecked)
+    __slots__ = ("_items", "_made_in", "_at")  # (named with '_': `.items` gave templates the iterator itself, unchecked)
 
     def __init__(self, items: Iterator[object]) -> None:
         self._items = items
         self._made_in = _budget.evaluation
+        self._at = _code_place()
 
     def __iter__(self) -> "_Lazy":
         return self
 
     def __next__(self) -> object:
         _refuse_elsewhere(self._made_in, "filter's result (read once: `| list` keeps it)", "read")
-        value = next(self._items)
+        try:
+            value = next(self._items)
+        except StopIteration:
+            raise
+        except Exception as e:  # (the innermost lazy's place: the filter whose item failed)
+            if self._at is not None and not hasattr(e, _MADE_AT):
+                setattr(e, _MADE_AT, self._at)
+            raise
         tick(_size(value) or 1)
         return value
 
@@ -3250,15 +3277,23 @@ def _template_line(error: BaseException, files: tuple[str, ...] = _TEMPLATE_FILE
     """The template line a failure happened on, from Jinja's error or from the traceback: the deepest frame
     of code compiled from a template under one of `files`. Jinja maps a traceback's lines to its templates'
     only where it renders one (not in an expression, a module or a macro called from one): a frame it did
-    not is mapped here, by its template's debug information."""
+    not is mapped here, by its template's debug information. A failure in making an item of a filter's lazy
+    result is said where the filter is, when the code reading it is the code that wrote it (_Lazy.at)."""
     line = getattr(error, "lineno", None)
-    tb = error.__traceback__
+    tb, code_globals = error.__traceback__, None
     while tb is not None:
         if tb.tb_frame.f_code.co_filename in files:
-            template = tb.tb_frame.f_globals.get("__jinja_template__")  # (none in a frame Jinja rewrote)
-            line = tb.tb_lineno if template is None else template.get_corresponding_lineno(tb.tb_lineno)
+            code_globals = tb.tb_frame.f_globals
+            line = _code_line(code_globals, tb.tb_lineno)
         tb = tb.tb_next
-    return line
+    made = getattr(error, _MADE_AT, None)
+    return _code_line(*made) if made is not None and made[0] is code_globals else line
+
+
+def _code_line(code_globals: dict[str, Any], line: int) -> int:
+    """The template line of line `line` of template code whose globals are `code_globals`."""
+    template = code_globals.get("__jinja_template__")  # (none in a frame Jinja rewrote)
+    return line if template is None else template.get_corresponding_lineno(line)
 
 
 def _deepest_file(error: BaseException, files: tuple[str, ...]) -> str | None:
