@@ -1736,10 +1736,20 @@ class _Lazy:
 
 
 
-def _bounded_range(*args: int) -> range:
+def _bounded_range(*args: object) -> range:
+    """range(stop), range(start, stop) or range(start, stop, step), each a whole number, refused in pnp's words
+    otherwise: Python said "'NoneType' object cannot be interpreted as an integer" (`range(card.count)` of an
+    optional field left out), "range() arg 3 must not be zero", "range expected at least 1 argument"."""
+    if not 1 <= len(args) <= 3:
+        raise LimitError(f"range takes 1 to 3 whole numbers (an end; or a start and an end, and a step), given "
+                         f"{len(args)}")
     for given in args:
         _refuse_fraction(given, "range takes whole numbers")
-    numbers = range(*args)
+        if isinstance(given, bool) or not isinstance(given, int):
+            raise LimitError(f"range takes whole numbers, not {_describe_value(given)}")
+    if len(args) == 3 and args[2] == 0:
+        raise LimitError("range's step (its third number) is 0: it would never reach its end")
+    numbers = range(*cast(tuple[int, ...], args))
     if len(numbers) > MAX_ITEMS:
         raise LimitError(f"range of {len(numbers):,} numbers is too long (at most {MAX_ITEMS:,})")
     return numbers

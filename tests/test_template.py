@@ -130,6 +130,10 @@ from pnp.errors import ExprError, LimitError
     ("{{ 'abcdef' | truncate(0.1 + 0.2) }}", "the filter truncate takes a whole number as its length, not a number (0.3)"),
     ("{{ 'ab' | center(0.3) }}", "the filter center takes a whole number as its width, not a number (0.3)"),
     ("{% for i in range(1 / 4) %}{% endfor %}", "range takes whole numbers, not a number (0.25)"),
+    # range of what is no whole number, in pnp's words ("'NoneType' object cannot be interpreted as an integer")
+    ("{% for i in range(card.get('friend')) %}{% endfor %}", "range takes whole numbers, not nothing (none)"),
+    ("{{ range(1, 5, 0) | list }}", "range's step (its third number) is 0"),
+    ("{{ range() | list }}", "range takes 1 to 3 whole numbers"),
     ("{{ 'ab'.ljust(2.5) }}", "ljust of text takes a whole number there, not a number (2.5)"),
     ("{{ 'a,b'.split(',', 1.0) }}", "split of text takes a whole number there, not a number (1.0)"),
     ("{{ 1.25 | round(0.5) }}", "the filter round takes a whole number as its precision, not a number (0.5)"),
