@@ -1460,11 +1460,9 @@ def _order_test(op: str, value: Any, other: Any) -> Any:
 
 
 def _abs(number: Any) -> Any:
-    """abs(), of a value that is no number said in pnp's words (Python's "bad operand type for abs(): 'str'")."""
-    try:
-        return abs(number)
-    except TypeError:
-        raise TypeError(f"abs takes a number, not {_describe_value(number)}") from None
+    """abs() and the filter abs, of a value that is no number said in pnp's words."""
+    _refuse_no_number(number, "abs")
+    return abs(number)
 
 
 def _unorderable_pair(values: Iterable[Any]) -> tuple[Any, Any] | None:
@@ -1588,8 +1586,19 @@ def _exact_decimal(number: object) -> decimal.Decimal | None:
     return decimal.Decimal(int(number))
 
 
+def _refuse_no_number(value: object, what: str) -> None:
+    """A value that is no number given to round or abs (function or filter), refused in pnp's words: Python said
+    "type NoneType doesn't define __round__ method" (`card.cost | round` of an optional cost left out), "bad operand
+    type for abs(): 'str'"."""
+    if isinstance(value, Undefined):  # (what is missing is said as itself)
+        value._fail_with_undefined_error()
+    if not isinstance(value, (int, float)):
+        raise TypeError(f"{what} takes a number, not {_describe_value(value)}")
+
+
 def _round(number: Any, ndigits: Any = None) -> Any:
     """round(), halves away from zero on the decimal written (see rounded)."""
+    _refuse_no_number(number, "round")
     _check_round_digits(ndigits)
     result = rounded(number, ndigits)
     return round(number, ndigits) if result is None else result
@@ -1599,6 +1608,7 @@ def _round_filter(value: Any, precision: Any = 0, method: str = "common") -> Any
     """Jinja's round filter, halves away from zero on the decimal written (see rounded), its digits bounded as
     round()'s: `[10 ** 100] * 300 | map('round', -999999)` computed 10 ** 999999 once per item in C, 17 s
     between two looks at the clock."""
+    _refuse_no_number(value, "round")
     _check_round_digits(precision)
     result = rounded(value, precision, method) if precision is not None else None
     if result is None:
@@ -2988,6 +2998,7 @@ ENV = _Env(undefined=_Undefined, autoescape=False, keep_trailing_newline=True, f
 ENV.filters = {name: _guard_filter(name, f) for name, f in ENV.filters.items()}
 ENV.filters["sum"] = _guard_filter("sum", _sum_filter)
 ENV.filters["round"] = _guard_filter("round", _round_filter)
+ENV.filters["abs"] = _guard_filter("abs", _abs)
 ENV.filters["filesizeformat"] = _guard_filter("filesizeformat", _filesizeformat)
 ENV.filters["int"] = _guard_filter("int", _int_filter)
 ENV.filters["float"] = _guard_filter("float", _float_filter)

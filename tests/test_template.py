@@ -134,6 +134,12 @@ from pnp.errors import ExprError, LimitError
     ("{% for i in range(card.get('friend')) %}{% endfor %}", "range takes whole numbers, not nothing (none)"),
     ("{{ range(1, 5, 0) | list }}", "range's step (its third number) is 0"),
     ("{{ range() | list }}", "range takes 1 to 3 whole numbers"),
+    # round and abs of what is no number, in pnp's words ("type NoneType doesn't define __round__ method", "bad
+    # operand type for abs(): '_Undefined'")
+    ("{{ card.get('cost') | round }}", "round takes a number, not nothing (none)"),
+    ("{{ round('2.5') }}", "round takes a number, not text ('2.5')"),
+    ("{{ 'x' | abs }}", "abs takes a number, not text ('x')"),
+    ("{{ card.cost | round }}", "no field 'cost'"),
     ("{{ 'ab'.ljust(2.5) }}", "ljust of text takes a whole number there, not a number (2.5)"),
     ("{{ 'a,b'.split(',', 1.0) }}", "split of text takes a whole number there, not a number (1.0)"),
     ("{{ 1.25 | round(0.5) }}", "the filter round takes a whole number as its precision, not a number (0.5)"),
