@@ -1928,6 +1928,10 @@ def _of_items(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
             _refuse_no_items(name, args[0], "the function")
             if isinstance(args[0], Iterator):  # (read once: what it orders is read again on failure)
                 args = (list(args[0]),)
+            if name in _ORDERING_FUNCTIONS - {"sorted"} and "default" not in kwargs and not args[0]:
+                # (Python's words: "min() arg is an empty sequence")
+                raise ValueError(f"the function {name} is given no items: give it the value to take then, `{name}(items, "
+                                 "default=0)`")
         try:
             return function(*args, **kwargs)
         except TypeError:

@@ -140,6 +140,7 @@ from pnp.errors import ExprError, LimitError
     ("{{ round('2.5') }}", "round takes a number, not text ('2.5')"),
     ("{{ 'x' | abs }}", "abs takes a number, not text ('x')"),
     ("{{ card.cost | round }}", "no field 'cost'"),
+    ("{{ min([] | select('odd')) }}", "the function min is given no items: give it the value to take then, `min(items, "),
     ("{{ 'ab'.ljust(2.5) }}", "ljust of text takes a whole number there, not a number (2.5)"),
     ("{{ 'a,b'.split(',', 1.0) }}", "split of text takes a whole number there, not a number (1.0)"),
     ("{{ 1.25 | round(0.5) }}", "the filter round takes a whole number as its precision, not a number (0.5)"),
