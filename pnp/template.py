@@ -3198,6 +3198,11 @@ class _Namespace(Namespace):
     the order the cards were drawn in (the preview, or a build redrawing only the changed ones, printed others)."""
 
     def __init__(*args: Any, **kwargs: Any) -> None:
+        given = args[1:]
+        if len(given) > 1 or given and not _is_mapping(given[0]):  # (Python's words: "'int' object is not
+            # iterable", "dict expected at most 1 argument, got 2")
+            raise TypeError("namespace takes names and their values, `namespace(count=0)`, or one mapping, not "
+                            + (f"{len(given)} values" if len(given) > 1 else _describe_value(given[0])))
         Namespace.__init__(*args, **kwargs)
         object.__setattr__(args[0], "_pnp_made_in", _budget.evaluation)
 

@@ -140,6 +140,10 @@ from pnp.errors import ExprError, LimitError
     ("{{ round('2.5') }}", "round takes a number, not text ('2.5')"),
     ("{{ 'x' | abs }}", "abs takes a number, not text ('x')"),
     ("{{ card.cost | round }}", "no field 'cost'"),
+    ("{% set ns = namespace(1) %}", "namespace takes names and their values, `namespace(count=0)`, or one mapping, "
+                                    "not a whole number (1)"),
+    ("{% set ns = namespace({}, {}) %}", "namespace takes names and their values, `namespace(count=0)`, or one "
+                                         "mapping, not 2 values"),
     ("{{ min([] | select('odd')) }}", "the function min is given no items: give it the value to take then, `min(items, "),
     ("{{ 'ab'.ljust(2.5) }}", "ljust of text takes a whole number there, not a number (2.5)"),
     ("{{ 'a,b'.split(',', 1.0) }}", "split of text takes a whole number there, not a number (1.0)"),
