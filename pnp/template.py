@@ -2316,6 +2316,9 @@ class _Undefined(StrictUndefined):
         if isinstance(name, int) and isinstance(obj, (list, tuple, range, str)):  # (`data.cards[10]` said "a list
             # has no attribute '10'")
             return _past_the_end(obj, name)
+        if not isinstance(name, str) and isinstance(obj, (list, tuple, range, str)):  # (`xs[card.slot]` of none
+            # said "a list has no attribute 'None'")
+            return f"{_describe_value(obj)} is read by whole numbers ([0], [1]...), not {_describe_value(name)}"
         return f"{_describe_value(obj)} has no attribute '{name}'"
 
 

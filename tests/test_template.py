@@ -140,6 +140,8 @@ from pnp.errors import ExprError, LimitError
     ("{{ round('2.5') }}", "round takes a number, not text ('2.5')"),
     ("{{ 'x' | abs }}", "abs takes a number, not text ('x')"),
     ("{{ card.cost | round }}", "no field 'cost'"),
+    # a list read by what is no whole number ("a list has no attribute 'None'")
+    ("{{ [1][card.get('friend')] }}", "a list is read by whole numbers ([0], [1]...), not nothing (none)"),
     ("{% set ns = namespace(1) %}", "namespace takes names and their values, `namespace(count=0)`, or one mapping, "
                                     "not a whole number (1)"),
     ("{% set ns = namespace({}, {}) %}", "namespace takes names and their values, `namespace(count=0)`, or one "
@@ -1269,7 +1271,7 @@ def test_a_function_or_test_given_values_it_does_not_take_says_how_it_is_written
 @pytest.mark.parametrize("source, message", [
     ("{{ (0.1 + 0.2).x }}", "a number (0.3) has no attribute 'x'"),
     ("{{ [1 / 3] | groupby(0) | list }}", "a number (0.333333333333) has no attribute '0'"),
-    ("{{ [1][0.1 + 0.2] }}", "a list has no attribute '0.3'"),
+    ("{{ [1][0.1 + 0.2] }}", "a list is read by whole numbers ([0], [1]...), not a number (0.3)"),
     ("{{ [0.1 + 0.2] | lookup({'a': 1}) }}", "lookup: no id 0.3 among the 1 it looks in"),
     # a key and the name missed that would print alike are written in full
     ("{{ {0.1 + 0.2: 1}[0.3] }}", "no field '0.3'; the fields here are: 0.30000000000000004"),
