@@ -2581,19 +2581,23 @@ _FORMATTER = string.Formatter()
 _JINJA_CALL_KEYS = ("_loop_vars", "_block_vars")  # what Jinja passes along to every call, for macros
 
 
-def _compared_chain(left: Any, *pairs: Any) -> Any:
+def _compared_chain(left: Any, *pairs: Callable[[Any], tuple[Any, Any]]) -> Any:
     """`a < b <= c`, a chain of comparisons (_Compiler writes it as a call here): each pair compared as `a < b`
     alone is (_comparison: values of no order said in pnp's words, where Python said "'<' not supported between
-    instances of 'int' and 'str'"), each operand read once (`pairs`: operator, then a function giving the
-    operand) and none after the first pair that is false, as Python's chain."""
+    instances of 'int' and 'str'"), each operand read once and none after the first pair that is false, as
+    Python's chain. Each of `pairs` is a function of the template's code, at its operator's line, comparing the
+    value before with its operand (_compared_pair): a pair that fails is said at its own line."""
     result: Any = True
-    for op, operand in zip(pairs[::2], pairs[1::2]):
-        right = operand()
-        result = _comparison(left, op, right)
+    for pair in pairs:
+        result, left = pair(left)
         if not result:
             return result
-        left = right
     return result
+
+
+def _compared_pair(left: Any, op: str, right: Any) -> tuple[Any, Any]:
+    """A pair of a chain of comparisons (_compared_chain) compared, and its right operand, the next pair's left."""
+    return _comparison(left, op, right), right
 
 
 _CALLED_COMPARISONS = frozenset({*_ORDERINGS, "in", "notin"})  # (those _Compiler writes as calls)
@@ -2659,7 +2663,7 @@ class _Parser(Parser):
             else:
                 break
             line = line or token.lineno
-            ops.append(nodes.Operand(op, self.parse_math1()))
+            ops.append(nodes.Operand(op, self.parse_math1(), lineno=token.lineno))
         return nodes.Compare(expr, ops, lineno=line) if ops else expr
 
 
@@ -2697,9 +2701,12 @@ class _Compiler(CodeGenerator):
         self.write("environment.compared_chain(")
         self.visit(node.expr, frame)
         for operand in node.ops:
-            self.write(f", {operand.op!r}, (lambda: ")
+            self.write(", (lambda left: ")
+            if operand.lineno and operand.lineno != self._last_line:  # (each pair at its operator's line)
+                self.newline(operand)
+            self.write(f"environment.compared_pair(left, {operand.op!r}, ")
             self.visit(operand.expr, frame)
-            self.write(")")
+            self.write("))")
         self.write(")")
 
 
@@ -2711,6 +2718,7 @@ class _Env(ImmutableSandboxedEnvironment):
     concat = staticmethod(_joined_output)  # a block's output joined, its size refused before
     code_generator_class = _Compiler
     compared_chain = staticmethod(_compared_chain)
+    compared_pair = staticmethod(_compared_pair)
     comparison = staticmethod(_comparison)
 
     def handle_exception(self, source: str | None = None) -> NoReturn:
