@@ -3010,6 +3010,19 @@ class _NoOtherFiles(jinja2.BaseLoader):
 # `'inf' | float` or `1e308 * 10` compiled to the name `inf` and failed with a NameError when run
 ENV = _Env(undefined=_Undefined, autoescape=False, keep_trailing_newline=True, finalize=_printed,
            loader=_NoOtherFiles(), optimized=False)
+def _of_some(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    """The filter min or max, refusing no items in pnp's words (Jinja's: "No aggregated item, sequence was
+    empty.", said as it was used)."""
+    @functools.wraps(function)  # (its signature and how Jinja passes it the environment: _guard_filter reads them)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        result = function(*args, **kwargs)
+        if isinstance(result, Undefined):
+            raise ValueError(f"the filter {name} is given no items: test them first, `xs | {name} if xs else 0`")
+        return result
+    return checked
+
+
+ENV.filters.update(min=_of_some("min", ENV.filters["min"]), max=_of_some("max", ENV.filters["max"]))
 ENV.filters = {name: _guard_filter(name, f) for name, f in ENV.filters.items()}
 ENV.filters["sum"] = _guard_filter("sum", _sum_filter)
 ENV.filters["round"] = _guard_filter("round", _round_filter)

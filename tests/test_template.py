@@ -146,6 +146,7 @@ from pnp.errors import ExprError, LimitError
                                     "not a whole number (1)"),
     ("{% set ns = namespace({}, {}) %}", "namespace takes names and their values, `namespace(count=0)`, or one "
                                          "mapping, not 2 values"),
+    ("{{ [] | max }}", "the filter max is given no items: test them first, `xs | max if xs else 0`"),
     ("{{ min([] | select('odd')) }}", "the function min is given no items: give it the value to take then, `min(items, "),
     ("{{ 'ab'.ljust(2.5) }}", "ljust of text takes a whole number there, not a number (2.5)"),
     ("{{ 'a,b'.split(',', 1.0) }}", "split of text takes a whole number there, not a number (1.0)"),
