@@ -30,7 +30,7 @@ from typing import Any, Literal, NoReturn, TypeGuard, TypeVar, cast
 
 import jinja2
 import markupsafe
-from jinja2 import StrictUndefined, TemplateError, Undefined, nodes, pass_context, pass_environment
+from jinja2 import StrictUndefined, TemplateError, TemplateRuntimeError, Undefined, nodes, pass_context, pass_environment
 from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 from jinja2.environment import Template, TemplateExpression, TemplateModule
 from jinja2.filters import make_attrgetter
@@ -1460,11 +1460,9 @@ def _order_test(op: str, value: Any, other: Any) -> Any:
 
 
 def _abs(number: Any) -> Any:
-    """abs(), of a value that is no number said in pnp's words (Python's "bad operand type for abs(): 'str'")."""
-    try:
-        return abs(number)
-    except TypeError:
-        raise TypeError(f"abs takes a number, not {_describe_value(number)}") from None
+    """abs() and the filter abs, of a value that is no number said in pnp's words."""
+    _refuse_no_number(number, "abs")
+    return abs(number)
 
 
 def _unorderable_pair(values: Iterable[Any]) -> tuple[Any, Any] | None:
@@ -1588,8 +1586,19 @@ def _exact_decimal(number: object) -> decimal.Decimal | None:
     return decimal.Decimal(int(number))
 
 
+def _refuse_no_number(value: object, what: str) -> None:
+    """A value that is no number given to round or abs (function or filter), refused in pnp's words: Python said
+    "type NoneType doesn't define __round__ method" (`card.cost | round` of an optional cost left out), "bad operand
+    type for abs(): 'str'"."""
+    if isinstance(value, Undefined):  # (what is missing is said as itself)
+        value._fail_with_undefined_error()
+    if not isinstance(value, (int, float)):
+        raise TypeError(f"{what} takes a number, not {_describe_value(value)}")
+
+
 def _round(number: Any, ndigits: Any = None) -> Any:
     """round(), halves away from zero on the decimal written (see rounded)."""
+    _refuse_no_number(number, "round")
     _check_round_digits(ndigits)
     result = rounded(number, ndigits)
     return round(number, ndigits) if result is None else result
@@ -1599,6 +1608,7 @@ def _round_filter(value: Any, precision: Any = 0, method: str = "common") -> Any
     """Jinja's round filter, halves away from zero on the decimal written (see rounded), its digits bounded as
     round()'s: `[10 ** 100] * 300 | map('round', -999999)` computed 10 ** 999999 once per item in C, 17 s
     between two looks at the clock."""
+    _refuse_no_number(value, "round")
     _check_round_digits(precision)
     result = rounded(value, precision, method) if precision is not None else None
     if result is None:
@@ -1684,23 +1694,50 @@ def _check_loop_here(loop: LoopContext) -> None:
     _refuse_elsewhere(getattr(loop._iterable, "_made_in", _budget.evaluation), "loop", "read")
 
 
+# the attribute a failure in making an item of a filter's lazy result holds the place of that filter in (_Lazy.at)
+_MADE_AT = "_pnp_made_at"
+
+
+def _code_place() -> tuple[dict[str, Any], int] | None:
+    """(the globals of its code, its Python line) of the innermost template code running (a filter's caller),
+    None when none is near."""
+    frame: types.FrameType | None = sys._getframe(2)
+    for _ in range(6):
+        if frame is None:
+            return None
+        if frame.f_code.co_filename in _TEMPLATE_FILES or frame.f_code.co_filename == MACROS_FILE:
+            return frame.f_globals, frame.f_lineno
+        frame = frame.f_back
+    return None
+
+
 class _Lazy:
     """A filter's lazy result (map, select, batch...) that checks the budget at each item it gives, read only by
     the evaluation that made it: one made at the top of macros.j2 was used up by the first item that read it,
-    and every later item printed nothing in its place (what an item prints hung on the items drawn before it)."""
+    and every later item printed nothing in its place (what an item prints hung on the items drawn before it).
+    `at`: where the filter is in the template code, which a failure in making an item is said at (the filter
+    that failed on a text in `select('odd')` was said at the `| list` that read it, a line below)."""
 
-    __slots__ = ("_items", "_made_in")  # (named with '_': `.items` gave templates the iterator itself, unchecked)
+    __slots__ = ("_items", "_made_in", "_at")  # (named with '_': `.items` gave templates the iterator itself, unchecked)
 
     def __init__(self, items: Iterator[object]) -> None:
         self._items = items
         self._made_in = _budget.evaluation
+        self._at = _code_place()
 
     def __iter__(self) -> "_Lazy":
         return self
 
     def __next__(self) -> object:
         _refuse_elsewhere(self._made_in, "filter's result (read once: `| list` keeps it)", "read")
-        value = next(self._items)
+        try:
+            value = next(self._items)
+        except StopIteration:
+            raise
+        except Exception as e:  # (the innermost lazy's place: the filter whose item failed)
+            if self._at is not None and not hasattr(e, _MADE_AT):
+                setattr(e, _MADE_AT, self._at)
+            raise
         tick(_size(value) or 1)
         return value
 
@@ -1709,10 +1746,20 @@ class _Lazy:
 
 
 
-def _bounded_range(*args: int) -> range:
+def _bounded_range(*args: object) -> range:
+    """range(stop), range(start, stop) or range(start, stop, step), each a whole number, refused in pnp's words
+    otherwise: Python said "'NoneType' object cannot be interpreted as an integer" (`range(card.count)` of an
+    optional field left out), "range() arg 3 must not be zero", "range expected at least 1 argument"."""
+    if not 1 <= len(args) <= 3:
+        raise LimitError(f"range takes 1 to 3 whole numbers (an end; or a start and an end, and a step), given "
+                         f"{len(args)}")
     for given in args:
         _refuse_fraction(given, "range takes whole numbers")
-    numbers = range(*args)
+        if isinstance(given, bool) or not isinstance(given, int):
+            raise LimitError(f"range takes whole numbers, not {_describe_value(given)}")
+    if len(args) == 3 and args[2] == 0:
+        raise LimitError("range's step (its third number) is 0: it would never reach its end")
+    numbers = range(*cast(tuple[int, ...], args))
     if len(numbers) > MAX_ITEMS:
         raise LimitError(f"range of {len(numbers):,} numbers is too long (at most {MAX_ITEMS:,})")
     return numbers
@@ -1881,6 +1928,10 @@ def _of_items(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
             _refuse_no_items(name, args[0], "the function")
             if isinstance(args[0], Iterator):  # (read once: what it orders is read again on failure)
                 args = (list(args[0]),)
+            if name in _ORDERING_FUNCTIONS - {"sorted"} and "default" not in kwargs and not args[0]:
+                # (Python's words: "min() arg is an empty sequence")
+                raise ValueError(f"the function {name} is given no items: give it the value to take then, `{name}(items, "
+                                 "default=0)`")
         try:
             return function(*args, **kwargs)
         except TypeError:
@@ -2018,6 +2069,29 @@ def _refuse_unpaired(value: Any) -> Any:
     return pairs
 
 
+# the filters that apply another filter or a test named in their arguments, by the place of that name among them
+# (after the value): map('upper'), select('odd'), selectattr('power', 'odd')
+_NAMING_FILTERS = {"map": ("filter", 0), "select": ("test", 0), "reject": ("test", 0), "selectattr": ("test", 1),
+                   "rejectattr": ("test", 1)}
+INTERNAL_PREFIX = "_pnp_"  # pnp's own filters, which its compiler writes: a template may not name them
+
+
+def _refuse_unknown_named(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """A filter or test that a map, select, reject, selectattr or rejectattr names and that does not exist,
+    refused as the filter is given it: its result is lazy and Jinja looked the name up at its first item, so the
+    mistake was said where the result was read (`| list` on the next line), and not at all with no item."""
+    kind, place = _NAMING_FILTERS[name]
+    if len(args) <= place or name == "map" and "attribute" in kwargs:
+        return
+    named, table = args[place], ENV.filters if kind == "filter" else ENV.tests
+    try:
+        known = named in table and not str(named).startswith(INTERNAL_PREFIX)
+    except TypeError:  # (a list named, which no table holds)
+        known = False
+    if not known:
+        raise TemplateRuntimeError(f"No {kind} named {named!r}.")  # (as Jinja's own: _unknown_name says it)
+
+
 def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     """A built-in filter with its number arguments, its value's text, what it builds and its lazy results
     kept within the limits."""
@@ -2037,6 +2111,8 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
              if parameter in _TEXT_PARAMETERS]
 
     def guarded(*args: Any, **kwargs: Any) -> Any:
+        if name in _NAMING_FILTERS:
+            _refuse_unknown_named(name, args[skip + 1:], kwargs)
         if writes_html:
             _refuse_html_unread(name)
         if name == "urlencode" and len(args) > skip:
@@ -2240,6 +2316,9 @@ class _Undefined(StrictUndefined):
         if isinstance(name, int) and isinstance(obj, (list, tuple, range, str)):  # (`data.cards[10]` said "a list
             # has no attribute '10'")
             return _past_the_end(obj, name)
+        if not isinstance(name, str) and isinstance(obj, (list, tuple, range, str)):  # (`xs[card.slot]` of none
+            # said "a list has no attribute 'None'")
+            return f"{_describe_value(obj)} is read by whole numbers ([0], [1]...), not {_describe_value(name)}"
         return f"{_describe_value(obj)} has no attribute '{name}'"
 
 
@@ -2502,25 +2581,90 @@ _FORMATTER = string.Formatter()
 _JINJA_CALL_KEYS = ("_loop_vars", "_block_vars")  # what Jinja passes along to every call, for macros
 
 
-def _compared_chain(left: Any, *pairs: Any) -> Any:
+def _compared_chain(left: Any, *pairs: Callable[[Any], tuple[Any, Any]]) -> Any:
     """`a < b <= c`, a chain of comparisons (_Compiler writes it as a call here): each pair compared as `a < b`
     alone is (_comparison: values of no order said in pnp's words, where Python said "'<' not supported between
-    instances of 'int' and 'str'"), each operand read once (`pairs`: operator, then a function giving the
-    operand) and none after the first pair that is false, as Python's chain."""
+    instances of 'int' and 'str'"), each operand read once and none after the first pair that is false, as
+    Python's chain. Each of `pairs` is a function of the template's code, at its operator's line, comparing the
+    value before with its operand (_compared_pair): a pair that fails is said at its own line."""
     result: Any = True
-    for op, operand in zip(pairs[::2], pairs[1::2]):
-        right = operand()
-        result = _comparison(left, op, right)
+    for pair in pairs:
+        result, left = pair(left)
         if not result:
             return result
-        left = right
     return result
+
+
+def _compared_pair(left: Any, op: str, right: Any) -> tuple[Any, Any]:
+    """A pair of a chain of comparisons (_compared_chain) compared, and its right operand, the next pair's left."""
+    return _comparison(left, op, right), right
 
 
 _CALLED_COMPARISONS = frozenset({*_ORDERINGS, "in", "notin"})  # (those _Compiler writes as calls)
 # the parts of an expression that may fail, each said at its own line (_Compiler.visit)
 _LINED = (nodes.Getattr, nodes.Getitem, nodes.Call, nodes.Filter, nodes.Test, nodes.BinExpr, nodes.UnaryExpr,
           nodes.Compare)
+
+
+# the node each binary operator of the language makes (_Parser)
+_BINARY_NODES: dict[str, type[nodes.BinExpr]] = {
+    "add": nodes.Add, "sub": nodes.Sub, "mul": nodes.Mul, "div": nodes.Div, "floordiv": nodes.FloorDiv,
+    "mod": nodes.Mod, "pow": nodes.Pow}
+
+
+class _Parser(Parser):
+    """Jinja's parser, with an operator's node (`a + b`, `a < b`) at the line of the operator: Jinja gave the first
+    operator of a run the line its left operand begins on (a comparison, the line after its last operand), so a
+    failure of `card.power\n+ 'a'` was said a line above the `+` (_Compiler writes each node at its line)."""
+
+    def _operators(self, operand: Callable[[], nodes.Expr], kinds: tuple[str, ...]) -> nodes.Expr:
+        """A run of operators of one precedence, left to right, each node at its operator's line."""
+        left = operand()
+        while self.stream.current.type in kinds:
+            token = next(self.stream)
+            left = _BINARY_NODES[token.type](left, operand(), lineno=token.lineno)
+        return left
+
+    def parse_math1(self) -> nodes.Expr:
+        return self._operators(self.parse_concat, ("add", "sub"))
+
+    def parse_math2(self) -> nodes.Expr:
+        return self._operators(self.parse_pow, ("mul", "div", "floordiv", "mod"))
+
+    def parse_pow(self) -> nodes.Expr:
+        return self._operators(self.parse_unary, ("pow",))
+
+    def parse_filter(self, node: nodes.Expr | None, start_inline: bool = False) -> nodes.Expr | None:
+        """Filters, pnp's own (which its compiler writes, INTERNAL_PREFIX) refused as unknown where written."""
+        parsed = super().parse_filter(node, start_inline)
+        found = parsed
+        while isinstance(found, nodes.Filter) and found is not node:
+            if found.name.startswith(INTERNAL_PREFIX):
+                self.fail(f"No filter named {found.name!r}.", found.lineno)
+            found = found.node
+        return parsed
+
+    def parse_compare(self) -> nodes.Expr:
+        """A comparison (or a chain of them) at the line of its first operator."""
+        expr = self.parse_math1()
+        ops: list[nodes.Operand] = []
+        line = None
+        while True:
+            token = self.stream.current
+            if token.type in _OPERATORS:
+                next(self.stream)
+                op = token.type
+            elif token.test("name:in"):
+                next(self.stream)
+                op = "in"
+            elif token.test("name:not") and self.stream.look().test("name:in"):
+                self.stream.skip(2)
+                op = "notin"
+            else:
+                break
+            line = line or token.lineno
+            ops.append(nodes.Operand(op, self.parse_math1(), lineno=token.lineno))
+        return nodes.Compare(expr, ops, lineno=line) if ops else expr
 
 
 class _Compiler(CodeGenerator):
@@ -2557,9 +2701,12 @@ class _Compiler(CodeGenerator):
         self.write("environment.compared_chain(")
         self.visit(node.expr, frame)
         for operand in node.ops:
-            self.write(f", {operand.op!r}, (lambda: ")
+            self.write(", (lambda left: ")
+            if operand.lineno and operand.lineno != self._last_line:  # (each pair at its operator's line)
+                self.newline(operand)
+            self.write(f"environment.compared_pair(left, {operand.op!r}, ")
             self.visit(operand.expr, frame)
-            self.write(")")
+            self.write("))")
         self.write(")")
 
 
@@ -2571,6 +2718,7 @@ class _Env(ImmutableSandboxedEnvironment):
     concat = staticmethod(_joined_output)  # a block's output joined, its size refused before
     code_generator_class = _Compiler
     compared_chain = staticmethod(_compared_chain)
+    compared_pair = staticmethod(_compared_pair)
     comparison = staticmethod(_comparison)
 
     def handle_exception(self, source: str | None = None) -> NoReturn:
@@ -2712,7 +2860,7 @@ class _Env(ImmutableSandboxedEnvironment):
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         """A template's tree; Jinja's parser recurses on nesting."""
-        parser = Parser(self, source, name, filename)
+        parser = _Parser(self, source, name, filename)
         return _parsed(parser, parser.parse)
 
     def _tokenize(self, source: str, name: str | None, filename: str | None = None,
@@ -2862,9 +3010,23 @@ class _NoOtherFiles(jinja2.BaseLoader):
 # `'inf' | float` or `1e308 * 10` compiled to the name `inf` and failed with a NameError when run
 ENV = _Env(undefined=_Undefined, autoescape=False, keep_trailing_newline=True, finalize=_printed,
            loader=_NoOtherFiles(), optimized=False)
+def _of_some(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    """The filter min or max, refusing no items in pnp's words (Jinja's: "No aggregated item, sequence was
+    empty.", said as it was used)."""
+    @functools.wraps(function)  # (its signature and how Jinja passes it the environment: _guard_filter reads them)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        result = function(*args, **kwargs)
+        if isinstance(result, Undefined):
+            raise ValueError(f"the filter {name} is given no items: test them first, `xs | {name} if xs else 0`")
+        return result
+    return checked
+
+
+ENV.filters.update(min=_of_some("min", ENV.filters["min"]), max=_of_some("max", ENV.filters["max"]))
 ENV.filters = {name: _guard_filter(name, f) for name, f in ENV.filters.items()}
 ENV.filters["sum"] = _guard_filter("sum", _sum_filter)
 ENV.filters["round"] = _guard_filter("round", _round_filter)
+ENV.filters["abs"] = _guard_filter("abs", _abs)
 ENV.filters["filesizeformat"] = _guard_filter("filesizeformat", _filesizeformat)
 ENV.filters["int"] = _guard_filter("int", _int_filter)
 ENV.filters["float"] = _guard_filter("float", _float_filter)
@@ -3060,6 +3222,11 @@ class _Namespace(Namespace):
     the order the cards were drawn in (the preview, or a build redrawing only the changed ones, printed others)."""
 
     def __init__(*args: Any, **kwargs: Any) -> None:
+        given = args[1:]
+        if len(given) > 1 or given and not _is_mapping(given[0]):  # (Python's words: "'int' object is not
+            # iterable", "dict expected at most 1 argument, got 2")
+            raise TypeError("namespace takes names and their values, `namespace(count=0)`, or one mapping, not "
+                            + (f"{len(given)} values" if len(given) > 1 else _describe_value(given[0])))
         Namespace.__init__(*args, **kwargs)
         object.__setattr__(args[0], "_pnp_made_in", _budget.evaluation)
 
@@ -3164,15 +3331,23 @@ def _template_line(error: BaseException, files: tuple[str, ...] = _TEMPLATE_FILE
     """The template line a failure happened on, from Jinja's error or from the traceback: the deepest frame
     of code compiled from a template under one of `files`. Jinja maps a traceback's lines to its templates'
     only where it renders one (not in an expression, a module or a macro called from one): a frame it did
-    not is mapped here, by its template's debug information."""
+    not is mapped here, by its template's debug information. A failure in making an item of a filter's lazy
+    result is said where the filter is, when the code reading it is the code that wrote it (_Lazy.at)."""
     line = getattr(error, "lineno", None)
-    tb = error.__traceback__
+    tb, code_globals = error.__traceback__, None
     while tb is not None:
         if tb.tb_frame.f_code.co_filename in files:
-            template = tb.tb_frame.f_globals.get("__jinja_template__")  # (none in a frame Jinja rewrote)
-            line = tb.tb_lineno if template is None else template.get_corresponding_lineno(tb.tb_lineno)
+            code_globals = tb.tb_frame.f_globals
+            line = _code_line(code_globals, tb.tb_lineno)
         tb = tb.tb_next
-    return line
+    made = getattr(error, _MADE_AT, None)
+    return _code_line(*made) if made is not None and made[0] is code_globals else line
+
+
+def _code_line(code_globals: dict[str, Any], line: int) -> int:
+    """The template line of line `line` of template code whose globals are `code_globals`."""
+    template = code_globals.get("__jinja_template__")  # (none in a frame Jinja rewrote)
+    return line if template is None else template.get_corresponding_lineno(line)
 
 
 def _deepest_file(error: BaseException, files: tuple[str, ...]) -> str | None:
@@ -3342,7 +3517,7 @@ def _is_code(value: object) -> bool:
 
 def _expression_code(source: str) -> CodeType:
     """An expression compiled as Jinja's own compile_expression does (`result = EXPR`)."""
-    parser = Parser(ENV, source, state="variable")
+    parser = _Parser(ENV, source, state="variable")
     try:
         expr = _parsed(parser, parser.parse_expression)
     except TemplateSyntaxError as e:
@@ -3364,8 +3539,11 @@ def _unbraced(source: str) -> str:
 
 
 def _result_of(expr: nodes.Expr) -> nodes.Template:
-    """The template `result = EXPR` that Jinja compiles an expression as."""
-    return nodes.Template([nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)], lineno=1)
+    """The template `result = EXPR` that Jinja compiles an expression as, its value refused there if it is (or holds)
+    something undefined (_defined), at the line of the expression's last part: refused once the expression had
+    returned, `card\n.nosuch` was said at the line its text begins on (the key's)."""
+    value = nodes.Filter(expr, "_pnp_defined", [], [], None, None, lineno=expr.lineno)
+    return nodes.Template([nodes.Assign(nodes.Name("result", "store"), value, lineno=1)], lineno=1)
 
 
 # compiling is a fifth of building a game, and the same layouts are built again and again; the sandbox this
@@ -3498,7 +3676,7 @@ def evaluate(source: object, context: Mapping[str, Any]) -> Any:
         raise _budget.too_slow[source]
     try:
         with _EVALUATION:
-            return _defined(_compile_expression(source)(**context))
+            return _compile_expression(source)(**context)  # (its value checked as it ends: _result_of)
     except _EXPECTED as e:
         raise _remember(source, e) from None
 
@@ -3523,6 +3701,9 @@ def _defined(value: Any) -> Any:
         for item in value.values():
             _defined(item)
     return value
+
+
+ENV.filters["_pnp_defined"] = _defined
 
 
 def _remember(source: str, error: BaseException) -> ExprError:
@@ -3561,7 +3742,7 @@ class Side:
         """The side's value, bounded like any evaluation; ExprError when it fails."""
         try:
             with _EVALUATION:
-                return _defined(self._expression(**context))
+                return self._expression(**context)  # (checked as it ends: _result_of)
         except _EXPECTED as e:
             raise _failure(e) from None
 
@@ -3584,7 +3765,7 @@ def _parse_comparisons(source: str) -> list[Comparison] | None:
     a limit set on pnp), as compiling an expression says it (_compiled_code): it was 'a bug in pnp' with no
     line, said for the design report's margins."""
     try:
-        parser = Parser(ENV, source, state="variable")
+        parser = _Parser(ENV, source, state="variable")
         tree = _bounded_tree(_parsed(parser, parser.parse_expression))
         if not parser.stream.eos:
             return None
@@ -4201,8 +4382,8 @@ _EQUALITY_TESTS = {"eq": "eq", "equalto": "eq", "==": "eq", "ne": "ne", "!=": "n
 def _compared(left: nodes.Expr, op: str, right: nodes.Expr,
               named: tuple[frozenset[str], Mapping[str, Field]]) -> list[Compared]:
     """The (whose, field, text, line) compared by `left op right`: a field of the item (or of an item of a
-    table) with a text, or a field `in` a list or tuple written out. The line is the text's own: Jinja gives a
-    comparison the line of the word after it (`card.kind == 'Beest'` ending a line was said on the next)."""
+    table) with a text, or a field `in` a list or tuple written out. The line is the text's own, which may be
+    below its operator's (the comparison's line, _Parser)."""
     if op in ("in", "notin"):
         found = _item_field(left, *named)
         if found is None or not isinstance(right, (nodes.List, nodes.Tuple)):

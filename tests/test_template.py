@@ -130,6 +130,24 @@ from pnp.errors import ExprError, LimitError
     ("{{ 'abcdef' | truncate(0.1 + 0.2) }}", "the filter truncate takes a whole number as its length, not a number (0.3)"),
     ("{{ 'ab' | center(0.3) }}", "the filter center takes a whole number as its width, not a number (0.3)"),
     ("{% for i in range(1 / 4) %}{% endfor %}", "range takes whole numbers, not a number (0.25)"),
+    # range of what is no whole number, in pnp's words ("'NoneType' object cannot be interpreted as an integer")
+    ("{% for i in range(card.get('friend')) %}{% endfor %}", "range takes whole numbers, not nothing (none)"),
+    ("{{ range(1, 5, 0) | list }}", "range's step (its third number) is 0"),
+    ("{{ range() | list }}", "range takes 1 to 3 whole numbers"),
+    # round and abs of what is no number, in pnp's words ("type NoneType doesn't define __round__ method", "bad
+    # operand type for abs(): '_Undefined'")
+    ("{{ card.get('cost') | round }}", "round takes a number, not nothing (none)"),
+    ("{{ round('2.5') }}", "round takes a number, not text ('2.5')"),
+    ("{{ 'x' | abs }}", "abs takes a number, not text ('x')"),
+    ("{{ card.cost | round }}", "no field 'cost'"),
+    # a list read by what is no whole number ("a list has no attribute 'None'")
+    ("{{ [1][card.get('friend')] }}", "a list is read by whole numbers ([0], [1]...), not nothing (none)"),
+    ("{% set ns = namespace(1) %}", "namespace takes names and their values, `namespace(count=0)`, or one mapping, "
+                                    "not a whole number (1)"),
+    ("{% set ns = namespace({}, {}) %}", "namespace takes names and their values, `namespace(count=0)`, or one "
+                                         "mapping, not 2 values"),
+    ("{{ [] | max }}", "the filter max is given no items: test them first, `xs | max if xs else 0`"),
+    ("{{ min([] | select('odd')) }}", "the function min is given no items: give it the value to take then, `min(items, "),
     ("{{ 'ab'.ljust(2.5) }}", "ljust of text takes a whole number there, not a number (2.5)"),
     ("{{ 'a,b'.split(',', 1.0) }}", "split of text takes a whole number there, not a number (1.0)"),
     ("{{ 1.25 | round(0.5) }}", "the filter round takes a whole number as its precision, not a number (0.5)"),
@@ -1254,7 +1272,7 @@ def test_a_function_or_test_given_values_it_does_not_take_says_how_it_is_written
 @pytest.mark.parametrize("source, message", [
     ("{{ (0.1 + 0.2).x }}", "a number (0.3) has no attribute 'x'"),
     ("{{ [1 / 3] | groupby(0) | list }}", "a number (0.333333333333) has no attribute '0'"),
-    ("{{ [1][0.1 + 0.2] }}", "a list has no attribute '0.3'"),
+    ("{{ [1][0.1 + 0.2] }}", "a list is read by whole numbers ([0], [1]...), not a number (0.3)"),
     ("{{ [0.1 + 0.2] | lookup({'a': 1}) }}", "lookup: no id 0.3 among the 1 it looks in"),
     # a key and the name missed that would print alike are written in full
     ("{{ {0.1 + 0.2: 1}[0.3] }}", "no field '0.3'; the fields here are: 0.30000000000000004"),

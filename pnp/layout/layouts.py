@@ -19,7 +19,7 @@ from .compile import Compiled, compile_elements
 from .elements.base import hides_reserved
 from .place import Measure, Placement, plan
 from .resolve import KeptElements, Resolver
-from .styles import StyleSet
+from .styles import STYLES_FILE, StyleSet
 from ..project import Project, present
 
 NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*\Z")
@@ -107,6 +107,17 @@ class KeptLayouts:
         return gone
 
 
+def _layout_name(name: str | None, mark: Mark | None) -> str:
+    """`name`, refused (LayoutError at `mark`, the asker's) when it cannot name a layout."""
+    if not isinstance(name, str) or not NAME.match(name) or ".." in name.split("/"):
+        raise LayoutError(f"{named(name)} is not a layout name (letters, digits, '-', '_' and '/' between "
+                          "folders)", mark)
+    if name == STYLES_FILE:  # (read as a layout, each style was said to be an unknown key of it, in a file with
+        # no mistake)
+        raise LayoutError(f"'{STYLES_FILE}' is the game's text styles ({STYLES_FILE}.yaml), not a layout", mark)
+    return name
+
+
 class LayoutSet:
     """A game's layouts, read and checked once each; `resolver(name)` evaluates one for items. Looking one up
     notes its files as read (model/reads.py), so what a layout file's edit reaches is known; `kept` gives the
@@ -130,9 +141,7 @@ class LayoutSet:
         self.measure: Measure | None = None
 
     def path(self, name: str | None, mark: Mark | None = None) -> Path:
-        if not isinstance(name, str) or not NAME.match(name) or ".." in name.split("/"):
-            raise LayoutError(f"{named(name)} is not a layout name (letters, digits, '-', '_' and '/' between "
-                              "folders)", mark)
+        name = _layout_name(name, mark)
         looked: list[str] = []
         for folder in self.folders:
             candidate = folder / f"{name}.yaml"
@@ -150,7 +159,7 @@ class LayoutSet:
         where = " or ".join(shortened(path, 2 * QUOTE_LIMIT) for path in looked)  # (a path holds the name)
         # a file named alike in another case or Unicode form (a game made on a Mac, where 'BACK' opens back.yaml)
         alike = next((hint for folder in self.folders if (hint := self.project.meant(folder, f"{name}.yaml"))), "")
-        known = [p.stem for f in self.folders if f.is_dir() for p in f.glob("*.yaml")]
+        known = [p.stem for f in self.folders if f.is_dir() for p in f.glob("*.yaml") if p.stem != STYLES_FILE]
         hint = alike or did_you_mean(name, known)
         raise LayoutError(f"layout {named(name)} not found{hint} (looked for {where})", mark)
 

@@ -27,6 +27,9 @@ def _name_refused(name: object, written: str | None = None) -> str | None:
     return None
 
 
+STYLES_FILE = "text-styles"  # the name of the styles' file (.yaml) in a game's layouts and in the shared ones
+
+
 class StyleSet:
     """The styles a game's layouts may use: its own first, then the shared ones. `problems` lists what is
     wrong in the files, as (message, mark)."""
@@ -38,7 +41,7 @@ class StyleSet:
         self.where: dict[str, Mark | None] = {}  # style name -> where it is written
         self.refused: set[str] = set()  # names of styles whose settings are refused (no mapping): said there
         for folder in (project.shared_layouts, project.layouts / game_id):  # the game's own win
-            self._read(folder / "text-styles.yaml")
+            self._read(folder / f"{STYLES_FILE}.yaml")
         self.styles: dict[str, Record] = {}
         self.depth: dict[str, int] = {}  # style name -> how many styles deep it extends
         for name in self.raw:
