@@ -1782,3 +1782,79 @@ def test_results_a_full_disk_refuses_are_said_in_pnps_words_at_the_file(tmp_path
     report = Report(root)
     assert simulate_mod._written(Project(root), root / "output" / "mini", {}, report) is None
     assert [str(d) for d in report.errors] == ["output/mini/simulation.json: error: cannot write: the disk is full"]
+
+
+def test_what_cpython_prints_of_a_fault_of_its_own_is_not_printed_where_the_rules_play(capfd, monkeypatch):
+    """Rules whose `bytearray(b"a") * n` went past their memory printed CPython 3.11's 'SystemError: deallocated
+    bytearray object has exported buffers', with no file or line, before pnp's MemoryError at their line: the
+    processes playing the rules print no exception that C code prints as it goes (no traceback, raised by no
+    line); one the rules print through the hook themselves is printed."""
+    from pnp.simulate.run import unprinted_c_faults
+
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # (set back after the test)
+    unprinted_c_faults()
+    sys.excepthook(SystemError, SystemError("a fault of C's"), None)
+    with pytest.raises(MemoryError):
+        bytearray(b"a") * 2**50  # (1 PB: no system gives it)
+    assert capfd.readouterr().err == ""
+    try:
+        raise ValueError("the rules' own")
+    except ValueError as e:
+        sys.excepthook(ValueError, e, e.__traceback__)
+    assert "the rules' own" in capfd.readouterr().err
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's PR_SET_PDEATHSIG")
+def test_rules_stopped_with_a_pnp_that_is_killed_end_with_it():
+    """pnp killed (SIGKILL) while stopped by Ctrl-Z with the rules' processes left them stopped for good: their
+    watch of pnp was stopped with them. The system continues the rules' process as pnp ends, and it ends its
+    group. Here a fork plays pnp, its own fork the rules' process (as _play_apart starts), stopped."""
+    import signal
+
+    from pnp.project import end_with_parent
+    from pnp.simulate.run import _continued_as_pnp_ends
+
+    said, told = os.pipe()
+    pnp = os.fork()
+    if pnp == 0:  # (pnp, until it is killed)
+        try:
+            rules = os.fork()
+            if rules == 0:
+                os.setsid()
+                _continued_as_pnp_ends()
+                end_with_parent(group=True)
+                os.kill(os.getpid(), signal.SIGSTOP)
+                time.sleep(30)
+            else:
+                os.write(told, str(rules).encode() + b"\n")
+                time.sleep(30)
+        finally:
+            os._exit(0)
+    os.close(told)
+    rules = int(os.read(said, 100))
+    os.close(said)
+    stat = Path(f"/proc/{rules}/stat")
+
+    def state():  # (after its name in parentheses; None once gone)
+        with contextlib.suppress(FileNotFoundError):
+            return stat.read_text().rsplit(")", 1)[-1].split()[0]
+        return None
+
+    try:
+        for _ in range(200):
+            if state() == "T":
+                break
+            time.sleep(0.01)
+        assert state() == "T"
+        os.kill(pnp, signal.SIGKILL)
+        os.waitpid(pnp, 0)
+        for _ in range(300):
+            if state() in ("Z", None):
+                break
+            time.sleep(0.01)
+        assert state() in ("Z", None), "the rules' process was left stopped"
+    finally:
+        with contextlib.suppress(OSError):
+            os.kill(pnp, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.killpg(rules, signal.SIGKILL)

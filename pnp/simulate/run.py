@@ -22,7 +22,7 @@ from multiprocessing.util import Finalize
 from dataclasses import dataclass, field
 from random import Random
 from pathlib import Path
-from types import FrameType
+from types import FrameType, TracebackType
 from typing import Any, Literal, cast
 
 from . import api, stats
@@ -555,6 +555,23 @@ def bound_recursion_limit() -> None:
     sys.setrecursionlimit = bounded
 
 
+def unprinted_c_faults() -> None:
+    """In a process pnp started to play the rules: an exception that CPython's C code prints as it goes
+    (PyErr_Print, through sys.excepthook) is not printed. There no exception of the rules reaches that hook (each
+    is caught and said at its line); what does was raised by no line (it has no traceback), and printed before
+    pnp's message, without a file or a line: rules whose `bytearray(b"a") * n` went past their memory printed
+    'SystemError: deallocated bytearray object has exported buffers' (CPython 3.11 freeing the bytearray it
+    could not make), then pnp's MemoryError at their line. One with a traceback (the rules calling the hook
+    themselves) is printed as before."""
+    printed = sys.excepthook
+
+    def hook(kind: type[BaseException], error: BaseException, traceback: TracebackType | None) -> None:
+        if traceback is not None:
+            printed(kind, error, traceback)
+
+    sys.excepthook = hook
+
+
 def _limit_processor_time(seconds: float) -> tuple[int, int] | None:
     """Have the system end this process once it has used `seconds` more processor time (SIGXCPU); the limits
     it had, to be set back when the game ends, or None where the system cannot say or set them."""
@@ -587,6 +604,7 @@ def _start_worker(source: RulesSource, game_id: str, game_data: GameData, option
     _end_when_done()
     stop_hard_past_timeouts()
     bound_recursion_limit()
+    unprinted_c_faults()
     _cap_memory(RULES_MEMORY // (workers + 1), inherited=True)  # (see _play_apart)
     hold_continue()
     _tell_ctrl_c()
@@ -919,6 +937,22 @@ def _orphans_ended() -> Iterator[None]:
             prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
 
 
+PR_SET_PDEATHSIG = 1  # (linux/prctl.h)
+
+
+def _continued_as_pnp_ends() -> None:
+    """In the process playing the rules, on Linux: sent SIGCONT by the system as pnp ends, which continues it
+    if stopped, for its watch of pnp (end_with_parent) to end its group. pnp killed (SIGKILL, which no handler
+    sees) while stopped with the rules by Ctrl-Z (_ctrl_z_passed_on) left them stopped for good, that watch
+    stopped with them. SIGCONT, not SIGKILL: the system sends it as the thread of pnp that started this process
+    ends, which may be before pnp does; continuing a process that is not stopped does nothing, and the signal,
+    held pending (hold_continue), is taken for a stop that was not, which only defers the look at whether the
+    game waits (_continued). Elsewhere nothing: there a pnp killed while stopped leaves them stopped."""
+    prctl = _prctl()
+    if prctl is not None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGCONT, 0, 0, 0)
+
+
 _TASKS = Path("/proc/self/task")  # (the process's threads, each listing its children: Linux)
 
 
@@ -1156,6 +1190,7 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
         hold_continue()
         _tell_ctrl_c()  # (for good: the process ends below)
         _let_ctrl_c_in()
+        _continued_as_pnp_ends()
         end_with_parent(group=True)
         receiving.close()
         # the rules' memory shared by this process and the run's workers: a worker took all of it (N GB in all),
@@ -1164,6 +1199,7 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
         _cap_memory(RULES_MEMORY // (pool_shape(options)[0] + 1))
         stop_hard_past_timeouts()
         bound_recursion_limit()
+        unprinted_c_faults()
         sending.send(("played", _played(project, game, options, lambda n: sending.send(("progress", n)),
                                         lambda: sending.send(("loaded", None)))))
     except api.Interrupted:  # Ctrl-C reached pnp's process too, which says it
