@@ -1457,16 +1457,27 @@ def test_rules_code_stuck_after_a_game_fails_it_at_its_line(tmp_path, monkeypatc
     assert said in result.failure and result.line == line and result.timed_out, (result.failure, result.line)
 
 
-def test_an_error_the_rules_raise_where_python_ignores_it_fails_the_game(tmp_path):
+THREAD = "(thread := threading.Thread(target=Held.__del__, args=(None,))).start() or thread.join()"
+
+
+@pytest.mark.parametrize("made, where", [("Held()", "setup"), (THREAD, "setup"), (THREAD, "top")])
+def test_an_error_the_rules_raise_where_python_ignores_it_fails_the_game(tmp_path, made, where):
     """An error raised in a __del__ is ignored by Python, which printed it as a traceback for each game, and the
-    run was said ok with exit 0: it is the game's failure, at its line."""
-    rules = NIM.replace("    def setup(self, players, rng):\n", "    def setup(self, players, rng):\n        Held()\n", 1)
+    run was said ok with exit 0: it is the game's failure, at its line. So is one that ends a thread the rules
+    started (a traceback for each game, the run said ok); and one raised as the rules load (said nowhere, or a
+    traceback, the run said ok) fails the run."""
+    rules = "import threading\n" + NIM
+    if where == "setup":
+        rules = rules.replace("    def setup(self, players, rng):\n", f"    def setup(self, players, rng):\n        {made}\n", 1)
     rules += "\n\nclass Held:\n    def __del__(self):\n        raise ValueError('not let go')\n"
+    if where == "top":
+        rules += f"\n\n{made}\n"
     result = _simulate(_nim(tmp_path, rules), "--games", "2", "--jobs", "1")
-    line = len(rules.splitlines())
+    line = rules.splitlines().index("        raise ValueError('not let go')") + 1
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output
-    assert (f"cards/mini/rules.py:{line}:1: error: game 0 (seed 0, seats random,random): turn 0: the rules raised "
-            "ValueError: not let go where Python ignores it") in result.output, result.output
+    said = "game 0 (seed 0, seats random,random): turn 0: the rules raised ValueError: not let go where" \
+        if where == "setup" else "the rules raised ValueError: not let go as they loaded, where"
+    assert f"cards/mini/rules.py:{line}:1: error: {said} Python ignores it" in result.output, result.output
 
 
 def test_cycles_the_rules_keep_past_a_game_are_collected_once_let_go(tmp_path):

@@ -261,7 +261,7 @@ def _say_unraised(error: BaseException, call: _Call, result: GameResult, turn: i
     """An error of the rules that Python ignored where it was raised (a __del__, run where an object is let go),
     into the game's result as its failure."""
     result.failure = (f"turn {turn}: the rules raised {raised(error)} where Python ignores it and goes on (in a "
-                      "__del__?)")
+                      "__del__, or a thread of theirs?)")
     result.line = code_mark(error, call.shown, call.path).line
 
 
@@ -439,8 +439,8 @@ class _alarm:
         self.unraised_turn = 0  # the game's turn then
 
     def __enter__(self) -> None:
-        self.previous_hook = sys.unraisablehook
-        sys.unraisablehook = self._swallowed
+        self.previous_hook, self.previous_thread_hook = sys.unraisablehook, threading.excepthook
+        sys.unraisablehook, threading.excepthook = self._swallowed, self._thread_raised
         if self.armed:
             self.inside = True
             self.previous = signal.signal(signal.SIGVTALRM, self._out_of_time)
@@ -479,9 +479,17 @@ class _alarm:
             self.inside = True
             signal.setitimer(signal.ITIMER_REAL, STOP_AGAIN, self.idle)
 
+    def _thread_raised(self, raised: Any) -> None:
+        """threading.excepthook while the game plays: an exception that ended a thread the rules started, kept
+        as one Python ignored (_swallowed) to be said as the game's failure at its line: it was a traceback in
+        the terminal for each game, and the run was said ok."""
+        error = raised.exc_value
+        if self.unraised is None and isinstance(error, BaseException):  # (None where the thread gave none)
+            self.unraised, self.unraised_turn = error.with_traceback(raised.exc_traceback), self.turn[0]
+
     def __exit__(self, *exc: object) -> Literal[False]:
         self.inside = False
-        sys.unraisablehook = self.previous_hook
+        sys.unraisablehook, threading.excepthook = self.previous_hook, self.previous_thread_hook
         if self.cpu_limit is not None:
             _set_processor_limit(self.cpu_limit)
         if self.armed:
@@ -1116,10 +1124,16 @@ def _loaded(project: Project, game: Game,
 @contextlib.contextmanager
 def _loading(shown: str, path: str, options: Options) -> Iterator[None]:
     """The rules' code that runs as they load (the module's top, ITEMS, __init__), in pnp's process playing them
-    or in a worker of --jobs N, bounded as a game is: looping or waiting for good is a DataError at its line."""
+    or in a worker of --jobs N, bounded as a game is: looping or waiting for good is a DataError at its line. So
+    is an error Python ignored there (raised in a __del__, or in a thread the rules started), as in a game: it was
+    lost without a word, the run said ok."""
+    alarm = _alarm(options.timeout, options.idle)
     try:
-        with _alarm(options.timeout, options.idle):
+        with alarm:
             yield
+            if (unraised := alarm.unraised) is not None:  # (said within the bound: its __str__ is the rules' code)
+                raise DataError(f"the rules raised {raised(unraised)} as they loaded, where Python ignores it and "
+                                "goes on (in a __del__, or a thread of theirs?)", code_mark(unraised, shown, path))
     except _Waiting as e:
         raise DataError(f"the rules waited {options.idle:g} s without doing anything as they loaded (a lock, a sleep "
                         "or input?)", code_mark(e, shown, path)) from None
