@@ -214,6 +214,18 @@ def test_a_rules_py_that_is_a_link_to_no_file_or_a_loop_is_said_as_such(tmp_path
         assert result.exit_code == 1 and f"cards/mini/rules.py: error: {said}\n" in result.output, result.output
 
 
+def test_a_rules_py_that_is_a_link_to_a_file_of_the_project_named_otherwise_plays_it(tmp_path):
+    """A rules.py linked to rules.txt beside it (or to the game's game.yaml) was 'a bug in pnp' (AssertionError):
+    Python finds no loader for a file by that name's ending. The rules are read from the file the link leads to,
+    as pnp reads every file (with no link in its path)."""
+    from pnp.simulate.api import GameRules, RulesSource, rules_class
+
+    root = _nim(tmp_path)
+    (root / "cards/mini/rules.py").rename(root / "cards/mini/rules.txt")
+    source = RulesSource(str(root / "cards/mini/rules.txt"), "cards/mini/rules.py", root)
+    assert issubclass(rules_class(source, "linked_txt"), GameRules)
+
+
 def test_rules_that_do_not_load_are_errors_at_their_line(tmp_path):
     result = _simulate(_nim(tmp_path, "x = 1\n\nimport no_such_module_here\n"), "--out", str(tmp_path / "o"))
     assert result.exit_code == 1 and "Traceback" not in result.output
