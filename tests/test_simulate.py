@@ -1506,6 +1506,20 @@ def test_cycles_the_rules_keep_past_a_game_are_collected_once_let_go(tmp_path):
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the rules play in pnp's own process where none is forked")
+def test_rules_crashing_their_process_in_c_code_are_said_at_the_line_that_called_it(tmp_path):
+    """Rules calling C code that crashed (ctypes reading address 0: SIGSEGV) were said to have ended their process
+    without a word, at no line (and with PYTHONFAULTHANDLER set, with a traceback of pnp's frames): the process
+    playing them has Python's faulthandler report its crash to pnp, which says the rules' line in it."""
+    rules = NIM.replace("    def setup(self, players, rng):\n",
+                        "    def setup(self, players, rng):\n        ctypes.string_at(0)\n", 1)
+    rules = "import ctypes\n" + rules
+    line = rules.splitlines().index("        ctypes.string_at(0)") + 1
+    result = _simulate(_nim(tmp_path, rules), "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and f"cards/mini/rules.py:{line}:1: error: the process playing the games crashed " \
+        "(SIGSEGV)" in result.output, result.output
+
+
 def test_rules_ending_their_process_while_a_fork_of_it_lives_on_are_said_at_once(tmp_path):
     """A process the rules forked holds the pipe pnp hears the games on: once the rules ended their own
     (os._exit), pnp waited for a word until that fork ended (for good, when it never did)."""

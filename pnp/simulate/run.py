@@ -4,11 +4,13 @@ a timeout, and a failure of the rules said with its game, seed and turn."""
 import collections
 import contextlib
 import ctypes
+import faulthandler
 import gc
 import itertools
 import math
 import multiprocessing
 import os
+import re
 import signal
 import sys
 import threading
@@ -821,13 +823,24 @@ def run_apart(project: Project, game: Game, options: Options,
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
     child = context.Process(target=_play_apart, args=(sending, receiving, project, game, options), name="pnp-rules")
-    with _orphans_ended():
-        return _run_in(child, sending, receiving, project, game, options, progress)
+    crashes, _CRASHES["write"] = os.pipe()
+    os.set_blocking(_CRASHES["write"], False)  # (a crash reported never waits on a pipe that is full)
+    try:
+        with _orphans_ended():
+            return _run_in(child, sending, receiving, project, game, options, progress, crashes)
+    finally:
+        os.close(_CRASHES.pop("write"))
+        os.close(crashes)
+
+
+_CRASHES: dict[str, int] = {}  # "write": the end of pnp's pipe that the process playing the rules, and the workers
+# it starts, have Python's faulthandler write the traceback of a crash to (see _crash_line)
 
 
 def _run_in(child: BaseProcess, sending: Connection, receiving: Connection, project: Project, game: Game,
-            options: Options, progress: Callable[[int], object] | None) -> Played:
-    """run_apart's run in `child`, started here and ended whole (_end_rules) however the run ends."""
+            options: Options, progress: Callable[[int], object] | None, crashes: int) -> Played:
+    """run_apart's run in `child`, started here and ended whole (_end_rules) however the run ends; `crashes` the
+    pipe on which faulthandler reports its crash."""
     loaded = False  # whether the rules loaded, and the games began
     patience = 5.0  # seconds the process playing the rules is given to end of itself
     try:
@@ -843,9 +856,7 @@ def _run_in(child: BaseProcess, sending: Connection, receiving: Connection, proj
                     raise DataError(STOPPED, Mark(project.rel(game.folder / RULES_FILE))) from None
                 except EOFError:  # it ended before it said how the games went
                     _ended(child, 5)
-                    said = ENDED if child.exitcode != -signal.SIGXCPU else \
-                        (OUT_OF_TIME if loaded else LOAD_OUT_OF_TIME).format(seconds=options.timeout)
-                    raise DataError(said, Mark(project.rel(game.folder / RULES_FILE))) from None
+                    raise _ended_unsaid(child, project, game, options, loaded, crashes) from None
                 if kind == "loaded":
                     loaded = True
                 elif kind == "played":
@@ -862,6 +873,45 @@ def _run_in(child: BaseProcess, sending: Connection, receiving: Connection, proj
         sending.close()
         receiving.close()
         _end_rules(child, patience)
+
+
+def _ended_unsaid(child: BaseProcess, project: Project, game: Game, options: Options, loaded: bool,
+                  crashes: int) -> DataError:
+    """The refusal of a run whose process playing the rules ended before it said how the games went: ended by
+    the system past a game's processor time, or crashed, said at the rules' line that was running (a crash in C
+    code the rules called, ctypes' or a library's, was said at no line), or else ENDED."""
+    shown = project.rel(game.folder / RULES_FILE)
+    if child.exitcode == -signal.SIGXCPU:
+        return DataError((OUT_OF_TIME if loaded else LOAD_OUT_OF_TIME).format(seconds=options.timeout), Mark(shown))
+    line = _crash_line(crashes, game.folder / RULES_FILE)
+    if line is None or child.exitcode is None or child.exitcode >= 0:
+        return DataError(ENDED, Mark(shown))
+    try:
+        name = signal.Signals(-child.exitcode).name
+    except ValueError:
+        name = f"signal {-child.exitcode}"
+    return DataError(CRASHED.format(signal=name), Mark(shown, line, 1))
+
+
+CRASHED = ("the process playing the games crashed ({signal}) in a call the rules make at this line (into C code: "
+           "ctypes, a library's?)")
+MAX_CRASH_REPORT = 1 << 16  # bytes of faulthandler's report read at most (each is a few KB: 100 frames at most)
+
+
+def _crash_line(crashes: int, rules: Path) -> int | None:
+    """The rules' line innermost in the traceback that faulthandler wrote to the pipe `crashes` as a process
+    playing them crashed (a fatal signal: SIGSEGV, SIGABRT, ...), or None. faulthandler writes a name's characters
+    past ASCII as backslashreplace does, and the name the rules were compiled under has no link in it."""
+    os.set_blocking(crashes, False)  # (a process the rules forked may hold the pipe open: read what is there)
+    report = b""
+    with contextlib.suppress(OSError):  # (BlockingIOError: nothing more)
+        while len(report) < MAX_CRASH_REPORT and (chunk := os.read(crashes, MAX_CRASH_REPORT)):
+            report += chunk
+    names = {name.encode("ascii", "backslashreplace").decode("ascii") for name in (str(rules), os.path.realpath(rules))}
+    for found in re.finditer(r'^  File "(.*)", line (\d+)', report.decode("ascii", "replace"), re.MULTILINE):
+        if found[1] in names:
+            return int(found[2])
+    return None
 
 
 @contextlib.contextmanager
@@ -1206,6 +1256,8 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
         _let_ctrl_c_in()
         _continued_as_pnp_ends()
         end_with_parent(group=True)
+        if "write" in _CRASHES:  # (inherited by the workers it starts)
+            faulthandler.enable(_CRASHES["write"], all_threads=False)
         receiving.close()
         # the rules' memory shared by this process and the run's workers: a worker took all of it (N GB in all),
         # and what the rules hold here (their module's top, __init__) each worker copies as it writes it (or
