@@ -700,7 +700,8 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
     except _StoppedProcess:
         raise DataError(STOPPED, Mark(source.shown)) from None
     except BrokenProcessPool:  # (a traceback): the rules ended their process (os._exit), or it was killed
-        raise DataError(ENDED + "; run with --jobs 1 to see in which game", Mark(source.shown)) from None
+        then = "; run with --jobs 1 to see in which game"
+        raise crashed(source.shown, (source.path,), then) or DataError(ENDED + then, Mark(source.shown)) from None
 
 
 def pool_shape(options: Options) -> tuple[int, int]:
@@ -823,24 +824,25 @@ def run_apart(project: Project, game: Game, options: Options,
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
     child = context.Process(target=_play_apart, args=(sending, receiving, project, game, options), name="pnp-rules")
-    crashes, _CRASHES["write"] = os.pipe()
+    _CRASHES["read"], _CRASHES["write"] = os.pipe()
     os.set_blocking(_CRASHES["write"], False)  # (a crash reported never waits on a pipe that is full)
+    os.set_blocking(_CRASHES["read"], False)  # (a process the rules forked may hold it open: read what is there)
     try:
         with _orphans_ended():
-            return _run_in(child, sending, receiving, project, game, options, progress, crashes)
+            return _run_in(child, sending, receiving, project, game, options, progress)
     finally:
-        os.close(_CRASHES.pop("write"))
-        os.close(crashes)
+        for end in ("read", "write"):
+            os.close(_CRASHES.pop(end))
 
 
-_CRASHES: dict[str, int] = {}  # "write": the end of pnp's pipe that the process playing the rules, and the workers
-# it starts, have Python's faulthandler write the traceback of a crash to (see _crash_line)
+_CRASHES: dict[str, int] = {}  # the ends ("read", "write") of the pipe that the process playing the rules, and the
+# workers it starts, have Python's faulthandler write the traceback of a crash to, for pnp's process, or that
+# process (a worker's), to read (see crashed)
 
 
 def _run_in(child: BaseProcess, sending: Connection, receiving: Connection, project: Project, game: Game,
-            options: Options, progress: Callable[[int], object] | None, crashes: int) -> Played:
-    """run_apart's run in `child`, started here and ended whole (_end_rules) however the run ends; `crashes` the
-    pipe on which faulthandler reports its crash."""
+            options: Options, progress: Callable[[int], object] | None) -> Played:
+    """run_apart's run in `child`, started here and ended whole (_end_rules) however the run ends."""
     loaded = False  # whether the rules loaded, and the games began
     patience = 5.0  # seconds the process playing the rules is given to end of itself
     try:
@@ -856,7 +858,7 @@ def _run_in(child: BaseProcess, sending: Connection, receiving: Connection, proj
                     raise DataError(STOPPED, Mark(project.rel(game.folder / RULES_FILE))) from None
                 except EOFError:  # it ended before it said how the games went
                     _ended(child, 5)
-                    raise _ended_unsaid(child, project, game, options, loaded, crashes) from None
+                    raise _ended_unsaid(child, project, game, options, loaded) from None
                 if kind == "loaded":
                     loaded = True
                 elif kind == "played":
@@ -875,43 +877,40 @@ def _run_in(child: BaseProcess, sending: Connection, receiving: Connection, proj
         _end_rules(child, patience)
 
 
-def _ended_unsaid(child: BaseProcess, project: Project, game: Game, options: Options, loaded: bool,
-                  crashes: int) -> DataError:
+def _ended_unsaid(child: BaseProcess, project: Project, game: Game, options: Options, loaded: bool) -> DataError:
     """The refusal of a run whose process playing the rules ended before it said how the games went: ended by
     the system past a game's processor time, or crashed, said at the rules' line that was running (a crash in C
     code the rules called, ctypes' or a library's, was said at no line), or else ENDED."""
     shown = project.rel(game.folder / RULES_FILE)
     if child.exitcode == -signal.SIGXCPU:
         return DataError((OUT_OF_TIME if loaded else LOAD_OUT_OF_TIME).format(seconds=options.timeout), Mark(shown))
-    line = _crash_line(crashes, game.folder / RULES_FILE)
-    if line is None or child.exitcode is None or child.exitcode >= 0:
-        return DataError(ENDED, Mark(shown))
-    try:
-        name = signal.Signals(-child.exitcode).name
-    except ValueError:
-        name = f"signal {-child.exitcode}"
-    return DataError(CRASHED.format(signal=name), Mark(shown, line, 1))
+    path = game.folder / RULES_FILE
+    return crashed(shown, (str(path), os.path.realpath(path))) or DataError(ENDED, Mark(shown))
 
 
-CRASHED = ("the process playing the games crashed ({signal}) in a call the rules make at this line (into C code: "
-           "ctypes, a library's?)")
-MAX_CRASH_REPORT = 1 << 16  # bytes of faulthandler's report read at most (each is a few KB: 100 frames at most)
-
-
-def _crash_line(crashes: int, rules: Path) -> int | None:
-    """The rules' line innermost in the traceback that faulthandler wrote to the pipe `crashes` as a process
-    playing them crashed (a fatal signal: SIGSEGV, SIGABRT, ...), or None. faulthandler writes a name's characters
-    past ASCII as backslashreplace does, and the name the rules were compiled under has no link in it."""
-    os.set_blocking(crashes, False)  # (a process the rules forked may hold the pipe open: read what is there)
+def crashed(shown: str, paths: Iterable[str], then: str = "") -> DataError | None:
+    """The refusal of a run whose process (pnp's child playing the rules, or a worker of that child's) crashed
+    (a fatal signal: SIGSEGV, SIGABRT), at the rules' line innermost in the traceback faulthandler wrote of it
+    (see _CRASHES), `then` said after; None when no crash was reported, or none at a line of the rules (at
+    `paths`, as they were compiled). A crash in C code the rules called (ctypes', a library's) was said to have
+    ended the process without a word, at no line. faulthandler writes a name's characters past ASCII as
+    backslashreplace does."""
     report = b""
-    with contextlib.suppress(OSError):  # (BlockingIOError: nothing more)
-        while len(report) < MAX_CRASH_REPORT and (chunk := os.read(crashes, MAX_CRASH_REPORT)):
+    with contextlib.suppress(OSError, KeyError):  # (BlockingIOError: nothing more; KeyError: no pipe)
+        while len(report) < MAX_CRASH_REPORT and (chunk := os.read(_CRASHES["read"], MAX_CRASH_REPORT)):
             report += chunk
-    names = {name.encode("ascii", "backslashreplace").decode("ascii") for name in (str(rules), os.path.realpath(rules))}
-    for found in re.finditer(r'^  File "(.*)", line (\d+)', report.decode("ascii", "replace"), re.MULTILINE):
-        if found[1] in names:
-            return int(found[2])
-    return None
+    text = report.decode("ascii", "replace")
+    names = {path.encode("ascii", "backslashreplace").decode("ascii") for path in paths}
+    line = next((int(found[2]) for found in re.finditer(r'^  File "(.*)", line (\d+)', text, re.MULTILINE)
+                 if found[1] in names), None)
+    if line is None:
+        return None
+    what = re.search(r"^Fatal Python error: (.{1,80})$", text, re.MULTILINE)
+    return DataError(f"a process playing the games crashed ({what[1] if what else 'a fatal signal'}) in a call the rules "
+                     f"make at this line (into C code: ctypes, a library's?){then}", Mark(shown, line, 1))
+
+
+MAX_CRASH_REPORT = 1 << 16  # bytes of faulthandler's report read at most (each is a few KB: 100 frames at most)
 
 
 @contextlib.contextmanager
