@@ -1507,6 +1507,31 @@ def test_cycles_the_rules_keep_past_a_game_are_collected_once_let_go(tmp_path):
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the rules play in pnp's own process where none is forked")
+def test_a_fork_of_the_rules_that_comes_back_into_pnp_ends_there(tmp_path):
+    """Rules forking without ending the child (os.fork() in setup, no os._exit) held a run of --jobs 2 for good:
+    the fork of a worker took a chunk of games from the pool's queue and never gave it back. A fork of the rules
+    that comes back into pnp's code (a game's end, the rules' loading) ends there, without a word."""
+    import signal
+
+    rules = NIM.replace("    def setup(self, players, rng):\n", "    def setup(self, players, rng):\n"
+                        "        if not getattr(type(self), 'forked', False):\n            type(self).forked = True\n"
+                        "            os.fork()\n", 1)
+
+    def held(signum, frame):
+        raise AssertionError("the run was held")
+
+    before = signal.signal(signal.SIGALRM, held)
+    signal.alarm(20)
+    try:
+        result = _simulate(_nim(tmp_path, "import os\n" + rules), "--games", "4", "--jobs", "2",
+                           "--out", str(tmp_path / "o"))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the rules play in pnp's own process where none is forked")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_rules_crashing_their_process_in_c_code_are_said_at_the_line_that_called_it(tmp_path, jobs):
     """Rules calling C code that crashed (ctypes reading address 0: SIGSEGV) were said to have ended their process

@@ -182,7 +182,21 @@ def play(rules: GameRules, options: Options, index: int, seed: int, seating: Sea
     seed_shared_random(f"game {seed}")  # (a replay line's --seed plays this game with this seed)
     remains, unraised_turn = _game(call, options, result, turn)
     _let_go(remains, call, options, result, turn[0], unraised_turn)
+    end_if_forked()
     return result
+
+
+_PLAYER: dict[str, int] = {}  # "pid": the process pnp started to play the rules (or a worker of it), as it began
+
+
+def end_if_forked() -> None:
+    """A process the rules forked that came back into pnp's code (the child of an os.fork() they did not end with
+    os._exit, at the end of its game or of the rules' loading) ended at once, without a word. It played the
+    run's games a second time, sending them on pnp's pipe beside the process it was forked from (where the two
+    could garble each other's messages), and in a worker of --jobs N it took a chunk of games from the pool's
+    queue and never gave it back: the run held for good."""
+    if _PLAYER.get("pid", os.getpid()) != os.getpid():
+        os._exit(0)
 
 
 def _game(call: _Call, options: Options, result: GameResult,
@@ -611,6 +625,7 @@ _WORKER: dict[str, Any] = {}  # a worker process's "rules" (GameRules) and "opti
 def _start_worker(source: RulesSource, game_id: str, game_data: GameData, options: Options, workers: int) -> None:
     path, shown = source.path, source.shown
     end_with_parent()  # (the games of a run whose pnp ended are played for no one)
+    _PLAYER["pid"] = os.getpid()
     _end_when_done()
     stop_hard_past_timeouts()
     bound_recursion_limit()
@@ -1180,6 +1195,7 @@ def _loading(shown: str, path: str, options: Options) -> Iterator[None]:
     try:
         with alarm:
             yield
+            end_if_forked()
             if (unraised := alarm.unraised) is not None:  # (said within the bound: its __str__ is the rules' code)
                 raise DataError(f"the rules raised {raised(unraised)} as they loaded, where Python ignores it and "
                                 "goes on (in a __del__, or a thread of theirs?)", code_mark(unraised, shown, path))
@@ -1249,6 +1265,7 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
     It starts with Ctrl-C held (ctrl_c_held), and lets it in once it is raised as api.Interrupted, which it
     ends on without a word."""
     try:
+        _PLAYER["pid"] = os.getpid()
         _lead_own_group()
         hold_continue()
         _tell_ctrl_c()  # (for good: the process ends below)
