@@ -909,7 +909,8 @@ def crashed(shown: str, paths: Iterable[str], then: str = "") -> DataError | Non
     (see _CRASHES), `then` said after; None when no crash was reported, or none at a line of the rules (at
     `paths`, as they were compiled). A crash in C code the rules called (ctypes', a library's) was said to have
     ended the process without a word, at no line. faulthandler writes a name's characters past ASCII as
-    backslashreplace does."""
+    backslashreplace does, and a line in many writes: two workers crashing at once may garble each other's
+    report, said then as ENDED."""
     report = b""
     with contextlib.suppress(OSError, KeyError):  # (BlockingIOError: nothing more; KeyError: no pipe)
         while len(report) < MAX_CRASH_REPORT and (chunk := os.read(_CRASHES["read"], MAX_CRASH_REPORT)):
