@@ -132,6 +132,7 @@ def _checked(project: "Project", game_id: str, start: str) -> list[Path]:
     # someone sent may hold `cards -> ~`); its own folders are the ones pnp reads, so none is protected here
     targets = [output_path(project, None, default=folder / game_id, protected=(), out_option=False)
                for folder in (project.cards, project.layouts)]
+    _refuse_unless_folders(project)
     taken = [t for t in targets if t.exists() or t.is_symlink()]
     if taken:
         raise UsageError("already exists: pnp new never overwrites a game (choose another name, or delete the "
@@ -145,6 +146,16 @@ def _checked(project: "Project", game_id: str, start: str) -> list[Path]:
                              f"{project.rel(target)} on a disk that does not tell such names apart (macOS, Windows, "
                              "a USB stick): choose another name")
     return targets
+
+
+def _refuse_unless_folders(project: "Project") -> None:
+    """A file where the project's cards/ or layouts/ is (made by mistake, a folder sent as one file) refused at
+    it: it was said as 'something that is no file is in its place', once the game had been staged."""
+    for folder in (project.cards, project.layouts):
+        if folder.exists() and not folder.is_dir():
+            raise UsageError(f"{'a file' if folder.is_file() else 'something that is no folder'} is in the place of "
+                             f"the project's folder {folder.name}/, where the new game's folder goes: move it away",
+                             Mark(project.rel(folder)))
 
 
 def _stage(staged: Path, start: str, game_id: str, title: str, parts: dict[str, str | None]) -> Iterator[Path]:

@@ -82,10 +82,12 @@ def test_a_game_made_by_another_pnp_new_meanwhile_is_named_and_kept(tmp_path, mo
 
 @pytest.mark.parametrize("blocked", ["cards", "layouts"])
 def test_new_where_a_games_folder_is_a_file_says_so_and_leaves_nothing(tmp_path, blocked):
-    """A project whose cards/ (or layouts/) is a file was a traceback (FileExistsError)."""
+    """A project whose cards/ (or layouts/) is a file was a traceback (FileExistsError), then said as 'something
+    that is no file is in its place' (it is one): said as a file in the folder's place, before any work."""
     (tmp_path / blocked).write_text("mine\n", encoding="utf-8")
     result = run(tmp_path, "new", "mygame")
-    assert result.exit_code == 2 and result.output.startswith(f"{blocked}: error: cannot write the new game there: "), result.output
+    assert result.exit_code == 2 and result.output.startswith(f"{blocked}: error: a file is in the place of the "
+                                                              f"project's folder {blocked}/"), result.output
     assert (tmp_path / blocked).read_text(encoding="utf-8") == "mine\n"
     assert not list(tmp_path.glob("*/mygame")) and not list(tmp_path.glob(".*"))  # no half game, no staging
     assert sorted(p.name for p in tmp_path.iterdir()) == [blocked]  # nor the other folder, made for it, left empty

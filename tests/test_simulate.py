@@ -214,6 +214,18 @@ def test_a_rules_py_that_is_a_link_to_no_file_or_a_loop_is_said_as_such(tmp_path
         assert result.exit_code == 1 and f"cards/mini/rules.py: error: {said}\n" in result.output, result.output
 
 
+def test_a_rules_py_that_is_a_link_to_a_file_of_the_project_named_otherwise_plays_it(tmp_path):
+    """A rules.py linked to rules.txt beside it (or to the game's game.yaml) was 'a bug in pnp' (AssertionError):
+    Python finds no loader for a file by that name's ending. The rules are read from the file the link leads to,
+    as pnp reads every file (with no link in its path)."""
+    from pnp.simulate.api import GameRules, RulesSource, rules_class
+
+    root = _nim(tmp_path)
+    (root / "cards/mini/rules.py").rename(root / "cards/mini/rules.txt")
+    source = RulesSource(str(root / "cards/mini/rules.txt"), "cards/mini/rules.py", root)
+    assert issubclass(rules_class(source, "linked_txt"), GameRules)
+
+
 def test_rules_that_do_not_load_are_errors_at_their_line(tmp_path):
     result = _simulate(_nim(tmp_path, "x = 1\n\nimport no_such_module_here\n"), "--out", str(tmp_path / "o"))
     assert result.exit_code == 1 and "Traceback" not in result.output
@@ -1456,16 +1468,27 @@ def test_rules_code_stuck_after_a_game_fails_it_at_its_line(tmp_path, monkeypatc
     assert said in result.failure and result.line == line and result.timed_out, (result.failure, result.line)
 
 
-def test_an_error_the_rules_raise_where_python_ignores_it_fails_the_game(tmp_path):
+THREAD = "(thread := threading.Thread(target=Held.__del__, args=(None,))).start() or thread.join()"
+
+
+@pytest.mark.parametrize("made, where", [("Held()", "setup"), (THREAD, "setup"), (THREAD, "top")])
+def test_an_error_the_rules_raise_where_python_ignores_it_fails_the_game(tmp_path, made, where):
     """An error raised in a __del__ is ignored by Python, which printed it as a traceback for each game, and the
-    run was said ok with exit 0: it is the game's failure, at its line."""
-    rules = NIM.replace("    def setup(self, players, rng):\n", "    def setup(self, players, rng):\n        Held()\n", 1)
+    run was said ok with exit 0: it is the game's failure, at its line. So is one that ends a thread the rules
+    started (a traceback for each game, the run said ok); and one raised as the rules load (said nowhere, or a
+    traceback, the run said ok) fails the run."""
+    rules = "import threading\n" + NIM
+    if where == "setup":
+        rules = rules.replace("    def setup(self, players, rng):\n", f"    def setup(self, players, rng):\n        {made}\n", 1)
     rules += "\n\nclass Held:\n    def __del__(self):\n        raise ValueError('not let go')\n"
+    if where == "top":
+        rules += f"\n\n{made}\n"
     result = _simulate(_nim(tmp_path, rules), "--games", "2", "--jobs", "1")
-    line = len(rules.splitlines())
+    line = rules.splitlines().index("        raise ValueError('not let go')") + 1
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output
-    assert (f"cards/mini/rules.py:{line}:1: error: game 0 (seed 0, seats random,random): turn 0: the rules raised "
-            "ValueError: not let go where Python ignores it") in result.output, result.output
+    said = "game 0 (seed 0, seats random,random): turn 0: the rules raised ValueError: not let go where" \
+        if where == "setup" else "the rules raised ValueError: not let go as they loaded, where"
+    assert f"cards/mini/rules.py:{line}:1: error: {said} Python ignores it" in result.output, result.output
 
 
 def test_cycles_the_rules_keep_past_a_game_are_collected_once_let_go(tmp_path):
@@ -1480,6 +1503,49 @@ def test_cycles_the_rules_keep_past_a_game_are_collected_once_let_go(tmp_path):
     root = _nim(tmp_path, "import weakref\n" + rules + "\n\nclass Cycle:\n    pass\n")
     result = _simulate(root, "--games", "6", "--jobs", "1")
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the rules play in pnp's own process where none is forked")
+def test_a_fork_of_the_rules_that_comes_back_into_pnp_ends_there(tmp_path):
+    """Rules forking without ending the child (os.fork() in setup, no os._exit) held a run of --jobs 2 for good:
+    the fork of a worker took a chunk of games from the pool's queue and never gave it back. A fork of the rules
+    that comes back into pnp's code (a game's end, the rules' loading) ends there, without a word."""
+    import signal
+
+    rules = NIM.replace("    def setup(self, players, rng):\n", "    def setup(self, players, rng):\n"
+                        "        if not getattr(type(self), 'forked', False):\n            type(self).forked = True\n"
+                        "            os.fork()\n", 1)
+
+    def held(signum, frame):
+        raise AssertionError("the run was held")
+
+    before = signal.signal(signal.SIGALRM, held)
+    signal.alarm(20)
+    try:
+        result = _simulate(_nim(tmp_path, "import os\n" + rules), "--games", "4", "--jobs", "2",
+                           "--out", str(tmp_path / "o"))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the rules play in pnp's own process where none is forked")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_rules_crashing_their_process_in_c_code_are_said_at_the_line_that_called_it(tmp_path, jobs):
+    """Rules calling C code that crashed (ctypes reading address 0: SIGSEGV) were said to have ended their process
+    without a word, at no line (and with PYTHONFAULTHANDLER set, with a traceback of pnp's frames): the process
+    playing them has Python's faulthandler report its crash to pnp, which says the rules' line in it."""
+    rules = NIM.replace("    def setup(self, players, rng):\n", "    def setup(self, players, rng):\n"
+                        "        if rng.random() < 0.5:  # (game 1's seed, not game 0's: one crash)\n"
+                        "            ctypes.string_at(0)\n", 1)
+    rules = "import ctypes\n" + rules
+    line = rules.splitlines().index("            ctypes.string_at(0)") + 1
+    result = _simulate(_nim(tmp_path, rules), "--games", "2", "--jobs", jobs, "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and f"cards/mini/rules.py:{line}:1: error: a process playing the games crashed (" \
+        in result.output, result.output
+    assert ("in a call the rules make at this line (into C code: ctypes, a library's?); run with --jobs 1" in
+            result.output) == (jobs == "2"), result.output  # (a worker's crash, said by the process it ended in)
 
 
 def test_rules_ending_their_process_while_a_fork_of_it_lives_on_are_said_at_once(tmp_path):
@@ -1781,3 +1847,79 @@ def test_results_a_full_disk_refuses_are_said_in_pnps_words_at_the_file(tmp_path
     report = Report(root)
     assert simulate_mod._written(Project(root), root / "output" / "mini", {}, report) is None
     assert [str(d) for d in report.errors] == ["output/mini/simulation.json: error: cannot write: the disk is full"]
+
+
+def test_what_cpython_prints_of_a_fault_of_its_own_is_not_printed_where_the_rules_play(capfd, monkeypatch):
+    """Rules whose `bytearray(b"a") * n` went past their memory printed CPython 3.11's 'SystemError: deallocated
+    bytearray object has exported buffers', with no file or line, before pnp's MemoryError at their line: the
+    processes playing the rules print no exception that C code prints as it goes (no traceback, raised by no
+    line); one the rules print through the hook themselves is printed."""
+    from pnp.simulate.run import unprinted_c_faults
+
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # (set back after the test)
+    unprinted_c_faults()
+    sys.excepthook(SystemError, SystemError("a fault of C's"), None)
+    with pytest.raises(MemoryError):
+        bytearray(b"a") * 2**50  # (1 PB: no system gives it)
+    assert capfd.readouterr().err == ""
+    try:
+        raise ValueError("the rules' own")
+    except ValueError as e:
+        sys.excepthook(ValueError, e, e.__traceback__)
+    assert "the rules' own" in capfd.readouterr().err
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's PR_SET_PDEATHSIG")
+def test_rules_stopped_with_a_pnp_that_is_killed_end_with_it():
+    """pnp killed (SIGKILL) while stopped by Ctrl-Z with the rules' processes left them stopped for good: their
+    watch of pnp was stopped with them. The system continues the rules' process as pnp ends, and it ends its
+    group. Here a fork plays pnp, its own fork the rules' process (as _play_apart starts), stopped."""
+    import signal
+
+    from pnp.project import end_with_parent
+    from pnp.simulate.run import _continued_as_pnp_ends
+
+    said, told = os.pipe()
+    pnp = os.fork()
+    if pnp == 0:  # (pnp, until it is killed)
+        try:
+            rules = os.fork()
+            if rules == 0:
+                os.setsid()
+                _continued_as_pnp_ends()
+                end_with_parent(group=True)
+                os.kill(os.getpid(), signal.SIGSTOP)
+                time.sleep(30)
+            else:
+                os.write(told, str(rules).encode() + b"\n")
+                time.sleep(30)
+        finally:
+            os._exit(0)
+    os.close(told)
+    rules = int(os.read(said, 100))
+    os.close(said)
+    stat = Path(f"/proc/{rules}/stat")
+
+    def state():  # (after its name in parentheses; None once gone)
+        with contextlib.suppress(FileNotFoundError):
+            return stat.read_text().rsplit(")", 1)[-1].split()[0]
+        return None
+
+    try:
+        for _ in range(200):
+            if state() == "T":
+                break
+            time.sleep(0.01)
+        assert state() == "T"
+        os.kill(pnp, signal.SIGKILL)
+        os.waitpid(pnp, 0)
+        for _ in range(300):
+            if state() in ("Z", None):
+                break
+            time.sleep(0.01)
+        assert state() in ("Z", None), "the rules' process was left stopped"
+    finally:
+        with contextlib.suppress(OSError):
+            os.kill(pnp, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.killpg(rules, signal.SIGKILL)

@@ -6,6 +6,7 @@ import codecs
 import copy
 import functools
 import hashlib
+import importlib.machinery
 import importlib.util
 import inspect
 import io
@@ -388,8 +389,10 @@ def rules_class(source: RulesSource, game_id: str) -> type[GameRules]:
     name = f"pnp_rules_{game_id.replace('-', '_')}"
     module = sys.modules.get(name)
     if module is None or getattr(module, "__file__", None) != path:
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None  # a .py file always has a source loader
+        # the loader given: a rules.py that is a link to a file of the project named otherwise (rules.txt, the
+        # game's game.yaml) has no loader by its path's ending, and was 'a bug in pnp' (AssertionError)
+        spec = importlib.util.spec_from_file_location(name, path, loader=importlib.machinery.SourceFileLoader(name, path))
+        assert spec is not None  # (given its loader: always)
         source_text = _rules_text(read_project_file(Path(path), MAX_RULES_BYTES, Mark(shown), "rules file",
                                                     beneath=beneath), shown)
         lines = io.StringIO(source_text, newline=None).readlines()  # (as linecache reads a file: str.splitlines

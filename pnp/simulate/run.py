@@ -4,11 +4,13 @@ a timeout, and a failure of the rules said with its game, seed and turn."""
 import collections
 import contextlib
 import ctypes
+import faulthandler
 import gc
 import itertools
 import math
 import multiprocessing
 import os
+import re
 import signal
 import sys
 import threading
@@ -22,7 +24,7 @@ from multiprocessing.util import Finalize
 from dataclasses import dataclass, field
 from random import Random
 from pathlib import Path
-from types import FrameType
+from types import FrameType, TracebackType
 from typing import Any, Literal, cast
 
 from . import api, stats
@@ -180,7 +182,21 @@ def play(rules: GameRules, options: Options, index: int, seed: int, seating: Sea
     seed_shared_random(f"game {seed}")  # (a replay line's --seed plays this game with this seed)
     remains, unraised_turn = _game(call, options, result, turn)
     _let_go(remains, call, options, result, turn[0], unraised_turn)
+    end_if_forked()
     return result
+
+
+_PLAYER: dict[str, int] = {}  # "pid": the process pnp started to play the rules (or a worker of it), as it began
+
+
+def end_if_forked() -> None:
+    """A process the rules forked that came back into pnp's code (the child of an os.fork() they did not end with
+    os._exit, at the end of its game or of the rules' loading) ended at once, without a word. It played the
+    run's games a second time, sending them on pnp's pipe beside the process it was forked from (where the two
+    could garble each other's messages), and in a worker of --jobs N it took a chunk of games from the pool's
+    queue and never gave it back: the run held for good."""
+    if _PLAYER.get("pid", os.getpid()) != os.getpid():
+        os._exit(0)
 
 
 def _game(call: _Call, options: Options, result: GameResult,
@@ -261,7 +277,7 @@ def _say_unraised(error: BaseException, call: _Call, result: GameResult, turn: i
     """An error of the rules that Python ignored where it was raised (a __del__, run where an object is let go),
     into the game's result as its failure."""
     result.failure = (f"turn {turn}: the rules raised {raised(error)} where Python ignores it and goes on (in a "
-                      "__del__?)")
+                      "__del__, or a thread of theirs?)")
     result.line = code_mark(error, call.shown, call.path).line
 
 
@@ -439,8 +455,8 @@ class _alarm:
         self.unraised_turn = 0  # the game's turn then
 
     def __enter__(self) -> None:
-        self.previous_hook = sys.unraisablehook
-        sys.unraisablehook = self._swallowed
+        self.previous_hook, self.previous_thread_hook = sys.unraisablehook, threading.excepthook
+        sys.unraisablehook, threading.excepthook = self._swallowed, self._thread_raised
         if self.armed:
             self.inside = True
             self.previous = signal.signal(signal.SIGVTALRM, self._out_of_time)
@@ -479,9 +495,17 @@ class _alarm:
             self.inside = True
             signal.setitimer(signal.ITIMER_REAL, STOP_AGAIN, self.idle)
 
+    def _thread_raised(self, raised: Any) -> None:
+        """threading.excepthook while the game plays: an exception that ended a thread the rules started, kept
+        as one Python ignored (_swallowed) to be said as the game's failure at its line: it was a traceback in
+        the terminal for each game, and the run was said ok."""
+        error = raised.exc_value
+        if self.unraised is None and isinstance(error, BaseException):  # (None where the thread gave none)
+            self.unraised, self.unraised_turn = error.with_traceback(raised.exc_traceback), self.turn[0]
+
     def __exit__(self, *exc: object) -> Literal[False]:
         self.inside = False
-        sys.unraisablehook = self.previous_hook
+        sys.unraisablehook, threading.excepthook = self.previous_hook, self.previous_thread_hook
         if self.cpu_limit is not None:
             _set_processor_limit(self.cpu_limit)
         if self.armed:
@@ -555,6 +579,23 @@ def bound_recursion_limit() -> None:
     sys.setrecursionlimit = bounded
 
 
+def unprinted_c_faults() -> None:
+    """In a process pnp started to play the rules: an exception that CPython's C code prints as it goes
+    (PyErr_Print, through sys.excepthook) is not printed. There no exception of the rules reaches that hook (each
+    is caught and said at its line); what does was raised by no line (it has no traceback), and printed before
+    pnp's message, without a file or a line: rules whose `bytearray(b"a") * n` went past their memory printed
+    'SystemError: deallocated bytearray object has exported buffers' (CPython 3.11 freeing the bytearray it
+    could not make), then pnp's MemoryError at their line. One with a traceback (the rules calling the hook
+    themselves) is printed as before."""
+    printed = sys.excepthook
+
+    def hook(kind: type[BaseException], error: BaseException, traceback: TracebackType | None) -> None:
+        if traceback is not None:
+            printed(kind, error, traceback)
+
+    sys.excepthook = hook
+
+
 def _limit_processor_time(seconds: float) -> tuple[int, int] | None:
     """Have the system end this process once it has used `seconds` more processor time (SIGXCPU); the limits
     it had, to be set back when the game ends, or None where the system cannot say or set them."""
@@ -584,9 +625,11 @@ _WORKER: dict[str, Any] = {}  # a worker process's "rules" (GameRules) and "opti
 def _start_worker(source: RulesSource, game_id: str, game_data: GameData, options: Options, workers: int) -> None:
     path, shown = source.path, source.shown
     end_with_parent()  # (the games of a run whose pnp ended are played for no one)
+    _PLAYER["pid"] = os.getpid()
     _end_when_done()
     stop_hard_past_timeouts()
     bound_recursion_limit()
+    unprinted_c_faults()
     _cap_memory(RULES_MEMORY // (workers + 1), inherited=True)  # (see _play_apart)
     hold_continue()
     _tell_ctrl_c()
@@ -672,7 +715,8 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
     except _StoppedProcess:
         raise DataError(STOPPED, Mark(source.shown)) from None
     except BrokenProcessPool:  # (a traceback): the rules ended their process (os._exit), or it was killed
-        raise DataError(ENDED + "; run with --jobs 1 to see in which game", Mark(source.shown)) from None
+        then = "; run with --jobs 1 to see in which game"
+        raise crashed(source.shown, (source.path,), then) or DataError(ENDED + then, Mark(source.shown)) from None
 
 
 def pool_shape(options: Options) -> tuple[int, int]:
@@ -795,8 +839,20 @@ def run_apart(project: Project, game: Game, options: Options,
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
     child = context.Process(target=_play_apart, args=(sending, receiving, project, game, options), name="pnp-rules")
-    with _orphans_ended():
-        return _run_in(child, sending, receiving, project, game, options, progress)
+    _CRASHES["read"], _CRASHES["write"] = os.pipe()
+    os.set_blocking(_CRASHES["write"], False)  # (a crash reported never waits on a pipe that is full)
+    os.set_blocking(_CRASHES["read"], False)  # (a process the rules forked may hold it open: read what is there)
+    try:
+        with _orphans_ended():
+            return _run_in(child, sending, receiving, project, game, options, progress)
+    finally:
+        for end in ("read", "write"):
+            os.close(_CRASHES.pop(end))
+
+
+_CRASHES: dict[str, int] = {}  # the ends ("read", "write") of the pipe that the process playing the rules, and the
+# workers it starts, have Python's faulthandler write the traceback of a crash to, for pnp's process, or that
+# process (a worker's), to read (see crashed)
 
 
 def _run_in(child: BaseProcess, sending: Connection, receiving: Connection, project: Project, game: Game,
@@ -817,9 +873,7 @@ def _run_in(child: BaseProcess, sending: Connection, receiving: Connection, proj
                     raise DataError(STOPPED, Mark(project.rel(game.folder / RULES_FILE))) from None
                 except EOFError:  # it ended before it said how the games went
                     _ended(child, 5)
-                    said = ENDED if child.exitcode != -signal.SIGXCPU else \
-                        (OUT_OF_TIME if loaded else LOAD_OUT_OF_TIME).format(seconds=options.timeout)
-                    raise DataError(said, Mark(project.rel(game.folder / RULES_FILE))) from None
+                    raise _ended_unsaid(child, project, game, options, loaded) from None
                 if kind == "loaded":
                     loaded = True
                 elif kind == "played":
@@ -836,6 +890,43 @@ def _run_in(child: BaseProcess, sending: Connection, receiving: Connection, proj
         sending.close()
         receiving.close()
         _end_rules(child, patience)
+
+
+def _ended_unsaid(child: BaseProcess, project: Project, game: Game, options: Options, loaded: bool) -> DataError:
+    """The refusal of a run whose process playing the rules ended before it said how the games went: ended by
+    the system past a game's processor time, or crashed, said at the rules' line that was running (a crash in C
+    code the rules called, ctypes' or a library's, was said at no line), or else ENDED."""
+    shown = project.rel(game.folder / RULES_FILE)
+    if child.exitcode == -signal.SIGXCPU:
+        return DataError((OUT_OF_TIME if loaded else LOAD_OUT_OF_TIME).format(seconds=options.timeout), Mark(shown))
+    path = game.folder / RULES_FILE
+    return crashed(shown, (str(path), os.path.realpath(path))) or DataError(ENDED, Mark(shown))
+
+
+def crashed(shown: str, paths: Iterable[str], then: str = "") -> DataError | None:
+    """The refusal of a run whose process (pnp's child playing the rules, or a worker of that child's) crashed
+    (a fatal signal: SIGSEGV, SIGABRT), at the rules' line innermost in the traceback faulthandler wrote of it
+    (see _CRASHES), `then` said after; None when no crash was reported, or none at a line of the rules (at
+    `paths`, as they were compiled). A crash in C code the rules called (ctypes', a library's) was said to have
+    ended the process without a word, at no line. faulthandler writes a name's characters past ASCII as
+    backslashreplace does, and a line in many writes: two workers crashing at once may garble each other's
+    report, said then as ENDED."""
+    report = b""
+    with contextlib.suppress(OSError, KeyError):  # (BlockingIOError: nothing more; KeyError: no pipe)
+        while len(report) < MAX_CRASH_REPORT and (chunk := os.read(_CRASHES["read"], MAX_CRASH_REPORT)):
+            report += chunk
+    text = report.decode("ascii", "replace")
+    names = {path.encode("ascii", "backslashreplace").decode("ascii") for path in paths}
+    line = next((int(found[2]) for found in re.finditer(r'^  File "(.*)", line (\d+)', text, re.MULTILINE)
+                 if found[1] in names), None)
+    if line is None:
+        return None
+    what = re.search(r"^Fatal Python error: (.{1,80})$", text, re.MULTILINE)
+    return DataError(f"a process playing the games crashed ({what[1] if what else 'a fatal signal'}) in a call the rules "
+                     f"make at this line (into C code: ctypes, a library's?){then}", Mark(shown, line, 1))
+
+
+MAX_CRASH_REPORT = 1 << 16  # bytes of faulthandler's report read at most (each is a few KB: 100 frames at most)
 
 
 @contextlib.contextmanager
@@ -917,6 +1008,22 @@ def _orphans_ended() -> Iterator[None]:
         _end_strays(before)
         if not was.value:
             prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+
+
+PR_SET_PDEATHSIG = 1  # (linux/prctl.h)
+
+
+def _continued_as_pnp_ends() -> None:
+    """In the process playing the rules, on Linux: sent SIGCONT by the system as pnp ends, which continues it
+    if stopped, for its watch of pnp (end_with_parent) to end its group. pnp killed (SIGKILL, which no handler
+    sees) while stopped with the rules by Ctrl-Z (_ctrl_z_passed_on) left them stopped for good, that watch
+    stopped with them. SIGCONT, not SIGKILL: the system sends it as the thread of pnp that started this process
+    ends, which may be before pnp does; continuing a process that is not stopped does nothing, and the signal,
+    held pending (hold_continue), is taken for a stop that was not, which only defers the look at whether the
+    game waits (_continued). Elsewhere nothing: there a pnp killed while stopped leaves them stopped."""
+    prctl = _prctl()
+    if prctl is not None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGCONT, 0, 0, 0)
 
 
 _TASKS = Path("/proc/self/task")  # (the process's threads, each listing its children: Linux)
@@ -1082,10 +1189,17 @@ def _loaded(project: Project, game: Game,
 @contextlib.contextmanager
 def _loading(shown: str, path: str, options: Options) -> Iterator[None]:
     """The rules' code that runs as they load (the module's top, ITEMS, __init__), in pnp's process playing them
-    or in a worker of --jobs N, bounded as a game is: looping or waiting for good is a DataError at its line."""
+    or in a worker of --jobs N, bounded as a game is: looping or waiting for good is a DataError at its line. So
+    is an error Python ignored there (raised in a __del__, or in a thread the rules started), as in a game: it was
+    lost without a word, the run said ok."""
+    alarm = _alarm(options.timeout, options.idle)
     try:
-        with _alarm(options.timeout, options.idle):
+        with alarm:
             yield
+            end_if_forked()
+            if (unraised := alarm.unraised) is not None:  # (said within the bound: its __str__ is the rules' code)
+                raise DataError(f"the rules raised {raised(unraised)} as they loaded, where Python ignores it and "
+                                "goes on (in a __del__, or a thread of theirs?)", code_mark(unraised, shown, path))
     except _Waiting as e:
         raise DataError(f"the rules waited {options.idle:g} s without doing anything as they loaded (a lock, a sleep "
                         "or input?)", code_mark(e, shown, path)) from None
@@ -1152,11 +1266,15 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
     It starts with Ctrl-C held (ctrl_c_held), and lets it in once it is raised as api.Interrupted, which it
     ends on without a word."""
     try:
+        _PLAYER["pid"] = os.getpid()
         _lead_own_group()
         hold_continue()
         _tell_ctrl_c()  # (for good: the process ends below)
         _let_ctrl_c_in()
+        _continued_as_pnp_ends()
         end_with_parent(group=True)
+        if "write" in _CRASHES:  # (inherited by the workers it starts)
+            faulthandler.enable(_CRASHES["write"], all_threads=False)
         receiving.close()
         # the rules' memory shared by this process and the run's workers: a worker took all of it (N GB in all),
         # and what the rules hold here (their module's top, __init__) each worker copies as it writes it (or
@@ -1164,6 +1282,7 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
         _cap_memory(RULES_MEMORY // (pool_shape(options)[0] + 1))
         stop_hard_past_timeouts()
         bound_recursion_limit()
+        unprinted_c_faults()
         sending.send(("played", _played(project, game, options, lambda n: sending.send(("progress", n)),
                                         lambda: sending.send(("loaded", None)))))
     except api.Interrupted:  # Ctrl-C reached pnp's process too, which says it
