@@ -261,8 +261,9 @@ def _set_problems(studio: Studio, text: str) -> list[tuple[str, Mark | None]]:
     papers = every_paper(studio.options.paper)
     on_built: set[Mark | None] = set()  # the places of the problems found on the build's paper
     pages: dict[tuple[float, float], int] = {}
+    drawer = _drawn_once(studio)
     for paper in papers:
-        book = Book(content, studio.fonts, paper_points(paper), lambda src, width: _drawer(studio, src),
+        book = Book(content, studio.fonts, paper_points(paper), drawer,
                     lambda *icon: None, _tokens(studio))
         problems = _book_problems(studio, book)
         pages[paper_points(paper)] = book.pages_foreseen()
@@ -622,6 +623,26 @@ def _diagram_printable(studio: Studio, src: str) -> Printable:
                 studio.layouts.get(name, p.mark)  # a layout that cannot be read says so here
                 return p
     raise DataError(f"picture '{src}' is not among the rulebook's pictures")
+
+
+def _drawn_once(studio: Studio) -> Callable[[str, str], tuple[Callable[[Canvas], None], tuple[float, float], bool]]:
+    """_drawer for the books of every paper the rulebook is checked on: a picture is the same on each (its
+    drawing, its size, and a picture that cannot be drawn its error), worked out for the first and given to
+    the next (each paper's book worked them all out again: a ninth of validating a small game)."""
+    made: dict[str, tuple[Callable[[Canvas], None], tuple[float, float], bool] | DataError] = {}
+
+    def drawer(src: str, title: str) -> tuple[Callable[[Canvas], None], tuple[float, float], bool]:
+        if src not in made:
+            try:
+                made[src] = _drawer(studio, src)
+            except DataError as e:
+                made[src] = e
+        found = made[src]
+        if isinstance(found, DataError):
+            raise found
+        return found
+
+    return drawer
 
 
 def _drawer(studio: Studio, src: str) -> tuple[Callable[[Canvas], None], tuple[float, float], bool]:
