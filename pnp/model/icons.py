@@ -51,8 +51,8 @@ class IconIndex:
                 # (resolving each of the 167 shared icons took a tenth of a validation)
                 stem = icon_name(entry.name[:-4] if entry.name.lower() != ".svg" else entry.name)  # (as Path.stem)
                 if not entry.is_symlink():
-                    self._files[stem] = real_folder / entry.name
-                    self._named[real_folder / entry.name] = stem
+                    file = self._files[stem] = real_folder / entry.name  # (made once: a Path is slow to make)
+                    self._named[file] = stem
                     if not entry.is_file(follow_symlinks=False):  # (told by the listing alone: no stat)
                         self._special(folder / entry.name)
                     continue
