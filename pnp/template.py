@@ -330,7 +330,7 @@ def metered(who: str) -> Iterator[None]:
     over_time = f"{who} took longer than {SECONDS_PER_EVALUATION:g} s of processor time; pnp stops there"
     stopped_before = _budget.stopped
     try:
-        with _counted_calls(), _EVALUATION, _processor_timer(_time_left(), over_time):
+        with _counted_calls(), _EVALUATION, _processor_timer(_time_left(), over_time) as alarms:
             yield
     except Exception as error:
         # the limit, also where a library's clean-up failed while the limit unwound it (ReportLab deleting an
@@ -346,6 +346,8 @@ def metered(who: str) -> Iterator[None]:
             # the game's time ran out inside the library, which caught the limit as one of its own errors and
             # went on: said here, where the work was (the next template said it, at no file and line)
             raise _budget.stopped
+        if alarms:  # so did the processor time's alarm (which comes first of the two is the machine's doing)
+            raise _alarm_caught(over_time)
     finally:
         _budget.doing = doing
 
@@ -403,27 +405,40 @@ def _time_left() -> float:
     return deadline - _clock()
 
 
+def _alarm_caught(over_time: str) -> LimitError:
+    """What a processor-time alarm said that the library it stopped caught as one of its own errors, going on:
+    the game's time, where that is what ran out (as tick says it, the game stopped), else the work's own limit.
+    With the alarm first, a library swallowing it passed the limit one run in four."""
+    state = _budget
+    if state.seconds_left is not None and _clock() - state.started >= state.seconds_left:
+        return _stop(_over_game_time())
+    return LimitError(over_time)
+
+
 @contextlib.contextmanager
-def _processor_timer(seconds: float, over_time: str) -> Iterator[None]:
+def _processor_timer(seconds: float, over_time: str) -> Iterator[list[LimitError]]:
     """LimitError(over_time) raised in the block once the process has spent `seconds` of processor time in it, on
     the main thread (where signals go); elsewhere nothing. Raised already in its final words, never as a
     _Timeout for the caller to name: the alarm may come while another error unwinds the block, in a context
     manager's __exit__ outside the code that would name it (CI once printed a bare "out of time"). It raises
-    once, and never after the block: the kernel may deliver it late."""
+    once, and never after the block: the kernel may deliver it late. Yields the errors it raised (one at most),
+    for the caller to see one that the block caught and went on past."""
+    raised: list[LimitError] = []
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        yield
+        yield raised
         return
     inside = [True]
 
     def on_alarm(signum: int, frame: object) -> None:
         if inside[0]:
             inside[0] = False
-            raise LimitError(over_time)
+            raised.append(LimitError(over_time))
+            raise raised[0]
 
     previous = signal.signal(signal.SIGVTALRM, on_alarm)
     try:
         signal.setitimer(signal.ITIMER_VIRTUAL, max(seconds, 0.001))
-        yield
+        yield raised
     finally:
         inside[0] = False
         signal.setitimer(signal.ITIMER_VIRTUAL, 0)

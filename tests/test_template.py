@@ -824,20 +824,22 @@ def test_the_games_time_running_out_in_a_library_that_goes_on_past_it_is_said_wh
 def test_the_processor_time_alarm_names_the_work_wherever_it_lands_and_never_after_the_block():
     """The alarm can land while another error unwinds the block, in a context manager's __exit__ before
     `metered` sees it: there it must already say whose work ran out of time (CI printed a bare "out of time"
-    for an icon). One the kernel delivers after the block ends does nothing."""
+    for an icon). Caught there and gone past, it is said again as the block ends (a library swallowing it
+    passed the limit). One the kernel delivers after the block ends does nothing."""
     import signal
 
     from pnp.errors import LimitError
 
     said = None
     with template.budget():
-        with template.metered("svglib"):
+        with pytest.raises(LimitError) as again, template.metered("svglib"):
             try:
                 signal.raise_signal(signal.SIGVTALRM)  # the alarm, caught before metered could name it
             except LimitError as e:
                 said = e.message
         signal.raise_signal(signal.SIGVTALRM)  # late: nothing is raised, and the process goes on
     assert said is not None and said.startswith("svglib took longer than"), said
+    assert again.value.message == said
 
 def test_text_too_long_is_said_at_the_line_of_plain_text_where_it_went_past_the_limit():
     # Jinja writes a run of plain text as one piece, at the line the run begins: 20,000 lines of rulebook
