@@ -1185,16 +1185,22 @@ def test_a_pattern_that_backtracks_is_stopped_in_the_previews_worker_thread(tmp_
     assert any("matching the pattern (a|aa)+b took longer than" in m for m in messages), messages
 
 
-def test_a_rulebook_that_cannot_be_drawn_is_said_on_the_page(mini, monkeypatch):
+def _book_refused(mini, monkeypatch, message, mark):
+    """A preview of the mini game refreshed, whose rulebook stops on the game's budget, said as `message` at `mark`."""
     import pnp.serve.preview as module
     from pnp.errors import BudgetSpent
 
     def spent(studio):
-        raise BudgetSpent("the game draws too much", Mark("layouts/mini/rulebook.md.j2", 3, 1))
+        raise BudgetSpent(message, mark)
 
     monkeypatch.setattr(module, "rulebook_pdf", spent)
     preview = Preview(mini, "mini")
     preview.refresh()
+    return preview
+
+
+def test_a_rulebook_that_cannot_be_drawn_is_said_on_the_page(mini, monkeypatch):
+    preview = _book_refused(mini, monkeypatch, "the game draws too much", Mark("layouts/mini/rulebook.md.j2", 3, 1))
     assert preview.refresh_book() is True
     problem = preview.state["problems"][-1]
     assert problem["message"] == "the rulebook could not be drawn: the game draws too much"
@@ -1203,16 +1209,9 @@ def test_a_rulebook_that_cannot_be_drawn_is_said_on_the_page(mini, monkeypatch):
 
 def test_the_pages_messages_are_printable_as_the_printed_line_says_them(mini, monkeypatch):
     """A U+202E in a message or a file name reversed how the rest of it showed on the page; a newline made a line."""
-    import pnp.serve.preview as module
-    from pnp.errors import BudgetSpent
     from pnp.report import Diagnostic
 
-    def spent(studio):
-        raise BudgetSpent("the \u202egame draws", Mark("layouts/mini/r\u202eb.md.j2", 3, 1))
-
-    monkeypatch.setattr(module, "rulebook_pdf", spent)
-    preview = Preview(mini, "mini")
-    preview.refresh()
+    preview = _book_refused(mini, monkeypatch, "the \u202egame draws", Mark("layouts/mini/r\u202eb.md.j2", 3, 1))
     state = preview._state([Diagnostic("error", "a\u202eb\nc", Mark("cards/mini/x\u2028y.yaml", 2, 1))], "errors", None)
     preview.refresh_book()
     said = [state["problems"][0], preview.state["problems"][-1]]
