@@ -201,11 +201,13 @@ def _shown(error: PnpError) -> click.ClickException:
     """A pnp error as click shows its own, or, when it names its place in a file, as every message about a file
     is shown (`file:line:col: error: ...`, report.Diagnostic): `pnp convert` said click's `Error: file:line:col:
     ...`, where validate and build say the house form an editor and a script read."""
-    if error.mark is not None:  # (its message bounded as every Diagnostic's is; its place said whole)
-        shown: click.ClickException = _AtItsPlace(str(Diagnostic("error", error.message, error.mark)))
-    else:
-        shown = click.ClickException(str(error))  # (bounded once, by _printable: a part pasted is marked till then)
-    shown.exit_code = error.exit_code  # type: ignore[misc]  # click sets it per class; this one is pnp's
+    if error.mark is not None:  # (a Diagnostic's line is bounded and printable already; its place said whole:
+        # a file's path cut in its middle would no longer name it, nor an editor open at its line)
+        at_its_place = _AtItsPlace(str(Diagnostic("error", error.message, error.mark)))
+        at_its_place.exit_code = error.exit_code  # type: ignore[misc]  # click sets it per class; this one is pnp's
+        return at_its_place
+    shown = click.ClickException(str(error))  # (bounded once, by _printable: a part pasted is marked till then)
+    shown.exit_code = error.exit_code  # type: ignore[misc]
     return _printable(shown)
 
 
@@ -223,11 +225,8 @@ def _printable(error: click.ClickException) -> click.ClickException:
     forged its words, where the messages of data files already said such characters as escapes. Bounded as
     pnp's own messages are (bounded_message): click quotes an option's value whole, and `--paper` of 50,000
     letters was said in a line of 50 KB."""
-    # (one said at its place is bounded already, but for its place: a file's path, which a word cut in its middle
-    # would no longer name, nor an editor open at its line)
-    said = error.message if isinstance(error, _AtItsPlace) else bounded_message(error.message)
     error.message = "\n".join(  # type: ignore[misc]  # click's own attribute, said anew
-        printable(line) for line in said.split("\n"))
+        printable(line) for line in bounded_message(error.message).split("\n"))
     return error
 
 
