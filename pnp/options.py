@@ -312,10 +312,10 @@ class Number(Option):
         what = f"a {self.kind}"
         if isinstance(value, bool) or not isinstance(value, self.data_types):
             return f"expected {what}, got {typed_value(value)}"
-        if isinstance(value, float) and not math.isfinite(value):
-            return f"expected {what}, got {shown(value)}"
-        if too_close_to_zero(value, getattr(value, "text", None)):  # (its text: a number quoted as written)
-            return closer_to_zero(shown_number(cast(float, value)))
+        try:
+            _finite(value, what)  # (quoted as its file writes it, where known)
+        except ValueError as e:
+            return str(e)
         low, high = self.minimum, self.maximum
         if low is not None and value < low or high is not None and value > high:
             return out_of_range(value, low, high)
