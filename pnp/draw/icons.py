@@ -121,11 +121,18 @@ _URL = re.compile(r"""url\(\s*['"]?([^'")]*)""", re.IGNORECASE)  # what a paint'
 # as if plain, and no marker or foreign content at all): an icon holding one would print otherwise than it is seen
 _NOT_DRAWN = {"mask": "a mask", "filter": "a filter", "pattern": "a pattern", "marker": "a marker",
               "foreignObject": "foreign content"}
+# SVG's animation elements (SMIL's, and SVG 2's <discard>, which Chrome plays)
+_ANIMATIONS = ("animate", "animateMotion", "animateTransform", "set", "discard")
 # element -> why an icon may not hold it
 _REFUSED_ELEMENTS = {"text": "holds text (<text>), which an icon may not: it would be drawn in a font pnp does not "
                              "embed; put the words in the layout",
                      **{name: f"holds {what} (<{name}>), which svglib does not draw: the icon would print otherwise "
-                              "than it is seen; flatten it into plain shapes" for name, what in _NOT_DRAWN.items()}}
+                              "than it is seen; flatten it into plain shapes" for name, what in _NOT_DRAWN.items()},
+                     # (a <set attributeName="display" to="none"/> hides its shape from the start, in a browser, for
+                     # good: svglib, which plays no animation, printed it)
+                     **{name: f"holds an animation (<{name}>), which a browser plays from the icon's start and svglib "
+                              "does not: the icon would print otherwise than it is seen; leave it out"
+                        for name in _ANIMATIONS}}
 _EMBEDDED = re.compile(r"^data:image/(jpe?g|png);base64")  # the embedded pictures svglib decodes (its pattern)
 
 
