@@ -1344,6 +1344,9 @@ def _refused(node: Any) -> str | None:
         return (f"holds a <{name}> drawn on a condition ({condition}), which an SVG viewer tests against its reader's "
                 "language and abilities, and svglib against the machine pnp runs on (its LANG): the icon would "
                 "print otherwise than it is seen, and otherwise on another machine; leave the condition out")
+    if name == "svg" and node.getparent() is None and node.get("transform", "").strip():
+        return ("turns, moves or scales its whole <svg> (a transform on it), which browsers and Inkscape apply (SVG 2) "
+                "and svglib leaves out (the icon printed as if untransformed): draw the shapes where they are seen")
     if name == "svg" and node.getparent() is not None or name == "symbol" and node.get("viewBox") is not None:
         return (f"holds a nested <{name}> box, which svglib does not fit and clip as SVG viewers do (its shapes "
                 "printed at another size, or outside the box): flatten it into plain shapes")
