@@ -240,6 +240,7 @@ def _paint_as_browsers(root: Any) -> None:
         if not root.get(name):
             root.set(name, "black")
     _refuse_clips_of_nothing(root)
+    _refuse_clips_unfollowed(root)
 
 
 def _refuse_sizes_unprintable(root: Any, converter: Any) -> None:
@@ -856,6 +857,57 @@ def _refuse_clips_of_nothing(root: Any) -> None:
         if not shapes_drawn:
             raise IconProblem("it holds a clip path of no shape it draws, which browsers draw as clipping away all "
                               "it clips and svglib as no clip: leave out the clip and what it clips", clip.sourceline)
+
+
+def _refuse_clips_unfollowed(root: Any) -> None:
+    """IconProblem at a clip, its styles cascaded, that svglib leaves out, or draws otherwise than browsers, without a
+    word: a clip of the whole <svg>, a <clipPath> turned or moved (its transform), holding a <g> (or another element
+    browsers leave out of it) or itself clipped (a clip-path of its own, or of a shape in it), or a shape in a
+    clip path made invisible (visibility), which browsers leave
+    out of the clip and svglib kept. Each printed more of the shapes it clips than a browser shows."""
+    from lxml import etree
+
+    if _clips(root):
+        raise IconProblem("it clips its whole <svg> (a clip-path on it), which svglib leaves out (the icon printed "
+                          "unclipped): give the clip-path to a <g> around its shapes", root.sourceline)
+    for clip in root.iter(f"{{{_SVG}}}clipPath", "clipPath"):
+        if clip.get("transform", "").strip():
+            raise IconProblem("it holds a clip path turned or moved by a transform of its own, which svglib leaves "
+                              "out (the shapes were clipped elsewhere than browsers clip them): give the transform "
+                              "to the clip path's shapes", clip.sourceline)
+        if (kept := next((child for child in clip.iterchildren(etree.Element)
+                          if etree.QName(child).localname not in _CLIP_CONTENT), None)) is not None:
+            raise IconProblem(f"it holds a <{etree.QName(kept).localname}> in a clip path, which browsers leave out of "
+                              "the clip (a clip path is made of shapes and <use> alone) and svglib kept (it printed "
+                              "what the clip hides): put the shapes in the clip path themselves", kept.sourceline)
+        for node in clip.iter(etree.Element):
+            if _clips(node):
+                raise IconProblem("it holds a clip path clipped in turn (a clip-path on it or on a shape in it), "
+                                  "which svglib leaves out (it printed more than browsers show): flatten the two "
+                                  "clips into one shape", node.sourceline)
+            if node is not clip and node.get("display") != "none" and _visibility(node) in ("hidden", "collapse"):
+                raise IconProblem("it holds a clip path shape made invisible (visibility), which browsers leave out "
+                                  "of the clip and svglib kept (it printed what the shape let through): leave the "
+                                  "shape out", node.sourceline)
+
+
+# what a <clipPath> holds and browsers read (SVG's content model of it: its shapes, text, <use>, and what draws
+# nothing); a <g> or any other element in it is left out of the clip by browsers, and was clipped to by svglib
+_CLIP_CONTENT = frozenset({"path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "text", "use", "title",
+                           "desc", "metadata", "style", "script", *_ANIMATIONS})
+
+
+def _clips(element: Any) -> bool:
+    """Whether an element, its styles cascaded, is given a clip-path (one that is not none)."""
+    return element.get("clip-path", "").strip().lower() not in ("", "none", "inherit")
+
+
+def _visibility(element: Any) -> str:
+    """An element's visibility, its styles cascaded, as it inherits it from the nearest that gives one."""
+    for node in (element, *element.iterancestors()):
+        if (value := node.get("visibility", "").strip().lower()) not in ("", "inherit"):
+            return value
+    return "visible"
 
 
 def _paint_readable(converter: Any, value: str, name: str) -> bool:
