@@ -236,6 +236,7 @@ def _paint_as_browsers(root: Any) -> None:
         _refuse_drawn_otherwise(wrapped.etree_element, converter)
         _shape_as_browsers(wrapped.etree_element, converter)
     _leave_out_hidden_uses(root)
+    _clips_where_svglib_finds_them(root)
     if root.get("display") == "none":  # (its styles cascaded: the keyword in lower case)
         raise IconProblem("its <svg> is display: none, which browsers draw as nothing and svglib drew: leave the "
                           "display out", root.sourceline)
@@ -1004,6 +1005,30 @@ def _solid_shapes(item: Any, transform: tuple[float, ...]) -> Iterator[tuple[Any
             yield from _solid_shapes(content, inner)
     elif isinstance(item, SolidShape):
         yield item, transform
+
+
+def _clips_where_svglib_finds_them(root: Any) -> None:
+    """Set the parsed icon, its styles cascaded, so that svglib clips what browsers clip: it finds a clip path
+    outside a <defs> only once it has drawn it, so each is put in a <defs> where it is (a shape clipped by one
+    written after it printed unclipped); it leaves out the clip-path of an <a> and draws a <switch>'s after its
+    content (unclipped), so each is given to a <g> around it, with its transform (in whose space it clips)."""
+    from lxml import etree
+
+    for clip in list(root.iter(f"{{{_SVG}}}clipPath", "clipPath")):
+        parent = clip.getparent()
+        if parent is not None and not any(etree.QName(up).localname == "defs" for up in clip.iterancestors()):
+            defs = etree.Element(f"{{{_SVG}}}defs", {"__rules_applied": "1"})
+            parent.replace(clip, defs)
+            defs.append(clip)
+    for element in list(root.iter(f"{{{_SVG}}}a", "a", f"{{{_SVG}}}switch", "switch")):
+        parent = element.getparent()
+        if parent is not None and _clips(element):
+            wrapper = etree.Element(f"{{{_SVG}}}g", {"__rules_applied": "1"})
+            for name in ("transform", "clip-path"):
+                if (value := element.attrib.pop(name, None)) is not None:
+                    wrapper.set(name, value)
+            parent.replace(element, wrapper)
+            wrapper.append(element)
 
 
 def _clips(element: Any) -> bool:
