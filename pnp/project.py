@@ -184,23 +184,36 @@ class Project:
         file of the project is named alike: the same letters in another case or another Unicode form, or
         folders written with '\\' (a game made on a Mac or Windows, unpacked here, named 'Lion.PNG' for
         lion.png, 'café' in the form its file's name is not stored in, or images\\lion.png, and was told the
-        file was not found, beside it). "" otherwise: only folders inside the project, and none hidden, are
+        file was not found, beside it), or a name closing in a space ('body.ttf ', which Windows reads as
+        body.ttf, and a message shows least). "" otherwise: only folders inside the project, and none hidden, are
         looked in."""
-        at, ways = folder, set()
+        at, ways = folder, set[str]()
         for part in typed.replace("\\", "/").split("/"):
             if part in ("", ".", "..") or present(at / part):
                 at = at / part
                 continue
-            alike = _alike_in(at, part) if self._listable(at) else None
-            if alike is None:
+            found = self._part_meant(at, part)
+            if found is None:
                 return ""
-            ways.add("case" if unicodedata.normalize("NFC", part) != unicodedata.normalize("NFC", alike) else "form")
-            at = at / alike
+            at, ways = at / found[0], ways | found[1]
         ways |= {"slash"} if "\\" in typed else set()
         if not ways or not self._listable(at):  # (the file found: inside the project, not hidden, no loop)
             return ""
         return f" (there is '{Path(os.path.relpath(at, folder)).as_posix()}': " + \
             "; ".join(_NAMED_OTHERWISE[way] for way in sorted(ways)) + ")"
+
+    def _part_meant(self, at: Path, part: str) -> tuple[str, set[str]] | None:
+        """The entry of the folder `at` that the name `part`, no entry of it, was written for (meant()), and how
+        it was written otherwise (_NAMED_OTHERWISE's keys); None when there is none."""
+        bare = part.strip() or part  # ('body.ttf ': Windows drops a name's closing space, and a message shows it least)
+        spaced = {"space"} if bare != part else set()
+        if spaced and bare not in (".", "..") and present(at / bare):
+            return bare, spaced
+        alike = _alike_in(at, bare) if self._listable(at) else None
+        if alike is None:
+            return None
+        return alike, spaced | {"case" if unicodedata.normalize("NFC", bare) != unicodedata.normalize("NFC", alike)
+                                else "form"}
 
     def _listable(self, folder: Path) -> bool:
         """Whether meant() may list the folder's names, or name the file: inside the project, not hidden, and not
@@ -339,6 +352,7 @@ _NAMED_OTHERWISE = {
     "form": "its name's accents are stored in another Unicode form than the game writes them, as a Mac stores "
             "them: type the file's name again",
     "slash": "folders are written with '/'",
+    "space": "the name as written begins or ends in a space its file's name has not",
 }
 
 

@@ -1805,3 +1805,31 @@ def test_icon_links_out_of_the_project_are_said_without_keeping_their_frames_or_
     assert all(f"'{problem.mark}' is outside the project" in problem.message for problem in index.problems)
     assert all(problem.__traceback__ is None and problem.__context__ is None for problem in index.problems)
     assert len(made_relative) < 10, made_relative
+
+
+def _clipped_before_drawn(node: object, clipped: bool = False) -> list:
+    """(shape kind, whether a clip was set before it in its group or one around it) of each shape of a drawing."""
+    from reportlab.graphics.shapes import Group
+    from svglib.svglib import ClippingPath
+
+    if not isinstance(node, Group):
+        return [(type(node).__name__, clipped)]
+    found = []
+    for child in node.contents:
+        clipped = clipped or isinstance(child, ClippingPath)
+        found += [] if isinstance(child, ClippingPath) else _clipped_before_drawn(child, clipped)
+    return found
+
+
+@pytest.mark.parametrize("body", [
+    '<rect width="10" height="10" clip-path="url(#c)"/><clipPath id="c"><rect width="5" height="5"/></clipPath>',
+    '<clipPath id="c"><rect width="5" height="5"/></clipPath><a clip-path="url(#c)"><rect width="10" height="10"/></a>',
+    '<clipPath id="c"><rect width="5" height="5"/></clipPath>'
+    '<switch clip-path="url(#c)"><rect width="10" height="10"/></switch>',
+])
+def test_an_icons_shape_is_clipped_where_browsers_clip_it(body):
+    """svglib found a clip path outside a <defs> only once it had drawn it (a shape clipped by one written after
+    it printed unclipped), left out an <a>'s clip-path, and set a <switch>'s after drawing what it holds: each
+    square printed whole, where browsers show a quarter of it (exit 0)."""
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">{body}</svg>'.encode()
+    assert _clipped_before_drawn(icons._drawing(svg, hashlib.sha256(svg).digest())) == [("Rect", True)]

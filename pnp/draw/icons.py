@@ -2,6 +2,7 @@
 operators) is worked out once for an icon file and colour, kept on disk between runs, and written into every
 PDF that uses it; only an icon whose drawing names a resource of its PDF is drawn again for each."""
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 import base64
 import hashlib
@@ -121,11 +122,18 @@ _URL = re.compile(r"""url\(\s*['"]?([^'")]*)""", re.IGNORECASE)  # what a paint'
 # as if plain, and no marker or foreign content at all): an icon holding one would print otherwise than it is seen
 _NOT_DRAWN = {"mask": "a mask", "filter": "a filter", "pattern": "a pattern", "marker": "a marker",
               "foreignObject": "foreign content"}
+# SVG's animation elements (SMIL's, and SVG 2's <discard>, which Chrome plays)
+_ANIMATIONS = ("animate", "animateMotion", "animateTransform", "set", "discard")
 # element -> why an icon may not hold it
 _REFUSED_ELEMENTS = {"text": "holds text (<text>), which an icon may not: it would be drawn in a font pnp does not "
                              "embed; put the words in the layout",
                      **{name: f"holds {what} (<{name}>), which svglib does not draw: the icon would print otherwise "
-                              "than it is seen; flatten it into plain shapes" for name, what in _NOT_DRAWN.items()}}
+                              "than it is seen; flatten it into plain shapes" for name, what in _NOT_DRAWN.items()},
+                     # (a <set attributeName="display" to="none"/> hides its shape from the start, in a browser, for
+                     # good: svglib, which plays no animation, printed it)
+                     **{name: f"holds an animation (<{name}>), which a browser plays from the icon's start and svglib "
+                              "does not: the icon would print otherwise than it is seen; leave it out"
+                        for name in _ANIMATIONS}}
 _EMBEDDED = re.compile(r"^data:image/(jpe?g|png);base64")  # the embedded pictures svglib decodes (its pattern)
 
 
@@ -149,7 +157,9 @@ def _drawing(svg: bytes, digest: bytes) -> Drawing:
             if root is None:
                 raise ValueError("svglib cannot read it")
             _paint_as_browsers(root)
-            drawing = SvgRenderer("", font_map=_no_system_fonts()).render(root)
+            renderer = SvgRenderer("", font_map=_no_system_fonts())
+            drawing = renderer.render(root)
+            _refuse_clip_shapes_cancelling(renderer, root)
         for side in (drawing.width, drawing.height):
             if not side:
                 raise ValueError("its drawing has no size (no width, height or viewBox)")
@@ -226,6 +236,7 @@ def _paint_as_browsers(root: Any) -> None:
         _refuse_drawn_otherwise(wrapped.etree_element, converter)
         _shape_as_browsers(wrapped.etree_element, converter)
     _leave_out_hidden_uses(root)
+    _clips_where_svglib_finds_them(root)
     if root.get("display") == "none":  # (its styles cascaded: the keyword in lower case)
         raise IconProblem("its <svg> is display: none, which browsers draw as nothing and svglib drew: leave the "
                           "display out", root.sourceline)
@@ -233,6 +244,7 @@ def _paint_as_browsers(root: Any) -> None:
         if not root.get(name):
             root.set(name, "black")
     _refuse_clips_of_nothing(root)
+    _refuse_clips_unfollowed(root)
 
 
 def _refuse_sizes_unprintable(root: Any, converter: Any) -> None:
@@ -851,6 +863,187 @@ def _refuse_clips_of_nothing(root: Any) -> None:
                               "it clips and svglib as no clip: leave out the clip and what it clips", clip.sourceline)
 
 
+def _refuse_clips_unfollowed(root: Any) -> None:
+    """IconProblem at a clip, its styles cascaded, that svglib leaves out, or draws otherwise than browsers, without a
+    word: a clip of the whole <svg>, a <clipPath> turned or moved (its transform), holding a <g> (or another element
+    browsers leave out of it) or itself clipped (a clip-path of its own, or of a shape in it), or a shape in a
+    clip path made invisible (visibility), which browsers leave
+    out of the clip and svglib kept. Each printed more of the shapes it clips than a browser shows."""
+    from lxml import etree
+
+    if _clips(root):
+        raise IconProblem("it clips its whole <svg> (a clip-path on it), which svglib leaves out (the icon printed "
+                          "unclipped): give the clip-path to a <g> around its shapes", root.sourceline)
+    for clip in root.iter(f"{{{_SVG}}}clipPath", "clipPath"):
+        if clip.get("transform", "").strip():
+            raise IconProblem("it holds a clip path turned or moved by a transform of its own, which svglib leaves "
+                              "out (the shapes were clipped elsewhere than browsers clip them): give the transform "
+                              "to the clip path's shapes", clip.sourceline)
+        if (kept := next((child for child in clip.iterchildren(etree.Element)
+                          if etree.QName(child).localname not in _CLIP_CONTENT), None)) is not None:
+            raise IconProblem(f"it holds a <{etree.QName(kept).localname}> in a clip path, which browsers leave out of "
+                              "the clip (a clip path is made of shapes and <use> alone) and svglib kept (it printed "
+                              "what the clip hides): put the shapes in the clip path themselves", kept.sourceline)
+        if (unused := _clip_child_unused(root, clip)) is not None:
+            raise IconProblem(unused[0], unused[1])
+        for node in clip.iter(etree.Element):
+            if _clips(node):
+                raise IconProblem("it holds a clip path clipped in turn (a clip-path on it or on a shape in it), "
+                                  "which svglib leaves out (it printed more than browsers show): flatten the two "
+                                  "clips into one shape", node.sourceline)
+            if node is not clip and node.get("display") != "none" and _visibility(node) in ("hidden", "collapse"):
+                raise IconProblem("it holds a clip path shape made invisible (visibility), which browsers leave out "
+                                  "of the clip and svglib kept (it printed what the shape let through): leave the "
+                                  "shape out", node.sourceline)
+
+
+# what a <clipPath> holds and browsers read (SVG's content model of it: its shapes, text, <use>, and what draws
+# nothing); a <g> or any other element in it is left out of the clip by browsers, and was clipped to by svglib
+_CLIP_CONTENT = frozenset({"path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "text", "use", "title",
+                           "desc", "metadata", "style", "script", *_ANIMATIONS})
+
+
+def _clip_child_unused(root: Any, clip: Any) -> tuple[str, int | None] | None:
+    """Why a shape of the clip path `clip` is clipped to otherwise by svglib than by browsers, and its line: a
+    <polyline> (its area, as a browser fills it), which svglib leaves out of the clip, or a <use> of what is no
+    shape (a <g>), which browsers leave out and svglib clipped to. None when each is read alike."""
+    from lxml import etree
+
+    ids = None
+    for child in clip.iterchildren(f"{{{_SVG}}}polyline", "polyline", f"{{{_SVG}}}use", "use"):
+        if etree.QName(child).localname == "polyline":
+            return ("it holds a <polyline> in a clip path, which browsers clip to (its area) and svglib leaves out of "
+                    "the clip (it printed what the clip hides): write it as a <polygon>", child.sourceline)
+        ids = {node.get("id"): node for node in root.iter(etree.Element)} if ids is None else ids
+        target = ids.get(_href(child)[1:]) if _href(child).startswith("#") else None
+        if target is not None and etree.QName(target).localname not in _CLIP_FILLED - {"use"} | {"line", "polyline"}:
+            return (f"it holds a <use> of a <{etree.QName(target).localname}> in a clip path, which browsers leave "
+                    "out of the clip (a clip path's <use> names a shape) and svglib clipped to: name the shapes "
+                    "themselves", child.sourceline)
+    return None
+
+
+def _refuse_clip_shapes_cancelling(renderer: Any, root: Any) -> None:
+    """IconProblem at a clip path's shape that svglib's clip draws otherwise than browsers: svglib joins a clip
+    path's shapes into one outline, filled by the first's clip-rule, where browsers take the union of their
+    areas. Two shapes that overlap, drawn in opposite directions or either by the even-odd rule, cancelled each
+    other where they overlap (a rect and a circle: the overlap printed clipped away), and a shape of another
+    clip-rule than the first's was filled by the first's (its holes filled). (`renderer`: svglib's, that drew
+    `root`: its shapes are made as it made them.)"""
+    from lxml import etree
+    from svglib.svglib import NodeTracker
+
+    for clip in root.iter(f"{{{_SVG}}}clipPath", "clipPath"):
+        children = [child for child in clip.iterchildren(etree.Element)
+                    if child.tag.rpartition("}")[2] in _CLIP_FILLED and child.get("display") != "none"]
+        if len(children) < 2:
+            continue
+        wrappers = {w.etree_element: w for w in NodeTracker.from_xml_root(clip).iter_subtree()}
+        outlines = [(child, _clip_outline(renderer, child.tag.rpartition("}")[2], wrappers[child]))
+                    for child in children]
+        for at, (child, outline) in enumerate(outlines):
+            if any(_cancelling(outline, other) for _, other in outlines[:at]):
+                raise IconProblem("it holds a clip path of shapes that overlap, drawn in opposite directions or by "
+                                  "the even-odd clip-rule, or of two clip-rules: svglib joins them into one outline, "
+                                  "where they cancel each other (it clipped away what browsers show): join them into "
+                                  "one path", child.sourceline)
+
+
+_Outline = tuple[str, tuple[float, float, float, float], bool]  # a clip's shape as svglib joins it (_clip_outline)
+
+
+def _cancelling(outline: _Outline, other: _Outline) -> bool:
+    """Whether two shapes of a clip path, joined into one outline by svglib, clip otherwise than their union (as
+    browsers clip): of two clip-rules, or overlapping (their boxes) and drawn in opposite directions or even-odd."""
+    (rule, box, turn), (other_rule, other_box, other_turn) = outline, other
+    overlap = box[0] < other_box[2] and other_box[0] < box[2] and box[1] < other_box[3] and other_box[1] < box[3]
+    return rule != other_rule or overlap and (rule == "evenodd" or turn != other_turn)
+
+
+# what of a clip path svglib clips to (the shapes it joins into one outline)
+_CLIP_FILLED = frozenset({"path", "rect", "circle", "ellipse", "polygon", "use"})
+
+
+def _clip_outline(renderer: Any, name: str, node: Any) -> "_Outline":
+    """A clip path's shape `node` (svglib's) as svglib clips to it: its clip-rule, the box around its outline and
+    whether its first outline turns clockwise."""
+    rule = "evenodd" if (node.etree_element.get("clip-rule") or "").strip().lower() == "evenodd" else "nonzero"
+    item = renderer.renderUse(node) if name == "use" else renderer.shape_converter.convertShape(name, node)
+    points: list[float] = []
+    first: list[float] = []
+    for shape, transform in _solid_shapes(item, (1, 0, 0, 1, 0, 0)):
+        path = renderer.shape_converter.shapeToPath(shape, transform)
+        if path is not None:
+            first = first or list(path.points[:2 * _first_outline_points(path.operators)])
+            points += path.points
+    if not points:
+        return rule, (0.0, 0.0, 0.0, 0.0), True
+    xs, ys = points[0::2], points[1::2]
+    area = sum(x0 * y1 - x1 * y0 for x0, y0, x1, y1 in zip(first[0::2], first[1::2], [*first[2::2], *first[:1]],
+                                                           [*first[3::2], *first[1:2]]))
+    return rule, (min(xs), min(ys), max(xs), max(ys)), area > 0
+
+
+def _first_outline_points(operators: list[int]) -> int:
+    """How many points a path's first outline holds (up to its second moveTo), by its operators (ReportLab's:
+    0 moveTo, 1 lineTo, 2 curveTo of 3 points, 3 closePath of none)."""
+    count = 0
+    for at, op in enumerate(operators):
+        if op == 0 and at:
+            break
+        count += (1, 1, 3, 0)[op]
+    return count
+
+
+def _solid_shapes(item: Any, transform: tuple[float, ...]) -> Iterator[tuple[Any, tuple[float, ...]]]:
+    """The solid shapes svglib made of a clip path's shape (a group's, under their transforms)."""
+    from reportlab.graphics.shapes import Group, SolidShape, mmult
+
+    if isinstance(item, Group):
+        inner = mmult(transform, item.transform)
+        for content in item.contents:
+            yield from _solid_shapes(content, inner)
+    elif isinstance(item, SolidShape):
+        yield item, transform
+
+
+def _clips_where_svglib_finds_them(root: Any) -> None:
+    """Set the parsed icon, its styles cascaded, so that svglib clips what browsers clip: it finds a clip path
+    outside a <defs> only once it has drawn it, so each is put in a <defs> where it is (a shape clipped by one
+    written after it printed unclipped); it leaves out the clip-path of an <a> and draws a <switch>'s after its
+    content (unclipped), so each is given to a <g> around it, with its transform (in whose space it clips)."""
+    from lxml import etree
+
+    for clip in list(root.iter(f"{{{_SVG}}}clipPath", "clipPath")):
+        parent = clip.getparent()
+        if parent is not None and not any(etree.QName(up).localname == "defs" for up in clip.iterancestors()):
+            defs = etree.Element(f"{{{_SVG}}}defs", {"__rules_applied": "1"})
+            parent.replace(clip, defs)
+            defs.append(clip)
+    for element in list(root.iter(f"{{{_SVG}}}a", "a", f"{{{_SVG}}}switch", "switch")):
+        parent = element.getparent()
+        if parent is not None and _clips(element):
+            wrapper = etree.Element(f"{{{_SVG}}}g", {"__rules_applied": "1"})
+            for name in ("transform", "clip-path"):
+                if (value := element.attrib.pop(name, None)) is not None:
+                    wrapper.set(name, value)
+            parent.replace(element, wrapper)
+            wrapper.append(element)
+
+
+def _clips(element: Any) -> bool:
+    """Whether an element, its styles cascaded, is given a clip-path (one that is not none)."""
+    return element.get("clip-path", "").strip().lower() not in ("", "none", "inherit")
+
+
+def _visibility(element: Any) -> str:
+    """An element's visibility, its styles cascaded, as it inherits it from the nearest that gives one."""
+    for node in (element, *element.iterancestors()):
+        if (value := node.get("visibility", "").strip().lower()) not in ("", "inherit"):
+            return value
+    return "visible"
+
+
 def _paint_readable(converter: Any, value: str, name: str) -> bool:
     """Whether svglib reads the colour `value` (in lower case) of the property `name` as a browser does: a
     colour, `none` or a url(...) paint (not for `color`), or `inherit`."""
@@ -1337,6 +1530,9 @@ def _refused(node: Any) -> str | None:
         return (f"holds a <{name}> drawn on a condition ({condition}), which an SVG viewer tests against its reader's "
                 "language and abilities, and svglib against the machine pnp runs on (its LANG): the icon would "
                 "print otherwise than it is seen, and otherwise on another machine; leave the condition out")
+    if name == "svg" and node.getparent() is None and node.get("transform", "").strip():
+        return ("turns, moves or scales its whole <svg> (a transform on it), which browsers and Inkscape apply (SVG 2) "
+                "and svglib leaves out (the icon printed as if untransformed): draw the shapes where they are seen")
     if name == "svg" and node.getparent() is not None or name == "symbol" and node.get("viewBox") is not None:
         return (f"holds a nested <{name}> box, which svglib does not fit and clip as SVG viewers do (its shapes "
                 "printed at another size, or outside the box): flatten it into plain shapes")
