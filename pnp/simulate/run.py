@@ -489,10 +489,10 @@ class _alarm:
         error = unraisable.exc_value
         if self._stopping() is None or not isinstance(error, _Timeout):
             if self.unraised is None and isinstance(error, BaseException):  # (Python gives None for none)
-                self.unraised, self.unraised_turn = error.with_traceback(unraisable.exc_traceback), self.turn[0]
+                self.unraised, self.unraised_turn = _with_traceback(error, unraisable.exc_traceback), self.turn[0]
             return
         if self.swallowed is None:  # where it was swallowed: the rules' line a message names
-            self.swallowed = unraisable.exc_value.with_traceback(unraisable.exc_traceback)
+            self.swallowed = _with_traceback(unraisable.exc_value, unraisable.exc_traceback)
         if self.armed:
             self.inside = True
             signal.setitimer(signal.ITIMER_REAL, STOP_AGAIN, self.idle)
@@ -503,7 +503,7 @@ class _alarm:
         the terminal for each game, and the run was said ok."""
         error = raised.exc_value
         if self.unraised is None and isinstance(error, BaseException):  # (None where the thread gave none)
-            self.unraised, self.unraised_turn = error.with_traceback(raised.exc_traceback), self.turn[0]
+            self.unraised, self.unraised_turn = _with_traceback(error, raised.exc_traceback), self.turn[0]
 
     def __exit__(self, *exc: object) -> Literal[False]:
         self.inside = False
@@ -525,6 +525,13 @@ class _alarm:
         return self.stopping
 
 
+def _with_traceback(error: BaseException, traceback: TracebackType | None) -> BaseException:
+    """The error with its traceback set by Python's own method: the rules' error class may override
+    with_traceback, and its failure in one of Python's hooks (sys.unraisablehook, threading.excepthook) was
+    printed as a traceback, the error lost (between two games, where no bound holds, a loop in it ran unbounded)."""
+    return BaseException.with_traceback(error, traceback)
+
+
 _IGNORED: list[BaseException] = []  # the first error of the rules Python ignored between two of pnp's bounds
 
 
@@ -539,7 +546,7 @@ def keep_ignored_between() -> Callable[[], None]:
 
     def kept(ignored: Any) -> None:
         if not _IGNORED and isinstance(ignored.exc_value, BaseException):  # (None where a thread gave none)
-            _IGNORED.append(ignored.exc_value.with_traceback(ignored.exc_traceback))
+            _IGNORED.append(_with_traceback(ignored.exc_value, ignored.exc_traceback))
 
     sys.unraisablehook = threading.excepthook = kept
 
