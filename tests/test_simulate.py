@@ -1491,6 +1491,37 @@ def test_an_error_the_rules_raise_where_python_ignores_it_fails_the_game(tmp_pat
     assert f"cards/mini/rules.py:{line}:1: error: {said} Python ignores it" in result.output, result.output
 
 
+@pytest.mark.parametrize("error, between", [("ValueError", True), ("Odd", True), ("Odd", False)])
+def test_an_error_the_rules_raise_between_two_games_fails_the_next(tmp_path, error, between):
+    """A thread the rules started that raised between two games (after one's bound, before the next's) was a
+    traceback in the terminal, the run said ok: where the rules play, such an error is kept, and the next game
+    fails with it at its line. An error whose class overrides with_traceback (raising) was a traceback of
+    Python's hook, in a game too: it is kept by Python's own method."""
+    import threading
+
+    from pnp.simulate.run import keep_ignored_between
+
+    rules = NIM + (f"\n\nclass Odd(ValueError):\n    def with_traceback(self, tb):\n        raise TypeError\n\n\n"
+                   f"def fail():\n    raise {error}('between games')\n")
+    if not between:  # (raised by a thread of setup's, in the game)
+        rules = "import threading\n" + rules.replace("    def setup(self, players, rng):\n", "    def setup(self, "
+                                                      "players, rng):\n        (t := threading.Thread(target=fail))"
+                                                      ".start() or t.join()\n", 1)
+    project = Project(root := _nim(tmp_path, rules))
+    loaded = load_rules(project, load(project, "mini", Report(root)))
+    put_back = keep_ignored_between()
+    try:
+        if between:
+            (thread := threading.Thread(target=sys.modules[type(loaded).__module__].fail)).start()
+            thread.join()
+        result = play(loaded, Options(), 0, 1, ("random", "random"))
+    finally:
+        put_back()
+    line = rules.splitlines().index(f"    raise {error}('between games')") + 1
+    assert f"raised {error}: between games where Python ignores it" in result.failure and result.line == line, \
+        (result.failure, result.line)
+
+
 def test_cycles_the_rules_keep_past_a_game_are_collected_once_let_go(tmp_path):
     """Each game's reference cycles are collected after it, without a pass over all of pnp's data: what the rules
     keep from one game to the next, in a cycle, is collected once they let it go (a collection leaving out

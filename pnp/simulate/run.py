@@ -455,6 +455,8 @@ class _alarm:
         self.unraised_turn = 0  # the game's turn then
 
     def __enter__(self) -> None:
+        if _IGNORED and self.unraised is None:  # raised between two bounds (keep_ignored_between): this one's
+            self.unraised, self.unraised_turn = _IGNORED.pop(), self.turn[0]
         self.previous_hook, self.previous_thread_hook = sys.unraisablehook, threading.excepthook
         sys.unraisablehook, threading.excepthook = self._swallowed, self._thread_raised
         if self.armed:
@@ -487,10 +489,10 @@ class _alarm:
         error = unraisable.exc_value
         if self._stopping() is None or not isinstance(error, _Timeout):
             if self.unraised is None and isinstance(error, BaseException):  # (Python gives None for none)
-                self.unraised, self.unraised_turn = error.with_traceback(unraisable.exc_traceback), self.turn[0]
+                self.unraised, self.unraised_turn = _with_traceback(error, unraisable.exc_traceback), self.turn[0]
             return
         if self.swallowed is None:  # where it was swallowed: the rules' line a message names
-            self.swallowed = unraisable.exc_value.with_traceback(unraisable.exc_traceback)
+            self.swallowed = _with_traceback(unraisable.exc_value, unraisable.exc_traceback)
         if self.armed:
             self.inside = True
             signal.setitimer(signal.ITIMER_REAL, STOP_AGAIN, self.idle)
@@ -501,7 +503,7 @@ class _alarm:
         the terminal for each game, and the run was said ok."""
         error = raised.exc_value
         if self.unraised is None and isinstance(error, BaseException):  # (None where the thread gave none)
-            self.unraised, self.unraised_turn = error.with_traceback(raised.exc_traceback), self.turn[0]
+            self.unraised, self.unraised_turn = _with_traceback(error, raised.exc_traceback), self.turn[0]
 
     def __exit__(self, *exc: object) -> Literal[False]:
         self.inside = False
@@ -521,6 +523,38 @@ class _alarm:
     def _stopping(self) -> type[_Timeout] | None:
         """The stop raised in the game, if one was."""
         return self.stopping
+
+
+def _with_traceback(error: BaseException, traceback: TracebackType | None) -> BaseException:
+    """The error with its traceback set by Python's own method: the rules' error class may override
+    with_traceback, and its failure in one of Python's hooks (sys.unraisablehook, threading.excepthook) was
+    printed as a traceback, the error lost (between two games, where no bound holds, a loop in it ran unbounded)."""
+    return BaseException.with_traceback(error, traceback)
+
+
+_IGNORED: list[BaseException] = []  # the first error of the rules Python ignored between two of pnp's bounds
+
+
+def keep_ignored_between() -> Callable[[], None]:
+    """From now on, in a process playing the rules, an error Python ignores outside a bound of pnp's (_alarm: a
+    game, its letting go, the rules' loading) is kept, not printed, and the next bound takes it as one raised in
+    it (said as the next game's failure at the rules' line); what puts the hooks before back. A thread the rules
+    started that raised between two games, or a __del__ run there, was a traceback in the terminal, the run said
+    ok. One kept after the last bound is said nowhere, as one raised after the process ended."""
+    previous = sys.unraisablehook, threading.excepthook
+    _IGNORED.clear()  # (a worker forked with one of the process that started it: said there, if anywhere)
+
+    def kept(ignored: Any) -> None:
+        if not _IGNORED and isinstance(ignored.exc_value, BaseException):  # (None where a thread gave none)
+            _IGNORED.append(_with_traceback(ignored.exc_value, ignored.exc_traceback))
+
+    sys.unraisablehook = threading.excepthook = kept
+
+    def put_back() -> None:
+        sys.unraisablehook, threading.excepthook = previous
+        _IGNORED.clear()
+
+    return put_back
 
 
 def hold_continue() -> None:
@@ -630,6 +664,7 @@ def _start_worker(source: RulesSource, game_id: str, game_data: GameData, option
     stop_hard_past_timeouts()
     bound_recursion_limit()
     unprinted_c_faults()
+    keep_ignored_between()  # (for the worker's life)
     _cap_memory(RULES_MEMORY // (workers + 1), inherited=True)  # (see _play_apart)
     hold_continue()
     _tell_ctrl_c()
@@ -1110,7 +1145,9 @@ ENDED_CHECK = 0.1  # seconds between two looks at whether the process playing th
 def _played(project: Project, game: Game, options: Options, progress: Callable[[int], object] | None,
             loaded: Callable[[], object] | None = None) -> Played:
     """The run's games, played once the rules are loaded (then loaded() is called)."""
-    with ctrl_c_told():
+    put_back = keep_ignored_between()
+    with contextlib.ExitStack() as stack, ctrl_c_told():
+        stack.callback(put_back)
         rules, data, (items, end_reasons) = _loaded(project, game, options)
         if loaded:
             loaded()
@@ -1283,6 +1320,7 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
         stop_hard_past_timeouts()
         bound_recursion_limit()
         unprinted_c_faults()
+        keep_ignored_between()  # (for the process's life: a thread of the rules may raise as the games are sent)
         sending.send(("played", _played(project, game, options, lambda n: sending.send(("progress", n)),
                                         lambda: sending.send(("loaded", None)))))
     except api.Interrupted:  # Ctrl-C reached pnp's process too, which says it
