@@ -262,6 +262,23 @@ def test_hover_text_reads_as_the_card_prints_it(text, hover):
     assert _markup_free(text) == hover
 
 
+@pytest.mark.parametrize("typed, saved", [
+    ("[b]Bold[/b] and [FF0000]red[-]", "[[-]b]Bold[[-]/b] and [[-]FF0000]red[[-]-]"),
+    ("Roll [10] dice, [sub]x[/SUP] [url=https://x]y[/url] [c]", "Roll [[-]10] dice, [[-]sub]x[[-]/SUP] "
+     "[[-]url=https://x]y[[-]/url] [[-]c]"),
+    ("[[-]b] [x] [123] [bold] [ b] [", "[[[-]-]b] [x] [123] [bold] [ b] ["),
+])
+def test_a_name_or_hover_text_shows_tabletop_simulators_tags_as_typed(typed, saved):
+    # '[b]' in a card's text printed '[b]' on the card and bold in Tabletop Simulator, '[10]' near-transparent
+    from types import SimpleNamespace
+
+    from pnp.export.tts import _with_transform
+
+    state = {"Nickname": typed, "Description": typed, "ContainedObjects": [{"Nickname": typed, "Name": "Card"}]}
+    done = _with_transform(state, SimpleNamespace(x=0.0, z=0.0, facing_north=True, flip=False, scale=1.0))
+    assert done["Nickname"] == done["Description"] == done["ContainedObjects"][0]["Nickname"] == saved
+
+
 def test_a_deck_sheet_s_card_is_a_pixel_at_least_each_way(tmp_path):
     # eight 2000 x 1 mm cards to a row were 0 px tall: Pillow refused the sheet, said as a bug in pnp
     from types import SimpleNamespace
