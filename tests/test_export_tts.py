@@ -144,6 +144,8 @@ def test_tokens_in_bags_dice_rulebook_and_seats(table):
     assert len(dice) == 1 and dice[0]["CustomImage"]["CustomDice"]["Type"] == 1
     pdfs = [o for o in save["ObjectStates"] if o["Name"] == "Custom_PDF"]
     assert len(pdfs) == 1 and local(pdfs[0]["CustomPDF"]["PDFUrl"]).read_bytes().startswith(b"%PDF")
+    from pypdf import PdfReader  # (the rulebook a player opens on the table was titled 'untitled')
+    assert PdfReader(local(pdfs[0]["CustomPDF"]["PDFUrl"])).metadata.title == "Mini Game — Rulebook"
     aids = [o for o in save["ObjectStates"] if o["Nickname"] == "Player aid"]
     assert len(aids) == 3  # one at each of the 2-3 players' seats: two south, one north turned to face it
     assert sorted(o["Transform"]["rotY"] for o in aids) == [0.0, 180.0, 180.0]

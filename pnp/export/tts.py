@@ -511,7 +511,8 @@ def _rulebook_piece(out: Path, url: Url, studio: "Studio", guids: Guids) -> list
     books = [c for c in studio.game.components if c.kind == "rulebook"]
     if not books:
         return []
-    canvas = new_canvas(str(out / RULEBOOK), studio.fonts.name("Body"), studio.paper)
+    canvas = new_canvas(str(out / RULEBOOK), studio.fonts.name("Body"), studio.paper,
+                        title=f"{studio.game.title} — {books[0].name}")
     KINDS["rulebook"].draw(canvas, books[0], studio)
     canvas.save()
     scale = scale_for("tile", studio.paper[1] / MM)
