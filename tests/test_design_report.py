@@ -507,3 +507,16 @@ def test_a_float_is_named_as_a_card_prints_it_not_to_four_digits(tmp_path):
                         cards=cards)
     _, text = report_text(root)
     assert "cards.weight min 11000.25, median 11000.5, max 12000.75; the values: 11000.25, 11000.5, 12000.75" in text
+
+
+@pytest.mark.parametrize("count", [12, 1451827454034850, -7.34e14, 0.30000000000000004, -1.7e308])
+def test_a_weighted_count_too_wide_for_its_grid_cell_is_written_to_fewer_digits(count):
+    # a counts view weighted by a field of 1e15s wrote '1451827454034850' across the cells beside it
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from pnp.draw.charts import GRID_COLUMNS, GRID_PAD, LABEL, _cell_figure, _grid_column
+
+    room = _grid_column(GRID_COLUMNS) - 2 * GRID_PAD
+    text = _cell_figure(count, room, "Helvetica")
+    assert stringWidth(text, "Helvetica", LABEL + 1) <= room
+    assert text == "12" if count == 12 else float(text) == pytest.approx(count, rel=0.5)  # (-1.7e308: -1e308)

@@ -300,6 +300,7 @@ def _labels(d: Drawing, plot: LinePlot, labelled: Iterable[tuple[float, float, s
 
 
 GRID_COLUMNS = 12  # a grid's columns per table: 138 mm beside the row names, 11.5 mm or more each
+GRID_PAD = 2  # points either side of a grid cell's figure
 
 
 def grid_tables(block: Block, st: Styles) -> list[Table]:
@@ -309,8 +310,34 @@ def grid_tables(block: Block, st: Styles) -> list[Table]:
     for its text (a field of 41 values gave columns narrower than their padding)."""
     top = block.get("top") or max((max((c for c in r if c is not None), default=0) for r in block["cells"]),
                                   default=0) or 1
-    texts = block.get("texts") or [[str(c) for c in r] for r in block["cells"]]
+    room = _grid_column(min(GRID_COLUMNS, len(block["cols"]))) - 2 * GRID_PAD
+    texts = block.get("texts") or [[_cell_figure(c, room, st.body) for c in r] for r in block["cells"]]
     return [_grid_part(block, st, top, texts, start) for start in range(0, max(1, len(block["cols"])), GRID_COLUMNS)]
+
+
+def _grid_column(columns: int) -> float:
+    """A grid's column width, with `columns` of them in one of its tables."""
+    return min(20 * mm, (FULL - 32 * mm) / max(1, columns))
+
+
+def _cell_figure(count: float, room: float, font: str) -> str:
+    """A grid cell's figure in `room` points: as it is, else to fewer significant digits (a weighted count of
+    1.45e15 was written '1451827454034850', across the cells beside it); never rounded past the largest float
+    (-1.7e308 to one digit is '-2e308', read as minus infinity)."""
+    texts = [str(count), *(_significant(count, digits) for digits in (4, 3, 2, 1))]
+    return next((t for t in texts if stringWidth(t, font, LABEL + 1) <= room), texts[-1])
+
+
+def _significant(count: float, digits: int) -> str:
+    """`count` to `digits` significant digits, its exponent without '+'; rounded toward 0 where rounding to the
+    nearest passes the largest float."""
+    from decimal import ROUND_DOWN, Decimal, localcontext
+
+    text = f"{count:.{digits}g}"
+    if abs(float(text)) == float("inf"):
+        with localcontext(rounding=ROUND_DOWN):
+            text = f"{Decimal(repr(count)):.{digits - 1}e}"
+    return text.replace("e+", "e")
 
 
 def _grid_part(block: Block, st: Styles, top: float, texts: list[list[str]], start: int) -> Table:
@@ -320,14 +347,14 @@ def _grid_part(block: Block, st: Styles, top: float, texts: list[list[str]], sta
     head = [Paragraph(f"{escape(_short(block['row_name'], 40))} \\ {escape(_short(block['col_name'], 40))}", st.small)]
     rows = [head + [Paragraph(escape(_short(c, 24)), st.small) for c in cols]]
     style: TableStyles = [("FONT", (0, 0), (-1, -1), st.body, LABEL + 1), ("GRID", (0, 0), (-1, -1), 0.3, GREY),
-             ("ALIGN", (1, 1), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]
+             ("ALIGN", (1, 1), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+             ("LEFTPADDING", (1, 1), (-1, -1), GRID_PAD), ("RIGHTPADDING", (1, 1), (-1, -1), GRID_PAD)]
     for i, (name, cells) in enumerate(zip(block["rows"], block["cells"]), start=1):
         cells = cells[part]
         rows.append([Paragraph(escape(_short(name, 22)), st.small)]
                     + ["" if c is None else t for c, t in zip(cells, texts[i - 1][part])])
         style += _shades(cells, i, top)
-    width = min(20 * mm, (FULL - 32 * mm) / max(1, len(cols)))
-    table = Table(rows, colWidths=[32 * mm] + [width] * len(cols), repeatRows=1, spaceAfter=4)
+    table = Table(rows, colWidths=[32 * mm] + [_grid_column(len(cols))] * len(cols), repeatRows=1, spaceAfter=4)
     table.setStyle(TableStyle(style))
     return table
 
