@@ -520,3 +520,16 @@ def test_a_weighted_count_too_wide_for_its_grid_cell_is_written_to_fewer_digits(
     text = _cell_figure(count, room, "Helvetica")
     assert stringWidth(text, "Helvetica", LABEL + 1) <= room
     assert text == "12" if count == 12 else float(text) == pytest.approx(count, rel=0.5)  # (-1.7e308: -1e308)
+
+
+def test_a_histogram_of_eight_series_names_each_in_its_legend_inside_the_drawing():
+    # ReportLab's legend wrapped at 3 names a column: the 7th and 8th series' names were drawn past the page's
+    # edge and a long name of the 4th to 6th across it
+    from pnp.draw.charts import FULL, bar_drawing
+
+    series = [("a" * 3000 if i == 5 else f"series {i}", [i, 2, 3]) for i in range(8)]
+    drawing = bar_drawing({"labels": ["x", "y", "z"], "series": series}, "Helvetica", FULL)
+    left, _, right, _ = drawing.getBounds()
+    assert 0 <= left and right <= drawing.width
+    legend = drawing.contents[-1]
+    assert len(legend.colorNamePairs) == 8 and legend.columnMaximum >= 8

@@ -120,7 +120,7 @@ def bar_drawing(block: Block, font: str, width: float) -> Drawing:
     d.add(chart)
     _keep_inside(d, chart)
     if legend:
-        d.add(_legend([(PALETTE[i % 8], name) for i, (name, _) in enumerate(series)], font, width - 64, HEIGHT - 12,
+        d.add(_legend([(PALETTE[i % 8], name) for i, (name, _) in enumerate(series)], font, width - LEGEND_W, HEIGHT - 12,
                       "FilledSquare"))
     return d
 
@@ -148,11 +148,18 @@ def _step(top: float) -> int:
     return int(step)
 
 
+LEGEND_W = 64  # points: a legend's room at the drawing's right edge, its swatch and its names
+
+
 def _legend(entries: list[tuple[str, str]], font: str, x: float, y: float, marker: str) -> Legend:
+    """A legend in one column of LEGEND_W points from x, each name cut to its room: in ReportLab's columns of 3
+    the 7th and 8th series' names were drawn past the page's edge, the 4th to 6th across it."""
     legend = Legend()
     legend.x, legend.y, legend.fontName, legend.fontSize = x, y, font, LABEL
     legend.alignment, legend.dx, legend.dy, legend.deltay = "right", 6, 6, 10
-    legend.colorNamePairs = [(colors.HexColor(c), _short(n, 14)) for c, n in entries]
+    legend.columnMaximum, legend.dxTextSpace = max(1, len(entries)), 4
+    room = LEGEND_W - legend.dx - legend.dxTextSpace - 2
+    legend.colorNamePairs = [(colors.HexColor(c), cut_to_width(_short(n, 14), font, LABEL, room)) for c, n in entries]
     return legend
 
 
