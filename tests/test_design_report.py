@@ -533,3 +533,15 @@ def test_a_histogram_of_eight_series_names_each_in_its_legend_inside_the_drawing
     assert 0 <= left and right <= drawing.width
     legend = drawing.contents[-1]
     assert len(legend.colorNamePairs) == 8 and legend.columnMaximum >= 8
+
+
+def test_bars_too_narrow_for_their_turned_names_name_every_kth_bar():
+    # 80 bars on a full-width chart wrote their turned names over one another, none readable
+    from pnp.draw.charts import FULL, LABEL, _spaced_names
+
+    names = [f"n{i}" for i in range(80)]
+    shown = _spaced_names(names, FULL - 34, True)
+    kept = [i for i, name in enumerate(shown) if name]
+    assert shown[-1] == "n79" and all(shown[i] == names[i] for i in kept)
+    assert min(b - a for a, b in zip(kept, kept[1:])) * (FULL - 34) / 80 >= LABEL * 1.45
+    assert _spaced_names(names[:10], FULL - 34, True) == names[:10]

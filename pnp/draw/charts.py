@@ -1,6 +1,7 @@
 """The design report drawn: headings, notes, vector charts (reportlab.graphics) and tables, from plain blocks
 of numbers, into an A4 PDF in the game's fonts (same blocks, same bytes)."""
 
+import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import IO, Any
@@ -81,6 +82,15 @@ def _crowded(labels: Sequence[str], width: float) -> bool:
     return len(labels) > (8 if width < FULL else 16) or longest > 60 / max(len(labels), 1)
 
 
+def _spaced_names(names: list[str], width: float, turned: bool) -> list[str]:
+    """The bars' names, every k-th of them (the last among them) where a bar is narrower than a name's line needs (turned at 45
+    degrees, a line needs LABEL * 1.45 points along the axis): 80 bars on a full-width chart wrote their names
+    over one another, none readable."""
+    step = width / max(1, len(names))
+    every = math.ceil(LABEL * 1.45 / step) if turned else 1
+    return [name if (len(names) - 1 - i) % every == 0 else "" for i, name in enumerate(names)]  # (the last named)
+
+
 def _value_axis(axis: ValueAxis, series: Series) -> None:
     """From zero to the largest value, whole-number steps for counts."""
     top = max((max(v) for _, v in series if v), default=1)
@@ -104,7 +114,7 @@ def bar_drawing(block: Block, font: str, width: float) -> Drawing:
     chart.x, chart.y = 26, bottom
     chart.width, chart.height = width - 34 - (70 if legend else 0), HEIGHT - 34
     chart.data = [list(values) for _, values in series]
-    chart.categoryAxis.categoryNames = [_short(s) for s in labels]
+    chart.categoryAxis.categoryNames = _spaced_names([_short(s) for s in labels], chart.width, many)
     _axis_fonts(chart, font)
     _value_axis(chart.valueAxis, series)
     if chart.valueAxis.valueMin < 0:  # bars below zero: the names go under the chart, not on the zero line
