@@ -545,3 +545,15 @@ def test_bars_too_narrow_for_their_turned_names_name_every_kth_bar():
     assert shown[-1] == "n79" and all(shown[i] == names[i] for i in kept)
     assert min(b - a for a, b in zip(kept, kept[1:])) * (FULL - 34) / 80 >= LABEL * 1.45
     assert _spaced_names(names[:10], FULL - 34, True) == names[:10]
+
+
+def test_bars_of_rows_whose_long_names_begin_alike_are_each_drawn():
+    # the rows were told apart by their names cut to 60 characters: of 'W' * 400 + '1' and + '7', both of 5, one
+    # bar was drawn and the other row left out without a word
+    from types import SimpleNamespace
+
+    from pnp.insight.tables import bars_view
+
+    rows = [{"name": "W" * 400 + str(i), "x": 5} for i in range(4)] + [{"name": "same", "x": 2}] * 2
+    block = bars_view(SimpleNamespace(tables={"t": rows}), {"table": "t", "x": "x"}, "name")
+    assert block["series"][0][1] == [5, 5, 5, 5, 2]
