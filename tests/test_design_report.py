@@ -557,3 +557,10 @@ def test_bars_of_rows_whose_long_names_begin_alike_are_each_drawn():
     rows = [{"name": "W" * 400 + str(i), "x": 5} for i in range(4)] + [{"name": "same", "x": 2}] * 2
     block = bars_view(SimpleNamespace(tables={"t": rows}), {"table": "t", "x": "x"}, "name")
     assert block["series"][0][1] == [5, 5, 5, 5, 2]
+
+
+def test_the_values_a_grid_leaves_out_are_counted_as_the_rows_a_bars_view_leaves_out():
+    # '3000 values of name, the first 40 shown' stood beside '3,000 rows give v, the first 80 shown'
+    from pnp.insight.tables import _left_out
+
+    assert _left_out([("name", list(range(3000))), ("kind", [1, 2])]) == "3,000 values of name, the first 40 shown"

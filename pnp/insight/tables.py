@@ -290,7 +290,7 @@ def scatter_block(game: "Game", view: View, label: str) -> "Block":
 
 def _left_out(domains: Iterable[tuple[str | None, list[Any]]]) -> str:
     """The line saying which fields had more values than a chart shows."""
-    return "; ".join(f"{len(values)} values of {name}, the first {MAX_BARS} shown" for name, values in domains
+    return "; ".join(f"{len(values):,} values of {name}, the first {MAX_BARS} shown" for name, values in domains
                      if len(values) > MAX_BARS)
 
 
