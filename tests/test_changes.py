@@ -417,7 +417,7 @@ def test_two_kept_manifests_given_by_one_relative_name_are_two_states(tmp_path, 
         monkeypatch.chdir(tmp_path / kept)
         result = run(root, "build", "mini", "--changed-since", "manifest.json")
         assert result.exit_code == 0, result.output
-        said.append(re.search(r"since (\S+), \d+ pages in (\S+)", result.output).groups())
+        said.append(re.search(r"since (\S+), \d+ pages? in (\S+)", result.output).groups())
     assert said[0][0] != said[1][0] and said[0][1] != said[1][1], said
     assert len(list((root / "output" / "mini").glob("mini-reprint-*-a4.pdf"))) == 2
 

@@ -507,3 +507,60 @@ def test_a_float_is_named_as_a_card_prints_it_not_to_four_digits(tmp_path):
                         cards=cards)
     _, text = report_text(root)
     assert "cards.weight min 11000.25, median 11000.5, max 12000.75; the values: 11000.25, 11000.5, 12000.75" in text
+
+
+@pytest.mark.parametrize("count", [12, 1451827454034850, -7.34e14, 0.30000000000000004, -1.7e308])
+def test_a_weighted_count_too_wide_for_its_grid_cell_is_written_to_fewer_digits(count):
+    # a counts view weighted by a field of 1e15s wrote '1451827454034850' across the cells beside it
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from pnp.draw.charts import GRID_COLUMNS, GRID_PAD, LABEL, _cell_figure, _grid_column
+
+    room = _grid_column(GRID_COLUMNS) - 2 * GRID_PAD
+    text = _cell_figure(count, room, "Helvetica")
+    assert stringWidth(text, "Helvetica", LABEL + 1) <= room
+    assert text == "12" if count == 12 else float(text) == pytest.approx(count, rel=0.5)  # (-1.7e308: -1e308)
+
+
+def test_a_histogram_of_eight_series_names_each_in_its_legend_inside_the_drawing():
+    # ReportLab's legend wrapped at 3 names a column: the 7th and 8th series' names were drawn past the page's
+    # edge and a long name of the 4th to 6th across it
+    from pnp.draw.charts import FULL, bar_drawing
+
+    series = [("a" * 3000 if i == 5 else f"series {i}", [i, 2, 3]) for i in range(8)]
+    drawing = bar_drawing({"labels": ["x", "y", "z"], "series": series}, "Helvetica", FULL)
+    left, _, right, _ = drawing.getBounds()
+    assert 0 <= left and right <= drawing.width
+    legend = drawing.contents[-1]
+    assert len(legend.colorNamePairs) == 8 and legend.columnMaximum >= 8
+
+
+def test_bars_too_narrow_for_their_turned_names_name_every_kth_bar():
+    # 80 bars on a full-width chart wrote their turned names over one another, none readable
+    from pnp.draw.charts import FULL, LABEL, _spaced_names
+
+    names = [f"n{i}" for i in range(80)]
+    shown = _spaced_names(names, FULL - 34, True)
+    kept = [i for i, name in enumerate(shown) if name]
+    assert shown[-1] == "n79" and all(shown[i] == names[i] for i in kept)
+    assert min(b - a for a, b in zip(kept, kept[1:])) * (FULL - 34) / 80 >= LABEL * 1.45
+    assert _spaced_names(names[:10], FULL - 34, True) == names[:10]
+
+
+def test_bars_of_rows_whose_long_names_begin_alike_are_each_drawn():
+    # the rows were told apart by their names cut to 60 characters: of 'W' * 400 + '1' and + '7', both of 5, one
+    # bar was drawn and the other row left out without a word
+    from types import SimpleNamespace
+
+    from pnp.insight.tables import bars_view
+
+    rows = [{"name": "W" * 400 + str(i), "x": 5} for i in range(4)] + [{"name": "same", "x": 2}] * 2
+    block = bars_view(SimpleNamespace(tables={"t": rows}), {"table": "t", "x": "x"}, "name")
+    assert block["series"][0][1] == [5, 5, 5, 5, 2]
+
+
+def test_the_values_a_grid_leaves_out_are_counted_as_the_rows_a_bars_view_leaves_out():
+    # '3000 values of name, the first 40 shown' stood beside '3,000 rows give v, the first 80 shown'
+    from pnp.insight.tables import _left_out
+
+    assert _left_out([("name", list(range(3000))), ("kind", [1, 2])]) == "3,000 values of name, the first 40 shown"

@@ -40,10 +40,10 @@ def test_a_plain_build_refuses_and_a_draft_draws_every_card_marking_the_broken_o
 def test_a_proof_of_other_cards_is_not_blocked_and_one_holding_a_broken_card_is_a_draft(broken):
     clean = run(broken, "build", "--only", "card.id in ['fern', 'moss']")
     assert clean.exit_code == 1 and "selection of 2 items" in clean.stdout  # the errors are still said
-    proof = re.search(r"pages in (\S+/mini-selection-[0-9a-f]{8}-a4\.pdf)", clean.stdout)
+    proof = re.search(r"pages? in (\S+/mini-selection-[0-9a-f]{8}-a4\.pdf)", clean.stdout)
     assert proof and "DRAFT" not in " ".join(page_texts(broken / proof[1]))
     marked = run(broken, "build", "--only", "card.id in ['fern', 'lion']")
-    proof = re.search(r"pages in (\S+/mini-selection-[0-9a-f]{8}-a4-draft\.pdf)", marked.stdout)
+    proof = re.search(r"pages? in (\S+/mini-selection-[0-9a-f]{8}-a4-draft\.pdf)", marked.stdout)
     assert proof and "DRAFT: text is about" in " ".join(page_texts(broken / proof[1]))
 
 
@@ -56,7 +56,7 @@ def test_a_drafts_reprint_marks_its_broken_cards_as_the_draft_kit_does(broken):
     cards = broken / "cards/mini/cards.yaml"
     cards.write_text(cards.read_text(encoding="utf-8").replace("power: lots", "power: heaps"), encoding="utf-8")
     result = run(broken, "build", "--draft", "--changed-since", str(before))
-    reprint = re.search(r"pages in (\S+/mini-reprint-[0-9a-f]{8}-a4-draft\.pdf)", result.stdout)
+    reprint = re.search(r"pages? in (\S+/mini-reprint-[0-9a-f]{8}-a4-draft\.pdf)", result.stdout)
     assert reprint, result.output
     text = " ".join(page_texts(broken / reprint[1]))
     assert "wolf" in text.lower() and "DRAFT: power: expected a" in text

@@ -237,6 +237,7 @@ def test_proof_sheet_shows_every_card_with_its_id_and_name(mini):
     for label in ("lion · Lion", "fern · Fern", "wolf · Wolf", "moss · Moss"):
         assert label in shown, (label, shown)
     assert "Mini Game: Cards, 4 cards · proof page 1 of 1" in shown
+    assert pdf.metadata.title == "Mini Game — proof of Cards"  # (it was 'untitled')
 
 
 @pytest.mark.parametrize("title", ["Wide " * 23, "Mini Game"])

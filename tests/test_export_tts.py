@@ -144,6 +144,8 @@ def test_tokens_in_bags_dice_rulebook_and_seats(table):
     assert len(dice) == 1 and dice[0]["CustomImage"]["CustomDice"]["Type"] == 1
     pdfs = [o for o in save["ObjectStates"] if o["Name"] == "Custom_PDF"]
     assert len(pdfs) == 1 and local(pdfs[0]["CustomPDF"]["PDFUrl"]).read_bytes().startswith(b"%PDF")
+    from pypdf import PdfReader  # (the rulebook a player opens on the table was titled 'untitled')
+    assert PdfReader(local(pdfs[0]["CustomPDF"]["PDFUrl"])).metadata.title == "Mini Game — Rulebook"
     aids = [o for o in save["ObjectStates"] if o["Nickname"] == "Player aid"]
     assert len(aids) == 3  # one at each of the 2-3 players' seats: two south, one north turned to face it
     assert sorted(o["Transform"]["rotY"] for o in aids) == [0.0, 180.0, 180.0]
@@ -260,6 +262,23 @@ def test_hover_text_reads_as_the_card_prints_it(text, hover):
     # its own icon and star patterns printed the documented escape '10\:30:45' as '10\3045' and '2\*3' as '2\3'
     from pnp.export.tts import _markup_free
     assert _markup_free(text) == hover
+
+
+@pytest.mark.parametrize("typed, saved", [
+    ("[b]Bold[/b] and [FF0000]red[-]", "[[-]b]Bold[[-]/b] and [[-]FF0000]red[[-]-]"),
+    ("Roll [10] dice, [sub]x[/SUP] [url=https://x]y[/url] [c]", "Roll [[-]10] dice, [[-]sub]x[[-]/SUP] "
+     "[[-]url=https://x]y[[-]/url] [[-]c]"),
+    ("[[-]b] [x] [123] [bold] [ b] [", "[[[-]-]b] [x] [123] [bold] [ b] ["),
+])
+def test_a_name_or_hover_text_shows_tabletop_simulators_tags_as_typed(typed, saved):
+    # '[b]' in a card's text printed '[b]' on the card and bold in Tabletop Simulator, '[10]' near-transparent
+    from types import SimpleNamespace
+
+    from pnp.export.tts import _with_transform
+
+    state = {"Nickname": typed, "Description": typed, "ContainedObjects": [{"Nickname": typed, "Name": "Card"}]}
+    done = _with_transform(state, SimpleNamespace(x=0.0, z=0.0, facing_north=True, flip=False, scale=1.0))
+    assert done["Nickname"] == done["Description"] == done["ContainedObjects"][0]["Nickname"] == saved
 
 
 def test_a_deck_sheet_s_card_is_a_pixel_at_least_each_way(tmp_path):

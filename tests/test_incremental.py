@@ -38,7 +38,7 @@ def build(root, *args):
 
 def rebuilt(output):
     """The games a build drew (the others say 'up to date')."""
-    return sorted(re.findall(r"^(\S+): \d+ files", output, re.M))
+    return sorted(re.findall(r"^(\S+): \d+ files?", output, re.M))
 
 
 def up_to_date(output):

@@ -34,7 +34,7 @@ def kit(root):
 
 def written(root, result, game=GAME):
     """The selection PDF and its manifest that a build says it wrote."""
-    found = re.search(r"pages in (\S+-selection-([0-9a-f]{8})-a4\.pdf)", result.output)
+    found = re.search(r"pages? in (\S+-selection-([0-9a-f]{8})-a4\.pdf)", result.output)
     assert found, result.output
     return root / found[1], root / "output" / game / f"manifest-selection-{found[2]}.json"
 
@@ -181,3 +181,11 @@ def test_the_next_build_of_the_kit_removes_the_proofs_beside_it_unless_edited(tm
     assert kept_pdf.exists() and kept_manifest.exists()
     assert all(copy.exists() for copy in received)
     assert len(list(folder.glob("mini-selection-*-letter.pdf"))) == 1  # another build's options: its own
+
+
+@pytest.mark.parametrize("count, what, said", [(1, "page", "1 page"), (2, "page", "2 pages"), (0, "item", "0 items"),
+                                               (1, "file", "1 file")])
+def test_a_selection_reprint_or_build_says_its_counts_with_their_nouns(count, what, said):
+    # 'selection of 1 item, 1 pages' was said of a one-page proof (and '1 files' of a build, '1 pages' of a reprint)
+    from pnp.cli import _counted
+    assert _counted(count, what) == said

@@ -40,12 +40,14 @@ class CountedCanvas(FormCanvas):
 
 
 def new_canvas(target: str | BinaryIO, font_name: str, page_size: tuple[float, float] | None = None,
-               compression: int | None = None, on_page: Callable[[], None] | None = None) -> FormCanvas:
+               compression: int | None = None, on_page: Callable[[], None] | None = None,
+               title: str | None = None) -> FormCanvas:
     """A canvas writing to `target` (a file name or a binary stream) on pages of `page_size` points
     (ReportLab's default when None), its first font `font_name` (so no other is selected by an operator of its
     own), streams compressed or not (`compression`: 1, 0, or None for ReportLab's default); `on_page` is
-    called before each page is finished."""
+    called before each page is finished; `title` is the document's (a viewer shows it, 'untitled' without one)."""
     options = dict(pagesize=page_size, invariant=1, pageCompression=compression, initialFontName=font_name)
-    if on_page is None:
-        return FormCanvas(target, **options)
-    return CountedCanvas(target, on_page=on_page, **options)
+    canvas = FormCanvas(target, **options) if on_page is None else CountedCanvas(target, on_page=on_page, **options)
+    if title is not None:
+        canvas.setTitle(title)
+    return canvas

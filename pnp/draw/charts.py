@@ -1,6 +1,7 @@
 """The design report drawn: headings, notes, vector charts (reportlab.graphics) and tables, from plain blocks
 of numbers, into an A4 PDF in the game's fonts (same blocks, same bytes)."""
 
+import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import IO, Any
@@ -81,6 +82,15 @@ def _crowded(labels: Sequence[str], width: float) -> bool:
     return len(labels) > (8 if width < FULL else 16) or longest > 60 / max(len(labels), 1)
 
 
+def _spaced_names(names: list[str], width: float, turned: bool) -> list[str]:
+    """The bars' names, every k-th of them (the last among them) where a bar is narrower than a name's line needs (turned at 45
+    degrees, a line needs LABEL * 1.45 points along the axis): 80 bars on a full-width chart wrote their names
+    over one another, none readable."""
+    step = width / max(1, len(names))
+    every = math.ceil(LABEL * 1.45 / step) if turned else 1
+    return [name if (len(names) - 1 - i) % every == 0 else "" for i, name in enumerate(names)]  # (the last named)
+
+
 def _value_axis(axis: ValueAxis, series: Series) -> None:
     """From zero to the largest value, whole-number steps for counts."""
     top = max((max(v) for _, v in series if v), default=1)
@@ -104,7 +114,7 @@ def bar_drawing(block: Block, font: str, width: float) -> Drawing:
     chart.x, chart.y = 26, bottom
     chart.width, chart.height = width - 34 - (70 if legend else 0), HEIGHT - 34
     chart.data = [list(values) for _, values in series]
-    chart.categoryAxis.categoryNames = [_short(s) for s in labels]
+    chart.categoryAxis.categoryNames = _spaced_names([_short(s) for s in labels], chart.width, many)
     _axis_fonts(chart, font)
     _value_axis(chart.valueAxis, series)
     if chart.valueAxis.valueMin < 0:  # bars below zero: the names go under the chart, not on the zero line
@@ -120,7 +130,7 @@ def bar_drawing(block: Block, font: str, width: float) -> Drawing:
     d.add(chart)
     _keep_inside(d, chart)
     if legend:
-        d.add(_legend([(PALETTE[i % 8], name) for i, (name, _) in enumerate(series)], font, width - 64, HEIGHT - 12,
+        d.add(_legend([(PALETTE[i % 8], name) for i, (name, _) in enumerate(series)], font, width - LEGEND_W, HEIGHT - 12,
                       "FilledSquare"))
     return d
 
@@ -148,11 +158,18 @@ def _step(top: float) -> int:
     return int(step)
 
 
+LEGEND_W = 64  # points: a legend's room at the drawing's right edge, its swatch and its names
+
+
 def _legend(entries: list[tuple[str, str]], font: str, x: float, y: float, marker: str) -> Legend:
+    """A legend in one column of LEGEND_W points from x, each name cut to its room: in ReportLab's columns of 3
+    the 7th and 8th series' names were drawn past the page's edge, the 4th to 6th across it."""
     legend = Legend()
     legend.x, legend.y, legend.fontName, legend.fontSize = x, y, font, LABEL
     legend.alignment, legend.dx, legend.dy, legend.deltay = "right", 6, 6, 10
-    legend.colorNamePairs = [(colors.HexColor(c), _short(n, 14)) for c, n in entries]
+    legend.columnMaximum, legend.dxTextSpace = max(1, len(entries)), 4
+    room = LEGEND_W - legend.dx - legend.dxTextSpace - 2
+    legend.colorNamePairs = [(colors.HexColor(c), cut_to_width(_short(n, 14), font, LABEL, room)) for c, n in entries]
     return legend
 
 
@@ -300,6 +317,7 @@ def _labels(d: Drawing, plot: LinePlot, labelled: Iterable[tuple[float, float, s
 
 
 GRID_COLUMNS = 12  # a grid's columns per table: 138 mm beside the row names, 11.5 mm or more each
+GRID_PAD = 2  # points either side of a grid cell's figure
 
 
 def grid_tables(block: Block, st: Styles) -> list[Table]:
@@ -309,8 +327,34 @@ def grid_tables(block: Block, st: Styles) -> list[Table]:
     for its text (a field of 41 values gave columns narrower than their padding)."""
     top = block.get("top") or max((max((c for c in r if c is not None), default=0) for r in block["cells"]),
                                   default=0) or 1
-    texts = block.get("texts") or [[str(c) for c in r] for r in block["cells"]]
+    room = _grid_column(min(GRID_COLUMNS, len(block["cols"]))) - 2 * GRID_PAD
+    texts = block.get("texts") or [[_cell_figure(c, room, st.body) for c in r] for r in block["cells"]]
     return [_grid_part(block, st, top, texts, start) for start in range(0, max(1, len(block["cols"])), GRID_COLUMNS)]
+
+
+def _grid_column(columns: int) -> float:
+    """A grid's column width, with `columns` of them in one of its tables."""
+    return min(20 * mm, (FULL - 32 * mm) / max(1, columns))
+
+
+def _cell_figure(count: float, room: float, font: str) -> str:
+    """A grid cell's figure in `room` points: as it is, else to fewer significant digits (a weighted count of
+    1.45e15 was written '1451827454034850', across the cells beside it); never rounded past the largest float
+    (-1.7e308 to one digit is '-2e308', read as minus infinity)."""
+    texts = [str(count), *(_significant(count, digits) for digits in (4, 3, 2, 1))]
+    return next((t for t in texts if stringWidth(t, font, LABEL + 1) <= room), texts[-1])
+
+
+def _significant(count: float, digits: int) -> str:
+    """`count` to `digits` significant digits, its exponent without '+'; rounded toward 0 where rounding to the
+    nearest passes the largest float."""
+    from decimal import ROUND_DOWN, Decimal, localcontext
+
+    text = f"{count:.{digits}g}"
+    if abs(float(text)) == float("inf"):
+        with localcontext(rounding=ROUND_DOWN):
+            text = f"{Decimal(repr(count)):.{digits - 1}e}"
+    return text.replace("e+", "e")
 
 
 def _grid_part(block: Block, st: Styles, top: float, texts: list[list[str]], start: int) -> Table:
@@ -320,14 +364,14 @@ def _grid_part(block: Block, st: Styles, top: float, texts: list[list[str]], sta
     head = [Paragraph(f"{escape(_short(block['row_name'], 40))} \\ {escape(_short(block['col_name'], 40))}", st.small)]
     rows = [head + [Paragraph(escape(_short(c, 24)), st.small) for c in cols]]
     style: TableStyles = [("FONT", (0, 0), (-1, -1), st.body, LABEL + 1), ("GRID", (0, 0), (-1, -1), 0.3, GREY),
-             ("ALIGN", (1, 1), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]
+             ("ALIGN", (1, 1), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+             ("LEFTPADDING", (1, 1), (-1, -1), GRID_PAD), ("RIGHTPADDING", (1, 1), (-1, -1), GRID_PAD)]
     for i, (name, cells) in enumerate(zip(block["rows"], block["cells"]), start=1):
         cells = cells[part]
         rows.append([Paragraph(escape(_short(name, 22)), st.small)]
                     + ["" if c is None else t for c, t in zip(cells, texts[i - 1][part])])
         style += _shades(cells, i, top)
-    width = min(20 * mm, (FULL - 32 * mm) / max(1, len(cols)))
-    table = Table(rows, colWidths=[32 * mm] + [width] * len(cols), repeatRows=1, spaceAfter=4)
+    table = Table(rows, colWidths=[32 * mm] + [_grid_column(len(cols))] * len(cols), repeatRows=1, spaceAfter=4)
     table.setStyle(TableStyle(style))
     return table
 

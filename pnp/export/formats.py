@@ -178,7 +178,8 @@ def _draw_proof(studio: "Studio", fronts: list["Face"], labels: list[str], grid:
 
     pw, ph = (v * MM for v in PAPER_SIZES["a4"])
     cols, rows = grid
-    canvas = new_canvas(str(path), studio.fonts.name("Body"), (pw, ph))
+    canvas = new_canvas(str(path), studio.fonts.name("Body"), (pw, ph),
+                        title=f"{studio.game.title} — proof of {fronts[0].component.name}")
     painter = studio.painter(canvas)
     per_page = cols * rows
     largest = _largest(fronts)

@@ -38,6 +38,13 @@ DICE_TYPES = {4: 0, 6: 1, 8: 2, 10: 3, 12: 4, 20: 5}  # Custom_Dice's Type by nu
 TILE_TYPES = {"square": 0, "hex": 1, "circle": 2, "rounded": 3, "none": 0}
 THICKNESS = {"board": 0.1, "aid": 0.05, "tokens": 0.1}  # units, before scaling
 MAX_SEATS = 12
+# What Tabletop Simulator reads as markup in a name, a hover text or the notes (its knowledge base's BB Codes
+# page: a hex colour, [-], [b] [i] [u] [s] [sub] [sup] and their ends; the NGUI labels it draws also read a
+# two-digit alpha, [c] and [url=...]): the knowledge base offers no escape, so each such '[' is followed by an
+# empty '[-]' (which ends no colour where none was set, and is not shown), and the text shows as typed
+TTS_TAG = re.compile(r"\[(?=(?:-|/?(?:[bius]|c|sub|sup|url)|url=[^\]]*|[0-9a-f]{2}|[0-9a-f]{6}|[0-9a-f]{8})\])",
+                     re.IGNORECASE)
+SHOWN_AS_TYPED = ("Nickname", "Description")  # the object's fields Tabletop Simulator draws with its markup
 
 
 def _markup_free(text: object) -> str:
@@ -49,6 +56,12 @@ def _markup_free(text: object) -> str:
     # (a term's words are parse's runs too: taken out before it, '\\[[Nope]]', which prints '[[Nope]]', read '\\Nope')
     words = {"br": "\n", "space": " "}
     return "".join(words.get(run.kind, run.text) for run in parse(str(text))).strip()
+
+
+def _literal(text: str) -> str:
+    """`text` as Tabletop Simulator shows it as typed: each of its tags broken by an empty '[-]' ('[b]' printed
+    as bold the rest of a card's hover text, '[10]' made it nearly transparent)."""
+    return TTS_TAG.sub("[[-]", text)
 
 
 def _description(face: "Face", studio: "Studio") -> str:
@@ -203,7 +216,7 @@ def _tts_finish(out: Path, folder: Path, url: Url, sheets: list[Sheet], others: 
     for p in placed:
         objects.append(_with_transform(p.state, p))
     save = {"SaveName": studio.game.title, "GameMode": studio.game.title, "Date": "", "Table": "Table_Custom",
-            "Sky": "", "Note": f"{studio.game.title}: made by pnp from the game's data", "Rules": "",
+            "Sky": "", "Note": _literal(f"{studio.game.title}: made by pnp from the game's data"), "Rules": "",
             "ObjectStates": objects}
     (out / f"{studio.game.id}.json").write_text(json.dumps(save, indent=2, ensure_ascii=False) + "\n",
                                                 encoding="utf-8")
@@ -230,6 +243,9 @@ def _with_transform(state: dict[str, Any], p: Placed) -> dict[str, Any]:
     """The saved object with its Transform (the cards of a deck and a board's other states lie where it does)."""
     done = dict(state)
     done["Transform"] = transform(p)
+    for key in SHOWN_AS_TYPED:
+        if isinstance(done.get(key), str):
+            done[key] = _literal(done[key])
     for key in ("ContainedObjects",):
         if key in done:
             done[key] = [_with_transform(child, p) for child in done[key]]
@@ -495,7 +511,8 @@ def _rulebook_piece(out: Path, url: Url, studio: "Studio", guids: Guids) -> list
     books = [c for c in studio.game.components if c.kind == "rulebook"]
     if not books:
         return []
-    canvas = new_canvas(str(out / RULEBOOK), studio.fonts.name("Body"), studio.paper)
+    canvas = new_canvas(str(out / RULEBOOK), studio.fonts.name("Body"), studio.paper,
+                        title=f"{studio.game.title} — {books[0].name}")
     KINDS["rulebook"].draw(canvas, books[0], studio)
     canvas.save()
     scale = scale_for("tile", studio.paper[1] / MM)

@@ -290,7 +290,7 @@ def scatter_block(game: "Game", view: View, label: str) -> "Block":
 
 def _left_out(domains: Iterable[tuple[str | None, list[Any]]]) -> str:
     """The line saying which fields had more values than a chart shows."""
-    return "; ".join(f"{len(values)} values of {name}, the first {MAX_BARS} shown" for name, values in domains
+    return "; ".join(f"{len(values):,} values of {name}, the first {MAX_BARS} shown" for name, values in domains
                      if len(values) > MAX_BARS)
 
 
@@ -339,11 +339,13 @@ def bars_view(game: "Game", view: View, label: str) -> "Block":
     labels: list[str] = []
     values: list[Any] = []
     for it in game.tables[view["table"]]:
-        key = (_text(it.get(label)), it.get(view["x"]))
+        # (a row alike in name and number is drawn once: by its whole name, as the name cut to SHOWN characters
+        # took rows whose long names began alike for one, and left them out of the chart without a word)
+        key = (str(it.get(label)), it.get(view["x"]))
         if key in seen or not is_number(key[1]):
             continue
         seen.add(key)
-        labels.append(key[0])
+        labels.append(_text(it.get(label)))
         values.append(key[1])
     shown = MAX_BARS * 2
     # the rows past those drawn are said, as counts says its values past MAX_BARS (they were left out silently)
