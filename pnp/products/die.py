@@ -126,9 +126,15 @@ def _check_face_room(net: str, faces: list[nets.Face], edge: float, layout: Layo
     if not fits((layout.width, layout.height), (room_w, room_h)):
         report.error(f"a face layout of {shown_number(layout.width / MM)} x {shown_number(layout.height / MM)} "
                      f"mm is larger than a face of this {net} with {shown_number(edge / MM)} mm edges holds "
-                     f"({shown_number(room_w / MM)} x {shown_number(room_h / MM)} mm): each face is cut to its shape, "
+                     f"({_hundredths_down(room_w)} x {_hundredths_down(room_h)} mm): each face is cut to its shape, "
                      "so what lies outside is lost; make the layout smaller or "
                      "the edges longer", layout.spec.mark_of("size") or layout.spec.mark)
+
+
+def _hundredths_down(length: float) -> str:
+    """A face's room worked out (a d4's 4.33012701892219 mm was printed so), in mm rounded down to hundredths:
+    never up to the layout's size it is said to be too small for."""
+    return f"{math.floor(length / MM * 100) / 100:g}"
 
 
 def _check_face_fill(layout: Layout, report: Reporter) -> None:
