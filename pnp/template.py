@@ -2821,6 +2821,8 @@ class _Env(ImmutableSandboxedEnvironment):
             args = _text_method_checked(__obj, args, kwargs)
         if isinstance(__obj, Macro) and "caller" in kwargs:
             _check_caller_taken(__obj)
+        if not args and type(getattr(__obj, "__self__", None)) is LoopContext and __obj.__name__ == "cycle":
+            raise TypeError("loop.cycle() takes the values it goes round, at least one: loop.cycle('odd', 'even')")
         _budget.call_depth += 1
         try:
             if _budget.call_depth > MAX_CALL_DEPTH:
