@@ -34,7 +34,7 @@ from .products import KINDS, component_keys
 from .products.rulebook import credit_problems
 from .products.sheets import unfolded, unfolded_message
 from .project import present, thaw
-from .options import shown_number
+from .options import hundredths_down, shown_number
 from .report import Mark, Report, Suggestions, did_you_mean, named, shortened
 from .template import MacroArgument, budget, is_template, macro_callers, macro_enum_mistakes
 from .units import MM, PrintOptions, every_paper, on_other_paper, paper_points, to_mm
@@ -147,6 +147,7 @@ def _studio(game: "Game", report: Report, options: "PrintOptions | None", memo: 
     except DataError as e:
         report.add(e)
         return None
+
 
 class Steps(Protocol):
     """What validate_game tells as it goes (the preview's refresh in two steps)."""
@@ -736,7 +737,7 @@ class Checks:
         """Text too long for its box, said where the designer edits it: at the item's field whose text fills
         the box when there is one (with the layout's line), else at the layout; with how much must go."""
         lines = prim.style.get("max_lines") or 0  # (a box with room for more lines than it may take said so)
-        box = f"its {prim.w / MM:.1f} x {prim.h / MM:.1f} mm box at {prim.style['min_size']:g} pt" + \
+        box = f"its {prim.w / MM:.1f} x {prim.h / MM:.1f} mm box at {hundredths_down(prim.style['min_size'])} pt" + \
             (f" in at most {lines} line{'s' * (lines != 1)} (max_lines)" if lines else "")
         kept = self._fitting_length(prim)
         excess = len(prim.text) - kept
@@ -788,7 +789,7 @@ class Checks:
     def small_text(self) -> None:
         """Text under the game's minimum size, after shrinking to fit: once per element, at its smallest."""
         for mark, (size, set_size, label, text, used) in self.smallest.items():
-            how = f"is set at {set_size:g} pt" if size == set_size else f"shrinks to {size:g} pt to fit{label}"
+            how = f"is set at {hundredths_down(set_size)} pt" if size == set_size else f"shrinks to {hundredths_down(size)} pt to fit{label}"
             if used is not None:  # (the text element is fine in its own layout: the use is what prints it small)
                 how = f"prints at {size:.3g} pt{label} inside the use at {used[0]}, which draws it at " \
                       f"{used[1]:.3g} times its size"

@@ -2,6 +2,7 @@
 every layout parameter, data field type, game.yaml key and component key is made of (its conversion, unit, default, doc and reference row)."""
 
 import copy
+import decimal
 import functools
 import math
 import re
@@ -366,6 +367,13 @@ def shown_number(number: float) -> str:
         return f"{int(number):,}"
     short = f"{number:g}"  # (6 digits: 5.9999999 read "6 is out of range (expected 6 to 72)")
     return short if float(short) == number else f"{number:.15g}"  # (15: no float noise, 2.5400000000000005)
+
+
+def hundredths_down(number: float) -> str:
+    """A size worked out (a face's room, a font size made from a cell), as a message says it: to hundredths, rounded
+    down on its decimal digits, never up to a limit it is said to be under (0.29 stays 0.29, 5.999 is 5.99)."""
+    rounded = decimal.Decimal(repr(number)).quantize(decimal.Decimal("0.01"), rounding=decimal.ROUND_FLOOR)
+    return f"{rounded.normalize():f}"
 
 
 def written_closer_to_zero(written: str) -> str:

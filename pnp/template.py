@@ -2682,6 +2682,26 @@ class _Parser(Parser):
         return nodes.Compare(expr, ops, lineno=line) if ops else expr
 
 
+_SLICE_BOUNDS = ("start", "end", "step")
+
+
+def _sliced(obj: Any, start: Any, stop: Any, step: Any) -> Any:
+    """`x[a:b:c]`: its bounds whole numbers or left out, its step not 0, and only a text or a list cut, each
+    refused in pnp's words (Python said "slice step cannot be zero", "slice indices must be integers or None or
+    have an __index__ method" of `[:n / 2]`, "unhashable type: 'slice'" of a mapping, and a literal's `5[:1]`
+    printed a SyntaxWarning with no file or line)."""
+    for name, bound in zip(_SLICE_BOUNDS, (start, stop, step)):
+        if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int)):
+            raise TypeError(f"[a:b:c] takes whole numbers or nothing, and its {name} is "
+                            f"{_describe_value(bound)}{': round it first (`(n / 2) | int`)' if isinstance(bound, float) else ''}")
+    if step == 0:
+        raise ValueError("[a:b:c] cannot step by 0: [::2] takes every other item, [::-1] turns it round")
+    if not isinstance(obj, (str, list, tuple, range)) and not isinstance(obj, Undefined):
+        kind = _FRIENDLY.get(type(obj).__name__, _describe_value(obj))
+        raise TypeError(f"[a:b] cuts a text or a list, not {kind if kind.startswith(('a ', 'text', 'nothing')) else 'a ' + kind}")
+    return obj[start:stop:step]
+
+
 class _Compiler(CodeGenerator):
     """Jinja's compiler, with comparisons that order or ask `in` written as calls of _comparison (`a < b`, `a in
     b`) or _compared_chain (`1 < x < 'a'`), which say two values of no order, or a container that cannot hold an
@@ -2700,6 +2720,23 @@ class _Compiler(CodeGenerator):
         found = super().visit(node, *args, **kwargs)
         self.write(")")
         return found
+
+    @optimizeconst
+    def visit_Getitem(self, node: nodes.Getitem, frame: Frame) -> None:
+        """`x[a:b:c]` written as a call of _sliced, which says a bound or a value that cannot be cut in pnp's words
+        (Jinja's own cut with Python's brackets, past the environment's getitem)."""
+        if not isinstance(node.arg, nodes.Slice):
+            super().visit_Getitem(node, frame)
+            return
+        self.write("environment.sliced(")
+        self.visit(node.node, frame)
+        for part in (node.arg.start, node.arg.stop, node.arg.step):
+            self.write(", ")
+            if part is None:
+                self.write("None")
+            else:
+                self.visit(part, frame)
+        self.write(")")
 
     @optimizeconst
     def visit_Compare(self, node: nodes.Compare, frame: Frame) -> None:
@@ -2766,7 +2803,11 @@ class _Env(ImmutableSandboxedEnvironment):
 
     def getitem(self, obj: Any, argument: Any) -> Any:
         tick()
+        if type(argument) is slice:  # (a constant `x[a:b]` folded as the template compiles)
+            return _sliced(obj, argument.start, argument.stop, argument.step)
         return super().getitem(obj, argument)
+
+    sliced = staticmethod(_sliced)
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
         tick()
@@ -2795,6 +2836,8 @@ class _Env(ImmutableSandboxedEnvironment):
             args = _text_method_checked(__obj, args, kwargs)
         if isinstance(__obj, Macro) and "caller" in kwargs:
             _check_caller_taken(__obj)
+        if not args and type(getattr(__obj, "__self__", None)) is LoopContext and __obj.__name__ == "cycle":
+            raise TypeError("loop.cycle() takes the values it goes round, at least one: loop.cycle('odd', 'even')")
         _budget.call_depth += 1
         try:
             if _budget.call_depth > MAX_CALL_DEPTH:
@@ -3277,6 +3320,8 @@ class _Cycler(Cycler):
     """cycler(): moved on only by the evaluation that made it (as a namespace is changed)."""
 
     def __init__(self, *items: Any) -> None:
+        if not items:  # (Jinja said "at least one item has to be provided")
+            raise TypeError("cycler() takes the values it goes round, at least one: cycler('odd', 'even')")
         super().__init__(*items)
         self._pnp_made_in = _budget.evaluation
 

@@ -111,3 +111,38 @@ def test_a_turned_box_is_measured_by_its_turned_corners():
     box = extent([Prim("rect", 0, 30, 60, 10, rotate=90)])
     assert box == pytest.approx((25, 5, 35, 65))
     assert extent([Prim("rect", 0, 30, 60, 10, rotate=360)]) == pytest.approx((0, 30, 60, 40))
+
+
+class _El:
+    """A compiled element as placing reads it."""
+
+    def __init__(self, **consts):
+        self.consts, self.spec, self.mark = {"gap": 0.0, **consts}, {}, None
+
+    def mark_of(self, key):
+        return None
+
+
+@pytest.mark.parametrize("rules_drawn, rules_placed, top", [
+    (True, True, 26),  # below the rules as drawn: moved 2 below the title, they end at 22; 4 below that
+    (False, True, 16),  # the rules not drawn take no room where they would begin: 12 below the title, 4 below that
+    # the rules not drawn and placed against nothing: the footer keeps its own y, as the reference says (it said
+    # "where it would be", and a footer written without a y went to the card's top)
+    (False, False, 70),
+])
+def test_an_element_below_one_that_draws_nothing_goes_where_the_reference_says(rules_drawn, rules_placed, top):
+    from types import SimpleNamespace
+
+    from pnp.layout.place import plan
+    from pnp.layout.prims import Prim
+
+    title, rules = _El(name="title"), _El(name="rules", **({"below": "title", "gap": 2} if rules_placed else {}))
+    footer = _El(below="rules", gap=4)
+    placement = plan([title, rules, footer], [])
+    layout = SimpleNamespace(width=63, height=88, bleed=3, safe=3)
+    boxes = {}
+    placement.place(title, [Prim("rect", 5, 0, 53, 10)], boxes, layout, None)
+    placement.place(rules, [Prim("rect", 5, 20, 53, 10)] if rules_drawn else [], boxes, layout, None)
+    prims = [Prim("rect", 5, 70, 53, 5)]
+    placement.place(footer, prims, boxes, layout, None)
+    assert prims[0].y == pytest.approx(top)

@@ -234,11 +234,13 @@ def test_a_deck_whose_faces_differ_in_size_is_refused(tmp_path):
                for ln in lines), lines
 
 
-def test_a_box_too_large_for_the_paper_says_how_to_split_the_deck(tmp_path):
+def test_a_box_too_large_for_the_paper_says_how_to_box_the_cards_the_deck_prints(tmp_path):
+    """The advice counts the deck's 4 cards, not `holds: 200`: it said to put them in 2 boxes of 100."""
     root = project_with(tmp_path, "{id: box, name: Card box, kind: tuckbox, deck: deck, holds: 200}")
     lines = _errors(root)
     hit = [ln for ln in lines if ln.startswith(f"{GAME}:{_line(root, 'holds: 200')}:")]
-    assert hit and "more than the paper holds" in hit[0] and "`copies: 2`" in hit[0], lines
+    assert hit and "more than the paper holds" in hit[0] and \
+        hit[0].endswith("the deck prints 4 cards, which one box holds: give `holds: 4`"), lines
 
 
 def test_a_label_too_long_for_the_boxs_back_is_refused_not_left_off(tmp_path):

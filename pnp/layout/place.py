@@ -27,8 +27,11 @@ Measure = Callable[[Prim], float]  # a text primitive -> the height its lines ta
 
 PLACE = {
     "below": P.Name(None, "place the element's top `gap` below the bottom of the element of this `name`, as "
-                          "drawn (a text's last line, after shrinking to fit; where it would be, when not drawn); "
-                          "a layout's own elements are placed so, not those inside a group"),
+                          "drawn (a text's last line, after shrinking to fit); one that draws nothing (its `when` "
+                          "false, its text empty) takes no room where it would begin, just past what it is placed "
+                          "against, and when it is placed against nothing the element keeps its own `y` (`x` for "
+                          "`right_of` and `left_of`; 0 when not given); a layout's own elements are placed so, "
+                          "not those inside a group"),
     "above": P.Name(None, "place the element's bottom `gap` above the top of the named element"),
     "right_of": P.Name(None, "place the element's left edge `gap` right of the named element's right edge"),
     "left_of": P.Name(None, "place the element's right edge `gap` left of the named element's left edge"),

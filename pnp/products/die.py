@@ -7,7 +7,7 @@ from typing import Any
 
 from ..draw import sheet as paper
 from ..errors import LayoutError, failed_at
-from ..options import ColourError, as_written, control_problem, parse_colour, shown_number
+from ..options import ColourError, as_written, control_problem, parse_colour, hundredths_down, shown_number
 from ..impose import nets
 from ..impose.shapes import Outline
 from ..layout import params as P
@@ -126,9 +126,10 @@ def _check_face_room(net: str, faces: list[nets.Face], edge: float, layout: Layo
     if not fits((layout.width, layout.height), (room_w, room_h)):
         report.error(f"a face layout of {shown_number(layout.width / MM)} x {shown_number(layout.height / MM)} "
                      f"mm is larger than a face of this {net} with {shown_number(edge / MM)} mm edges holds "
-                     f"({shown_number(room_w / MM)} x {shown_number(room_h / MM)} mm): each face is cut to its shape, "
+                     f"({hundredths_down(room_w / MM)} x {hundredths_down(room_h / MM)} mm): each face is cut to its shape, "
                      "so what lies outside is lost; make the layout smaller or "
                      "the edges longer", layout.spec.mark_of("size") or layout.spec.mark)
+
 
 
 def _check_face_fill(layout: Layout, report: Reporter) -> None:

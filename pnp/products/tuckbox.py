@@ -79,9 +79,7 @@ class TuckBox(Kind):
             paper_size, on_paper = small.paper, small.on_paper
             (pw, ph), (lw, lh) = nets.room(paper_size, MARGIN, FOOTER_ROOM)
             most = _most_cards(box, paper_size)
-            boxes_needed = -(-box.count // most) if most else 0
-            split = (f"; one box holds at most {most} of these cards: put them in {boxes_needed} boxes with "
-                     f"`holds: {-(-box.count // boxes_needed)}` and `copies: {boxes_needed}`") if most else ""
+            split = _split(box, most) if most else ""
             report.error(f"a tuck box for {box.count} cards is {to_mm(w):.0f} x {to_mm(h):.0f} mm flat, more than "
                          f"the paper holds ({to_mm(pw):.0f} x {to_mm(ph):.0f} mm, or {to_mm(lw):.0f} x "
                          f"{to_mm(lh):.0f} mm turned){split}{on_paper}",
@@ -126,6 +124,17 @@ class TuckBox(Kind):
         look = studio.fingerprint(box.front)[0] if box.front is not None else ""
         parts = (box.net.width, box.net.height, box.net.depth, studio.game.title, box.label, look)
         return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def _split(box: "Box", most: int) -> str:
+    """How to box the deck's cards when one box of them is too large for the paper: counted from the cards the
+    deck prints, not a `holds` past them (`holds: 100000` of a deck of 8 advised 878 boxes for its 8 cards)."""
+    cards = min(box.count, box.deck.count)
+    if cards <= most:
+        return f"; the deck prints {box.deck.count} cards, which one box holds: give `holds: {cards}`"
+    boxes_needed = -(-cards // most)
+    return (f"; one box holds at most {most} of these cards: put them in {boxes_needed} boxes with "
+            f"`holds: {-(-cards // boxes_needed)}` and `copies: {boxes_needed}`")
 
 
 class Box:
