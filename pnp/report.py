@@ -80,8 +80,11 @@ def named(name: object) -> str:
     (one of 5,000 characters was quoted whole, and the message cut at MAX_MESSAGE before what it says to do);
     unlike shown, a backslash or quote in it is not escaped, so `images\\lion.png` is said as typed. A control
     character in it is written as its escape (printable), as shown's are: a name a template made or a file's name
-    could otherwise hold the marks of a part `pasted` (a control character, which a message never holds raw)."""
-    return f"'{printable(shortened(name if isinstance(name, str) else spelt(name), QUOTE_LIMIT))}'"
+    could otherwise hold the marks of a part `pasted` (a control character, which a message never holds raw); so
+    is a tab, which a message's own words never hold but a name may ('Mode\trate', a glossary term's, was
+    suggested with its tab raw, alike on screen to spaces)."""
+    quoted = printable(shortened(name if isinstance(name, str) else spelt(name), QUOTE_LIMIT))
+    return "'" + quoted.replace("\t", "\\t") + "'"
 
 
 class _Written(str):

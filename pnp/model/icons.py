@@ -5,7 +5,7 @@ import os
 import re
 import stat
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..errors import DataError
@@ -199,11 +199,13 @@ class IconIndex:
         """Whether a name draws an icon, without counting its file as used (see unread_marker)."""
         return self._files.get(self._resolve(name)) is not None
 
-    def unread_marker(self, name: str) -> str | None:
+    def unread_marker(self, name: str, suggest: Callable[[object, Iterable[object]], str] = did_you_mean
+                      ) -> str | None:
         """Why ':name:' in a text, which rich text reads as no icon (schema.icon_markers_unread), is an icon's name
         that prints as typed: the name of an icon (':my_star:' of my_star.svg, or an alias) or, but for its case,
-        of one (':Star:'); None when it names none (a time, '10:30:45', is no icon). Such a text printed
-        ':my_star:' where the icon was meant, with exit 0."""
+        of one (':Star:'), or a word written with a letter from beyond a to z (':stаr:' with a Cyrillic 'а', alike
+        on screen); None when it names none (a time, '10:30:45', is no icon). Such a text printed ':my_star:' or
+        ':stаr:' where the icon was meant, with exit 0. `suggest` says an icon it may have meant."""
         marker = named(f":{name}:")
         if self.known(name):
             return (f"{marker} prints as typed, not the icon {named(name)}: a text names an icon by lowercase "
@@ -212,6 +214,11 @@ class IconIndex:
         lower = name.lower()
         if lower != name and ICON_IN_TEXT.fullmatch(f":{lower}:") and self.known(lower):
             return f"{marker} prints as typed, not the icon '{lower}': an icon's name is lowercase; write ':{lower}:'"
+        foreign = _foreign_letters(name)
+        if foreign:
+            return (f"unknown icon {marker}: its {', '.join(foreign)} {'is' if len(foreign) == 1 else 'are'} no "
+                    "character of an icon's name (lowercase a to z, digits and hyphens), however alike on screen; "
+                    f"the text prints {marker} as typed{suggest(name, self.names())}")
         return None
 
     def names(self) -> list[str]:
@@ -221,6 +228,15 @@ class IconIndex:
             self._names = sorted(name for name in set(self._files) | set(self.aliases)
                                  if self._resolve(name) in self._files)
         return self._names
+
+
+def _foreign_letters(name: str) -> list[str]:
+    """The characters beyond ASCII of a name written as a word ('stаr', its 'а' Cyrillic; 'co\u00adin', a soft
+    hyphen in it), each as its code and Unicode name; none when it holds none, or holds other characters than a
+    word's (':+1:' or ':→:' are no icon's name misspelt, and print as typed)."""
+    if name.isascii() or not all(c.isalnum() or c in "-_" or unicodedata.category(c) == "Cf" for c in name):
+        return []
+    return [f"U+{ord(c):04X} {unicodedata.name(c, '')}".rstrip() for c in dict.fromkeys(name) if not c.isascii()]
 
 
 def _ordinary(path: str) -> bool:
