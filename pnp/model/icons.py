@@ -230,11 +230,16 @@ class IconIndex:
         return self._names
 
 
+# what a word holds beside letters and digits: a combining mark ('sta\u0301r', its accent typed apart from its
+# letter) and an invisible format character (a soft hyphen, a zero-width joiner)
+_IN_WORDS = frozenset({"Mn", "Mc", "Me", "Cf"})
+
+
 def _foreign_letters(name: str) -> list[str]:
     """The characters beyond ASCII of a name written as a word ('stаr', its 'а' Cyrillic; 'co\u00adin', a soft
-    hyphen in it), each as its code and Unicode name; none when it holds none, or holds other characters than a
+    hyphen in it; 'sta\u0301r'), each as its code and Unicode name; none when it holds none, or holds other characters than a
     word's (':+1:' or ':→:' are no icon's name misspelt, and print as typed)."""
-    if name.isascii() or not all(c.isalnum() or c in "-_" or unicodedata.category(c) == "Cf" for c in name):
+    if name.isascii() or not all(c.isalnum() or c in "-_" or unicodedata.category(c) in _IN_WORDS for c in name):
         return []
     return [f"U+{ord(c):04X} {unicodedata.name(c, '')}".rstrip() for c in dict.fromkeys(name) if not c.isascii()]
 
