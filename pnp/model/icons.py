@@ -11,7 +11,7 @@ from pathlib import Path
 from ..errors import DataError
 from ..options import did_you_mean
 from ..project import MAX_LINK_HOPS, WRITTEN_RECORD_PREFIX, WRITTEN_RECORDS, Project, hidden_part, not_regular
-from ..report import Mark, named, type_name
+from ..report import Mark, look_alike_letters, named, type_name
 from .load import Record
 from .schema import ICON_IN_TEXT
 from .shapes import CheckerShape
@@ -215,10 +215,10 @@ class IconIndex:
         if lower != name and ICON_IN_TEXT.fullmatch(f":{lower}:") and self.known(lower):
             return f"{marker} prints as typed, not the icon '{lower}': an icon's name is lowercase; write ':{lower}:'"
         foreign = _foreign_letters(name)
-        if foreign:
+        if foreign:  # (each named here: the suggestion's own naming of the letters is left out)
             return (f"unknown icon {marker}: its {', '.join(foreign)} {'is' if len(foreign) == 1 else 'are'} no "
                     "character of an icon's name (lowercase a to z, digits and hyphens), however alike on screen; "
-                    f"the text prints {marker} as typed{suggest(name, self.names())}")
+                    f"the text prints {marker} as typed{suggest(name, self.names()).replace(look_alike_letters(name), '')}")
         return None
 
     def names(self) -> list[str]:
