@@ -239,8 +239,9 @@ def _foreign_letters(name: str) -> list[str]:
     """The characters beyond ASCII of a name written as a word ('stаr', its 'а' Cyrillic; 'co\u00adin', a soft
     hyphen in it; 'sta\u0301r'), each as its code and Unicode name; none when it holds none, or holds other characters than a
     word's (':+1:' or ':→:' are no icon's name misspelt, and print as typed)."""
-    if name.isascii() or not all(c.isalnum() or c in "-_" or unicodedata.category(c) in _IN_WORDS for c in name):
-        return []
+    if name.isascii() or not any(c.isalpha() for c in name) or \
+            not all(c.isalnum() or c in "-_" or unicodedata.category(c) in _IN_WORDS for c in name):
+        return []  # (a time in other digits, '١٠:٣٠:٤٥', names no icon: its colons print)
     return [f"U+{ord(c):04X} {unicodedata.name(c, '')}".rstrip() for c in dict.fromkeys(name) if not c.isascii()]
 
 
