@@ -703,7 +703,7 @@ class Checks:
                 self.error(f"unknown icon {named(f':{name}:')} in text{label}{hint}"
                            + (f" (laid out by {prim.mark})" if field_mark else ""), field_mark or prim.mark)
         for name in icon_markers_unread(prim.text):
-            unread = icons.unread_marker(name)
+            unread = icons.unread_marker(name, self.suggest)
             if unread is not None:  # said at the item's field that writes it, else at the layout's element
                 field_mark = _field_with(self.item_now, f":{name}:")
                 self.error(unread + label + (f" (laid out by {prim.mark})" if field_mark else ""),

@@ -80,8 +80,16 @@ def named(name: object) -> str:
     (one of 5,000 characters was quoted whole, and the message cut at MAX_MESSAGE before what it says to do);
     unlike shown, a backslash or quote in it is not escaped, so `images\\lion.png` is said as typed. A control
     character in it is written as its escape (printable), as shown's are: a name a template made or a file's name
-    could otherwise hold the marks of a part `pasted` (a control character, which a message never holds raw)."""
-    return f"'{printable(shortened(name if isinstance(name, str) else spelt(name), QUOTE_LIMIT))}'"
+    could otherwise hold the marks of a part `pasted` (a control character, which a message never holds raw); so
+    is a tab, which a message's own words never hold but a name may ('Mode\trate', a glossary term's, was
+    suggested with its tab raw, alike on screen to spaces)."""
+    return f"'{unhidden(shortened(name if isinstance(name, str) else spelt(name), QUOTE_LIMIT))}'"
+
+
+def unhidden(text: str) -> str:
+    """Text a message quotes, its control characters written as their escapes (printable) and so its tabs, which
+    look like spaces on screen."""
+    return printable(text).replace("\t", "\\t")
 
 
 class _Written(str):
@@ -218,7 +226,22 @@ def did_you_mean(word: object, choices: Iterable[object]) -> str:
             unicodedata.normalize("NFC", close[0]) == unicodedata.normalize("NFC", str(word)):
         # (said "did you mean 'café'?" of 'café', the two alike on the screen)
         return f" ({named(close[0])} is this text in another Unicode form, alike on screen: type one of them again)"
-    return f" (did you mean {named(close[0])}?)" if close else ""
+    return (f" (did you mean {named(close[0])}?)" if close else "") + look_alike_letters(word)
+
+
+def look_alike_letters(word: object) -> str:
+    """What a message adds of a name that mixes letters a to z with letters of another alphabet that may look
+    like them ('cоld', its 'о' Cyrillic): each such letter by its code and Unicode name, since the name reads on
+    screen as the one it was refused for not being ("'[[cоld]]' is not a term of the glossary" of a term Cold)."""
+    text = str(word)
+    if text.isascii() or len(text) > MAX_SUGGESTED or not any("a" <= c.lower() <= "z" for c in text):
+        return ""
+    odd = [c for c in dict.fromkeys(text) if c.isalpha() and not c.isascii()
+           and not unicodedata.name(c, "LATIN").startswith("LATIN")]
+    if not odd:  # (a Latin letter with its accent, 'café', is seen for what it is)
+        return ""
+    letters = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, '')}".rstrip() for c in odd)
+    return f" ({named(text)} holds {letters}, beside letters a to z: alike on screen, but another letter)"
 
 
 # names compared with unknown words for suggestions in one text's check (under a second's work): a rulebook of

@@ -5,13 +5,13 @@ import os
 import re
 import stat
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..errors import DataError
 from ..options import did_you_mean
 from ..project import MAX_LINK_HOPS, WRITTEN_RECORD_PREFIX, WRITTEN_RECORDS, Project, hidden_part, not_regular
-from ..report import Mark, named, type_name
+from ..report import Mark, look_alike_letters, named, type_name
 from .load import Record
 from .schema import ICON_IN_TEXT
 from .shapes import CheckerShape
@@ -199,11 +199,13 @@ class IconIndex:
         """Whether a name draws an icon, without counting its file as used (see unread_marker)."""
         return self._files.get(self._resolve(name)) is not None
 
-    def unread_marker(self, name: str) -> str | None:
+    def unread_marker(self, name: str, suggest: Callable[[object, Iterable[object]], str] = did_you_mean
+                      ) -> str | None:
         """Why ':name:' in a text, which rich text reads as no icon (schema.icon_markers_unread), is an icon's name
         that prints as typed: the name of an icon (':my_star:' of my_star.svg, or an alias) or, but for its case,
-        of one (':Star:'); None when it names none (a time, '10:30:45', is no icon). Such a text printed
-        ':my_star:' where the icon was meant, with exit 0."""
+        of one (':Star:'), or a word written with a letter from beyond a to z (':stаr:' with a Cyrillic 'а', alike
+        on screen); None when it names none (a time, '10:30:45', is no icon). Such a text printed ':my_star:' or
+        ':stаr:' where the icon was meant, with exit 0. `suggest` says an icon it may have meant."""
         marker = named(f":{name}:")
         if self.known(name):
             return (f"{marker} prints as typed, not the icon {named(name)}: a text names an icon by lowercase "
@@ -212,6 +214,11 @@ class IconIndex:
         lower = name.lower()
         if lower != name and ICON_IN_TEXT.fullmatch(f":{lower}:") and self.known(lower):
             return f"{marker} prints as typed, not the icon '{lower}': an icon's name is lowercase; write ':{lower}:'"
+        foreign = _foreign_letters(name)
+        if foreign:  # (each named here: the suggestion's own naming of the letters is left out)
+            return (f"unknown icon {marker}: its {', '.join(foreign)} {'is' if len(foreign) == 1 else 'are'} no "
+                    "character of an icon's name (lowercase a to z, digits and hyphens), however alike on screen; "
+                    f"the text prints {marker} as typed{suggest(name, self.names()).replace(look_alike_letters(name), '')}")
         return None
 
     def names(self) -> list[str]:
@@ -221,6 +228,21 @@ class IconIndex:
             self._names = sorted(name for name in set(self._files) | set(self.aliases)
                                  if self._resolve(name) in self._files)
         return self._names
+
+
+# what a word holds beside letters and digits: a combining mark ('sta\u0301r', its accent typed apart from its
+# letter) and an invisible format character (a soft hyphen, a zero-width joiner)
+_IN_WORDS = frozenset({"Mn", "Mc", "Me", "Cf"})
+
+
+def _foreign_letters(name: str) -> list[str]:
+    """The characters beyond ASCII of a name written as a word ('stаr', its 'а' Cyrillic; 'co\u00adin', a soft
+    hyphen in it; 'sta\u0301r'), each as its code and Unicode name; none when it holds none, or holds other characters than a
+    word's (':+1:' or ':→:' are no icon's name misspelt, and print as typed)."""
+    if name.isascii() or not any(c.isalpha() for c in name) or \
+            not all(c.isalnum() or c in "-_" or unicodedata.category(c) in _IN_WORDS for c in name):
+        return []  # (a time in other digits, '١٠:٣٠:٤٥', names no icon: its colons print)
+    return [f"U+{ord(c):04X} {unicodedata.name(c, '')}".rstrip() for c in dict.fromkeys(name) if not c.isascii()]
 
 
 def _ordinary(path: str) -> bool:

@@ -183,7 +183,7 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
             said.append((control + printed, mark))
         unknown = list(dict.fromkeys(name for name in icons_in(shown) if not studio.icons.exists(name)))
         said += _unknown_icons(studio, unknown, n, shown, suggest)
-        said += _unread_icons(studio, shown, n)
+        said += _unread_icons(studio, shown, n, suggest)
         told.update((name, n) for name in unknown)
         if "[[" in shown:
             said += _unknown_terms(studio, _terms_closed(shown, lines[n:]), n, suggest, told)
@@ -197,11 +197,11 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
     return tuple(dict.fromkeys(said + _set_problems(studio, text)))
 
 
-def _unread_icons(studio: Studio, shown: str, n: int) -> list[tuple[str, Mark | None]]:
+def _unread_icons(studio: Studio, shown: str, n: int, suggest: Suggestions) -> list[tuple[str, Mark | None]]:
     """The errors of the icons' names the rendered line `n` (`shown`) prints as typed (':my_star:')."""
     said: list[tuple[str, Mark | None]] = []
     for name in icon_markers_unread(shown):
-        unread = studio.icons.unread_marker(name)
+        unread = studio.icons.unread_marker(name, suggest)
         if unread is not None:
             mark, printed = book_place(studio, n)
             said.append((f"{unread}, in the rendered rulebook line {n}{printed}", mark))
