@@ -44,16 +44,21 @@ class Glossary:
         self.tables = tables
         self.entries: list[Record] = []  # in the order game.yaml names the tables, then their files
         self._by_key: dict[str, Record] = {}
+        self._field_of: dict[str, str] = {}  # which field of its entry gave each key: "name" or "id"
         self._names: tuple[str, ...] = ()  # the entries' names, as names() last made them
 
-    def add(self, entry: Record) -> Record | None:
-        """Take a term; the entry already holding its name or id when it is defined twice."""
-        keys = {_key(entry[k]) for k in ("name", "id") if isinstance(entry.get(k), str)}
-        clash = next((self._by_key[k] for k in keys if k in self._by_key), None)
+    def add(self, entry: Record) -> tuple[Record, str, str] | None:
+        """Take a term; when it is defined twice, (the entry already holding its name or id, the field of that
+        entry holding it, the field of `entry` that names it again): a name 'base-camp' beside the id base-camp
+        was said to be defined at the other term's name, 'Base Camp', a line that does not hold it."""
+        keys = {_key(entry[k]): k for k in ("id", "name") if isinstance(entry.get(k), str)}
+        clash = next(((self._by_key[key], self._field_of[key], field) for key, field in keys.items()
+                      if key in self._by_key), None)
         if clash is not None:
             return clash
         self.entries.append(entry)
         self._by_key.update(dict.fromkeys(keys, entry))
+        self._field_of.update(keys)
         return None
 
     def find(self, term: str) -> Record | None:
@@ -128,8 +133,10 @@ def _add_terms(glossary: Glossary, items: MarkedList, chk: CheckerShape) -> None
             continue
         clash = glossary.add(item)
         if clash is not None:
-            chk.error(f"glossary term '{item['name']}' is already defined at {clash.mark_of('name')}",
-                      item.mark_of("name"))
+            other, held_in, field = clash
+            chk.error(f"glossary term {named(item[field])} is already defined at {other.mark_of(held_in)}"
+                      f"{'' if held_in == 'name' else ' (as the id of ' + named(other.get('name')) + ')'}",
+                      item.mark_of(field))
 
 
 def load_timings(game: GameShape, meta: Record, chk: CheckerShape) -> list[str] | None:
