@@ -92,9 +92,11 @@ def load_components(game: _Game, components: object, kinds: Kinds | None, chk: C
             continue
         for message, where in schema.check(spec, chk):
             chk.error(message.replace("unknown key", "unknown key in component", 1), where)
+        written_parts = spec.get("parts")
         spec = schema.clean(spec, chk)
         if spec is INVALID:
             continue
+        spec = _parts_summed_whole(spec, written_parts)
         _no_template_printed_as_written(spec, chk)
         if spec["id"] in ids:
             chk.error(f"duplicate component id '{spec['id']}'", spec.mark_of("id"))
@@ -106,6 +108,16 @@ def load_components(game: _Game, components: object, kinds: Kinds | None, chk: C
         if component is not None:
             printed = _within_game_count(component, printed, chk)
             game.components.append(component)
+
+
+def _parts_summed_whole(spec: Record, written_parts: object) -> Record:
+    """The cleaned `spec`, without parts to add up where cleaning left a refused part out (its name a list, or
+    true): its count was not added, and the parts were said to add up to 16, not 46, where they did (the part's
+    own error says what is wrong)."""
+    parts = spec.get("parts")
+    if isinstance(written_parts, list) and isinstance(parts, list) and len(parts) < len(written_parts):
+        return spec.with_values({"parts": None})
+    return spec
 
 
 def _no_device_name(spec: Record, chk: CheckerShape) -> None:
