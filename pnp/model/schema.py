@@ -456,7 +456,15 @@ class Ref(Field):
         ids = ctx.ids(self.table)
         if ids is None:
             return  # the missing table is reported once, where it is declared
-        if value not in ids:
+        if value in ids:
+            return
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and str(value) in ids:
+            # (the number 3 where the id is the text '3': "'3' is not an id in table 'cards' (did you mean '3'?)")
+            yield (f"expected the id of an item of table {named(self.table)}, which is text, got {typed_value(value)}: "
+                   f"quote it ({named(str(value))})"), mark
+        elif not isinstance(value, (str, int, float)):  # (a mapping was said as Python writes one: "'{'a': 1}'")
+            yield f"expected the id of an item of table {named(self.table)}, got {type_name(value)}", mark
+        else:
             yield f"{named(value)} is not an id in table {named(self.table)}{ctx.suggest(value, ids)}", mark
 
 
