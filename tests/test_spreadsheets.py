@@ -1208,6 +1208,12 @@ def test_a_shared_text_out_of_its_place_is_refused_never_counted(proj, extra):
     (b'<c r="D3" t="s"><v>' + b"0" * 5000 + b'1</v></c>', "this cell refers to shared text '000"),
     (b'<c r="D3" s="' + b"0" * 5000 + b'1"><v>1</v></c>', "this cell's style is '000"),
     (b'<c r="D3" t="n"><v>' + b"0" * 5000 + b'1</v></c>', "this number cell holds '000"),  # (5,001 characters long)
+    # more digits than a spreadsheet keeps, written by another program: the sheet shows 1.23457E+19 and holds
+    # 12345678901234600000, where all 20 digits were read and printed, exit 0
+    (b'<c r="D3"><v>12345678901234567890</v></c>', "this number cell holds the whole number 12345678901234567890, "
+     "20 digits, and a spreadsheet keeps a number in 15 significant digits: it holds 12345678901234600000 and shows "
+     "1.23457E+19"),
+    (b'<c r="D3"><v>9007199254740993</v></c>', "this number cell holds the whole number 9007199254740993, 16"),
 ])
 def test_a_cell_openpyxl_cannot_read_or_reads_as_an_error_is_refused_at_the_cell(proj, cell, said):
     """A value that does not read as its type says was refused for the whole workbook, with no cell named;

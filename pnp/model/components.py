@@ -92,9 +92,11 @@ def load_components(game: _Game, components: object, kinds: Kinds | None, chk: C
             continue
         for message, where in schema.check(spec, chk):
             chk.error(message.replace("unknown key", "unknown key in component", 1), where)
+        written_parts = spec.get("parts")
         spec = schema.clean(spec, chk)
         if spec is INVALID:
             continue
+        spec = _parts_summed_whole(spec, written_parts)
         _no_template_printed_as_written(spec, chk)
         if spec["id"] in ids:
             chk.error(f"duplicate component id '{spec['id']}'", spec.mark_of("id"))
@@ -106,6 +108,16 @@ def load_components(game: _Game, components: object, kinds: Kinds | None, chk: C
         if component is not None:
             printed = _within_game_count(component, printed, chk)
             game.components.append(component)
+
+
+def _parts_summed_whole(spec: Record, written_parts: object) -> Record:
+    """The cleaned `spec`, without parts to add up where cleaning left a refused part out (its name a list, or
+    true): its count was not added, and the parts were said to add up to 16, not 46, where they did (the part's
+    own error says what is wrong)."""
+    parts = spec.get("parts")
+    if isinstance(written_parts, list) and isinstance(parts, list) and len(parts) < len(written_parts):
+        return spec.with_values({"parts": None})
+    return spec
 
 
 def _no_device_name(spec: Record, chk: CheckerShape) -> None:
@@ -258,7 +270,8 @@ def _items(game: GameShape, component: Component, rows: list[Record], chk: Check
         if not isinstance(times, int) or isinstance(times, bool) or times < 0:
             # (a negative count was said to be no whole number)
             chk.error(f"{qty} must be a whole number from 0 (how many copies of the item to print), got "
-                      f"{shown(quoted_as_written(times, item.written_of(qty)))}", item.mark_of(qty))
+                      f"{shown(quoted_as_written(times, item.written_of(qty)))}{_derived_for(game, spec, item, qty)}",
+                      item.mark_of(qty))
             times = 1
         if len(items) + times > MAX_COUNT:
             chk.error(f"component '{component.id}' would print more than {MAX_COUNT:,} items; pnp prints at "
@@ -266,6 +279,17 @@ def _items(game: GameShape, component: Component, rows: list[Record], chk: Check
             return None
         items.extend([item] * times)
     return items
+
+
+def _derived_for(game: GameShape, spec: Record, item: Record, qty: str) -> str:
+    """' for item ID of TABLE' where the quantity `qty` is a derived field, whose error is said at its expression
+    in game.yaml: 'got 15.0' there named no item of the table's many; else ''."""
+    table = game.meta["tables"].get(spec["items"])
+    derived = table.get("derived") if isinstance(table, Mapping) else None
+    if not isinstance(derived, Mapping) or qty not in derived:
+        return ""
+    who = named(item["id"]) if isinstance(item.get("id"), (str, int)) else f"at {item.mark}"
+    return f" for item {who} of {spec['items']}"
 
 
 def _unknown_field(game: GameShape, table: str, field: str) -> str | None:

@@ -11,7 +11,7 @@ from ..template import ExprError, evaluate
 from .load import MarkedList, Record
 from .shapes import CheckerShape, GameShape
 from ..options import blank, control_problem, did_you_mean
-from ..report import named, shortened, unhidden
+from ..report import Mark, named, shortened, shown, unhidden
 
 # one character of a term's name as written: a backslash escape ('\*', as `| as_typed` writes a '*') is one, so a
 # name of 60 characters or fewer is one escaped (a 58-character name with 10 stars was refused as past 60); a
@@ -44,16 +44,21 @@ class Glossary:
         self.tables = tables
         self.entries: list[Record] = []  # in the order game.yaml names the tables, then their files
         self._by_key: dict[str, Record] = {}
+        self._field_of: dict[str, str] = {}  # which field of its entry gave each key: "name" or "id"
         self._names: tuple[str, ...] = ()  # the entries' names, as names() last made them
 
-    def add(self, entry: Record) -> Record | None:
-        """Take a term; the entry already holding its name or id when it is defined twice."""
-        keys = {_key(entry[k]) for k in ("name", "id") if isinstance(entry.get(k), str)}
-        clash = next((self._by_key[k] for k in keys if k in self._by_key), None)
+    def add(self, entry: Record) -> tuple[Record, str, str] | None:
+        """Take a term; when it is defined twice, (the entry already holding its name or id, the field of that
+        entry holding it, the field of `entry` that names it again): a name 'base-camp' beside the id base-camp
+        was said to be defined at the other term's name, 'Base Camp', a line that does not hold it."""
+        keys = {_key(entry[k]): k for k in ("id", "name") if isinstance(entry.get(k), str)}
+        clash = next(((self._by_key[key], self._field_of[key], field) for key, field in keys.items()
+                      if key in self._by_key), None)
         if clash is not None:
             return clash
         self.entries.append(entry)
         self._by_key.update(dict.fromkeys(keys, entry))
+        self._field_of.update(keys)
         return None
 
     def find(self, term: str) -> Record | None:
@@ -108,28 +113,56 @@ def load_glossary(game: GameShape, meta: Record, chk: CheckerShape) -> Glossary:
             chk.error(f"glossary: table '{name}' is not declared under tables:{did_you_mean(name, game.tables)}",
                       mark)
             continue
-        fields = meta["tables"][name].get("fields")
-        missing = [f for f in TERM_FIELDS if not isinstance(fields, Mapping) or f not in fields]
-        if missing:
-            chk.error(f"glossary: table '{name}' needs the field{'s' if len(missing) > 1 else ''} "
-                      f"{' and '.join(missing)} (each term's name and its one rules text)", mark)
-            continue
-        _add_terms(glossary, game.tables[name], chk)
+        kind = _term_fields_type(name, meta["tables"][name].get("fields"), mark, chk)
+        if kind is not None:
+            _add_terms(glossary, game.tables[name], chk, kind in _TEXT_TYPES)
     return glossary
 
 
-def _add_terms(glossary: Glossary, items: MarkedList, chk: CheckerShape) -> None:
+def _term_fields_type(name: str, fields: object, mark: Mark | None, chk: CheckerShape) -> object:
+    """The type glossary table `name` declares its terms' names of, or None (said) where its `fields` do not
+    declare a name and a text, or declare the name of a type whose values are never text (its terms were left
+    out of the glossary, and each [[7]] said to be no term of it)."""
+    missing = [f for f in TERM_FIELDS if not isinstance(fields, Mapping) or f not in fields]
+    if missing or not isinstance(fields, Mapping):
+        chk.error(f"glossary: table '{name}' needs the field{'s' if len(missing) > 1 else ''} "
+                  f"{' and '.join(missing)} (each term's name and its one rules text)", mark)
+        return None
+    kind = _name_type(fields["name"])
+    if kind in _NEVER_TEXT:
+        chk.error(f"glossary: table '{name}' declares its field 'name' as {shown(kind)}, and a term's name is "
+                  "text, as [[Term]] names it: declare it {type: str}",
+                  fields.mark_of("name") if isinstance(fields, Record) else mark)
+        return None
+    return kind
+
+
+_TEXT_TYPES = ("str", "text", "id", "icon", "timing")  # a field's types whose schema refuses any value but text
+_NEVER_TEXT = ("int", "number", "bool", "list", "map", "record")  # those whose values are never text
+
+
+def _name_type(spec: object) -> object:
+    """The type a table's spec of its `name` field declares (str when it says none)."""
+    return spec if isinstance(spec, str) else spec.get("type", "str") if isinstance(spec, Mapping) else None
+
+
+def _add_terms(glossary: Glossary, items: MarkedList, chk: CheckerShape, text_typed: bool) -> None:
     for item in items:
         if not isinstance(item.get("name"), str):
-            continue  # its table's schema reports it
+            if not text_typed and "name" in item:  # (an enum's number: its table's schema takes it)
+                chk.error(f"glossary term {shown(item['name'])} is no text: [[Term]] names a term by its text; "
+                          "quote it, here and among its field's values", item.mark_of("name"))
+            continue  # (else its table's schema reports it)
         if not TERM_IN_TEXT.fullmatch(f"[[{item['name']}]]") or len(item["name"]) > 60 or blank(item["name"]):
             chk.error(f"glossary term {item['name']!r} cannot be named in text as [[Term]]: a term's name is 1 to "
                       "60 characters, not only spaces, without [, ] or a line break", item.mark_of("name"))
             continue
         clash = glossary.add(item)
         if clash is not None:
-            chk.error(f"glossary term '{item['name']}' is already defined at {clash.mark_of('name')}",
-                      item.mark_of("name"))
+            other, held_in, field = clash
+            chk.error(f"glossary term {named(item[field])} is already defined at {other.mark_of(held_in)}"
+                      f"{'' if held_in == 'name' else ' (as the id of ' + named(other.get('name')) + ')'}",
+                      item.mark_of(field))
 
 
 def load_timings(game: GameShape, meta: Record, chk: CheckerShape) -> list[str] | None:

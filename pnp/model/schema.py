@@ -456,7 +456,15 @@ class Ref(Field):
         ids = ctx.ids(self.table)
         if ids is None:
             return  # the missing table is reported once, where it is declared
-        if value not in ids:
+        if value in ids:
+            return
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and str(value) in ids:
+            # (the number 3 where the id is the text '3': "'3' is not an id in table 'cards' (did you mean '3'?)")
+            yield (f"expected the id of an item of table {named(self.table)}, which is text, got {typed_value(value)}: "
+                   f"quote it ({named(str(value))})"), mark
+        elif not isinstance(value, (str, int, float)):  # (a mapping was said as Python writes one: "'{'a': 1}'")
+            yield f"expected the id of an item of table {named(self.table)}, got {type_name(value)}", mark
+        else:
             yield f"{named(value)} is not an id in table {named(self.table)}{ctx.suggest(value, ids)}", mark
 
 
@@ -576,14 +584,32 @@ class Map(Field):
 
     def __init__(self, spec: Mapping[str, Any], enums: Mapping[str, Any]) -> None:
         super().__init__(spec, enums)
-        keys = spec.get("keys")
-        if keys is None:
-            self.keys = None
-        else:
-            self.keys = Enum({"type": "enum", **({"enum": keys} if isinstance(keys, str) else {"values": keys})},
-                             enums)
+        self.keys = None if spec.get("keys") is None else self._keys(spec["keys"], enums)
         self.value = make_field(spec.get("values", {"type": "int"}), enums)
         self.min_total, self.max_total = self._number_option("min_total"), self._number_option("max_total")
+        if self.min_total is not None and self.max_total is not None and self.min_total > self.max_total:
+            # (every item was refused at its own line: 'total 3 is out of range (expected 5 to 2)')
+            raise SpecError(f"'min_total' ({self.min_total:g}) is more than 'max_total' ({self.max_total:g}): no map "
+                            "could be given")
+
+    @staticmethod
+    def _keys(keys: object, enums: Mapping[str, Any]) -> "Enum":
+        """The enum of a map's allowed `keys` (a list, or an enum's name); SpecError naming `keys` where the list
+        is not one (its problems were said as an enum's 'values', an option the map has too, for its values:
+        "'values' is a list, got a mapping" for keys: {a: 1})."""
+        if not isinstance(keys, (str, list)):
+            raise SpecError(f"'keys' is a list of the allowed keys, or the name of an enum, got {type_name(keys)}")
+        if isinstance(keys, list) and not keys:
+            raise SpecError("'keys' lists no key: no item could give one (leave it out for any key)")
+        odd = next((k for k in keys if isinstance(k, bool) or not isinstance(k, (str, int, float))
+                    or not _is_finite(k)), None) if isinstance(keys, list) else None
+        if odd is not None:  # (as a map of any key refuses its key: a key true printed 'True=3')
+            raise SpecError(f"'keys' lists {shown(odd) if isinstance(odd, float) else 'one that is ' + type_name(odd)}"
+                            ": a map's keys are text or numbers; quote it (YAML reads yes, no, on and off as "
+                            "true/false)")
+        if isinstance(keys, list) and (repeated := repeated_value(keys)):
+            raise SpecError(f"'keys' lists {repeated[1]}: write each once")
+        return Enum({"type": "enum", **({"enum": keys} if isinstance(keys, str) else {"values": keys})}, enums)
 
     def refs(self) -> Iterator[tuple[str, Mark | None]]:
         return self.value.refs()

@@ -1079,8 +1079,8 @@ class _SheetRead:
             if isinstance(value, str):  # (counted before any is looked at: each check reads the whole text)
                 self._spend_text(len(value), column)
             code = self._number_format(cell["style_id"], column, value)
-            if problem := (_dated(value, code) or _shown_otherwise(value, code) or self._zero_unshown(value)
-                           or self._repeated(cell["style_id"])):
+            if problem := (_dated(value, code) or _past_excel_digits(value) or _shown_otherwise(value, code)
+                           or self._zero_unshown(value) or self._repeated(cell["style_id"])):
                 raise LoadError(problem, Mark(self.where, self.row, column))
             values[column - 1] = _unescaped(value) if isinstance(value, str) else _number_as_shown(value, code)
             if isinstance(value, str) and (problem := _longer_than_a_cell(values[column - 1])):
@@ -1292,6 +1292,24 @@ def _shown_otherwise(value: object, code: str) -> str | None:
         return (f"this number cell ({_quoted_number(value)}) is formatted as {shown(code)}, so the sheet shows "
                 "nothing where pnp reads the number: format the cell as General (or delete the number)")
     return None
+
+
+def _past_excel_digits(value: object) -> str | None:
+    """The refusal of a number cell written as a whole number of more digits than a spreadsheet keeps (15
+    significant: Excel's specifications and limits), or None. A program other than the spreadsheet may write
+    <v>12345678901234567890</v>; Excel and LibreOffice read it as a float, keep 12345678901234600000 and show
+    1.23457E+19, and openpyxl read all 20 digits, which pnp printed (exit 0) though no spreadsheet ever showed them.
+    (A float cell is read as the sheet keeps it, in 15 digits: _in_excel_digits.)"""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    kept = _EXCEL_DIGITS.plus(decimal.Decimal(value))
+    if kept == value:
+        return None
+    digits = len(str(abs(value)))
+    return (f"this number cell holds the whole number {value}, {digits} digits, and a spreadsheet keeps a number in "
+            f"15 significant digits: it holds {int(kept)} and shows {_general_text(float(kept))}, not the digits "
+            "pnp would read; type the number in at most 15 significant digits, or format the cell as text and type "
+            "the digits in a text field")
 
 
 def _merged(cells: str, where: str) -> LoadError:
