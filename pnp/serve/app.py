@@ -151,8 +151,7 @@ class Latest(Generic[Drawing]):
         self.next: Future[Drawing] | None = None  # the drawing the callers asking now share, not begun yet
         self.drawing = False  # whether the thread drawing them runs
         self.drawn: Drawing | None = None
-        self.drawn_from: Hashable | None = None  # the state the drawing kept began with
-        self.kept = False  # whether a drawing is kept (one that raised is not)
+        self.drawn_from: Hashable | None = None  # the state the drawing kept began with; None: none is kept
 
     def ask(self) -> "Future[Drawing]":
         """The drawing this caller gets, to be waited for (it never waits here)."""
@@ -180,9 +179,10 @@ class Latest(Generic[Drawing]):
                 continue
             try:
                 now = self.state()
-                if not self.kept or now is None or now != self.drawn_from:
-                    self.kept = False
-                    self.drawn, self.drawn_from, self.kept = self.draw(), now, True  # (one that raised is not kept)
+                if now is None or now != self.drawn_from:
+                    self.drawn_from = None  # (nothing is kept until a drawing ends: one that raised is not)
+                    self.drawn = self.draw()
+                    self.drawn_from = now
                 asked.set_result(cast(Drawing, self.drawn))
             except BaseException as e:  # noqa: BLE001 - handed to every caller sharing this drawing
                 asked.set_exception(e)
