@@ -33,13 +33,17 @@ def pytest_configure(config):
 def pytest_collection(session):
     """Collecting makes the process's long-lived objects (the test modules, pnp's, their parameters), and hardly
     any garbage: made with the cyclic garbage collector paused, they are not walked by collection after
-    collection as they are made (1.7 s of CPU in each worker)."""
+    collection as they are made (1.7 s of CPU in each worker). The tests then run with the thresholds pnp keeps
+    while it checks a game (check.few_collections), for the same reason: a worker holds hundreds of MB (kits
+    read back, pnp's parsed source) and makes millions of small objects, and the default thresholds had the
+    collector walk them time and again (its passes took 16 s of a run's CPU, 10 to 12 s with these)."""
     import gc
 
     gc.disable()
     try:
         return (yield)
     finally:
+        gc.set_threshold(50_000, 20, 100)
         gc.enable()
 
 

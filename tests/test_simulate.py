@@ -1150,14 +1150,22 @@ def test_the_workers_of_jobs_share_the_rules_memory(tmp_path, top, hog, said):
     (test_rules_taking_too_much_memory...), not a third of it, said at its line. What the rules hold from their
     top there is the workers' too, each copying it as it writes it beyond any limit of address space: rules
     holding 700 MB at their top took 2.1 GB with --jobs 2; now 400 MB is past that process's third."""
+    import subprocess
+
     rules = top + "\n" + NIM.replace("        pile = int(", hog + "\n        pile = int(", 1)
     line = rules.splitlines().index(hog or top) + 1
-    shared = _simulate(_nim(tmp_path, rules), "--games", "4", "--jobs", "2", "--out", str(tmp_path / "o"))
-    assert shared.exit_code == 1
+    # run as a user runs it, in a pnp of its own: the rules' room is counted in address space, and a process
+    # forked from a test worker's heap found room for 700 MB in its free space (a limit of RLIMIT_AS: see
+    # simulate.run._cap_memory), as a `pnp simulate` holding little does not
+    shared = subprocess.run([sys.executable, "-m", "pnp", "--root", str(_nim(tmp_path, rules)), "simulate", "mini",
+                             "--games", "4", "--jobs", "2", "--out", str(tmp_path / "o")],
+                            env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True, text=True, timeout=120)
+    output = shared.stdout + shared.stderr
+    assert shared.returncode == 1, output
     found = re.search(f"cards/mini/rules.py:{line}:1: error: (?:game 0 \\(seed 0, seats random,random\\): turn 0: )?"
                       f"{said}: past the ([0-9]+) MB of memory the rules may take beyond pnp's \\(this process's share "
-                      "of the run's 1,024 MB\\)", shared.output)
-    assert found and int(found[1]) <= 1024 // 3, shared.output
+                      "of the run's 1,024 MB\\)", output)
+    assert found and int(found[1]) <= 1024 // 3, output
 
 
 @pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="no /proc to size the processes by")
