@@ -8,6 +8,14 @@ import pytest
 import source
 from pnp.options import ColourError, described, did_you_mean, parse_colour, rgb
 
+
+@pytest.fixture(scope="module", autouse=True)
+def _source_let_go_of_at_the_end():
+    """pnp's parsed source is kept only while this module's tests run (see source.forget)."""
+    yield
+    source.forget()
+
+
 OPTION_CLASSES = {"Option", "Text", "Int", "Number", "Bool", "Anything"}
 HELPERS = {"shown", "described", "type_name", "closest", "did_you_mean", "plain", "parse_colour"}
 

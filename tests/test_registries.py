@@ -16,6 +16,13 @@ from conftest import REPO, make_project, run
 from toy_export_format import FaceList
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _source_let_go_of_at_the_end():
+    """pnp's parsed source is kept only while this module's tests run (see source.forget)."""
+    yield
+    source.forget()
+
+
 @pytest.fixture
 def toy_format(monkeypatch):
     from pnp.export.registry import registered
