@@ -488,8 +488,7 @@ class _alarm:
         failure (each was a traceback in the terminal, and the run was said ok)."""
         error = unraisable.exc_value
         if self._stopping() is None or not isinstance(error, _Timeout):
-            if self.unraised is None and isinstance(error, BaseException):  # (Python gives None for none)
-                self.unraised, self.unraised_turn = _with_traceback(error, unraisable.exc_traceback), self.turn[0]
+            self._keep(error, unraisable.exc_traceback)
             return
         if self.swallowed is None:  # where it was swallowed: the rules' line a message names
             self.swallowed = _with_traceback(unraisable.exc_value, unraisable.exc_traceback)
@@ -501,9 +500,13 @@ class _alarm:
         """threading.excepthook while the game plays: an exception that ended a thread the rules started, kept
         as one Python ignored (_swallowed) to be said as the game's failure at its line: it was a traceback in
         the terminal for each game, and the run was said ok."""
-        error = raised.exc_value
-        if self.unraised is None and isinstance(error, BaseException):  # (None where the thread gave none)
-            self.unraised, self.unraised_turn = _with_traceback(error, raised.exc_traceback), self.turn[0]
+        self._keep(raised.exc_value, raised.exc_traceback)
+
+    def _keep(self, error: object, traceback: TracebackType | None) -> None:
+        """The first error Python ignored in the game (other than this alarm's stop), kept with its traceback and
+        the game's turn then, to be said as the game's failure; Python gives None where there is none."""
+        if self.unraised is None and isinstance(error, BaseException):
+            self.unraised, self.unraised_turn = _with_traceback(error, traceback), self.turn[0]
 
     def __exit__(self, *exc: object) -> Literal[False]:
         self.inside = False
