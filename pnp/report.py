@@ -229,6 +229,12 @@ def did_you_mean(word: object, choices: Iterable[object]) -> str:
     return (f" (did you mean {named(close[0])}?)" if close else "") + look_alike_letters(word)
 
 
+def character_named(character: str) -> str:
+    """A character as a message names one it cannot show as itself: its code and its Unicode name
+    ('U+043E CYRILLIC SMALL LETTER O'), the code alone where it has no name."""
+    return f"U+{ord(character):04X} {unicodedata.name(character, '')}".rstrip()
+
+
 def look_alike_letters(word: object) -> str:
     """What a message adds of a name that mixes letters a to z with letters of another alphabet that may look
     like them ('cоld', its 'о' Cyrillic): each such letter by its code and Unicode name, since the name reads on
@@ -240,7 +246,7 @@ def look_alike_letters(word: object) -> str:
            and not unicodedata.name(c, "LATIN").startswith("LATIN")]
     if not odd:  # (a Latin letter with its accent, 'café', is seen for what it is)
         return ""
-    letters = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, '')}".rstrip() for c in odd)
+    letters = ", ".join(character_named(c) for c in odd)
     return f" ({named(text)} holds {letters}, beside letters a to z: alike on screen, but another letter)"
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..errors import DataError
 from ..options import did_you_mean
 from ..project import MAX_LINK_HOPS, WRITTEN_RECORD_PREFIX, WRITTEN_RECORDS, Project, hidden_part, not_regular
-from ..report import Mark, look_alike_letters, named, type_name
+from ..report import Mark, character_named, look_alike_letters, named, type_name
 from .load import Record
 from .schema import ICON_IN_TEXT
 from .shapes import CheckerShape
@@ -242,7 +242,7 @@ def _foreign_letters(name: str) -> list[str]:
     if name.isascii() or not any(c.isalpha() for c in name) or \
             not all(c.isalnum() or c in "-_" or unicodedata.category(c) in _IN_WORDS for c in name):
         return []  # (a time in other digits, '١٠:٣٠:٤٥', names no icon: its colons print)
-    return [f"U+{ord(c):04X} {unicodedata.name(c, '')}".rstrip() for c in dict.fromkeys(name) if not c.isascii()]
+    return [character_named(c) for c in dict.fromkeys(name) if not c.isascii()]
 
 
 def _ordinary(path: str) -> bool:
