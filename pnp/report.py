@@ -219,14 +219,21 @@ def _closest(word: str, choices: tuple[str, ...], count: int, cutoff: float) -> 
     return tuple(get_close_matches(word, choices, n=count, cutoff=cutoff))
 
 
-def did_you_mean(word: object, choices: Iterable[object]) -> str:
-    """' (did you mean 'x'?)' when one of `choices` is close to `word`, else nothing."""
+class Suggest(Protocol):
+    """What says the name an unknown word may have meant: did_you_mean, or one text's bounded Suggestions."""
+
+    def __call__(self, word: object, choices: Iterable[object], *, letters: bool = True) -> str: ...
+
+
+def did_you_mean(word: object, choices: Iterable[object], *, letters: bool = True) -> str:
+    """' (did you mean 'x'?)' when one of `choices` is close to `word`, else nothing; with `letters`, also the
+    letters of another alphabet the word holds (look_alike_letters), unless the message names them itself."""
     close = closest(word, choices)
     if close and not close[0].isascii() and close[0] != str(word) and \
             unicodedata.normalize("NFC", close[0]) == unicodedata.normalize("NFC", str(word)):
         # (said "did you mean 'café'?" of 'café', the two alike on the screen)
         return f" ({named(close[0])} is this text in another Unicode form, alike on screen: type one of them again)"
-    return (f" (did you mean {named(close[0])}?)" if close else "") + look_alike_letters(word)
+    return (f" (did you mean {named(close[0])}?)" if close else "") + (look_alike_letters(word) if letters else "")
 
 
 def character_named(character: str) -> str:
@@ -264,10 +271,10 @@ class Suggestions:
         # (word, id of the names) -> (the names, kept so their id is not reused; what was said): a word is
         # said alike each time (a hexgrid's 10,000 cells naming one unknown icon said it twice, with and
         # without its suggestion, once the budget was spent)
-        self.said: dict[tuple[str, int], tuple[object, str]] = {}
+        self.said: dict[tuple[str, int, bool], tuple[object, str]] = {}
 
-    def __call__(self, word: object, choices: Iterable[object]) -> str:
-        key = (str(word), id(choices))
+    def __call__(self, word: object, choices: Iterable[object], *, letters: bool = True) -> str:
+        key = (str(word), id(choices), letters)
         known = self.said.get(key)
         if known is not None:
             return known[1]
@@ -276,7 +283,7 @@ class Suggestions:
             said = ""
         else:
             self.left -= len(names)
-            said = did_you_mean(word, names)
+            said = did_you_mean(word, names, letters=letters)
         self.said[key] = (choices, said)
         return said
 

@@ -4,14 +4,14 @@ rule is said once and a term used but never defined is an error at its line."""
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 
 from ..errors import failed_at
 from ..template import ExprError, evaluate
 from .load import MarkedList, Record
 from .shapes import CheckerShape, GameShape
 from ..options import blank, control_problem, did_you_mean
-from ..report import Mark, named, shortened, shown, unhidden
+from ..report import Mark, Suggest, named, shortened, shown, unhidden
 
 # one character of a term's name as written: a backslash escape ('\*', as `| as_typed` writes a '*') is one, so a
 # name of 60 characters or fewer is one escaped (a 58-character name with 10 stars was refused as past 60); a
@@ -70,7 +70,7 @@ class Glossary:
             self._names = tuple(e["name"] for e in self.entries)
         return self._names
 
-    def unknown(self, text: str, suggest: Callable[[object, Iterable[object]], str] = did_you_mean
+    def unknown(self, text: str, suggest: Suggest = did_you_mean
                 ) -> list[tuple[str, str]]:
         """(term, message) for each `[[Term]]` in text that the glossary does not define, and each `[[...]]`
         holding what no term can be named (it would print as typed); `suggest` says a name it may have meant."""
@@ -83,7 +83,7 @@ class Glossary:
                     "on one line") for found in read if "\n" in found
             and TERM_IN_TEXT.fullmatch(f"[[{found.replace(chr(10), ' ')}]]")]
 
-    def _not_defined(self, term: str, suggest: Callable[[object, Iterable[object]], str] = did_you_mean) -> str:
+    def _not_defined(self, term: str, suggest: Suggest = did_you_mean) -> str:
         if not self.tables:
             return "is used, but game.yaml declares no glossary"
         return f"is not a term of the glossary ({', '.join(self.tables)}){suggest(term, self.names())}"

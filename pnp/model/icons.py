@@ -5,13 +5,13 @@ import os
 import re
 import stat
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import DataError
 from ..options import did_you_mean
 from ..project import MAX_LINK_HOPS, WRITTEN_RECORD_PREFIX, WRITTEN_RECORDS, Project, hidden_part, not_regular
-from ..report import Mark, character_named, look_alike_letters, named, type_name
+from ..report import Mark, Suggest, character_named, named, type_name
 from .load import Record
 from .schema import ICON_IN_TEXT
 from .shapes import CheckerShape
@@ -199,8 +199,7 @@ class IconIndex:
         """Whether a name draws an icon, without counting its file as used (see unread_marker)."""
         return self._files.get(self._resolve(name)) is not None
 
-    def unread_marker(self, name: str, suggest: Callable[[object, Iterable[object]], str] = did_you_mean
-                      ) -> str | None:
+    def unread_marker(self, name: str, suggest: Suggest = did_you_mean) -> str | None:
         """Why ':name:' in a text, which rich text reads as no icon (schema.icon_markers_unread), is an icon's name
         that prints as typed: the name of an icon (':my_star:' of my_star.svg, or an alias) or, but for its case,
         of one (':Star:'), or a word written with a letter from beyond a to z (':stаr:' with a Cyrillic 'а', alike
@@ -218,7 +217,7 @@ class IconIndex:
         if foreign:  # (each named here: the suggestion's own naming of the letters is left out)
             return (f"unknown icon {marker}: its {', '.join(foreign)} {'is' if len(foreign) == 1 else 'are'} no "
                     "character of an icon's name (lowercase a to z, digits and hyphens), however alike on screen; "
-                    f"the text prints {marker} as typed{suggest(name, self.names()).replace(look_alike_letters(name), '')}")
+                    f"the text prints {marker} as typed{suggest(name, self.names(), letters=False)}")
         return None
 
     def names(self) -> list[str]:
