@@ -949,15 +949,25 @@ def _refuse_clip_shapes_cancelling(renderer: Any, root: Any) -> None:
                                   "one path", child.sourceline)
 
 
-_Outline = tuple[str, tuple[float, float, float, float], bool]  # a clip's shape as svglib joins it (_clip_outline)
+_Box = tuple[float, float, float, float]
+_Outline = tuple[str, list[tuple[_Box, bool]]]  # a clip's shape as svglib joins it (_clip_outline)
 
 
 def _cancelling(outline: _Outline, other: _Outline) -> bool:
     """Whether two shapes of a clip path, joined into one outline by svglib, clip otherwise than their union (as
-    browsers clip): of two clip-rules, or overlapping (their boxes) and drawn in opposite directions or even-odd."""
-    (rule, box, turn), (other_rule, other_box, other_turn) = outline, other
-    overlap = box[0] < other_box[2] and other_box[0] < box[2] and box[1] < other_box[3] and other_box[1] < box[3]
-    return rule != other_rule or overlap and (rule == "evenodd" or turn != other_turn)
+    browsers clip): of two clip-rules, or with outlines that overlap (their boxes) drawn in opposite directions or
+    even-odd. Every outline of a shape counts, not its first alone: a path's second outline drawn against a rect
+    it lies in is a hole in svglib's joined outline where browsers fill the rect."""
+    (rule, parts), (other_rule, other_parts) = outline, other
+    if rule != other_rule:
+        return True
+    return any(_overlap(box, other_box) and (rule == "evenodd" or turn != other_turn)
+               for box, turn in parts for other_box, other_turn in other_parts)
+
+
+def _overlap(box: _Box, other: _Box) -> bool:
+    """Whether two boxes (x0, y0, x1, y1) share some area."""
+    return box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]
 
 
 # what of a clip path svglib clips to (the shapes it joins into one outline)
@@ -965,34 +975,45 @@ _CLIP_FILLED = frozenset({"path", "rect", "circle", "ellipse", "polygon", "use"}
 
 
 def _clip_outline(renderer: Any, name: str, node: Any) -> "_Outline":
-    """A clip path's shape `node` (svglib's) as svglib clips to it: its clip-rule, the box around its outline and
-    whether its first outline turns clockwise."""
+    """A clip path's shape `node` (svglib's) as svglib clips to it: its clip-rule, and the box around its outlines
+    that turn clockwise and that around those that turn the other way (at most two boxes: a path of thousands of
+    outlines compared outline by outline with another's was millions of comparisons)."""
     rule = "evenodd" if (node.etree_element.get("clip-rule") or "").strip().lower() == "evenodd" else "nonzero"
     item = renderer.renderUse(node) if name == "use" else renderer.shape_converter.convertShape(name, node)
-    points: list[float] = []
-    first: list[float] = []
+    boxes: dict[bool, _Box] = {}
     for shape, transform in _solid_shapes(item, (1, 0, 0, 1, 0, 0)):
         path = renderer.shape_converter.shapeToPath(shape, transform)
-        if path is not None:
-            first = first or list(path.points[:2 * _first_outline_points(path.operators)])
-            points += path.points
-    if not points:
-        return rule, (0.0, 0.0, 0.0, 0.0), True
+        for points in _outlines(path.operators, path.points) if path is not None else ():
+            box, turn = _outline_part(points)
+            if turn is None:  # an outline of no area (a line) adds nothing to the outline's winding
+                continue
+            held = boxes.get(turn, box)
+            boxes[turn] = (min(box[0], held[0]), min(box[1], held[1]), max(box[2], held[2]), max(box[3], held[3]))
+    return rule, [(box, turn) for turn, box in boxes.items()]
+
+
+def _outline_part(points: list[float]) -> tuple[_Box, bool | None]:
+    """The box around one outline's points (x, y, x, y, ...) and whether it turns clockwise (its signed area;
+    None for an outline of no area)."""
     xs, ys = points[0::2], points[1::2]
-    area = sum(x0 * y1 - x1 * y0 for x0, y0, x1, y1 in zip(first[0::2], first[1::2], [*first[2::2], *first[:1]],
-                                                           [*first[3::2], *first[1:2]]))
-    return rule, (min(xs), min(ys), max(xs), max(ys)), area > 0
+    area = sum(x0 * y1 - x1 * y0 for x0, y0, x1, y1 in zip(xs, ys, [*xs[1:], xs[0]], [*ys[1:], ys[0]]))
+    return (min(xs), min(ys), max(xs), max(ys)), area > 0 if area else None
 
 
-def _first_outline_points(operators: list[int]) -> int:
-    """How many points a path's first outline holds (up to its second moveTo), by its operators (ReportLab's:
-    0 moveTo, 1 lineTo, 2 curveTo of 3 points, 3 closePath of none)."""
-    count = 0
-    for at, op in enumerate(operators):
-        if op == 0 and at:
-            break
-        count += (1, 1, 3, 0)[op]
-    return count
+def _outlines(operators: list[int], points: list[float]) -> Iterator[list[float]]:
+    """A path's points, outline by outline (each begun by a moveTo), by its operators (ReportLab's: 0 moveTo,
+    1 lineTo, 2 curveTo of 3 points, 3 closePath of none)."""
+    outline: list[float] = []
+    at = 0
+    for op in operators:
+        if op == 0 and outline:
+            yield outline
+            outline = []
+        count = 2 * (1, 1, 3, 0)[op]
+        outline += points[at:at + count]
+        at += count
+    if outline:
+        yield outline
 
 
 def _solid_shapes(item: Any, transform: tuple[float, ...]) -> Iterator[tuple[Any, tuple[float, ...]]]:
