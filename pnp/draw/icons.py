@@ -24,7 +24,7 @@ from reportlab.pdfgen.canvas import Canvas
 from ..cache import DiskCache, module_sources
 from ..errors import BudgetSpent, DataError, LimitError
 from ..project import read_project_file
-from ..report import Mark, named as quoted_name
+from ..report import Mark, character_named, named as quoted_name
 from ..template import ended_game, metered
 from .canvas import new_canvas
 
@@ -718,10 +718,7 @@ def _shape_as_browsers(element: Any, converter: Any) -> None:
     if name == "path" and element.get("d"):
         from svglib.utils import normalise_svg_path
 
-        try:
-            problem = _path_problem(normalise_svg_path(element.get("d")))
-        except (ValueError, TypeError, IndexError) as e:  # (svglib's reading of the path, said at the path)
-            problem = str(e)
+        problem = _path_grammar_problem(element.get("d")) or _path_problem(normalise_svg_path(element.get("d")))
         if problem is not None:
             raise IconProblem(f"its path data (d) cannot be read ({problem})", element.sourceline)
     if percent := next((length for length in _NOT_PERCENT if element.get(length, "").strip().endswith("%")), None):
@@ -734,6 +731,74 @@ def _shape_as_browsers(element: Any, converter: Any) -> None:
 
 # the numbers each command of path data takes (a command repeated takes as many again: svglib splits them)
 _PATH_ARITY = {"m": 2, "l": 2, "t": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "a": 7, "z": 0}
+
+
+_PATH_WSP = "[ \t\r\n\f]*"
+_PATH_COMMAND = re.compile(f"{_PATH_WSP}([MmZzLlHhVvCcSsQqTtAa]){_PATH_WSP}")
+_PATH_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_PATH_FLAG = re.compile("[01]")
+_PATH_SEPARATOR = re.compile(f"{_PATH_WSP},?{_PATH_WSP}")
+
+
+def _path_grammar_problem(data: str) -> str | None:
+    """Where path data departs from SVG's grammar of it, or None: browsers draw a path up to its first error and
+    none of it after, where svglib read past it in its own way (a stray letter skipped, 'M1 2 x3 4' drawn as a
+    line; data starting with a number failing with an empty KeyError; a lone '-' said in Python's words)."""
+    data = data.rstrip(" \t\r\n\f")
+    at = len(data) - len(data.lstrip(" \t\r\n\f"))
+    first = True
+    while at < len(data):
+        found = _PATH_COMMAND.match(data, at)
+        if found is None or (first and found.group(1) not in "Mm"):
+            return _path_error(data, at, "a moveto (M)" if first else "a command letter")
+        command, at, first = found.group(1), found.end(), False
+        if command in "Zz":
+            continue
+        end = _path_arguments(data, at, command)
+        if end < 0:
+            return _path_error(data, -end - 1, f"a number of its '{command}'")
+        at = end
+    return None
+
+
+def _path_arguments(data: str, at: int, command: str) -> int:
+    """Where a command's numbers end (one set of them at least, and every set that follows), or -1 - the place
+    where one of them was wanted and is not."""
+    sets = 0
+    while True:
+        after = _PATH_SEPARATOR.match(data, at)
+        start = after.end() if sets and after is not None else at
+        end = _path_numbers(data, start, command)
+        if end < 0:
+            if sets and "," not in data[at:start]:  # (a comma after the last number must be followed by one)
+                return at
+            return end
+        at, sets = end, sets + 1
+
+
+def _path_numbers(data: str, at: int, command: str) -> int:
+    """Where one set of a command's numbers ends (its arc's flags single digits 0 or 1), or -1 - the place where
+    one of them was wanted and is not."""
+    for index in range(_PATH_ARITY[command.lower()]):
+        if index:
+            separator = _PATH_SEPARATOR.match(data, at)
+            at = separator.end() if separator is not None else at
+        number = (_PATH_FLAG if command in "Aa" and index in (3, 4) else _PATH_NUMBER).match(data, at)
+        if number is None:
+            return -1 - at
+        at = number.end()
+    return at
+
+
+def _path_error(data: str, at: int, wanted: str) -> str:
+    """What path data that departs from the grammar at `at` says: the place (past white space), what is there
+    (a character not plain to see named) and what was wanted."""
+    at += len(data[at:]) - len(data[at:].lstrip(" \t\r\n\f"))
+    if at == len(data):
+        return f"it ends where {wanted} should stand"
+    odd = data[at] if not data[at].isascii() or not data[at].isprintable() else ""
+    there = quoted_name(data[at:at + 12]) + (f" (its first character {character_named(odd)})" if odd else "")
+    return f"at character {at + 1}, {there} stands where {wanted} should, and browsers draw nothing from there"
 
 
 def _path_problem(commands: list[Any]) -> str | None:
