@@ -1042,6 +1042,8 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     ("", 'fill-opacity="0%"', False, False),
     ("", 'fill-opacity="-1"', False, False),
     ('><polyline points="0 0 20 0 20 20 0 20 5"/', 'fill="none"', True, True),  # (filled, though odd)
+    # points read as browsers read them, up to a word that is no number (svglib refused the icon in its own words)
+    ('><polygon points="0,0 20,0 20,20 0,20 a 5 5"/', 'fill="none"', True, True),
     ('><ellipse cx="10" cy="10" rx="10"/', 'fill="none"', True, True),  # (ry: auto)
     ('><use href="#r" display="none"/', 'id="r" fill="none"', False, False),
     ('><rect xmlns="http://example.com/" width="20" height="20"/', 'fill="none"', False, False),
@@ -1121,6 +1123,10 @@ def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_t
     ('<rect width="20" height="20" fill="white" stroke="black" style="paint-order: markers stroke"/>',
      "it paints its stroke before its fill (paint-order)"),  # (svglib stroked over the fill)
     ('<path d="M0 0 H20 V20 H0 Z x M0 0 L1 1"/>', "its path data (d) cannot be read"),  # (said at its line, not line 1)
+    # a transform list of a step given another count of numbers, which browsers ignore whole: svglib failed on a
+    # matrix of 3 in Python's words (said at line 1) and moved a rect by the translate after a rotate of 2
+    ('<rect width="20" height="20" transform="matrix(1 0 0)"/>', "gives transform as 'matrix(1 0 0)', which brows"),
+    ('<rect width="5" height="5" transform="rotate(90 10) translate(5 5)"/>', "(rotate takes 1 or 3 numbers, not 2)"),
     # svglib failed in its own words, said at line 1; a CSS variable it painted black where browsers paint its value
     ('<rect width="calc(10px + 10px)" height="20"/>', "it gives width as 'calc(10px + 10px)', which svglib cannot read"),
     ('<rect width="20" height="20" style="fill: var(--c, none)"/>', "it gives fill by a CSS variable"),

@@ -700,17 +700,16 @@ _STROKE_LENGTHS = ("stroke-width", "stroke-dashoffset")
 
 
 def _shape_as_browsers(element: Any, converter: Any) -> None:
-    """Set an element's shape as a browser draws it: a polyline or polygon of an odd count of numbers without
-    the last (svglib drew none of it), an ellipse's or rect's radii (_radii_as_browsers), a rect or ellipse of no
+    """Set an element's shape as a browser draws it: a polyline's or polygon's points as browsers read them
+    (_points_read), of an odd count of numbers without the last (svglib drew none of it), an ellipse's or rect's radii (_radii_as_browsers), a rect or ellipse of no
     width or height, or a shape or group under a transform of no area (_flattens), not drawn. IconProblem at a
     length given as a percentage svglib reads as units, or one svglib cannot read (_check_lengths)."""
     from svglib.svglib import node_name
 
     name = node_name(element)
     if name in ("polyline", "polygon"):
-        numbers = _NUMBER.findall(element.get("points", ""))
-        if len(numbers) % 2:
-            element.set("points", " ".join(numbers[:-1]))
+        numbers = _points_read(element.get("points", ""))
+        element.set("points", " ".join(numbers[:len(numbers) - len(numbers) % 2]))
     if name in ("ellipse", "rect"):
         _radii_as_browsers(element, name)
     if name == "image":
@@ -738,6 +737,18 @@ _PATH_COMMAND = re.compile(f"{_PATH_WSP}([MmZzLlHhVvCcSsQqTtAa]){_PATH_WSP}")
 _PATH_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _PATH_FLAG = re.compile("[01]")
 _PATH_SEPARATOR = re.compile(f"{_PATH_WSP},?{_PATH_WSP}")
+
+
+def _points_read(points: str) -> list[str]:
+    """The numbers of a polyline's or polygon's points as browsers read them: up to the first that departs from
+    SVG's grammar (browsers draw the points before it; svglib failed on 'a' in its own words, said at line 1)."""
+    numbers: list[str] = []
+    at = len(points) - len(points.lstrip(" \t\r\n\f"))
+    while (number := _PATH_NUMBER.match(points, at)) is not None:
+        numbers.append(number.group())
+        separator = _PATH_SEPARATOR.match(points, number.end())
+        at = separator.end() if separator is not None else number.end()
+    return numbers
 
 
 def _path_grammar_problem(data: str) -> str | None:
@@ -837,7 +848,7 @@ def _flattens(transform: str, converter: Any) -> bool:
     for name, values in steps:
         if name == "scale":
             area *= values * values if isinstance(values, float) else values[0] * values[1]
-        elif name == "matrix":
+        elif name == "matrix" and isinstance(values, tuple) and len(values) == 6:  # (another is refused: _refused)
             area *= values[0] * values[3] - values[1] * values[2]
     return area == 0
 
@@ -1610,8 +1621,8 @@ def _refused(node: Any) -> str | None:
     if (negative := _negative_size(node)) is not None:
         return (f"holds a <{name}> of {negative[0]} {negative[1]}, which SVG viewers draw as nothing and svglib "
                 "drew as a shape: leave it out, or give its size")
-    if (number := _number_problem(node)) is not None:
-        return f"the SVG file cannot be drawn: it gives {number[0]} as '{number[1]}', {number[2]}"
+    if (attribute := _attribute_problem(node)) is not None:
+        return attribute
     if (condition := next((key for key in _CONDITIONS if node.get(key) is not None), None)) is not None:
         return (f"holds a <{name}> drawn on a condition ({condition}), which an SVG viewer tests against its reader's "
                 "language and abilities, and svglib against the machine pnp runs on (its LANG): the icon would "
@@ -1623,6 +1634,44 @@ def _refused(node: Any) -> str | None:
         return (f"holds a nested <{name}> box, which svglib does not fit and clip as SVG viewers do (its shapes "
                 "printed at another size, or outside the box): flatten it into plain shapes")
     return _REFUSED_ELEMENTS.get(name)
+
+
+# the counts of numbers each step of a transform list takes (SVG's grammar of transform, gradientTransform and
+# patternTransform): a list of another count is an error, which browsers ignore whole, and svglib drew in part
+# (a 'rotate(1 2) translate(5 5)' moved) or failed on in Python's words ('matrix(1 2 3)': tuple index out of range)
+_TRANSFORM_COUNTS = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3), "skewX": (1,),
+                     "skewY": (1,)}  # (spelt as SVG spells them: a 'Rotate' is no step)
+_TRANSFORM_STEP = re.compile(r"([A-Za-z]+)[ \t\r\n\f]*\(([^()]*)\)")
+
+
+def _attribute_problem(node: Any) -> str | None:
+    """Why an attribute of `node` is drawn otherwise than browsers draw it: a number no PDF can draw or browsers
+    do not read (_number_problem), a transform list browsers ignore (_transform_problem); or None."""
+    if (number := _number_problem(node)) is not None:
+        return f"the SVG file cannot be drawn: it gives {number[0]} as '{number[1]}', {number[2]}"
+    return _transform_problem(node)
+
+
+def _transform_problem(node: Any) -> str | None:
+    """Why a transform list of `node` is one browsers ignore (a step unknown, or given another count of numbers
+    than it takes), or None. An unknown step's name is said by named (a file's text may hold control
+    characters)."""
+    from lxml import etree
+
+    for name, value in node.attrib.items():
+        attribute = etree.QName(name).localname
+        if attribute.lower() not in ("transform", "gradienttransform", "patterntransform"):
+            continue
+        for step in _TRANSFORM_STEP.finditer(value):
+            counts = _TRANSFORM_COUNTS.get(step.group(1))
+            given = len(_NUMBER.findall(step.group(2)))
+            if counts is None or given not in counts:
+                takes = " or ".join(map(str, counts)) if counts else ""
+                why = (f"{step.group(1)} takes {takes} number{'s' * (takes != '1')}, not {given}" if counts
+                       else f"{quoted_name(step.group(1))} is no step of a transform")
+                return (f"gives {attribute} as {quoted_name(value.strip())}, which browsers ignore whole ({why}) "
+                        "and svglib drew in part, or not at all: write it as SVG spells it")
+    return None
 
 
 # SVG's conditional processing: an element, or the child a <switch> picks, drawn only for readers of a language
