@@ -1131,6 +1131,9 @@ def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_t
     ('<rect width="calc(10px + 10px)" height="20"/>', "it gives width as 'calc(10px + 10px)', which svglib cannot read"),
     ('<rect width="20" height="20" style="fill: var(--c, none)"/>', "it gives fill by a CSS variable"),
     ('<style>@import "x.css";</style>', "imports \"x.css\", outside the icon"),  # (a browser reads it; pnp did not)
+    # a picture embedded in a data URL svglib does not decode (its type in capitals) is told as the embedded picture
+    # it is (it was said to refer to a file 'outside the icon')
+    ('<image width="20" height="20" href="data:IMAGE/PNG;BASE64,iVBORw0KGgo="/>', "embeds 'data:IMAGE/PNG;BASE64,"),
     ("<style>@supports (fill: red) { svg { fill: none } }</style>", "holds an @supports rule"),
     ("<style>rect { fill: red }\n@media (min-width: 10cm) { svg { fill: none } }</style>",
      "media query '(min-width: 10cm)' asks what pnp cannot say"),  # (at the rule's line: 3)

@@ -1745,6 +1745,13 @@ def _url_outside(node: Any) -> str | None:
 
 
 def _outside(target: str, where: int) -> Problem:
+    """What a reference outside the icon is told: a picture embedded in a data URL svglib does not decode
+    (another type, or its type in capitals or with parameters, which browsers read) is told as the embedded
+    picture it is, not as a reference outside the icon."""
+    if target.strip()[:5].lower() == "data:":
+        return (f"embeds {quoted_name(target.strip())}, which svglib does not draw: it draws only a picture written "
+                "'data:image/png;base64,' or 'data:image/jpeg;base64,' (so spelt, in lowercase, with nothing "
+                "between): write it so, or leave it out", where, 1)
     return (f"refers to {quoted_name(target)} outside the icon; an icon may refer only to its own elements "
             "(#id) and embed PNG or JPEG pictures", where, 1)
 
