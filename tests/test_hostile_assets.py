@@ -1065,6 +1065,8 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     # a paint of a gradient the icon lacks is its fallback colour (svglib painted nothing), else nothing
     ("", 'style="fill: url(#missing) red"', True, True),
     ("", 'fill="url(#missing)"', False, False),
+    ("", 'fill="url(#)"', False, False),  # (naming no id: was a traceback, StopIteration, in the check of ids)
+    ("", 'style="fill: url(#) red"', True, True),
     # a <use> of display none by a style or in capitals is not drawn (only the attribute's 'none' was left out)
     ('><defs><rect id="r" width="20" height="20"/></defs><style>use { display: none }</style><use href="#r"/',
      'fill="none"', False, False),

@@ -1566,7 +1566,8 @@ def _id_given_twice(root: Any) -> Problem | None:
                 twice.setdefault(given, node)
             first.setdefault(given, node)
         texts = [*node.attrib.values(), _sheet_text(node)] if etree.QName(node).localname == "style" else node.attrib.values()
-        named.update(_decoded(next(name for name in found if name)) for text in texts
+        # (a url(#) names no id: its two groups are empty, and next() without a default raised StopIteration)
+        named.update(_decoded(next((name for name in found if name), "")) for text in texts
                      for found in _FRAGMENT.findall(text))
     for given, node in twice.items():
         if given in named:
