@@ -1058,6 +1058,8 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     ("><style>@media screen, (prefers-color-scheme: dark) { rect { fill: none } }</style", "", True, True),
     ('><style media="screen">rect { fill: none }</style', "", True, True),
     ('><style media="print">rect { fill: none }</style', "", False, False),
+    # a selector browsers drop as invalid, which cssselect2 failed on in Python's words (refused at line 1)
+    ("><style>rect:nth-child(n+) { fill: none } rect:nth-child(+) { fill: none }</style", "", True, True),
     ('><style type="text/less">rect { fill: none }</style', "", True, True),  # (no CSS: browsers leave it out)
     # a shape of no size draws nothing, its stroke neither (svglib stroked a rect of width 0 as a line)
     ('><rect width="0" height="20" stroke="black" stroke-width="40"/', 'fill="none"', False, False),

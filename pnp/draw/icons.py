@@ -483,7 +483,9 @@ def _add_rule(sheet: Any, rule: Any, namespaces: dict[str | None, str]) -> None:
 
     try:
         selectors = cssselect2.compile_selector_list(rule.prelude, namespaces)
-    except cssselect2.SelectorError:
+    except (cssselect2.SelectorError, AttributeError, StopIteration):
+        # a selector browsers drop as invalid: cssselect2 fails on some (an An+B cut short, ':nth-child(n+)' or
+        # '(+)') in Python's words, where it should say SelectorError: the icon was refused in them, at line 1
         return
     declared = dict(_declarations(rule.content))
     for selector in selectors:
