@@ -1135,6 +1135,10 @@ def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_t
     ('<rect width="calc(10px + 10px)" height="20"/>', "it gives width as 'calc(10px + 10px)', which svglib cannot read"),
     ('<rect width="20" height="20" style="fill: var(--c, none)"/>', "it gives fill by a CSS variable"),
     ('<style>@import "x.css";</style>', "imports \"x.css\", outside the icon"),  # (a browser reads it; pnp did not)
+    # brackets nested past what CSS's reader follows by recursion: RecursionError, said as a bug in pnp
+    ('<rect width="20" height="20" style="fill: ' + "(" * 5000 + '"/>', "it nests brackets ((, [ or {) more than"),
+    # a selector chained past what Python compiles of cssselect2's code for it: said in Python's words, at line 1
+    ("<style>" + "rect " * 250 + "{ fill: none }</style>", "its style sheet's selector 'rect rect rect"),
     # a picture embedded in a data URL svglib does not decode (its type in capitals) is told as the embedded picture
     # it is (it was said to refer to a file 'outside the icon')
     ('<image width="20" height="20" href="data:IMAGE/PNG;BASE64,iVBORw0KGgo="/>', "embeds 'data:IMAGE/PNG;BASE64,"),

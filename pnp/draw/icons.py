@@ -441,7 +441,7 @@ def _add_rules(sheet: Any, text: str, line: int) -> None:
         elif rule.type == "at-rule":
             _refuse_at_rule(rule, at)
         elif rule.type == "qualified-rule" and rule.prelude:
-            _add_rule(sheet, rule, namespaces)
+            _add_rule(sheet, rule, namespaces, at)
 
 
 def _refuse_at_rule(rule: Any, at: int) -> None:
@@ -474,10 +474,11 @@ def _namespace_declared(prelude: list[Any]) -> dict[str | None, str]:
     return {}
 
 
-def _add_rule(sheet: Any, rule: Any, namespaces: dict[str | None, str]) -> None:
+def _add_rule(sheet: Any, rule: Any, namespaces: dict[str | None, str], at: int) -> None:
     """Add one qualified rule of a style sheet to `sheet` (_add_rules), its selectors' namespace prefixes and
     default namespace those its sheet declared (`namespaces`: svg|rect matched no element, and rect after a
-    default namespace of another language matched SVG's)."""
+    default namespace of another language matched SVG's). IconProblem at the file's line `at` for a selector
+    cssselect2 cannot compile into Python (nested or chained some 50 deep: it failed in Python's words)."""
     import cssselect2  # type: ignore[import-untyped]
     import tinycss2
 
@@ -487,6 +488,13 @@ def _add_rule(sheet: Any, rule: Any, namespaces: dict[str | None, str]) -> None:
         # a selector browsers drop as invalid: cssselect2 fails on some (an An+B cut short, ':nth-child(n+)' or
         # '(+)') in Python's words, where it should say SelectorError: the icon was refused in them, at line 1
         return
+    except (RecursionError, SyntaxError):  # (Python's limits on the code cssselect2 makes of a selector)
+        try:
+            shown = f" {quoted_name(tinycss2.serialize(rule.prelude).strip())}"
+        except RecursionError:  # (tinycss2 writes it back by recursion too)
+            shown = ""
+        raise IconProblem(f"its style sheet's selector{shown} is nested or chained deeper than pnp can follow: "
+                          "write it plainer", at) from None
     declared = dict(_declarations(rule.content))
     for selector in selectors:
         sheet.add_selector(selector, (tinycss2.serialize(rule.prelude), declared))
@@ -1461,6 +1469,26 @@ class _NestedTooDeep(Exception):
     """Stops reading an icon at the element nested past MAX_NESTED."""
 
 
+# how deep brackets may nest in an icon's text (its attributes' values, its style sheets): tinycss2 reads and writes
+# them back by recursion, and a style of 5,000 nested brackets raised RecursionError, said as a bug in pnp
+MAX_BRACKETS = 100
+_BRACKET = re.compile(r"[()\[\]{}]")
+
+
+class _BracketsTooDeep(Exception):
+    """Stops reading an icon at the text whose brackets nest past MAX_BRACKETS."""
+
+
+def _brackets_within(text: str, depth: int) -> int:
+    """How deep brackets are open at the end of `text`, read from `depth` open at its start (a closing one with
+    none open counts nothing); _BracketsTooDeep past MAX_BRACKETS."""
+    for bracket in _BRACKET.finditer(text):
+        depth = depth + 1 if bracket.group() in "([{" else max(depth - 1, 0)
+        if depth > MAX_BRACKETS:
+            raise _BracketsTooDeep
+    return depth
+
+
 class _AttributeDefault(Exception):
     """Stops reading an icon at a default value its document type gives an attribute (<!ATTLIST>)."""
 
@@ -1478,13 +1506,22 @@ def _syntax_problem(svg: bytes) -> Problem | None:
     parser = expat.ParserCreate()
     depth = [0]
 
+    brackets = [0]  # how deep the brackets of the text read since the last tag are open
+
     def start(name: str, attributes: dict[str, str]) -> None:
         depth[0] += 1
+        brackets[0] = 0
         if depth[0] > MAX_NESTED:
             raise _NestedTooDeep
+        for value in attributes.values():
+            _brackets_within(value, 0)
 
     def end(name: str) -> None:
         depth[0] -= 1
+        brackets[0] = 0
+
+    def text(data: str) -> None:  # (a style sheet may come in several pieces)
+        brackets[0] = _brackets_within(data, brackets[0])
 
     def attribute_list(element: str, attribute: str, kind: str, default: str | None, required: int) -> None:
         # (a value, or #FIXED one: #IMPLIED and #REQUIRED give none). A namespace's declaration is not one: an
@@ -1493,6 +1530,7 @@ def _syntax_problem(svg: bytes) -> Problem | None:
             raise _AttributeDefault(element, attribute)
 
     parser.StartElementHandler, parser.EndElementHandler = start, end
+    parser.CharacterDataHandler = text
     parser.AttlistDeclHandler = attribute_list
     try:
         parser.Parse(svg, True)
@@ -1504,6 +1542,10 @@ def _syntax_problem(svg: bytes) -> Problem | None:
     except _NestedTooDeep:
         return (f"its elements are nested more than {MAX_NESTED} deep (an icon needs a few levels of groups)",
                 parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
+    except _BracketsTooDeep:
+        return (f"it nests brackets ((, [ or {{) more than {MAX_BRACKETS} deep in a style, a value or a style "
+                "sheet, which pnp does not follow (CSS's reader recursed past Python's limit on one of 5,000): "
+                "write it plainer", parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
     except _AttributeDefault as e:
         # expat (Firefox's reader) puts such a default on every element it names; libxml as svglib reads the icon
         # does not: <!ATTLIST ellipse fill CDATA "none"> left ellipses unpainted where seen and printed them, exit 0
