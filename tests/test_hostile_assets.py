@@ -1042,6 +1042,8 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     ("", 'fill-opacity="0%"', False, False),
     ("", 'fill-opacity="-1"', False, False),
     ('><polyline points="0 0 20 0 20 20 0 20 5"/', 'fill="none"', True, True),  # (filled, though odd)
+    # points read as browsers read them, up to a word that is no number (svglib refused the icon in its own words)
+    ('><polygon points="0,0 20,0 20,20 0,20 a 5 5"/', 'fill="none"', True, True),
     ('><ellipse cx="10" cy="10" rx="10"/', 'fill="none"', True, True),  # (ry: auto)
     ('><use href="#r" display="none"/', 'id="r" fill="none"', False, False),
     ('><rect xmlns="http://example.com/" width="20" height="20"/', 'fill="none"', False, False),
@@ -1056,6 +1058,8 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     ("><style>@media screen, (prefers-color-scheme: dark) { rect { fill: none } }</style", "", True, True),
     ('><style media="screen">rect { fill: none }</style', "", True, True),
     ('><style media="print">rect { fill: none }</style', "", False, False),
+    # a selector browsers drop as invalid, which cssselect2 failed on in Python's words (refused at line 1)
+    ("><style>rect:nth-child(n+) { fill: none } rect:nth-child(+) { fill: none }</style", "", True, True),
     ('><style type="text/less">rect { fill: none }</style', "", True, True),  # (no CSS: browsers leave it out)
     # a shape of no size draws nothing, its stroke neither (svglib stroked a rect of width 0 as a line)
     ('><rect width="0" height="20" stroke="black" stroke-width="40"/', 'fill="none"', False, False),
@@ -1063,6 +1067,8 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     # a paint of a gradient the icon lacks is its fallback colour (svglib painted nothing), else nothing
     ("", 'style="fill: url(#missing) red"', True, True),
     ("", 'fill="url(#missing)"', False, False),
+    ("", 'fill="url(#)"', False, False),  # (naming no id: was a traceback, StopIteration, in the check of ids)
+    ("", 'style="fill: url(#) red"', True, True),
     # a <use> of display none by a style or in capitals is not drawn (only the attribute's 'none' was left out)
     ('><defs><rect id="r" width="20" height="20"/></defs><style>use { display: none }</style><use href="#r"/',
      'fill="none"', False, False),
@@ -1121,10 +1127,21 @@ def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_t
     ('<rect width="20" height="20" fill="white" stroke="black" style="paint-order: markers stroke"/>',
      "it paints its stroke before its fill (paint-order)"),  # (svglib stroked over the fill)
     ('<path d="M0 0 H20 V20 H0 Z x M0 0 L1 1"/>', "its path data (d) cannot be read"),  # (said at its line, not line 1)
+    # a transform list of a step given another count of numbers, which browsers ignore whole: svglib failed on a
+    # matrix of 3 in Python's words (said at line 1) and moved a rect by the translate after a rotate of 2
+    ('<rect width="20" height="20" transform="matrix(1 0 0)"/>', "gives transform as 'matrix(1 0 0)', which brows"),
+    ('<rect width="5" height="5" transform="rotate(90 10) translate(5 5)"/>', "(rotate takes 1 or 3 numbers, not 2)"),
     # svglib failed in its own words, said at line 1; a CSS variable it painted black where browsers paint its value
     ('<rect width="calc(10px + 10px)" height="20"/>', "it gives width as 'calc(10px + 10px)', which svglib cannot read"),
     ('<rect width="20" height="20" style="fill: var(--c, none)"/>', "it gives fill by a CSS variable"),
     ('<style>@import "x.css";</style>', "imports \"x.css\", outside the icon"),  # (a browser reads it; pnp did not)
+    # brackets nested past what CSS's reader follows by recursion: RecursionError, said as a bug in pnp
+    ('<rect width="20" height="20" style="fill: ' + "(" * 5000 + '"/>', "it nests brackets ((, [ or {) more than"),
+    # a selector chained past what Python compiles of cssselect2's code for it: said in Python's words, at line 1
+    ("<style>" + "rect " * 250 + "{ fill: none }</style>", "its style sheet's selector 'rect rect rect"),
+    # a picture embedded in a data URL svglib does not decode (its type in capitals) is told as the embedded picture
+    # it is (it was said to refer to a file 'outside the icon')
+    ('<image width="20" height="20" href="data:IMAGE/PNG;BASE64,iVBORw0KGgo="/>', "embeds 'data:IMAGE/PNG;BASE64,"),
     ("<style>@supports (fill: red) { svg { fill: none } }</style>", "holds an @supports rule"),
     ("<style>rect { fill: red }\n@media (min-width: 10cm) { svg { fill: none } }</style>",
      "media query '(min-width: 10cm)' asks what pnp cannot say"),  # (at the rule's line: 3)

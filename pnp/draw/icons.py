@@ -24,7 +24,7 @@ from reportlab.pdfgen.canvas import Canvas
 from ..cache import DiskCache, module_sources
 from ..errors import BudgetSpent, DataError, LimitError
 from ..project import read_project_file
-from ..report import Mark, named as quoted_name
+from ..report import Mark, character_named, named as quoted_name
 from ..template import ended_game, metered
 from .canvas import new_canvas
 
@@ -441,7 +441,7 @@ def _add_rules(sheet: Any, text: str, line: int) -> None:
         elif rule.type == "at-rule":
             _refuse_at_rule(rule, at)
         elif rule.type == "qualified-rule" and rule.prelude:
-            _add_rule(sheet, rule, namespaces)
+            _add_rule(sheet, rule, namespaces, at)
 
 
 def _refuse_at_rule(rule: Any, at: int) -> None:
@@ -474,17 +474,27 @@ def _namespace_declared(prelude: list[Any]) -> dict[str | None, str]:
     return {}
 
 
-def _add_rule(sheet: Any, rule: Any, namespaces: dict[str | None, str]) -> None:
+def _add_rule(sheet: Any, rule: Any, namespaces: dict[str | None, str], at: int) -> None:
     """Add one qualified rule of a style sheet to `sheet` (_add_rules), its selectors' namespace prefixes and
     default namespace those its sheet declared (`namespaces`: svg|rect matched no element, and rect after a
-    default namespace of another language matched SVG's)."""
+    default namespace of another language matched SVG's). IconProblem at the file's line `at` for a selector
+    cssselect2 cannot compile into Python (nested or chained some 50 deep: it failed in Python's words)."""
     import cssselect2  # type: ignore[import-untyped]
     import tinycss2
 
     try:
         selectors = cssselect2.compile_selector_list(rule.prelude, namespaces)
-    except cssselect2.SelectorError:
+    except (cssselect2.SelectorError, AttributeError, StopIteration):
+        # a selector browsers drop as invalid: cssselect2 fails on some (an An+B cut short, ':nth-child(n+)' or
+        # '(+)') in Python's words, where it should say SelectorError: the icon was refused in them, at line 1
         return
+    except (RecursionError, SyntaxError):  # (Python's limits on the code cssselect2 makes of a selector)
+        try:
+            shown = f" {quoted_name(tinycss2.serialize(rule.prelude).strip())}"
+        except RecursionError:  # (tinycss2 writes it back by recursion too)
+            shown = ""
+        raise IconProblem(f"its style sheet's selector{shown} is nested or chained deeper than pnp can follow: "
+                          "write it plainer", at) from None
     declared = dict(_declarations(rule.content))
     for selector in selectors:
         sheet.add_selector(selector, (tinycss2.serialize(rule.prelude), declared))
@@ -700,17 +710,16 @@ _STROKE_LENGTHS = ("stroke-width", "stroke-dashoffset")
 
 
 def _shape_as_browsers(element: Any, converter: Any) -> None:
-    """Set an element's shape as a browser draws it: a polyline or polygon of an odd count of numbers without
-    the last (svglib drew none of it), an ellipse's or rect's radii (_radii_as_browsers), a rect or ellipse of no
+    """Set an element's shape as a browser draws it: a polyline's or polygon's points as browsers read them
+    (_points_read), of an odd count of numbers without the last (svglib drew none of it), an ellipse's or rect's radii (_radii_as_browsers), a rect or ellipse of no
     width or height, or a shape or group under a transform of no area (_flattens), not drawn. IconProblem at a
     length given as a percentage svglib reads as units, or one svglib cannot read (_check_lengths)."""
     from svglib.svglib import node_name
 
     name = node_name(element)
     if name in ("polyline", "polygon"):
-        numbers = _NUMBER.findall(element.get("points", ""))
-        if len(numbers) % 2:
-            element.set("points", " ".join(numbers[:-1]))
+        numbers = _points_read(element.get("points", ""))
+        element.set("points", " ".join(numbers[:len(numbers) - len(numbers) % 2]))
     if name in ("ellipse", "rect"):
         _radii_as_browsers(element, name)
     if name == "image":
@@ -718,10 +727,7 @@ def _shape_as_browsers(element: Any, converter: Any) -> None:
     if name == "path" and element.get("d"):
         from svglib.utils import normalise_svg_path
 
-        try:
-            problem = _path_problem(normalise_svg_path(element.get("d")))
-        except (ValueError, TypeError, IndexError) as e:  # (svglib's reading of the path, said at the path)
-            problem = str(e)
+        problem = _path_grammar_problem(element.get("d")) or _path_problem(normalise_svg_path(element.get("d")))
         if problem is not None:
             raise IconProblem(f"its path data (d) cannot be read ({problem})", element.sourceline)
     if percent := next((length for length in _NOT_PERCENT if element.get(length, "").strip().endswith("%")), None):
@@ -734,6 +740,86 @@ def _shape_as_browsers(element: Any, converter: Any) -> None:
 
 # the numbers each command of path data takes (a command repeated takes as many again: svglib splits them)
 _PATH_ARITY = {"m": 2, "l": 2, "t": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "a": 7, "z": 0}
+
+
+_PATH_WSP = "[ \t\r\n\f]*"
+_PATH_COMMAND = re.compile(f"{_PATH_WSP}([MmZzLlHhVvCcSsQqTtAa]){_PATH_WSP}")
+_PATH_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_PATH_FLAG = re.compile("[01]")
+_PATH_SEPARATOR = re.compile(f"{_PATH_WSP},?{_PATH_WSP}")
+
+
+def _points_read(points: str) -> list[str]:
+    """The numbers of a polyline's or polygon's points as browsers read them: up to the first that departs from
+    SVG's grammar (browsers draw the points before it; svglib failed on 'a' in its own words, said at line 1)."""
+    numbers: list[str] = []
+    at = len(points) - len(points.lstrip(" \t\r\n\f"))
+    while (number := _PATH_NUMBER.match(points, at)) is not None:
+        numbers.append(number.group())
+        separator = _PATH_SEPARATOR.match(points, number.end())
+        at = separator.end() if separator is not None else number.end()
+    return numbers
+
+
+def _path_grammar_problem(data: str) -> str | None:
+    """Where path data departs from SVG's grammar of it, or None: browsers draw a path up to its first error and
+    none of it after, where svglib read past it in its own way (a stray letter skipped, 'M1 2 x3 4' drawn as a
+    line; data starting with a number failing with an empty KeyError; a lone '-' said in Python's words)."""
+    data = data.rstrip(" \t\r\n\f")
+    at = len(data) - len(data.lstrip(" \t\r\n\f"))
+    first = True
+    while at < len(data):
+        found = _PATH_COMMAND.match(data, at)
+        if found is None or (first and found.group(1) not in "Mm"):
+            return _path_error(data, at, "a moveto (M)" if first else "a command letter")
+        command, at, first = found.group(1), found.end(), False
+        if command in "Zz":
+            continue
+        end = _path_arguments(data, at, command)
+        if end < 0:
+            return _path_error(data, -end - 1, f"a number of its '{command}'")
+        at = end
+    return None
+
+
+def _path_arguments(data: str, at: int, command: str) -> int:
+    """Where a command's numbers end (one set of them at least, and every set that follows), or -1 - the place
+    where one of them was wanted and is not."""
+    sets = 0
+    while True:
+        after = _PATH_SEPARATOR.match(data, at)
+        start = after.end() if sets and after is not None else at
+        end = _path_numbers(data, start, command)
+        if end < 0:
+            if sets and "," not in data[at:start]:  # (a comma after the last number must be followed by one)
+                return at
+            return end
+        at, sets = end, sets + 1
+
+
+def _path_numbers(data: str, at: int, command: str) -> int:
+    """Where one set of a command's numbers ends (its arc's flags single digits 0 or 1), or -1 - the place where
+    one of them was wanted and is not."""
+    for index in range(_PATH_ARITY[command.lower()]):
+        if index:
+            separator = _PATH_SEPARATOR.match(data, at)
+            at = separator.end() if separator is not None else at
+        number = (_PATH_FLAG if command in "Aa" and index in (3, 4) else _PATH_NUMBER).match(data, at)
+        if number is None:
+            return -1 - at
+        at = number.end()
+    return at
+
+
+def _path_error(data: str, at: int, wanted: str) -> str:
+    """What path data that departs from the grammar at `at` says: the place (past white space), what is there
+    (a character not plain to see named) and what was wanted."""
+    at += len(data[at:]) - len(data[at:].lstrip(" \t\r\n\f"))
+    if at == len(data):
+        return f"it ends where {wanted} should stand"
+    odd = data[at] if not data[at].isascii() or not data[at].isprintable() else ""
+    there = quoted_name(data[at:at + 12]) + (f" (its first character {character_named(odd)})" if odd else "")
+    return f"at character {at + 1}, {there} stands where {wanted} should, and browsers draw nothing from there"
 
 
 def _path_problem(commands: list[Any]) -> str | None:
@@ -772,7 +858,7 @@ def _flattens(transform: str, converter: Any) -> bool:
     for name, values in steps:
         if name == "scale":
             area *= values * values if isinstance(values, float) else values[0] * values[1]
-        elif name == "matrix":
+        elif name == "matrix" and isinstance(values, tuple) and len(values) == 6:  # (another is refused: _refused)
             area *= values[0] * values[3] - values[1] * values[2]
     return area == 0
 
@@ -949,15 +1035,25 @@ def _refuse_clip_shapes_cancelling(renderer: Any, root: Any) -> None:
                                   "one path", child.sourceline)
 
 
-_Outline = tuple[str, tuple[float, float, float, float], bool]  # a clip's shape as svglib joins it (_clip_outline)
+_Box = tuple[float, float, float, float]
+_Outline = tuple[str, list[tuple[_Box, bool]]]  # a clip's shape as svglib joins it (_clip_outline)
 
 
 def _cancelling(outline: _Outline, other: _Outline) -> bool:
     """Whether two shapes of a clip path, joined into one outline by svglib, clip otherwise than their union (as
-    browsers clip): of two clip-rules, or overlapping (their boxes) and drawn in opposite directions or even-odd."""
-    (rule, box, turn), (other_rule, other_box, other_turn) = outline, other
-    overlap = box[0] < other_box[2] and other_box[0] < box[2] and box[1] < other_box[3] and other_box[1] < box[3]
-    return rule != other_rule or overlap and (rule == "evenodd" or turn != other_turn)
+    browsers clip): of two clip-rules, or with outlines that overlap (their boxes) drawn in opposite directions or
+    even-odd. Every outline of a shape counts, not its first alone: a path's second outline drawn against a rect
+    it lies in is a hole in svglib's joined outline where browsers fill the rect."""
+    (rule, parts), (other_rule, other_parts) = outline, other
+    if rule != other_rule:
+        return True
+    return any(_overlap(box, other_box) and (rule == "evenodd" or turn != other_turn)
+               for box, turn in parts for other_box, other_turn in other_parts)
+
+
+def _overlap(box: _Box, other: _Box) -> bool:
+    """Whether two boxes (x0, y0, x1, y1) share some area."""
+    return box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]
 
 
 # what of a clip path svglib clips to (the shapes it joins into one outline)
@@ -965,34 +1061,45 @@ _CLIP_FILLED = frozenset({"path", "rect", "circle", "ellipse", "polygon", "use"}
 
 
 def _clip_outline(renderer: Any, name: str, node: Any) -> "_Outline":
-    """A clip path's shape `node` (svglib's) as svglib clips to it: its clip-rule, the box around its outline and
-    whether its first outline turns clockwise."""
+    """A clip path's shape `node` (svglib's) as svglib clips to it: its clip-rule, and the box around its outlines
+    that turn clockwise and that around those that turn the other way (at most two boxes: a path of thousands of
+    outlines compared outline by outline with another's was millions of comparisons)."""
     rule = "evenodd" if (node.etree_element.get("clip-rule") or "").strip().lower() == "evenodd" else "nonzero"
     item = renderer.renderUse(node) if name == "use" else renderer.shape_converter.convertShape(name, node)
-    points: list[float] = []
-    first: list[float] = []
+    boxes: dict[bool, _Box] = {}
     for shape, transform in _solid_shapes(item, (1, 0, 0, 1, 0, 0)):
         path = renderer.shape_converter.shapeToPath(shape, transform)
-        if path is not None:
-            first = first or list(path.points[:2 * _first_outline_points(path.operators)])
-            points += path.points
-    if not points:
-        return rule, (0.0, 0.0, 0.0, 0.0), True
+        for points in _outlines(path.operators, path.points) if path is not None else ():
+            box, turn = _outline_part(points)
+            if turn is None:  # an outline of no area (a line) adds nothing to the outline's winding
+                continue
+            held = boxes.get(turn, box)
+            boxes[turn] = (min(box[0], held[0]), min(box[1], held[1]), max(box[2], held[2]), max(box[3], held[3]))
+    return rule, [(box, turn) for turn, box in boxes.items()]
+
+
+def _outline_part(points: list[float]) -> tuple[_Box, bool | None]:
+    """The box around one outline's points (x, y, x, y, ...) and whether it turns clockwise (its signed area;
+    None for an outline of no area)."""
     xs, ys = points[0::2], points[1::2]
-    area = sum(x0 * y1 - x1 * y0 for x0, y0, x1, y1 in zip(first[0::2], first[1::2], [*first[2::2], *first[:1]],
-                                                           [*first[3::2], *first[1:2]]))
-    return rule, (min(xs), min(ys), max(xs), max(ys)), area > 0
+    area = sum(x0 * y1 - x1 * y0 for x0, y0, x1, y1 in zip(xs, ys, [*xs[1:], xs[0]], [*ys[1:], ys[0]]))
+    return (min(xs), min(ys), max(xs), max(ys)), area > 0 if area else None
 
 
-def _first_outline_points(operators: list[int]) -> int:
-    """How many points a path's first outline holds (up to its second moveTo), by its operators (ReportLab's:
-    0 moveTo, 1 lineTo, 2 curveTo of 3 points, 3 closePath of none)."""
-    count = 0
-    for at, op in enumerate(operators):
-        if op == 0 and at:
-            break
-        count += (1, 1, 3, 0)[op]
-    return count
+def _outlines(operators: list[int], points: list[float]) -> Iterator[list[float]]:
+    """A path's points, outline by outline (each begun by a moveTo), by its operators (ReportLab's: 0 moveTo,
+    1 lineTo, 2 curveTo of 3 points, 3 closePath of none)."""
+    outline: list[float] = []
+    at = 0
+    for op in operators:
+        if op == 0 and outline:
+            yield outline
+            outline = []
+        count = 2 * (1, 1, 3, 0)[op]
+        outline += points[at:at + count]
+        at += count
+    if outline:
+        yield outline
 
 
 def _solid_shapes(item: Any, transform: tuple[float, ...]) -> Iterator[tuple[Any, tuple[float, ...]]]:
@@ -1362,6 +1469,26 @@ class _NestedTooDeep(Exception):
     """Stops reading an icon at the element nested past MAX_NESTED."""
 
 
+# how deep brackets may nest in an icon's text (its attributes' values, its style sheets): tinycss2 reads and writes
+# them back by recursion, and a style of 5,000 nested brackets raised RecursionError, said as a bug in pnp
+MAX_BRACKETS = 100
+_BRACKET = re.compile(r"[()\[\]{}]")
+
+
+class _BracketsTooDeep(Exception):
+    """Stops reading an icon at the text whose brackets nest past MAX_BRACKETS."""
+
+
+def _brackets_within(text: str, depth: int) -> int:
+    """How deep brackets are open at the end of `text`, read from `depth` open at its start (a closing one with
+    none open counts nothing); _BracketsTooDeep past MAX_BRACKETS."""
+    for bracket in _BRACKET.finditer(text):
+        depth = depth + 1 if bracket.group() in "([{" else max(depth - 1, 0)
+        if depth > MAX_BRACKETS:
+            raise _BracketsTooDeep
+    return depth
+
+
 class _AttributeDefault(Exception):
     """Stops reading an icon at a default value its document type gives an attribute (<!ATTLIST>)."""
 
@@ -1379,13 +1506,22 @@ def _syntax_problem(svg: bytes) -> Problem | None:
     parser = expat.ParserCreate()
     depth = [0]
 
+    brackets = [0]  # how deep the brackets of the text read since the last tag are open
+
     def start(name: str, attributes: dict[str, str]) -> None:
         depth[0] += 1
+        brackets[0] = 0
         if depth[0] > MAX_NESTED:
             raise _NestedTooDeep
+        for value in attributes.values():
+            _brackets_within(value, 0)
 
     def end(name: str) -> None:
         depth[0] -= 1
+        brackets[0] = 0
+
+    def text(data: str) -> None:  # (a style sheet may come in several pieces)
+        brackets[0] = _brackets_within(data, brackets[0])
 
     def attribute_list(element: str, attribute: str, kind: str, default: str | None, required: int) -> None:
         # (a value, or #FIXED one: #IMPLIED and #REQUIRED give none). A namespace's declaration is not one: an
@@ -1394,6 +1530,7 @@ def _syntax_problem(svg: bytes) -> Problem | None:
             raise _AttributeDefault(element, attribute)
 
     parser.StartElementHandler, parser.EndElementHandler = start, end
+    parser.CharacterDataHandler = text
     parser.AttlistDeclHandler = attribute_list
     try:
         parser.Parse(svg, True)
@@ -1405,6 +1542,10 @@ def _syntax_problem(svg: bytes) -> Problem | None:
     except _NestedTooDeep:
         return (f"its elements are nested more than {MAX_NESTED} deep (an icon needs a few levels of groups)",
                 parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
+    except _BracketsTooDeep:
+        return (f"it nests brackets ((, [ or {{) more than {MAX_BRACKETS} deep in a style, a value or a style "
+                "sheet, which pnp does not follow (CSS's reader recursed past Python's limit on one of 5,000): "
+                "write it plainer", parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
     except _AttributeDefault as e:
         # expat (Firefox's reader) puts such a default on every element it names; libxml as svglib reads the icon
         # does not: <!ATTLIST ellipse fill CDATA "none"> left ellipses unpainted where seen and printed them, exit 0
@@ -1469,7 +1610,8 @@ def _id_given_twice(root: Any) -> Problem | None:
                 twice.setdefault(given, node)
             first.setdefault(given, node)
         texts = [*node.attrib.values(), _sheet_text(node)] if etree.QName(node).localname == "style" else node.attrib.values()
-        named.update(_decoded(next(name for name in found if name)) for text in texts
+        # (a url(#) names no id: its two groups are empty, and next() without a default raised StopIteration)
+        named.update(_decoded(next((name for name in found if name), "")) for text in texts
                      for found in _FRAGMENT.findall(text))
     for given, node in twice.items():
         if given in named:
@@ -1524,8 +1666,8 @@ def _refused(node: Any) -> str | None:
     if (negative := _negative_size(node)) is not None:
         return (f"holds a <{name}> of {negative[0]} {negative[1]}, which SVG viewers draw as nothing and svglib "
                 "drew as a shape: leave it out, or give its size")
-    if (number := _number_problem(node)) is not None:
-        return f"the SVG file cannot be drawn: it gives {number[0]} as '{number[1]}', {number[2]}"
+    if (attribute := _attribute_problem(node)) is not None:
+        return attribute
     if (condition := next((key for key in _CONDITIONS if node.get(key) is not None), None)) is not None:
         return (f"holds a <{name}> drawn on a condition ({condition}), which an SVG viewer tests against its reader's "
                 "language and abilities, and svglib against the machine pnp runs on (its LANG): the icon would "
@@ -1537,6 +1679,44 @@ def _refused(node: Any) -> str | None:
         return (f"holds a nested <{name}> box, which svglib does not fit and clip as SVG viewers do (its shapes "
                 "printed at another size, or outside the box): flatten it into plain shapes")
     return _REFUSED_ELEMENTS.get(name)
+
+
+# the counts of numbers each step of a transform list takes (SVG's grammar of transform, gradientTransform and
+# patternTransform): a list of another count is an error, which browsers ignore whole, and svglib drew in part
+# (a 'rotate(1 2) translate(5 5)' moved) or failed on in Python's words ('matrix(1 2 3)': tuple index out of range)
+_TRANSFORM_COUNTS = {"matrix": (6,), "translate": (1, 2), "scale": (1, 2), "rotate": (1, 3), "skewX": (1,),
+                     "skewY": (1,)}  # (spelt as SVG spells them: a 'Rotate' is no step)
+_TRANSFORM_STEP = re.compile(r"([A-Za-z]+)[ \t\r\n\f]*\(([^()]*)\)")
+
+
+def _attribute_problem(node: Any) -> str | None:
+    """Why an attribute of `node` is drawn otherwise than browsers draw it: a number no PDF can draw or browsers
+    do not read (_number_problem), a transform list browsers ignore (_transform_problem); or None."""
+    if (number := _number_problem(node)) is not None:
+        return f"the SVG file cannot be drawn: it gives {number[0]} as '{number[1]}', {number[2]}"
+    return _transform_problem(node)
+
+
+def _transform_problem(node: Any) -> str | None:
+    """Why a transform list of `node` is one browsers ignore (a step unknown, or given another count of numbers
+    than it takes), or None. An unknown step's name is said by named (a file's text may hold control
+    characters)."""
+    from lxml import etree
+
+    for name, value in node.attrib.items():
+        attribute = etree.QName(name).localname
+        if attribute.lower() not in ("transform", "gradienttransform", "patterntransform"):
+            continue
+        for step in _TRANSFORM_STEP.finditer(value):
+            counts = _TRANSFORM_COUNTS.get(step.group(1))
+            given = len(_NUMBER.findall(step.group(2)))
+            if counts is None or given not in counts:
+                takes = " or ".join(map(str, counts)) if counts else ""
+                why = (f"{step.group(1)} takes {takes} number{'s' * (takes != '1')}, not {given}" if counts
+                       else f"{quoted_name(step.group(1))} is no step of a transform")
+                return (f"gives {attribute} as {quoted_name(value.strip())}, which browsers ignore whole ({why}) "
+                        "and svglib drew in part, or not at all: write it as SVG spells it")
+    return None
 
 
 # SVG's conditional processing: an element, or the child a <switch> picks, drawn only for readers of a language
@@ -1610,6 +1790,13 @@ def _url_outside(node: Any) -> str | None:
 
 
 def _outside(target: str, where: int) -> Problem:
+    """What a reference outside the icon is told: a picture embedded in a data URL svglib does not decode
+    (another type, or its type in capitals or with parameters, which browsers read) is told as the embedded
+    picture it is, not as a reference outside the icon."""
+    if target.strip()[:5].lower() == "data:":
+        return (f"embeds {quoted_name(target.strip())}, which svglib does not draw: it draws only a picture written "
+                "'data:image/png;base64,' or 'data:image/jpeg;base64,' (so spelt, in lowercase, with nothing "
+                "between): write it so, or leave it out", where, 1)
     return (f"refers to {quoted_name(target)} outside the icon; an icon may refer only to its own elements "
             "(#id) and embed PNG or JPEG pictures", where, 1)
 
