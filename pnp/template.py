@@ -6,6 +6,7 @@ import ast
 import collections
 import contextlib
 import contextvars
+import dataclasses
 import decimal
 import fractions
 import functools
@@ -723,7 +724,8 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
             continue
         if isinstance(item, StrictUndefined):  # `[card.nmae]` would print "[Undefined]": said as `card.nmae`
             item._fail_with_undefined_error()  # is (Jinja's `x if c` without else is lenient: it prints '')
-        if not (_is_mapping(item) or isinstance(item, (list, tuple, set, frozenset, Namespace, _VIEWS))):
+        # (any other sequence too: `components` is a list of pnp's, whose records inside it are refused)
+        if not (_is_mapping(item) or isinstance(item, (list, tuple, set, frozenset, Namespace, _VIEWS, Sequence))):
             _refuse_unprintable(item)
             total += 32  # a number, none, a macro: a short text
             continue
@@ -751,6 +753,12 @@ def _refuse_unprintable(value: object) -> None:
     differs on every run: the same data would not build the same bytes."""
     if isinstance(value, (float, bool, type(None))):
         return
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        # a record of pnp's own (a component of `components`) printed whole wrote Python's words on a card,
+        # exit 0: "Component(id='deck', name='Cards', kind='deck', spec=Record({...}), count=8, items=[...])"
+        names = ", ".join(f"`.{f.name}`" for f in dataclasses.fields(value))
+        raise LimitError(f"a {type(value).__name__.lower()} is printed whole, which pnp cannot write as text: "
+                         f"print one of its fields ({names})")
     # a function is named without its object: `loop.changed` printed "<bound method ... of <LoopContext 1/1>>",
     # and a method of a whole table (data.cards.mark_of) every item of it, though no address showed
     if callable(value) and not isinstance(value, Undefined):  # (`x if c` without else is an Undefined: '')
