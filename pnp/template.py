@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 import types
-from collections.abc import Callable, Set as AbstractSet, Generator, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
+from collections.abc import Callable, Set as AbstractSet, Generator, Hashable, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 from pathlib import Path
 from types import CodeType
 from typing import Any, Literal, NoReturn, TypeGuard, TypeVar, cast
@@ -1544,11 +1544,12 @@ def _refuse_unhashable(signature: inspect.Signature, args: tuple[Any, ...], kwar
     except TypeError:
         return  # (the filter says how it is written)
     attribute, values = arguments.get("attribute"), arguments.get("value", ())
-    if not isinstance(values, (list, tuple)):
+    if not isinstance(values, Sequence) or isinstance(values, str):  # (a list of pnp's too: `components`)
         return
     if attribute is not None:
         values = [make_attrgetter(ENV, attribute)(item) for item in values]
-    whole = next((value for value in values if isinstance(value, (list, dict)) or _is_mapping(value)), None)
+    whole = next((value for value in values if isinstance(value, (list, dict)) or _is_mapping(value)
+                  or not isinstance(value, Hashable)), None)
     if whole is not None:
         raise TypeError(f"the filter unique cannot compare {_describe_value(whole)} whole: give it a field to "
                         "compare items by, `x | unique(attribute='name')`")
@@ -2075,7 +2076,9 @@ def _refuse_no_items(name: str, value: object, what: str = "the filter") -> None
     anything but a mapping given to dictsort or items ("'str' object has no attribute 'items'")."""
     if name in _MAPPING_FILTERS and not (_is_mapping(value) or isinstance(value, Undefined)):
         raise LimitError(f"{what} {name} takes a mapping, not {_describe_value(value)}")
-    if value is None or isinstance(value, (int, float)):
+    # (and what holds no items at all: a component, `components[0] | length`, said "object of type 'Component'
+    # has no len()")
+    if value is None or isinstance(value, (int, float)) or not isinstance(value, (Iterable, Undefined)):
         raise LimitError(f"{what} {name} takes a list (or text, a mapping), not {_describe_value(value)}")
 
 
