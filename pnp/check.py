@@ -3,6 +3,7 @@ will draw it, reporting what would print wrong (with file:line): text that does 
 fonts, unreadable images, words too close to the cut, and each kind's own rules."""
 
 import contextlib
+import decimal
 import functools
 import gc
 from collections.abc import Callable, Iterable, Iterator
@@ -791,8 +792,10 @@ class Checks:
         for mark, (size, set_size, label, text, used) in self.smallest.items():
             how = f"is set at {hundredths_down(set_size)} pt" if size == set_size else f"shrinks to {hundredths_down(size)} pt to fit{label}"
             if used is not None:  # (the text element is fine in its own layout: the use is what prints it small)
-                how = f"prints at {size:.3g} pt{label} inside the use at {used[0]}, which draws it at " \
-                      f"{used[1]:.3g} times its size"
+                # (to hundredths, as the sizes beside it; the scale to 3 digits, neither written as Python
+                # writes a small float: 'prints at 3.5e-05 pt ... at 5e-06 times its size')
+                how = f"prints at {hundredths_down(size)} pt{label} inside the use at {used[0]}, which draws it at " \
+                      f"{decimal.Decimal(f'{used[1]:.3g}').normalize():f} times its size"
             self.error(f"text {how} ('{_short(text, 30)}'): players need at least {self.min_size:g} pt to read "
                        "it at the table; make it larger or give it more room", mark)
 

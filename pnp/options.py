@@ -543,7 +543,10 @@ class Dash(Lengths):
             raise ValueError("no dash or gap lengths: the line would be solid; leave out `dash`, or give lengths "
                              "like [1, 0.5]")
         if sum(lengths) / units.MM < MIN_DASH_CYCLE:
-            raise ValueError(f"a dash and its gap add up to {units.to_mm(sum(lengths)):g} mm; at least "
+            # (one under a hundredth was said to add up to 0 mm: [0.001, 0.001])
+            total = units.to_mm(sum(lengths))
+            said = f"{total:g}" if total or not sum(lengths) else "under 0.01"
+            raise ValueError(f"a dash and its gap add up to {said} mm; at least "
                              f"{MIN_DASH_CYCLE:g} mm "
                              f"(for a solid line, leave out `dash`)")
         if len(lengths) % 2 == 0 and not any(lengths[::2]):  # [0, 1]: dashes of no length, all gap

@@ -2,6 +2,7 @@
 quotes a value and suggests a name."""
 
 import bisect
+import dataclasses
 import datetime
 import functools
 import math
@@ -194,6 +195,8 @@ def type_name(value: object) -> str:
         return "a list"
     if isinstance(value, datetime.date):
         return "a date" if type(value) is datetime.date else "a date and time"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):  # a record of pnp's: `components[0]`
+        return f"a {type(value).__name__.lower()}"
     return {int: "a whole number", float: "a number", str: "text", type(None): "nothing"}.get(plain_type(value),
                                                                                           "a value")
 

@@ -6,6 +6,7 @@ import ast
 import collections
 import contextlib
 import contextvars
+import dataclasses
 import decimal
 import fractions
 import functools
@@ -23,7 +24,7 @@ import sys
 import threading
 import time
 import types
-from collections.abc import Callable, Set as AbstractSet, Generator, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
+from collections.abc import Callable, Set as AbstractSet, Generator, Hashable, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 from pathlib import Path
 from types import CodeType
 from typing import Any, Literal, NoReturn, TypeGuard, TypeVar, cast
@@ -723,7 +724,8 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
             continue
         if isinstance(item, StrictUndefined):  # `[card.nmae]` would print "[Undefined]": said as `card.nmae`
             item._fail_with_undefined_error()  # is (Jinja's `x if c` without else is lenient: it prints '')
-        if not (_is_mapping(item) or isinstance(item, (list, tuple, set, frozenset, Namespace, _VIEWS))):
+        # (any other sequence too: `components` is a list of pnp's, whose records inside it are refused)
+        if not (_is_mapping(item) or isinstance(item, (list, tuple, set, frozenset, Namespace, _VIEWS, Sequence))):
             _refuse_unprintable(item)
             total += 32  # a number, none, a macro: a short text
             continue
@@ -751,6 +753,12 @@ def _refuse_unprintable(value: object) -> None:
     differs on every run: the same data would not build the same bytes."""
     if isinstance(value, (float, bool, type(None))):
         return
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        # a record of pnp's own (a component of `components`) printed whole wrote Python's words on a card,
+        # exit 0: "Component(id='deck', name='Cards', kind='deck', spec=Record({...}), count=8, items=[...])"
+        names = ", ".join(f"`.{f.name}`" for f in dataclasses.fields(value))
+        raise LimitError(f"a {type(value).__name__.lower()} is printed whole, which pnp cannot write as text: "
+                         f"print one of its fields ({names})")
     # a function is named without its object: `loop.changed` printed "<bound method ... of <LoopContext 1/1>>",
     # and a method of a whole table (data.cards.mark_of) every item of it, though no address showed
     if callable(value) and not isinstance(value, Undefined):  # (`x if c` without else is an Undefined: '')
@@ -1536,11 +1544,12 @@ def _refuse_unhashable(signature: inspect.Signature, args: tuple[Any, ...], kwar
     except TypeError:
         return  # (the filter says how it is written)
     attribute, values = arguments.get("attribute"), arguments.get("value", ())
-    if not isinstance(values, (list, tuple)):
+    if not isinstance(values, Sequence) or isinstance(values, str):  # (a list of pnp's too: `components`)
         return
     if attribute is not None:
         values = [make_attrgetter(ENV, attribute)(item) for item in values]
-    whole = next((value for value in values if isinstance(value, (list, dict)) or _is_mapping(value)), None)
+    whole = next((value for value in values if isinstance(value, (list, dict)) or _is_mapping(value)
+                  or not isinstance(value, Hashable)), None)
     if whole is not None:
         raise TypeError(f"the filter unique cannot compare {_describe_value(whole)} whole: give it a field to "
                         "compare items by, `x | unique(attribute='name')`")
@@ -2067,7 +2076,9 @@ def _refuse_no_items(name: str, value: object, what: str = "the filter") -> None
     anything but a mapping given to dictsort or items ("'str' object has no attribute 'items'")."""
     if name in _MAPPING_FILTERS and not (_is_mapping(value) or isinstance(value, Undefined)):
         raise LimitError(f"{what} {name} takes a mapping, not {_describe_value(value)}")
-    if value is None or isinstance(value, (int, float)):
+    # (and what holds no items at all: a component, `components[0] | length`, said "object of type 'Component'
+    # has no len()")
+    if value is None or isinstance(value, (int, float)) or not isinstance(value, (Iterable, Undefined)):
         raise LimitError(f"{what} {name} takes a list (or text, a mapping), not {_describe_value(value)}")
 
 

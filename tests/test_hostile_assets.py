@@ -1222,6 +1222,21 @@ def test_an_entity_of_the_icons_document_type_is_refused_where_svglib_leaves_it_
             if refused else problem is None)
 
 
+def test_entities_built_of_entities_past_libxmls_bound_are_refused_in_pnps_words_at_their_use(tmp_path):
+    """Entities each made of a dozen of the one before put in an attribute: libxml stops there, and its words
+    were the message ("Maximum entity amplification factor exceeded, see xmlCtxtSetMaxAmplification."), at
+    column 1 of the line."""
+    entities = '<!ENTITY a "' + "a" * 24 + '">' + "".join(
+        f'<!ENTITY {b} "{("&" + a + ";") * n}">' for a, b, n in (("a", "b", 12), ("b", "c", 13), ("c", "d", 14),
+                                                                 ("d", "e", 16)))
+    (tmp_path / "icon.svg").write_text(f'<?xml version="1.0"?>\n<!DOCTYPE svg [{entities}]>\n'
+                                       '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">'
+                                       '<rect width="20" height="20" id="&e;"/></svg>')
+    message, line, column = icons.unreadable(tmp_path / "icon.svg")
+    at = 97  # the column of '&e;' (libxml says where it stopped: the end of the reference)
+    assert "entities built of entities" in message and line == 3 and at <= column <= at + 3
+
+
 @pytest.mark.parametrize("body, refused", [
     ('<rect width="20" height="&w;" fill="red"/>', True),  # (svglib: no height, nothing drawn)
     ('<rect width="20" height="20" fill="&red;"/>', True),  # (svglib: its default paint)

@@ -123,20 +123,27 @@ class _El:
         return None
 
 
-@pytest.mark.parametrize("rules_drawn, rules_placed, top", [
-    (True, True, 26),  # below the rules as drawn: moved 2 below the title, they end at 22; 4 below that
-    (False, True, 16),  # the rules not drawn take no room where they would begin: 12 below the title, 4 below that
-    # the rules not drawn and placed against nothing: the footer keeps its own y, as the reference says (it said
-    # "where it would be", and a footer written without a y went to the card's top)
-    (False, False, 70),
+@pytest.mark.parametrize("rules_drawn, rules_placed, rules_at, top", [
+    (True, True, {}, 26),  # below the rules as drawn: moved 2 below the title, they end at 22; 4 below that
+    (False, True, {}, 16),  # the rules not drawn take no room where they would begin: 12 below the title, 4 below
+    # the rules not drawn and placed against nothing, with no x and y of their own (a circle, or templates): the
+    # footer keeps its own y, as the reference says (it said "where it would be", and a footer written without a
+    # y went to the card's top)
+    (False, False, {}, 70),
+    # ... and with their own x and y: the footer goes 4 below where they stand (it kept its own y, 70, and one
+    # written without a y went over the card's header)
+    (False, False, {"x": 5.0, "y": 40.0}, 44),
+    (False, True, {"x": 5.0, "y": 40.0}, 16),  # placed against the title, the rules stand past it, as before
 ])
-def test_an_element_below_one_that_draws_nothing_goes_where_the_reference_says(rules_drawn, rules_placed, top):
+def test_an_element_below_one_that_draws_nothing_goes_where_the_reference_says(rules_drawn, rules_placed, rules_at,
+                                                                               top):
     from types import SimpleNamespace
 
     from pnp.layout.place import plan
     from pnp.layout.prims import Prim
 
-    title, rules = _El(name="title"), _El(name="rules", **({"below": "title", "gap": 2} if rules_placed else {}))
+    title = _El(name="title")
+    rules = _El(name="rules", **rules_at, **({"below": "title", "gap": 2} if rules_placed else {}))
     footer = _El(below="rules", gap=4)
     placement = plan([title, rules, footer], [])
     layout = SimpleNamespace(width=63, height=88, bleed=3, safe=3)

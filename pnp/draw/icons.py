@@ -1555,6 +1555,19 @@ def _syntax_problem(svg: bytes) -> Problem | None:
     return None
 
 
+def _unparsed(e: Any) -> Problem:
+    """(message, line, column) of an icon libxml cannot read (an lxml XMLSyntaxError) that expat could."""
+    from lxml import etree
+
+    column = e.position[1] if isinstance(e.position, tuple) and e.position[1] else 1
+    if e.code == etree.ErrorTypes.ERR_RESOURCE_LIMIT:  # (libxml said "Maximum entity amplification factor
+        # exceeded, see xmlCtxtSetMaxAmplification.", at line 3 column 1 of an entity used at column 89)
+        return ("its document type's entities put in where they are used make far more text than the file "
+                "holds (entities built of entities, many times over): write the text itself in the icon",
+                e.lineno or 1, column)
+    return f"not an SVG file svglib can read ({e.msg})", e.lineno or 1, column
+
+
 def _outside_reference(svg: bytes) -> Problem | None:
     """(message, line, column) of what an icon must not hold, or None: a reference to anything but its own
     elements (another file, anywhere, or a URL, a style sheet by <?xml-stylesheet?>: an icon is one
@@ -1569,7 +1582,7 @@ def _outside_reference(svg: bytes) -> Problem | None:
     try:
         root = etree.fromstring(svg, parser)
     except etree.XMLSyntaxError as e:  # what the standard library's parser let pass (nesting too deep)
-        return f"not an SVG file svglib can read ({e.msg})", e.lineno or 1, 1
+        return _unparsed(e)
     if (problem := _document_problem(root) or _undeclared_entity(svg, parser.error_log)) is not None:
         return problem
     weights: dict[Any, int] = {}  # element -> the elements its numbers or its embedded picture's pixels count as

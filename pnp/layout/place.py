@@ -29,9 +29,10 @@ PLACE = {
     "below": P.Name(None, "place the element's top `gap` below the bottom of the element of this `name`, as "
                           "drawn (a text's last line, after shrinking to fit); one that draws nothing (its `when` "
                           "false, its text empty) takes no room where it would begin, just past what it is placed "
-                          "against, and when it is placed against nothing the element keeps its own `y` (`x` for "
-                          "`right_of` and `left_of`; 0 when not given); a layout's own elements are placed so, "
-                          "not those inside a group"),
+                          "against, or when it is placed against nothing at its own `x` and `y` (written as "
+                          "numbers; else, and for an element placed by its centre or ends, the element keeps its "
+                          "own `y`, `x` for `right_of` and `left_of`, 0 when not given); a layout's own elements "
+                          "are placed so, not those inside a group"),
     "above": P.Name(None, "place the element's bottom `gap` above the top of the named element"),
     "right_of": P.Name(None, "place the element's left edge `gap` right of the named element's right edge"),
     "left_of": P.Name(None, "place the element's right edge `gap` left of the named element's left edge"),
@@ -60,7 +61,7 @@ class Placement(Generic[Placed]):
             prims[:] = [_rest(el, p, layout) if p.kind in ("text", "rect") else p for p in prims]
         if relations:
             _check_on_card(el, relations, extent(prims), layout)
-        boxes[el] = drawn(prims, measure) or _nothing_drawn(relations, boxes)
+        boxes[el] = drawn(prims, measure) or _nothing_drawn(relations, boxes) or _own_place(el)
 
 
 def _rest(el: PlacedShape, p: Prim, layout: LayoutShape) -> Prim:
@@ -227,6 +228,17 @@ def _nothing_drawn(relations: Sequence[Relation[PlacedShape]], boxes: dict[Place
             y = {"below": a[3] + gap, "above": a[1] - gap}.get(relation, a[1])
             return (x, y, x, y)
     return None
+
+
+def _own_place(el: PlacedShape) -> Box | None:
+    """Where an element that draws nothing and is placed against nothing stands: no room, at its own `x` and `y`
+    (a title left empty at y 30 put the rules placed below it at their own y, 0, over the card's header); None
+    for an element with no such place (a circle's is its centre), or one whose `x` or `y` is a template, which
+    is not worked out for what is not drawn (the elements placed against it keep their own places)."""
+    x, y = el.consts.get("x"), el.consts.get("y")
+    if not isinstance(x, float) or not isinstance(y, float):
+        return None
+    return (x, y, x, y)
 
 
 def _moved(p: Prim, dx: float, dy: float) -> Prim:
