@@ -57,10 +57,11 @@ def test_json_says_a_hostile_character_as_the_printed_line_does():
     assert record["item"] == {"component": "de\\u2028ck", "index": 0}
 
 
-@pytest.mark.parametrize("hidden", ["\t", "\u00ad", "\u180e", "\u2060", "\u2064"])
+@pytest.mark.parametrize("hidden", ["\t", "\u00ad", "\u180e", "\u2060", "\u2064", "\ufffa", "\U000e0041"])
 def test_a_tab_or_an_invisible_format_character_in_a_message_is_said_as_its_escape(hidden):
-    """A tab (alike on screen to spaces), a soft hyphen and the invisible operators were printed raw: a name
-    holding one was quoted as if it did not, or split where a terminal pleased."""
+    """A tab (alike on screen to spaces), a soft hyphen, the invisible operators, an interlinear annotation mark
+    and a tag character (an unseen 'A') were printed raw: a name holding one was quoted as if it did not, or split
+    where a terminal pleased."""
     assert printable(f"icon 'a{hidden}b' is not defined") == "icon 'a" + repr(hidden)[1:-1] + "b' is not defined"
     assert "\\" in repr(hidden)  # (each is one Python's repr escapes)
 
