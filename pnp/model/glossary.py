@@ -29,12 +29,18 @@ _TERM_READ = re.compile(r"\\[\\*:\[]|\[\[((?:\\[^\[\]]|\\(?=[\[\]])|[^\[\]\\])*)
 TERM_FIELDS = ("name", "text")  # what every glossary table's items must have; `timing` is optional
 
 
+# what a name may hold that prints nothing: a soft hyphen (unless its line breaks there) and the zero-width spaces
+# and joiners
+_UNSEEN = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
+
+
 def _key(name: str) -> str:
-    """A term's name as defining it and naming it both look it up: whatever its case, the spaces around it and
-    the Unicode form its accents were typed in (a term defined as ' Roar', or as 'café' with 'e' and an accent as a
-    Mac saves it, was a second term beside 'Roar' and 'café', printed alike in the glossary, where [[ Roar]] and
-    [[café]] each named the other one)."""
-    return unicodedata.normalize("NFC", name.strip()).casefold()
+    """A term's name as defining it and naming it both look it up: whatever its case, its spaces (around it, and
+    a run or a tab between its words, which print as one space), what in it prints nothing and the Unicode form its
+    accents were typed in (a term defined as ' Roar', as 'Ro<U+00AD>ar' or 'Fierce<tab>beast', or as 'café' with
+    'e' and an accent as a Mac saves it, was a second term beside 'Roar', 'Fierce beast' and 'café', printed alike
+    in the glossary, where [[ Roar]] and [[café]] each named the other one)."""
+    return " ".join(unicodedata.normalize("NFC", _UNSEEN.sub("", name)).split()).casefold()
 
 
 class Glossary:
