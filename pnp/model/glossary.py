@@ -94,11 +94,22 @@ class Glossary:
             return "is used, but game.yaml declares no glossary"
         return f"is not a term of the glossary ({', '.join(self.tables)}){suggest(term, self.names())}"
 
-    def keyword(self, term: str) -> Record:
-        """The entry of a term, for templates: `keyword('Paralyze').text` prints its one rules text."""
-        entry = self.find(term) if isinstance(term, str) else None
+    def keyword(self, *given: object, **by_name: object) -> Record:
+        """The entry of a term, for templates: `keyword('Paralyze').text` prints its one rules text. Given anything
+        but one name, it says so in the template's words (it was Python's: 'Glossary.keyword() takes 2 positional
+        arguments but 3 were given', and keyword(none) 'keyword('None')')."""
+        values = [*given, *by_name.values()]  # (`term=` names it as well)
+        unknown = sorted(set(by_name) - {"term"})
+        if unknown:
+            raise ValueError(f"keyword takes one term's name, as keyword('Paralyze'), and no {named(unknown[0])}")
+        if len(values) != 1:
+            raise ValueError(f"keyword takes one term's name, as keyword('Paralyze'); given {len(values)} values")
+        term = values[0]
+        if not isinstance(term, str):
+            raise ValueError(f"keyword takes a term's name, as keyword('Paralyze'), not {shown(term)}")
+        entry = self.find(term)
         if entry is None:
-            raise ValueError(f"keyword('{term}'): '{term}' {self._not_defined(str(term))}")
+            raise ValueError(f"keyword({named(term)}): {named(term)} {self._not_defined(term)}")
         return entry
 
 
