@@ -40,6 +40,11 @@ from .report import Mark, Report, Suggestions, did_you_mean, named, shortened
 from .template import MacroArgument, budget, is_template, macro_callers, macro_enum_mistakes
 from .units import MM, PrintOptions, every_paper, on_other_paper, paper_points, to_mm
 
+# how far under the game's minimum a fitted size may fall and still be that minimum: the arithmetic of a
+# `use`'s scale alone (18 pt drawn at a third is 5.999999999999999); at 0.01 pt, a style's 'size: 5.99' was
+# printed under 6 pt with exit 0
+SIZE_ROUNDING = 1e-6
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -690,7 +695,7 @@ class Checks:
         fitted = self.painter.fit_text(prim)
         if fitted.overflow:
             self.overflow(prim, label)
-        elif handled and fitted.size < self.min_size - 0.01:  # drawn by a `use` too: a player reads it as printed
+        elif handled and fitted.size < self.min_size - SIZE_ROUNDING:  # drawn by a `use` too: a player reads it as printed
             self.small(prim.mark, fitted.size, prim.style["size"], label, prim.text, prim.used)
 
     def text_icons(self, prim: "Prim", label: str) -> None:

@@ -16,7 +16,11 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 
-_UNPRINTABLE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+# a tab (alike on screen to spaces), a soft hyphen and the other invisible format characters (U+180E, U+2060-2064,
+# the interlinear annotation marks U+FFF9-FFFB and the tags U+E0000-E007F, which spell out ASCII unseen) too: each
+# hid what a name held from the message quoting it, or split its words as a terminal pleased
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064"
+                          r"\u2066-\u2069\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]")
 
 
 def printable(text: str) -> str:
@@ -90,7 +94,7 @@ def named(name: object) -> str:
 def unhidden(text: str) -> str:
     """Text a message quotes, its control characters written as their escapes (printable) and so its tabs, which
     look like spaces on screen."""
-    return printable(text).replace("\t", "\\t")
+    return printable(text)  # (its tabs too)
 
 
 class _Written(str):

@@ -1,7 +1,9 @@
 """Messages of one shape at one place are said MAX_ALIKE times, then one line says how many more; the summary
 counts the lines said. A command prints MAX_PRINTED messages, then one line says how many more."""
 
-from pnp.report import MAX_ALIKE, MAX_PRINTED, Mark, Report
+import pytest
+
+from pnp.report import MAX_ALIKE, MAX_PRINTED, Mark, Report, printable
 
 
 def test_past_the_cap_one_line_says_how_many_more_like_it_and_the_summary_counts_what_is_printed():
@@ -53,6 +55,15 @@ def test_json_says_a_hostile_character_as_the_printed_line_does():
     assert str(d) == f"{record['file']}:{record['line']}:{record['col']}: {record['severity']}: {record['message']}"
     assert record["message"] == "YAML tag '!x\\u202e\\u2028\\x85\\u2066y' is not allowed"
     assert record["item"] == {"component": "de\\u2028ck", "index": 0}
+
+
+@pytest.mark.parametrize("hidden", ["\t", "\u00ad", "\u180e", "\u2060", "\u2064", "\ufffa", "\U000e0041"])
+def test_a_tab_or_an_invisible_format_character_in_a_message_is_said_as_its_escape(hidden):
+    """A tab (alike on screen to spaces), a soft hyphen, the invisible operators, an interlinear annotation mark
+    and a tag character (an unseen 'A') were printed raw: a name holding one was quoted as if it did not, or split
+    where a terminal pleased."""
+    assert printable(f"icon 'a{hidden}b' is not defined") == "icon 'a" + repr(hidden)[1:-1] + "b' is not defined"
+    assert "\\" in repr(hidden)  # (each is one Python's repr escapes)
 
 
 def test_a_report_is_sorted_and_its_messages_said_once_for_its_printed_lines_summary_and_json(monkeypatch):

@@ -29,12 +29,18 @@ _TERM_READ = re.compile(r"\\[\\*:\[]|\[\[((?:\\[^\[\]]|\\(?=[\[\]])|[^\[\]\\])*)
 TERM_FIELDS = ("name", "text")  # what every glossary table's items must have; `timing` is optional
 
 
+# what a name may hold that prints nothing: a soft hyphen (unless its line breaks there) and the zero-width spaces
+# and joiners
+_UNSEEN = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
+
+
 def _key(name: str) -> str:
-    """A term's name as defining it and naming it both look it up: whatever its case, the spaces around it and
-    the Unicode form its accents were typed in (a term defined as ' Roar', or as 'café' with 'e' and an accent as a
-    Mac saves it, was a second term beside 'Roar' and 'café', printed alike in the glossary, where [[ Roar]] and
-    [[café]] each named the other one)."""
-    return unicodedata.normalize("NFC", name.strip()).casefold()
+    """A term's name as defining it and naming it both look it up: whatever its case, its spaces (around it, and
+    a run or a tab between its words, which print as one space), what in it prints nothing and the Unicode form its
+    accents were typed in (a term defined as ' Roar', as 'Ro<U+00AD>ar' or 'Fierce<tab>beast', or as 'café' with
+    'e' and an accent as a Mac saves it, was a second term beside 'Roar', 'Fierce beast' and 'café', printed alike
+    in the glossary, where [[ Roar]] and [[café]] each named the other one)."""
+    return " ".join(unicodedata.normalize("NFC", _UNSEEN.sub("", name)).split()).casefold()
 
 
 class Glossary:
@@ -88,11 +94,22 @@ class Glossary:
             return "is used, but game.yaml declares no glossary"
         return f"is not a term of the glossary ({', '.join(self.tables)}){suggest(term, self.names())}"
 
-    def keyword(self, term: str) -> Record:
-        """The entry of a term, for templates: `keyword('Paralyze').text` prints its one rules text."""
-        entry = self.find(term) if isinstance(term, str) else None
+    def keyword(self, *given: object, **by_name: object) -> Record:
+        """The entry of a term, for templates: `keyword('Paralyze').text` prints its one rules text. Given anything
+        but one name, it says so in the template's words (it was Python's: 'Glossary.keyword() takes 2 positional
+        arguments but 3 were given', and keyword(none) 'keyword('None')')."""
+        values = [*given, *by_name.values()]  # (`term=` names it as well)
+        unknown = sorted(set(by_name) - {"term"})
+        if unknown:
+            raise ValueError(f"keyword takes one term's name, as keyword('Paralyze'), and no {named(unknown[0])}")
+        if len(values) != 1:
+            raise ValueError(f"keyword takes one term's name, as keyword('Paralyze'); given {len(values)} values")
+        term = values[0]
+        if not isinstance(term, str):
+            raise ValueError(f"keyword takes a term's name, as keyword('Paralyze'), not {shown(term)}")
+        entry = self.find(term)
         if entry is None:
-            raise ValueError(f"keyword('{term}'): '{term}' {self._not_defined(str(term))}")
+            raise ValueError(f"keyword({named(term)}): {named(term)} {self._not_defined(term)}")
         return entry
 
 
