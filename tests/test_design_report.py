@@ -147,7 +147,7 @@ def test_a_view_of_an_unknown_table_or_a_text_as_number(tmp_path):
 def test_every_value_equal_and_a_single_row(tmp_path):
     root = game_project(tmp_path, cards="- {id: c0, name: Only, colour: red, power: 9, weight: 1, flat: 3, big: true}\n")
     _, text = report_text(root)
-    assert "cards: 1 row" in text and "cards.power all 1 values are 9" in text
+    assert "cards: 1 row" in text and "cards.power its one value is 9" in text  # (not "all 1 values are 9")
 
 
 def test_the_preview_serves_the_report(tmp_path):
@@ -569,3 +569,14 @@ def test_the_values_a_grid_leaves_out_are_counted_as_the_rows_a_bars_view_leaves
     from pnp.insight.tables import _left_out
 
     assert _left_out([("name", list(range(3000))), ("kind", [1, 2])]) == "3,000 values of name, the first 40 shown"
+
+
+def test_a_field_of_too_many_values_to_chart_counts_its_one_row_in_the_singular():
+    # it said "1 used by 1 rows"
+    from types import SimpleNamespace
+
+    from pnp.insight.tables import MAX_BARS, field_block
+
+    game = SimpleNamespace(tables={"t": [{"e": "v0"}]}, enums={"many": [f"v{i}" for i in range(MAX_BARS + 1)]})
+    block = field_block(game, "t", "e", "enum", {"type": "enum", "enum": "many"})  # type: ignore[arg-type]
+    assert block is not None and "1 used by 1 row, 40 used by none" in block["text"], block
