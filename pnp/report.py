@@ -230,9 +230,9 @@ def did_you_mean(word: object, choices: Iterable[object]) -> str:
 
 
 def counted(count: int, what: str) -> str:
-    """'1 card', '2 cards': a count said with its noun, for every message and heading alike (a deck of one card's
-    proof was headed '1 cards')."""
-    return f"{count} {what}{'s' * (count != 1)}"
+    """'1 card', '2 cards', '1,200 cards': a count said with its noun, for every message and heading alike (a deck
+    of one card's proof was headed '1 cards')."""
+    return f"{count:,} {what}{'s' * (count != 1)}"
 
 
 def character_named(character: str) -> str:

@@ -1160,7 +1160,8 @@ def _multiply(left: Any, right: Any) -> Any:
         size = _size(seq)
         if size is not None and isinstance(n, int):
             if size * max(n, 0) > MAX_STRING:
-                raise LimitError(f"repeating {size:,} items {n:,} times is too large (at most {MAX_STRING:,})")
+                what = "character" if isinstance(seq, str) else "item"  # (it said "repeating 1 items")
+                raise LimitError(f"repeating {counted(size, what)} {n:,} times is too large (at most {MAX_STRING:,})")
             return _check_result(left * right)
     return left * right
 
