@@ -12,7 +12,7 @@ import click
 
 from . import __version__, cache, project as project_mod
 from .errors import PnpError, UsageError, cannot_write, unforeseen
-from .report import Diagnostic, Report, bounded_message, printable, shell_word, shown
+from .report import Diagnostic, Report, bounded_message, counted, printable, shell_word, shown
 from .units import IMPOSITIONS, MARK_STYLES, PAPER_SIZES
 
 if TYPE_CHECKING:
@@ -407,11 +407,11 @@ def build(ctx: click.Context, games: tuple[str, ...], paper: str, out_dir: str |
         if outcome.status in ("built", "up to date", "draft"):
             built += 1
             where = f"{_shown_path(project, Path(outcome.files[0]).parent)}/{outcome.all_name}"
-            said = "up to date" if outcome.status == "up to date" else _counted(len(outcome.files), "file")
+            said = "up to date" if outcome.status == "up to date" else counted(len(outcome.files), "file")
             if outcome.status == "draft":
                 said = f"DRAFT, not for print ({outcome.marked} item{'s' * (outcome.marked != 1)} marked with " \
                        f"errors), {said}"
-            click.echo(f"{outcome.game_id}: {said}, {_counted(outcome.pages, 'page')} in {where}")
+            click.echo(f"{outcome.game_id}: {said}, {counted(outcome.pages, 'page')} in {where}")
             if outcome.game_id in before:
                 _reprint(project, outcome, before[outcome.game_id], options, report)
     _print_report(report, f"built {built} of {len(selected)} game{'s' * (len(selected) != 1)}")
@@ -452,7 +452,7 @@ def _build_selection(project: "Project", games: list[str], options: "PrintOption
         done = proof(project, game_id, options, selection, out_root / game_id, report)
         if done is not None:
             pdf, pages, count = done
-            click.echo(f"{game_id}: selection of {_counted(count, 'item')}, {_counted(pages, 'page')} in "
+            click.echo(f"{game_id}: selection of {counted(count, 'item')}, {counted(pages, 'page')} in "
                        f"{_shown_path(project, pdf)}")
     _print_report(report, f"proofed {len(games)} game{'s' * (len(games) != 1)}")
     return report.exit_code
@@ -475,7 +475,7 @@ def _reprint(project: "Project", outcome: "Outcome", state: "State", options: "P
         click.echo(f"{outcome.game_id}: nothing added or changed since {done.since}; no reprint")
         return
     click.echo(f"{outcome.game_id}: reprint of {done.items} item{'s' * (done.items != 1)} changed since "
-               f"{done.since}, {_counted(done.pages, 'page')} in {_shown_path(project, done.path)}")
+               f"{done.since}, {counted(done.pages, 'page')} in {_shown_path(project, done.path)}")
     _echo_lines(done.lines)
 
 
@@ -530,11 +530,6 @@ def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper
     if report.errors:
         _print_report(report, "changes")
     ctx.exit(report.exit_code)
-
-
-def _counted(count: int, what: str) -> str:
-    """'1 page', '2 pages': a count said with its noun ('selection of 1 item, 1 pages' was said)."""
-    return f"{count} {what}{'s' * (count != 1)}"
 
 
 def _shown_path(project: "Project", path: Path) -> str:

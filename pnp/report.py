@@ -243,6 +243,12 @@ def did_you_mean(word: object, choices: Iterable[object], *, letters: bool = Tru
     return (f" (did you mean {named(close[0])}?)" if close else "") + (look_alike_letters(word) if letters else "")
 
 
+def counted(count: int, what: str) -> str:
+    """'1 card', '2 cards', '1,200 cards': a count said with its noun, for every message and heading alike (a deck
+    of one card's proof was headed '1 cards')."""
+    return f"{count:,} {what}{'s' * (count != 1)}"
+
+
 def character_named(character: str) -> str:
     """A character as a message names one it cannot show as itself: its code and its Unicode name
     ('U+043E CYRILLIC SMALL LETTER O'), the code alone where it has no name."""

@@ -44,7 +44,7 @@ from jinja2.utils import Cycler, Joiner, Namespace, missing
 
 from .cache import DiskCache
 from .errors import BudgetSpent, ExprError, LimitError
-from .report import did_you_mean, printable, shown, type_name
+from .report import counted, did_you_mean, printable, shown, type_name
 from .report import shortened
 from .options import closer_to_zero, too_close_to_zero
 
@@ -1066,10 +1066,6 @@ def _field_refused(fmt: str, field: str, kind: str, value: object) -> str:
     return f"the format {shown}: its field {field} cannot write {_describe_value(value)}{writes}"
 
 
-def _plural(count: int, what: str) -> str:
-    return f"{count} {what}{'s' if count != 1 else ''}"
-
-
 def _percent_refused(fmt: str, args: Any) -> str | None:
     """Why `fmt % args` failed, in a designer's words: a % that begins no field, fields and values that do not
     pair, or the first field that cannot write its value; None when none of these is found."""
@@ -1102,8 +1098,8 @@ def _percent_values(shown: str, fields: list[Conversion], args: Any) -> list[Any
         return f"the format {shown} takes its values in turn (%s), not by name: a field so given is written %(name)s"
     values = list(args) if isinstance(args, tuple) else [args]
     if len(values) != len(fields):
-        return (f"the format {shown} has {_plural(len(fields), 'field')} (%s, %d, %.2f...) and was given "
-                f"{_plural(len(values), 'value')}: one value for each field")
+        return (f"the format {shown} has {counted(len(fields), 'field')} (%s, %d, %.2f...) and was given "
+                f"{counted(len(values), 'value')}: one value for each field")
     return values
 
 
@@ -1119,7 +1115,7 @@ def _braces_refused(fmt: str, args: tuple[Any, ...], named: Mapping[str, Any]) -
         first, rest = _string.formatter_field_name_split(name)
         first = at if first == "" else first
         if isinstance(first, int) and first >= len(args):
-            return f"the format {shown}: its field {{{name}}} has no value (it was given {_plural(len(args), 'value')}" \
+            return f"the format {shown}: its field {{{name}}} has no value (it was given {counted(len(args), 'value')}" \
                    ", from {0})"
         if not (list(rest) or not isinstance(first, int) and first not in named):  # (by name or attribute: format
             refused = _brace_field_refused(fmt, name, spec, conversion,  # itself says what is missing)
@@ -1172,7 +1168,8 @@ def _multiply(left: Any, right: Any) -> Any:
         size = _size(seq)
         if size is not None and isinstance(n, int):
             if size * max(n, 0) > MAX_STRING:
-                raise LimitError(f"repeating {size:,} items {n:,} times is too large (at most {MAX_STRING:,})")
+                what = "character" if isinstance(seq, str) else "item"  # (it said "repeating 1 items")
+                raise LimitError(f"repeating {counted(size, what)} {n:,} times is too large (at most {MAX_STRING:,})")
             return _check_result(left * right)
     return left * right
 

@@ -377,7 +377,8 @@ def test_a_commit_that_does_not_validate_is_refused_naming_its_first_error_there
     cards.write_text(good, encoding="utf-8")
     result = run(root, "changes", "--since", "HEAD")
     assert result.exit_code == 2, result.output
-    assert "HEAD:cards/mini/cards.yaml:" in result.output and "mini at HEAD does not validate" in result.output
+    assert "HEAD:cards/mini/cards.yaml:" in result.output and "mini at HEAD does not validate (1 error;" in result.output
+    # (it said "1 errors")
 
 
 def test_a_reprint_since_another_state_never_replaces_or_removes_this_one(tmp_path):

@@ -147,7 +147,7 @@ def test_a_view_of_an_unknown_table_or_a_text_as_number(tmp_path):
 def test_every_value_equal_and_a_single_row(tmp_path):
     root = game_project(tmp_path, cards="- {id: c0, name: Only, colour: red, power: 9, weight: 1, flat: 3, big: true}\n")
     _, text = report_text(root)
-    assert "cards: 1 row" in text and "cards.power all 1 values are 9" in text
+    assert "cards: 1 row" in text and "cards.power its one value is 9" in text  # (not "all 1 values are 9")
 
 
 def test_the_preview_serves_the_report(tmp_path):
@@ -244,18 +244,23 @@ def test_negative_weights_and_numbers_too_near_zero_give_a_report(tmp_path):
     assert "cards.tiny" not in text and "cards.loss" in text
 
 
-def test_a_scatter_of_values_one_float_step_apart_stays_inside_its_drawing():
+@pytest.mark.parametrize("points", [
+    [(1.0, 0, "a"), (1.0000000000000002, 4, "b"), (1.0, 1, "c"), (1.0000000000000002, 3, "d")],
+    # y of 1e-100 over x a float's step apart: the trend, nearly upright, met no edge of the plot within a float's
+    # error, and the spot drawn instead was 4e15 points below it: the report failed, "a bug in pnp"
+    [(1 + r * 2.2e-16, r * 1.1e-100, f"{i}") for i, r in enumerate([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10])]])
+def test_a_scatter_of_values_one_float_step_apart_stays_inside_its_drawing(points):
     # x of 1.0 and 1.0000000000000002: a span no axis can divide; the points, ticks and trend line were drawn
     # up to twice the drawing's width, across the page's margin
-    from pnp.draw.charts import scatter_drawing
+    from pnp.draw.charts import HEIGHT, scatter_drawing
     from pnp.insight.tables import fit
 
-    points = [(1.0, 0, "a"), (1.0000000000000002, 4, "b"), (1.0, 1, "c"), (1.0000000000000002, 3, "d")]
     block = {"kind": "scatter", "x": "weight", "y": "power", "labelled": [],
              "groups": [{"name": "", "points": points, "trend": fit([p[:2] for p in points])}]}
     drawing = scatter_drawing(block, "Helvetica")
     left, bottom, right, top = drawing.getBounds()
     assert 0 <= left and right <= drawing.width and 0 <= bottom and top <= drawing.height
+    assert drawing.height == HEIGHT + 30  # (not made taller to hold what was drawn below the plot)
 
 
 @pytest.mark.parametrize("scale", [1e-100, 1e-12, 1.0, 1e90])
@@ -564,3 +569,14 @@ def test_the_values_a_grid_leaves_out_are_counted_as_the_rows_a_bars_view_leaves
     from pnp.insight.tables import _left_out
 
     assert _left_out([("name", list(range(3000))), ("kind", [1, 2])]) == "3,000 values of name, the first 40 shown"
+
+
+def test_a_field_of_too_many_values_to_chart_counts_its_one_row_in_the_singular():
+    # it said "1 used by 1 rows"
+    from types import SimpleNamespace
+
+    from pnp.insight.tables import MAX_BARS, field_block
+
+    game = SimpleNamespace(tables={"t": [{"e": "v0"}]}, enums={"many": [f"v{i}" for i in range(MAX_BARS + 1)]})
+    block = field_block(game, "t", "e", "enum", {"type": "enum", "enum": "many"})  # type: ignore[arg-type]
+    assert block is not None and "1 used by 1 row, 40 used by none" in block["text"], block

@@ -240,6 +240,14 @@ def test_proof_sheet_shows_every_card_with_its_id_and_name(mini):
     assert pdf.metadata.title == "Mini Game — proof of Cards"  # (it was 'untitled')
 
 
+@pytest.mark.parametrize(("cards", "said"), [(1, ", 1 card · proof page 1 of 1"), (2, ", 2 cards · proof page 1 of 1")])
+def test_a_proof_page_s_heading_counts_its_cards_in_words(cards, said):
+    # a deck of one card was headed "1 cards"
+    from pnp.export.formats import _proof_page
+
+    assert _proof_page(cards, 1, 1) == said
+
+
 @pytest.mark.parametrize("title", ["Wide " * 23, "Mini Game"])
 def test_a_proof_page_s_heading_stays_on_the_page_with_its_page_number(title):
     # a title the rulebook's footer holds at 8 pt ran 330 pt past the page's edge at 10 pt bold, its page number off it

@@ -244,8 +244,11 @@ def _clipped(trend: Sequence[float], x0: float, x1: float, y0: float, y1: float)
     xs = [x0, x1] + ([(y - b) / a for y in (y0, y1)] if a else [])
     near_x, near_y = (x1 - x0) * 1e-9, (y1 - y0) * 1e-9
     inside = sorted(x for x in xs if x0 - near_x <= x <= x1 + near_x and y0 - near_y <= a * x + b <= y1 + near_y)
-    if len(inside) < 2:
-        return [(x0, a * x0 + b), (x0, a * x0 + b)]
+    if len(inside) < 2:  # (no room to draw it: nothing is drawn, at a spot inside the plot; a line nearly upright
+        # in it, of slope 5e-85 over a span of 2e-16, met none of its edges within a float's error, and this spot
+        # at a x0 + b, 1e15 points below the plot, made the drawing that tall: the report failed, "a bug in pnp")
+        spot = (x0, min(max(a * x0 + b, y0), y1))
+        return [spot, spot]
     return [(inside[0], a * inside[0] + b), (inside[-1], a * inside[-1] + b)]
 
 

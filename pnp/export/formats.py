@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..report import counted
 from ..units import MM, to_mm
 from .raster import MAX_PIXELS, Shot
 from .registry import ExportFormat, Plan, register
@@ -170,6 +171,11 @@ def _proof_grid(trim: tuple[float, float]) -> tuple[int, int]:
     return max(1, int((pw - 2 * PROOF_MARGIN) // cw)), max(1, int((ph - 2 * PROOF_MARGIN - 10 * MM) // ch))
 
 
+def _proof_page(cards: int, page: int, pages: int) -> str:
+    """What a proof page's heading says after the deck's name: its count of cards and the page's number."""
+    return f", {counted(cards, 'card')} · proof page {page} of {pages}"
+
+
 def _draw_proof(studio: "Studio", fronts: list["Face"], labels: list[str], grid: tuple[int, int],
                 path: Path) -> None:
     """The proof of one deck's `fronts`, each with its label (Proof.plan's) beneath, into `path`."""
@@ -192,7 +198,7 @@ def _draw_proof(studio: "Studio", fronts: list["Face"], labels: list[str], grid:
                 canvas.showPage()
             canvas.setFont(studio.fonts.name("Body", bold=True), 10)
             canvas.drawString(PROOF_MARGIN, ph - PROOF_MARGIN, _proof_heading(
-                studio, face, f", {len(fronts)} cards · proof page {n // per_page + 1} of {pages}", pw - 2 * PROOF_MARGIN))
+                studio, face, _proof_page(len(fronts), n // per_page + 1, pages), pw - 2 * PROOF_MARGIN))
         col, row = n % cols, (n % per_page) // cols
         cw, ch = face.trim[0] * scale, face.trim[1] * scale  # (each card at its own size, above its label)
         x = PROOF_MARGIN + col * cell_w + (cell_w - cw) / 2

@@ -14,7 +14,7 @@ from ..model.load import MarkedList, Record
 from ..model.margins import HOW, margins
 from ..model.views import default_label, is_number, numeric, series_key, table_fields
 from ..options import blank
-from ..report import Mark, shortened
+from ..report import Mark, counted, shortened
 from ..template import printed_number
 from .simulation import Simulated, read_simulation, simulation_blocks, warnings
 
@@ -181,7 +181,7 @@ def field_block(game: "Game", table: str, name: str, kind: str, spec: Any) -> "B
         used = len(set(values) & set(domain))
         return {"kind": "note", "title": f"{table}.{name}",
                 "text": f"{len(domain)} possible values (more than {MAX_BARS}: not charted), {used} used by "
-                        f"{len(values)} rows, {len(domain) - used} used by none"}
+                        f"{counted(len(values), 'row')}, {len(domain) - used} used by none"}
     return _counts_block(f"{table}.{name}", values, domain)
 
 
@@ -194,8 +194,7 @@ def _numeric_block(table: str, name: str, values: list[Any], rows: int) -> "Bloc
     if len(values) < rows:
         said += f"; {len(values)} of {rows} rows give it"
     if stats["min"] == stats["max"]:
-        return {"kind": "note", "title": title, "text": f"all {len(values)} values are {_text(stats['min'])}",
-                "stats": stats}
+        return {"kind": "note", "title": title, "text": _all_alike(len(values), stats["min"]), "stats": stats}
     if len(values) <= FEW:  # a histogram of a handful of numbers says less than the numbers
         return {"kind": "note", "title": title, "stats": stats,
                 "text": f"{said}; the values: {', '.join(_text(v) for v in sorted(values))}"}
@@ -206,6 +205,12 @@ def _numeric_block(table: str, name: str, values: list[Any], rows: int) -> "Bloc
                 "text": f"{said}; each whole number from {labels[0]} to {labels[-1]} occurs {_times(counts[0])}"}
     return {"kind": "bars", "title": title, "text": said, "labels": labels, "series": [("rows", counts)],
             "stats": stats, "axis": name}
+
+
+def _all_alike(count: int, value: Any) -> str:
+    """What a note says of a field whose `count` values are all `value` (of a table of one row it said
+    'all 1 values are 9')."""
+    return f"its one value is {_text(value)}" if count == 1 else f"all {count} values are {_text(value)}"
 
 
 def _times(n: int) -> str:
@@ -223,7 +228,7 @@ def _counts_block(title: str, values: list[Any], domain: list[Any]) -> "Block":
     counts = Counter(series_key(v) for v in values)
     unused = [d for d in domain if counts[series_key(d)] == 0]
     if len(counts) == 1 and len(domain) <= 1:
-        return {"kind": "note", "title": title, "text": f"all {len(values)} values are {_text(values[0])}"}
+        return {"kind": "note", "title": title, "text": _all_alike(len(values), values[0])}
     if len(domain) > 1 and len({counts[series_key(d)] for d in domain}) == 1:  # a flat chart would say only this
         return {"kind": "note", "title": title,
                 "text": f"each of its {len(domain)} values is used {_times(counts[series_key(domain[0])])}: "

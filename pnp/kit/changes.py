@@ -19,7 +19,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
 from ..project import not_regular, output_lock, program, read_project_file, repository, special_file, write_file, written_beside
-from ..report import Mark, Report, pasted, printable, shell_word, shortened, shown
+from ..report import Mark, Report, counted, pasted, printable, shell_word, shortened, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
 from .inputs import manifest_name
 from .manifest import Manifest, record_bytes, sealed, sealing
@@ -645,7 +645,7 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
         if studio is None or report.errors:
             first = report.errors[0] if report.errors else None
             at = Mark(f"{since_shown(ref)}:{first.mark.file}", first.mark.line, first.mark.col) if first and first.mark else None
-            raise UsageError(f"{game_id} at {since_shown(ref)} does not validate ({len(report.errors)} errors"
+            raise UsageError(f"{game_id} at {since_shown(ref)} does not validate ({counted(len(report.errors), 'error')}"
                              + (f"; the first: {first.message}" if first else "")
                              + "), so its faces cannot be compared; compare with a build's manifest instead", at)
         return faces_of(studio)
