@@ -2750,10 +2750,11 @@ def test_a_csv_tables_refused_number_is_quoted_as_its_cell_writes_it(tmp_path):
     assert said == ["cards/mini/cards.csv:2:4: error: power: expected a whole number, got a number 4.50"], said
 
 
-def test_a_number_cell_is_quoted_as_pnp_prints_the_number(tmp_path):
+@pytest.mark.parametrize("held, said", [("0.30000000000000004", "0.3"), ("1E17", "1E+17")])
+def test_a_number_cell_is_quoted_as_pnp_prints_the_number(tmp_path, held, said):
     """A number cell has no written text, and a message quoted its number as Python writes it: a count of
     0.30000000000000004 (as a program writes 0.1 + 0.2, and the sheet shows 0.3) was said so, in the field's check
-    and in the component's count of copies."""
+    and in the component's count of copies; a whole number past 2**53 (1E+17, as General shows it) as 1e+17."""
     root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [
         ["    count: 4\n", "    quantity: power\n"]]}})
     folder = root / "cards" / "mini"
@@ -2762,14 +2763,13 @@ def test_a_number_cell_is_quoted_as_pnp_prints_the_number(tmp_path):
     with zipfile.ZipFile(folder / "cards.xlsx") as book:
         parts = {name: book.read(name) for name in book.namelist()}
     sheet = parts["xl/worksheets/sheet1.xml"].decode()
-    parts["xl/worksheets/sheet1.xml"] = re.sub(r'(<c r="D2"[^>]*>)<v>4</v>', r"\g<1><v>0.30000000000000004</v>",
-                                               sheet).encode()
+    parts["xl/worksheets/sheet1.xml"] = re.sub(r'(<c r="D2"[^>]*>)<v>4</v>', rf"\g<1><v>{held}</v>", sheet).encode()
     with zipfile.ZipFile(folder / "cards.xlsx", "w") as book:
         for name, data in parts.items():
             book.writestr(name, data)
     result = run(root, "validate", "mini")
-    said = [line for line in result.stderr.splitlines() if "cards.xlsx[cards]:2:4:" in line]
-    assert len(said) == 2 and all(line.endswith(" 0.3") for line in said), result.output
+    lines = [line for line in result.stderr.splitlines() if "cards.xlsx[cards]:2:4:" in line]
+    assert len(lines) == 2 and all(line.endswith(f" {said}") for line in lines), result.output
 
 
 def test_a_number_field_reads_a_number_a_format_of_sections_or_fractions_shows_as_itself(tmp_path):

@@ -1772,8 +1772,8 @@ def _row_item(cells: list[Any], columns: list[tuple[Any, Field | None, Mark] | N
         data[name], inside = _cell(cell, field, at)
         if isinstance(cell, str) and type(data[name]) in (int, float) and str(data[name]) != cell.strip():
             written[name] = cell.strip()  # (said as written, as a YAML table's: Record.written_of)
-        elif type(data[name]) is float and not isinstance(cell, str) and (said := printed_number(data[name])) != str(
-                data[name]):  # a number cell has no text: said as pnp prints it (0.30000000000000004 as 0.3)
+        elif type(data[name]) is float and not isinstance(cell, str) and (said := _cell_said(data[name])) != str(
+                data[name]):
             written[name] = said
         marks[name], key_marks[name] = at, named_at
         read[0] += inside  # a cell of YAML flow text counts the values it holds, aliases expanded, as a file does
@@ -1784,6 +1784,13 @@ def _row_item(cells: list[Any], columns: list[tuple[Any, Field | None, Mark] | N
     read[0] += _item_values(len(data))
     _check_values(read[0], limit, too_many, mark)
     return Record._made(data, marks, key_marks, mark, written or None)
+
+
+def _cell_said(value: float) -> str:
+    """A number cell's float as a message quotes it (a number cell has no text): as the General format shows it
+    where that is sure (1E+17, which was said in Python's form 1e+17 where the sheet shows 1E+17), else as pnp
+    prints it (0.30000000000000004 as 0.3)."""
+    return _general_text(value) or printed_number(value)
 
 
 def _check_values(values: int, limit: int, too_many: str, mark: Mark) -> None:
