@@ -2288,7 +2288,8 @@ _OVERSIZED = "x" * 140_000
     (f'id;name;kind;power\nlion;Lion;"{_OVERSIZED[:70_000]}\n{_OVERSIZED[:70_000]}";4\n',
      "cards.csv:2:3: error: cell holds more than 131,072"),
     # and a cell the reader refuses: text after its closing quote, a quote never closed
-    ('id,"name" ,kind,power\nlion,Lion,beast,4\n', "cards.csv:1:2: error: malformed CSV"),
+    # (text after its closing quote was said in the reader's words, "',' expected after '\"'")
+    ('id,"name" ,kind,power\nlion,Lion,beast,4\n', "cards.csv:1:2: error: malformed CSV: this cell's text goes on"),
     ('id,name,kind,power\nlion,Lion,beast,4\nfern,Fern,"pl\nant,1\n', "cards.csv:3:3: error: malformed CSV"),
     # a quote no quote closes over more than the reader reads was said in its words as a field past its limit
     (f'id,name,kind,power\nlion,"{_OVERSIZED}\n', "cards.csv:2:2: error: malformed CSV: this cell opens a quote"),

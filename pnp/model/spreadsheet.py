@@ -149,8 +149,11 @@ def _split_rows(text: str, delimiter: str, shown: str, before: int) -> Rows:
             raise LoadError("malformed CSV: this cell opens a quote that no quote closes before the file ends: "
                             "close it, or double a quote meant as a character (\"\")", Mark(shown, line, column)) \
                 from None
-        raise LoadError(f"malformed CSV: {e}", Mark(shown, line if column else before + reader.line_num or line,
-                                                    column or 1)) from None
+        if column:  # (text after a closing quote, said in the library's words: "',' expected after '\"'")
+            raise LoadError(f"malformed CSV: this cell's text goes on after the quote that closes it: to hold a "
+                            f"quote, quote the whole cell and double each quote in it (\"a \"\"b\"\" c\"), or "
+                            f"put {named(delimiter)} after the closing quote", Mark(shown, line, column)) from None
+        raise LoadError(f"malformed CSV: {e}", Mark(shown, before + reader.line_num or line, 1)) from None
     return rows
 
 
