@@ -408,7 +408,7 @@ class Enum(Field):
         self.as_written = _as_written(spec["values"] if "values" in spec else enums[spec["enum"]])
         if not self.values:  # (every item was refused at its own line, "is not one of " and nothing after)
             raise SpecError(f"{'the enum ' + repr(self.label) if self.label != 'these values' else 'values'} has no "
-                            "values: no item could give one")
+                            "values: no item could give one", _at(spec, "values"))
         self._check_values()
 
     def _check_values(self) -> None:
@@ -417,10 +417,11 @@ class Enum(Field):
         game.yaml's enums are checked as they are read)."""
         for odd in (v for v in self.values if not isinstance(v, (str, int, float)) or not _is_finite(v)):
             raise SpecError(f"the values of an enum are text, finite numbers or true/false, and {self.label} hold "
-                            f"{shown(odd) if isinstance(odd, float) else 'one that is ' + type_name(odd)}")
+                            f"{shown(odd) if isinstance(odd, float) else 'one that is ' + type_name(odd)}",
+                            _at(self.spec, "values"))
         repeated = repeated_value(self.values) if self.label == "these values" else None
         if repeated:
-            raise SpecError(f"values lists {repeated[1]}: write each once")
+            raise SpecError(f"values lists {repeated[1]}: write each once", _at(self.spec, "values"))
 
     def quoted(self, value: Any, written: str | None) -> Any:
         # (a true/false as written too: a value is compared with the enum's, and the message quotes it)
@@ -598,7 +599,10 @@ class Map(Field):
 
     def __init__(self, spec: Mapping[str, Any], enums: Mapping[str, Any]) -> None:
         super().__init__(spec, enums)
-        self.keys = None if spec.get("keys") is None else self._keys(spec["keys"], enums)
+        try:
+            self.keys = None if spec.get("keys") is None else self._keys(spec["keys"], enums)
+        except SpecError as e:  # (said at the keys, which _keys is not given the spec of)
+            raise SpecError(str(e), e.at or _at(spec, "keys")) from None
         self.value = make_field(spec.get("values", {"type": "int"}), enums)
         self.min_total, self.max_total = self._number_option("min_total"), self._number_option("max_total")
         if self.min_total is not None and self.max_total is not None and self.min_total > self.max_total:
@@ -823,7 +827,8 @@ def make_field(spec: object, enums: Mapping[str, Any]) -> Field:
     unknown = [k for k in spec if k not in cls.OPTIONS]
     if unknown:
         raise SpecError(f"'{kind}' field does not take {', '.join(map(repr, unknown))}"
-                        f"{did_you_mean(unknown[0], cls.OPTIONS)}")
+                        f"{did_you_mean(unknown[0], cls.OPTIONS)}",
+                        spec.key_mark(unknown[0]) if isinstance(spec, Record) else None)
     return cls(spec, enums)
 
 
