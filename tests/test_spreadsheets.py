@@ -506,13 +506,14 @@ def test_a_number_shown_as_its_text_is_read_in_a_text_field(proj):
 
 
 def test_a_whole_number_past_2_53_formatted_0_is_refused_in_a_text_field(proj):
-    # "0" shows 100000000000000000000, and the text field printed 1e+20, exit 0
+    # "0" shows 100000000000000000000, and the text field printed 1e+20, exit 0 (and the cell is quoted as a sheet
+    # spells the number it holds, 1E+20, not in Python's 1e+20)
     path = xlsx_table(proj, "turn")
     book = openpyxl.load_workbook(path)
     book.active.cell(row=2, column=2, value=1e20).number_format = "0"
     book.save(path)
     assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
-        f"cards/{GAME}/turn.xlsx[turn]:2:2: error: this number cell (1e+20) is formatted as '0', so the sheet shows it "
+        f"cards/{GAME}/turn.xlsx[turn]:2:2: error: this number cell (1E+20) is formatted as '0', so the sheet shows it "
         "otherwise than its text field would print it: format the cell as text and type the text"]
 
 
@@ -1652,7 +1653,7 @@ def test_a_sheet_of_more_elements_beside_its_cells_than_pnp_reads_is_refused(pro
         "links, column widths...); pnp reads at most 20,000 (a sheet has a few dozen): the file is damaged"]
 
 
-@pytest.mark.parametrize("value, said", [("1E-7", "1e-07"), ("123456789012", "123456789012"),
+@pytest.mark.parametrize("value, said", [("1E-7", "1E-07"), ("123456789012", "123456789012"),
                                          ("0.3333333333333333", "0.3333333333333333")])
 def test_a_number_general_shows_otherwise_than_its_text_is_refused_in_a_text_field(proj, value, said):
     # General shows 1E-07, 1.23457E+11 and 0.333333333 (at a column's standard width), where the text field printed

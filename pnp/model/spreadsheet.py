@@ -1612,7 +1612,16 @@ class _FormattedNumber:
     format: str
 
     def __str__(self) -> str:
-        return str(_plain_number(self.value))
+        return excel_spelt(str(_plain_number(self.value)), self.value)
+
+
+def excel_spelt(text: str, value: int | float) -> str:
+    """`text`, a number's (`value`'s), as a spreadsheet spells the number a cell holds where it has an exponent:
+    in 15 significant digits, E+20 or E-07 (a message quoted a cell's 1E+20 in Python's form, 1e+20)."""
+    if "e" not in text or not math.isfinite(value):
+        return text
+    mantissa, exponent = f"{value:.14E}".split("E")
+    return mantissa.rstrip("0").rstrip(".") + "E" + exponent
 
 
 # Number formats that show a number as its text is (Text shows a number cell as General does; "0" a whole one)
@@ -1790,10 +1799,10 @@ def _row_item(cells: list[Any], columns: list[tuple[Any, Field | None, Mark] | N
 
 
 def _cell_said(value: float) -> str:
-    """A number cell's float as a message quotes it (a number cell has no text): as the General format shows it
-    where that is sure (1E+17, which was said in Python's form 1e+17 where the sheet shows 1E+17), else as pnp
-    prints it (0.30000000000000004 as 0.3)."""
-    return _general_text(value) or printed_number(value)
+    """A number cell's float as a message quotes it (a number cell has no text): as pnp prints it
+    (0.30000000000000004 as 0.3), an exponent as a spreadsheet writes it (excel_spelt: 1E+17, which was said in
+    Python's form, 1e+17)."""
+    return excel_spelt(printed_number(value), value)
 
 
 def _check_values(values: int, limit: int, too_many: str, mark: Mark) -> None:
@@ -1891,8 +1900,8 @@ def _plain_number(value: object) -> object:
 def _quoted_number(value: int | float) -> str:
     """A number cell's number as a message quotes it: as pnp prints a number (a cell holds no text of it), a
     float without the noise of binary fractions (0.30000000000000004 was quoted so where the sheet shows 0.3)."""
-    return printed_number(int(value) if isinstance(value, float) and value.is_integer() and abs(value) < 2**53
-                          else value)  # (as _plain_number: a workbook's 3.0 is 3)
+    return excel_spelt(printed_number(int(value) if isinstance(value, float) and value.is_integer()
+                                      and abs(value) < 2**53 else value), value)  # (as _plain_number: 3.0 is 3)
 
 
 def _cell(value: object, field: Field | None, mark: Mark) -> tuple[Any, int]:
