@@ -222,8 +222,12 @@ def closest(word: object, choices: Iterable[object], count: int = 1, cutoff: flo
 @functools.lru_cache(maxsize=1024)
 def _closest(word: str, choices: tuple[str, ...], count: int, cutoff: float) -> tuple[str, ...]:
     """Worked out once per word and names: a hexgrid of 10,000 cells naming one unknown icon asked 10,000 times
-    (16 s)."""
-    return tuple(get_close_matches(word, choices, n=count, cutoff=cutoff))
+    (16 s). A name that differs from `word` in case alone comes first: difflib compares case as any other
+    letter, and 'a' (or 'COIN') was refused with no suggestion where the name was 'A' ('coin')."""
+    folded = word.casefold()
+    same = [c for c in choices if c.casefold() == folded and c != word]
+    rest = [c for c in get_close_matches(word, choices, n=count, cutoff=cutoff) if c not in same]
+    return tuple(sorted(same)[:count] + rest)[:count]
 
 
 class Suggest(Protocol):

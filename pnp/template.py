@@ -1168,10 +1168,16 @@ def _multiply(left: Any, right: Any) -> Any:
         size = _size(seq)
         if size is not None and isinstance(n, int):
             if size * max(n, 0) > MAX_STRING:
-                what = "character" if isinstance(seq, str) else "item"  # (it said "repeating 1 items")
-                raise LimitError(f"repeating {counted(size, what)} {n:,} times is too large (at most {MAX_STRING:,})")
+                raise LimitError(f"repeating {_sized(seq, size)} {n:,} times is too large (at most {MAX_STRING:,})")
             return _check_result(left * right)
     return left * right
+
+
+def _sized(seq: object, size: int) -> str:
+    """A text or list a message names by its size: a text's joined ids was said "484 items", 'x' "1 items"."""
+    kind, unit = ("a text", "character") if isinstance(seq, str) else ("bytes", "byte") if isinstance(seq, bytes) \
+        else ("a list", "item")
+    return f"{kind} of {counted(size, unit)}"
 
 
 def _power(left: Any, right: Any) -> Any:

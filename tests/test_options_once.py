@@ -83,6 +83,9 @@ def test_messages_quote_and_suggest_the_same_way() -> None:
     assert described("x" * 100).endswith("…") and len(described("x" * 100)) == 60
     assert did_you_mean("Jurasic", ["Triassic", "Jurassic"]) == " (did you mean 'Jurassic'?)"
     assert did_you_mean("zzz", ["Triassic"]) == ""
+    # a name other in case alone is suggested (difflib found nothing of 'a' for 'A', or of 'COIN' for 'coin')
+    assert did_you_mean("a", ["A", "2", "K"]) == " (did you mean 'A'?)"
+    assert did_you_mean("COIN", ["coins", "coin"]) == " (did you mean 'coin'?)"
     assert did_you_mean("Jurassic" * 100, ["Jurassic" * 100]) == ""  # a huge word is no typo: not compared
 
 

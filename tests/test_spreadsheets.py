@@ -506,13 +506,14 @@ def test_a_number_shown_as_its_text_is_read_in_a_text_field(proj):
 
 
 def test_a_whole_number_past_2_53_formatted_0_is_refused_in_a_text_field(proj):
-    # "0" shows 100000000000000000000, and the text field printed 1e+20, exit 0
+    # "0" shows 100000000000000000000, and the text field printed 1e+20, exit 0 (and the cell is quoted as a sheet
+    # spells the number it holds, 1E+20, not in Python's 1e+20)
     path = xlsx_table(proj, "turn")
     book = openpyxl.load_workbook(path)
     book.active.cell(row=2, column=2, value=1e20).number_format = "0"
     book.save(path)
     assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
-        f"cards/{GAME}/turn.xlsx[turn]:2:2: error: this number cell (1e+20) is formatted as '0', so the sheet shows it "
+        f"cards/{GAME}/turn.xlsx[turn]:2:2: error: this number cell (1E+20) is formatted as '0', so the sheet shows it "
         "otherwise than its text field would print it: format the cell as text and type the text"]
 
 
@@ -1652,7 +1653,7 @@ def test_a_sheet_of_more_elements_beside_its_cells_than_pnp_reads_is_refused(pro
         "links, column widths...); pnp reads at most 20,000 (a sheet has a few dozen): the file is damaged"]
 
 
-@pytest.mark.parametrize("value, said", [("1E-7", "1e-07"), ("123456789012", "123456789012"),
+@pytest.mark.parametrize("value, said", [("1E-7", "1E-07"), ("123456789012", "123456789012"),
                                          ("0.3333333333333333", "0.3333333333333333")])
 def test_a_number_general_shows_otherwise_than_its_text_is_refused_in_a_text_field(proj, value, said):
     # General shows 1E-07, 1.23457E+11 and 0.333333333 (at a column's standard width), where the text field printed
@@ -2288,7 +2289,8 @@ _OVERSIZED = "x" * 140_000
     (f'id;name;kind;power\nlion;Lion;"{_OVERSIZED[:70_000]}\n{_OVERSIZED[:70_000]}";4\n',
      "cards.csv:2:3: error: cell holds more than 131,072"),
     # and a cell the reader refuses: text after its closing quote, a quote never closed
-    ('id,"name" ,kind,power\nlion,Lion,beast,4\n', "cards.csv:1:2: error: malformed CSV"),
+    # (text after its closing quote was said in the reader's words, "',' expected after '\"'")
+    ('id,"name" ,kind,power\nlion,Lion,beast,4\n', "cards.csv:1:2: error: malformed CSV: this cell's text goes on"),
     ('id,name,kind,power\nlion,Lion,beast,4\nfern,Fern,"pl\nant,1\n', "cards.csv:3:3: error: malformed CSV"),
     # a quote no quote closes over more than the reader reads was said in its words as a field past its limit
     (f'id,name,kind,power\nlion,"{_OVERSIZED}\n', "cards.csv:2:2: error: malformed CSV: this cell opens a quote"),
@@ -2750,10 +2752,11 @@ def test_a_csv_tables_refused_number_is_quoted_as_its_cell_writes_it(tmp_path):
     assert said == ["cards/mini/cards.csv:2:4: error: power: expected a whole number, got a number 4.50"], said
 
 
-def test_a_number_cell_is_quoted_as_pnp_prints_the_number(tmp_path):
+@pytest.mark.parametrize("held, said", [("0.30000000000000004", "0.3"), ("1E17", "1E+17")])
+def test_a_number_cell_is_quoted_as_pnp_prints_the_number(tmp_path, held, said):
     """A number cell has no written text, and a message quoted its number as Python writes it: a count of
     0.30000000000000004 (as a program writes 0.1 + 0.2, and the sheet shows 0.3) was said so, in the field's check
-    and in the component's count of copies."""
+    and in the component's count of copies; a whole number past 2**53 (1E+17, as General shows it) as 1e+17."""
     root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [
         ["    count: 4\n", "    quantity: power\n"]]}})
     folder = root / "cards" / "mini"
@@ -2762,14 +2765,13 @@ def test_a_number_cell_is_quoted_as_pnp_prints_the_number(tmp_path):
     with zipfile.ZipFile(folder / "cards.xlsx") as book:
         parts = {name: book.read(name) for name in book.namelist()}
     sheet = parts["xl/worksheets/sheet1.xml"].decode()
-    parts["xl/worksheets/sheet1.xml"] = re.sub(r'(<c r="D2"[^>]*>)<v>4</v>', r"\g<1><v>0.30000000000000004</v>",
-                                               sheet).encode()
+    parts["xl/worksheets/sheet1.xml"] = re.sub(r'(<c r="D2"[^>]*>)<v>4</v>', rf"\g<1><v>{held}</v>", sheet).encode()
     with zipfile.ZipFile(folder / "cards.xlsx", "w") as book:
         for name, data in parts.items():
             book.writestr(name, data)
     result = run(root, "validate", "mini")
-    said = [line for line in result.stderr.splitlines() if "cards.xlsx[cards]:2:4:" in line]
-    assert len(said) == 2 and all(line.endswith(" 0.3") for line in said), result.output
+    lines = [line for line in result.stderr.splitlines() if "cards.xlsx[cards]:2:4:" in line]
+    assert len(lines) == 2 and all(line.endswith(f" {said}") for line in lines), result.output
 
 
 def test_a_number_field_reads_a_number_a_format_of_sections_or_fractions_shows_as_itself(tmp_path):

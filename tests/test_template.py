@@ -11,8 +11,8 @@ from pnp.errors import ExprError, LimitError
 
 @pytest.mark.parametrize("source, message", [
     ("{{ range(10**9) | list }}", "range of 1,000,000,000 numbers is too long"),
-    ("{{ 'x' * 10**10 }}", "repeating 1 character 10,000,000,000 times is too large"),  # (it said "1 items")
-    ("{{ [1, 2] * 10**9 }}", "repeating 2 items 1,000,000,000 times is too large"),
+    ("{{ 'x' * 10**10 }}", "repeating a text of 1 character 10,000,000,000 times is too large"),
+    ("{{ [1, 2] * 10**6 }}", "repeating a list of 2 items 1,000,000 times is too large"),
     ("{{ 7 ** 100000 }}", "a template made a number of more than 4,096 bits"),
     # powers held to MAX_NUMBER_BITS as every other result: 2 ** 4096 (4,097 bits) was made, 2**4095 * 2 refused
     ("{{ 2 ** 4096 }}", "a template made a number of more than 4,096 bits"),

@@ -75,7 +75,17 @@ def _outside(value: float, lo: float | None, hi: float | None) -> bool:
 
 
 class SpecError(Exception):
-    """A field's spec in game.yaml is itself wrong."""
+    """A field's spec in game.yaml is itself wrong; `at`: where the option at fault is written, when it is known
+    (a spec written a key a line was said at its first line: 'required: maybe' four lines below)."""
+
+    def __init__(self, message: str, at: Mark | None = None) -> None:
+        super().__init__(message)
+        self.at = at
+
+
+def _at(spec: object, key: str) -> Mark | None:
+    """Where `spec` writes the value of its option `key`, or None (a spec written in code, or no such key)."""
+    return spec.mark_of(key) if isinstance(spec, Record) and key in spec else None
 
 
 class Field(options.Option):
@@ -100,14 +110,14 @@ class Field(options.Option):
         super().__init__(spec.get("default", REQUIRED), spec.get("doc", ""), spec.get("required"))
         self.spec = spec
         if not isinstance(self.required, bool):
-            raise SpecError("'required' is true or false")
+            raise SpecError(f"'required' is true or false, got {typed_value(self.required)}", _at(spec, "required"))
         self.default = self.given_default()  # what the code reading a left-out value counts on: None if none
         self.typed = self.value_option(minimum=self._number_option("min"), maximum=self._number_option("max")) \
             if issubclass(self.value_option, options.Number) else self.value_option()
         low, high = self.spec.get("min"), self.spec.get("max")
         if isinstance(low, (int, float)) and isinstance(high, (int, float)) and low > high:  # (every item was
             # refused, at its own line; true/false are refused as numbers above)
-            raise SpecError(f"'min' ({low:g}) is more than 'max' ({high:g}): no value could be given")
+            raise SpecError(f"'min' ({low:g}) is more than 'max' ({high:g}): no value could be given", _at(spec, "min"))
 
     @classmethod
     def key(cls, default: object = REQUIRED, doc: str = "", minimum: float | None = None,
@@ -164,9 +174,10 @@ class Field(options.Option):
     def _number_option(self, key: str) -> Any:
         value = self.spec.get(key)
         if value is not None and not _is_number(value):
-            raise SpecError(f"'{key}' is a number, got {typed_value(value)}")
+            raise SpecError(f"'{key}' is a number, got {typed_value(value)}", _at(self.spec, key))
         if not _is_finite(value):  # (.nan let every value through, compared false; .inf was a traceback)
-            raise SpecError(f"'{key}' is a finite number, got {shown(value)}: leave it out for no bound")
+            raise SpecError(f"'{key}' is a finite number, got {shown(value)}: leave it out for no bound",
+                            _at(self.spec, key))
         return value
 
 
@@ -233,23 +244,25 @@ class Str(Field):
         super().__init__(spec, enums)
         self.max_len = self._number_option("max_len")
         if self.max_len is not None and self.max_len < 0:  # (every item was refused, at its own line)
-            raise SpecError(f"'max_len' is {self.max_len:g}: a text is at least 0 characters long")
+            raise SpecError(f"'max_len' is {self.max_len:g}: a text is at least 0 characters long",
+                            _at(spec, "max_len"))
         if self.max_len is not None and not isinstance(self.max_len, int):  # (said "at most 1.5 allowed")
-            raise SpecError(f"'max_len' is a count of characters, a whole number, got {shown(self.max_len)}")
+            raise SpecError(f"'max_len' is a count of characters, a whole number, got {shown(self.max_len)}",
+                            _at(spec, "max_len"))
         pattern = spec.get("pattern")
         too_large = pattern_size_problem(pattern) if isinstance(pattern, str) else None
         if too_large:
             raise SpecError(f"'pattern' is too large to compile ({too_large}): write it shorter, without large "
-                            "repeat counts")
+                            "repeat counts", _at(spec, "pattern"))
         try:  # the `regex` engine (Python's own syntax, VERSION0) because it can stop a match after a timeout
             self.pattern = regex.compile(pattern, regex.VERSION0) if pattern is not None else None
             self.pattern_text = pattern
         except (regex.error, TypeError, ValueError) as e:
-            raise SpecError(f"'pattern' is not a regular expression: {e}") from None
+            raise SpecError(f"'pattern' is not a regular expression: {e}", _at(spec, "pattern")) from None
         except (MemoryError, RecursionError) as e:  # (said as 'a bug in pnp' at the game, no line)
             raise SpecError("'pattern' is too large to compile (" + ("pnp ran out of memory compiling it: repeat "
                             "counts such as {100000} are written out" if isinstance(e, MemoryError) else
-                            "groups inside one another too deeply") + ")") from None
+                            "groups inside one another too deeply") + ")", _at(spec, "pattern")) from None
 
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         problem = self.typed.typed_problem(value)
@@ -381,13 +394,13 @@ class Enum(Field):
         if "values" in spec:
             values = spec["values"]
             if not isinstance(values, list):
-                raise SpecError(f"'values' is a list, got {type_name(values)}")
+                raise SpecError(f"'values' is a list, got {type_name(values)}", _at(spec, "values"))
             self.values, self.label = list(values), "these values"
         elif isinstance(spec.get("enum"), str) and spec["enum"] in enums:
             self.values, self.label = list(enums[spec["enum"]]), spec["enum"]
         elif "enum" in spec:
             raise SpecError(f"enum {named(spec['enum'])} is not among game.yaml's enums ({', '.join(enums) or 'none'})"
-                            f"{did_you_mean(spec['enum'], enums)}")
+                            f"{did_you_mean(spec['enum'], enums)}", _at(spec, "enum"))
         else:
             raise SpecError("an enum field needs 'values' (a list) or 'enum' (the name of one of game.yaml's "
                             "enums)")
@@ -395,7 +408,7 @@ class Enum(Field):
         self.as_written = _as_written(spec["values"] if "values" in spec else enums[spec["enum"]])
         if not self.values:  # (every item was refused at its own line, "is not one of " and nothing after)
             raise SpecError(f"{'the enum ' + repr(self.label) if self.label != 'these values' else 'values'} has no "
-                            "values: no item could give one")
+                            "values: no item could give one", _at(spec, "values"))
         self._check_values()
 
     def _check_values(self) -> None:
@@ -404,10 +417,11 @@ class Enum(Field):
         game.yaml's enums are checked as they are read)."""
         for odd in (v for v in self.values if not isinstance(v, (str, int, float)) or not _is_finite(v)):
             raise SpecError(f"the values of an enum are text, finite numbers or true/false, and {self.label} hold "
-                            f"{shown(odd) if isinstance(odd, float) else 'one that is ' + type_name(odd)}")
+                            f"{shown(odd) if isinstance(odd, float) else 'one that is ' + type_name(odd)}",
+                            _at(self.spec, "values"))
         repeated = repeated_value(self.values) if self.label == "these values" else None
         if repeated:
-            raise SpecError(f"values lists {repeated[1]}: write each once")
+            raise SpecError(f"values lists {repeated[1]}: write each once", _at(self.spec, "values"))
 
     def quoted(self, value: Any, written: str | None) -> Any:
         # (a true/false as written too: a value is compared with the enum's, and the message quotes it)
@@ -508,14 +522,15 @@ class List(Field):
         self.min_items, self.max_items = self._count_option("min_items"), self._count_option("max_items")
         if self.min_items is not None and self.max_items is not None and self.min_items > self.max_items:
             raise SpecError(f"'min_items' ({self.min_items:,}) is more than 'max_items' ({self.max_items:,}): no "
-                            "list could be given")
+                            "list could be given", _at(spec, "min_items"))
 
     def _count_option(self, key: str) -> int | None:
         """A count of items the spec gives as `key`: a whole number, 0 or more (1.5 and -1 were taken, and every
         list refused as '0 items, expected 0 to -1'), or None."""
         value = self._number_option(key)
         if value is not None and (not isinstance(value, int) or value < 0):
-            raise SpecError(f"'{key}' is a count of items, a whole number 0 or more, got {shown(value)}")
+            raise SpecError(f"'{key}' is a count of items, a whole number 0 or more, got {shown(value)}",
+                            _at(self.spec, key))
         return value
 
     def refs(self) -> Iterator[tuple[str, Mark | None]]:
@@ -584,13 +599,16 @@ class Map(Field):
 
     def __init__(self, spec: Mapping[str, Any], enums: Mapping[str, Any]) -> None:
         super().__init__(spec, enums)
-        self.keys = None if spec.get("keys") is None else self._keys(spec["keys"], enums)
+        try:
+            self.keys = None if spec.get("keys") is None else self._keys(spec["keys"], enums)
+        except SpecError as e:  # (said at the keys, which _keys is not given the spec of)
+            raise SpecError(str(e), e.at or _at(spec, "keys")) from None
         self.value = make_field(spec.get("values", {"type": "int"}), enums)
         self.min_total, self.max_total = self._number_option("min_total"), self._number_option("max_total")
         if self.min_total is not None and self.max_total is not None and self.min_total > self.max_total:
             # (every item was refused at its own line: 'total 3 is out of range (expected 5 to 2)')
             raise SpecError(f"'min_total' ({self.min_total:g}) is more than 'max_total' ({self.max_total:g}): no map "
-                            "could be given")
+                            "could be given", _at(spec, "min_total"))
 
     @staticmethod
     def _keys(keys: object, enums: Mapping[str, Any]) -> "Enum":
@@ -670,7 +688,7 @@ class Nested(Field):
         super().__init__(spec, enums)
         self.schema = Schema(spec.get("fields", {}), enums)
         if self.schema.problems:
-            raise SpecError(self.schema.problems[0][0])
+            raise SpecError(*self.schema.problems[0])
 
     def refs(self) -> Iterator[tuple[str, Mark | None]]:
         return self.schema.refs()
@@ -801,14 +819,16 @@ def make_field(spec: object, enums: Mapping[str, Any]) -> Field:
         raise SpecError(f"a field spec is a type name or a mapping with 'type', got {type_name(spec)}")
     kind = spec.get("type", "str")
     if not isinstance(kind, str):
-        raise SpecError(f"a field type is a name such as int or text, got {type_name(kind)}")
+        raise SpecError(f"a field type is a name such as int or text, got {type_name(kind)}", _at(spec, "type"))
     if kind not in TYPES and kind not in _INTERNAL:
-        raise SpecError(f"unknown field type {named(kind)}{did_you_mean(kind, TYPES)}; types: {', '.join(TYPES)}")
+        raise SpecError(f"unknown field type {named(kind)}{did_you_mean(kind, TYPES)}; types: {', '.join(TYPES)}",
+                        _at(spec, "type"))
     cls = TYPES.get(kind) or _INTERNAL[kind]
     unknown = [k for k in spec if k not in cls.OPTIONS]
     if unknown:
         raise SpecError(f"'{kind}' field does not take {', '.join(map(repr, unknown))}"
-                        f"{did_you_mean(unknown[0], cls.OPTIONS)}")
+                        f"{did_you_mean(unknown[0], cls.OPTIONS)}",
+                        spec.key_mark(unknown[0]) if isinstance(spec, Record) else None)
     return cls(spec, enums)
 
 
@@ -841,7 +861,7 @@ class Schema:
             try:
                 self.fields[name] = make_field(spec, enums)
             except SpecError as e:
-                mark = fields.mark_of(name) if isinstance(fields, Record) else None
+                mark = e.at or (fields.mark_of(name) if isinstance(fields, Record) else None)
                 self.problems.append((f"field '{name}': {e}", mark))
                 # keep the name known, so every record using it does not repeat the problem
                 self.fields[name] = AnyValue({"required": False}, enums)

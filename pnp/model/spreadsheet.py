@@ -149,8 +149,11 @@ def _split_rows(text: str, delimiter: str, shown: str, before: int) -> Rows:
             raise LoadError("malformed CSV: this cell opens a quote that no quote closes before the file ends: "
                             "close it, or double a quote meant as a character (\"\")", Mark(shown, line, column)) \
                 from None
-        raise LoadError(f"malformed CSV: {e}", Mark(shown, line if column else before + reader.line_num or line,
-                                                    column or 1)) from None
+        if column:  # (text after a closing quote, said in the library's words: "',' expected after '\"'")
+            raise LoadError(f"malformed CSV: this cell's text goes on after the quote that closes it: to hold a "
+                            f"quote, quote the whole cell and double each quote in it (\"a \"\"b\"\" c\"), or "
+                            f"put {named(delimiter)} after the closing quote", Mark(shown, line, column)) from None
+        raise LoadError(f"malformed CSV: {e}", Mark(shown, before + reader.line_num or line, 1)) from None
     return rows
 
 
@@ -1609,7 +1612,16 @@ class _FormattedNumber:
     format: str
 
     def __str__(self) -> str:
-        return str(_plain_number(self.value))
+        return excel_spelt(str(_plain_number(self.value)), self.value)
+
+
+def excel_spelt(text: str, value: int | float) -> str:
+    """`text`, a number's (`value`'s), as a spreadsheet spells the number a cell holds where it has an exponent:
+    in 15 significant digits, E+20 or E-07 (a message quoted a cell's 1E+20 in Python's form, 1e+20)."""
+    if "e" not in text or not math.isfinite(value):
+        return text
+    mantissa, exponent = f"{value:.14E}".split("E")
+    return mantissa.rstrip("0").rstrip(".") + "E" + exponent
 
 
 # Number formats that show a number as its text is (Text shows a number cell as General does; "0" a whole one)
@@ -1772,8 +1784,8 @@ def _row_item(cells: list[Any], columns: list[tuple[Any, Field | None, Mark] | N
         data[name], inside = _cell(cell, field, at)
         if isinstance(cell, str) and type(data[name]) in (int, float) and str(data[name]) != cell.strip():
             written[name] = cell.strip()  # (said as written, as a YAML table's: Record.written_of)
-        elif type(data[name]) is float and not isinstance(cell, str) and (said := printed_number(data[name])) != str(
-                data[name]):  # a number cell has no text: said as pnp prints it (0.30000000000000004 as 0.3)
+        elif type(data[name]) is float and not isinstance(cell, str) and (said := _cell_said(data[name])) != str(
+                data[name]):
             written[name] = said
         marks[name], key_marks[name] = at, named_at
         read[0] += inside  # a cell of YAML flow text counts the values it holds, aliases expanded, as a file does
@@ -1784,6 +1796,13 @@ def _row_item(cells: list[Any], columns: list[tuple[Any, Field | None, Mark] | N
     read[0] += _item_values(len(data))
     _check_values(read[0], limit, too_many, mark)
     return Record._made(data, marks, key_marks, mark, written or None)
+
+
+def _cell_said(value: float) -> str:
+    """A number cell's float as a message quotes it (a number cell has no text): as pnp prints it
+    (0.30000000000000004 as 0.3), an exponent as a spreadsheet writes it (excel_spelt: 1E+17, which was said in
+    Python's form, 1e+17)."""
+    return excel_spelt(printed_number(value), value)
 
 
 def _check_values(values: int, limit: int, too_many: str, mark: Mark) -> None:
@@ -1881,8 +1900,8 @@ def _plain_number(value: object) -> object:
 def _quoted_number(value: int | float) -> str:
     """A number cell's number as a message quotes it: as pnp prints a number (a cell holds no text of it), a
     float without the noise of binary fractions (0.30000000000000004 was quoted so where the sheet shows 0.3)."""
-    return printed_number(int(value) if isinstance(value, float) and value.is_integer() and abs(value) < 2**53
-                          else value)  # (as _plain_number: a workbook's 3.0 is 3)
+    return excel_spelt(printed_number(int(value) if isinstance(value, float) and value.is_integer()
+                                      and abs(value) < 2**53 else value), value)  # (as _plain_number: 3.0 is 3)
 
 
 def _cell(value: object, field: Field | None, mark: Mark) -> tuple[Any, int]:

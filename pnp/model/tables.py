@@ -165,7 +165,7 @@ def check_tables(game: GameShape, tables: Record, chk: CheckerShape,
         if name in game.broken and not schema.fields:
             continue
         _check_items(game, name, schema, tuple(spec.get("derived") or ()), chk, kept)
-        _check_unique(items, (["id"] if "id" in schema.fields else []) + list(spec.get("unique") or []), chk)
+        _check_unique(items, (["id"] if "id" in schema.fields else []) + _unique_fields(name, spec, schema, chk), chk)
     if kept is not None:
         kept.finish()
     game.refresh()
@@ -232,7 +232,32 @@ def _check_defaults(schema: Schema, fields: Mapping[str, Any], chk: CheckerShape
             chk.error(f"field '{field_name}': default: {message}", spec.mark_of("default"))
 
 
-def _check_unique(items: list[Record], keys: list[str], chk: CheckerShape) -> None:
+def _unique_fields(name: str, spec: Record, schema: Schema, chk: CheckerShape) -> list[str]:
+    """The fields of `unique` whose values the items give (a derived field's are checked once computed:
+    _check_unique_derived); an error at each name that is neither a field nor a derived field of the table: a
+    typo ('rnk') checked nothing, exit 0."""
+    unique, derived = spec.get("unique") or [], spec.get("derived") or {}
+    given = []
+    for i, key in enumerate(unique):
+        if key in schema.fields:
+            given.append(key)
+        elif key not in derived and isinstance(key, str):
+            chk.error(f"unique: table {named(name)} has no field {named(key)}"
+                      f"{did_you_mean(key, [*schema.fields, *derived])}",
+                      unique.mark_of(i) if isinstance(unique, MarkedList) else spec.mark_of("unique"))
+    return given
+
+
+def _check_unique_derived(name: str, spec: Record, items: list[Record], chk: CheckerShape) -> None:
+    """Check the derived fields `unique` names, once computed (they were not checked at all: check_tables runs
+    before derive); a duplicate is said at its item."""
+    fields = spec.get("fields") if isinstance(spec.get("fields"), Mapping) else {}
+    derived = spec.get("derived") or {}
+    keys = [key for key in spec.get("unique") or [] if key in derived and key not in fields]
+    _check_unique(items, keys, chk, at_item=True)
+
+
+def _check_unique(items: list[Record], keys: list[str], chk: CheckerShape, at_item: bool = False) -> None:
     for key in keys:
         seen: dict[object, Record] = {}  # value -> the first item with it (its Mark made for a duplicate only)
         for item in items:
@@ -240,7 +265,8 @@ def _check_unique(items: list[Record], keys: list[str], chk: CheckerShape) -> No
             if value is None or isinstance(value, (Record, list)):
                 continue
             if value in seen:
-                chk.error(f"duplicate {key} {named(value)} (first at {seen[value].mark_of(key)})", item.mark_of(key))
+                first, here = (seen[value].mark, item.mark) if at_item else (seen[value].mark_of(key), item.mark_of(key))
+                chk.error(f"duplicate {key} {named(value)} (first at {first})", here)
             else:
                 seen[value] = item
 
@@ -292,6 +318,7 @@ def derive(game: GameShape, tables: Record, chk: CheckerShape, cache: FieldCache
                 (item.with_values({fname: value}, derived.mark_of(fname)) if value is not _FAILED and fname not in item
                  else item for item, value in zip(items, values)), items.marks, items.mark)
             game.refresh((name,))  # (the other tables' items are as they were)
+        _check_unique_derived(name, spec, game.tables[name], chk)
 
 
 # the name a derived field, a component's filter and a constraint with `each` see their item by (what
