@@ -1713,10 +1713,37 @@ def test_a_memory_error_says_the_room_a_limit_the_process_started_under_leaves(m
     monkeypatch.setattr(resource, "setrlimit", lambda *a: pytest.fail("the lower limit inherited is kept"))
     monkeypatch.setattr(api, "memory_room", api.memory_room)
     monkeypatch.setattr(api, "memory_bound", getattr(api, "memory_bound", ""), raising=False)
+    monkeypatch.setattr(run_mod, "watch_resident", lambda cap: None)  # (this test process's memory is its own)
     run_mod._cap_memory(api.RULES_MEMORY // 2)
     said = api.raised(MemoryError())
     assert re.fullmatch(r"MemoryError: past the (299|300) MB of memory the rules may take beyond pnp's \(what the "
                         r"memory limit this process started under leaves them\)", said), said
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="no /proc to size the processes by")
+def test_memory_held_past_the_rules_share_raises_memory_error_whatever_the_heap():
+    """The rules' share was a limit of address space only, which counts what a process maps anew: forked from a
+    heap holding much free space, the rules filled it unseen (700 MB in a 341 MB share). Memory held (resident)
+    past the share now raises MemoryError in the main thread, where the rules play."""
+    import ctypes
+    import threading
+
+    from pnp.simulate import run as run_mod
+
+    resident = int(Path("/proc/self/statm").read_bytes().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    stop, held = threading.Event(), []
+    watcher = run_mod.watch_resident([resident + (16 << 20)], stop)
+    try:
+        with pytest.raises(MemoryError):
+            for _ in range(300):  # (300 MB at most: the watcher looks every 20 ms)
+                held.append(b"\1" * (1 << 20))
+                time.sleep(0.002)
+        assert len(held) < 150
+    finally:
+        held.clear()
+        stop.set()
+        watcher.join()
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(threading.main_thread().ident), None)
 
 
 def test_a_runs_games_are_scheduled_as_it_reaches_them():

@@ -1268,6 +1268,10 @@ def _cap_memory(room: int = RULES_MEMORY, inherited: bool = False) -> None:
     try:
         import resource
 
+        # the watcher started first: its stack and the C library's memory for a thread (64 MB of address space)
+        # are pnp's, not the rules' share (started after the limit, they took most of a worker's 128 MB)
+        resident_cap = [sys.maxsize]
+        watch_resident(resident_cap)
         with open("/proc/self/statm", "rb") as statm:
             size = int(statm.read().split()[0]) * resource.getpagesize()
         start = min(size, _MEMORY_FROM.get("size", size)) if inherited else size
@@ -1278,10 +1282,42 @@ def _cap_memory(room: int = RULES_MEMORY, inherited: bool = False) -> None:
             resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
             left, bound = max(0, cap - size), f" (this process's share of the run's {RULES_MEMORY >> 20:,} MB)"
         else:
-            left, bound = max(0, soft - size), " (what the memory limit this process started under leaves them)"
+            cap, left, bound = soft, max(0, soft - size), " (what the memory limit this process started under leaves them)"
         api.memory_room, api.memory_bound = left, bound if left < RULES_MEMORY else ""
+        with open("/proc/self/statm", "rb") as statm:
+            resident = int(statm.read().split()[1]) * resource.getpagesize()
+        # the room the limit of address space leaves, in memory held from now on: a worker's pages inherited from
+        # the process that loaded the rules are held as it starts (pnp's too, counted with the rules' there by
+        # the limit of address space, which still holds)
+        resident_cap[0] = resident + max(0, cap - start)
     except (ImportError, OSError, ValueError, IndexError):
         pass
+
+
+RESIDENT_POLL = 0.02  # seconds between two looks at the rules' process's resident memory
+
+
+def watch_resident(cap: list[int], stop: threading.Event | None = None) -> threading.Thread:
+    """A thread raising MemoryError in this process's main thread (where the rules play) as soon as its resident
+    memory passes `cap[0]` bytes (set once the thread has started), looking every RESIDENT_POLL s until `stop` is set: the second, honest bound of
+    _cap_memory. A limit of address space counts only what the process maps anew, and a process forked from a
+    heap holding much free space (pnp's, after it read a large game) filled that space unseen: rules forked from
+    a test worker's heap took 700 MB of a 341 MB share. What the process holds in memory counts whatever the
+    heap. Raised once the pages are touched, it is said at the rules' line as the limit's MemoryError is."""
+    main = threading.main_thread().ident
+
+    def look() -> None:
+        page = os.sysconf("SC_PAGE_SIZE")
+        waiting = stop if stop is not None else threading.Event()
+        while not waiting.wait(RESIDENT_POLL):
+            with contextlib.suppress(OSError, ValueError, IndexError), open("/proc/self/statm", "rb") as statm:
+                if int(statm.read().split()[1]) * page > cap[0] and main is not None:
+                    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(main), ctypes.py_object(MemoryError))
+                    waiting.wait(RESIDENT_POLL * 10)  # (the exception's handling frees the memory meanwhile)
+
+    watcher = threading.Thread(target=look, name="pnp-resident-memory", daemon=True)
+    watcher.start()
+    return watcher
 
 
 def _lead_own_group() -> None:
