@@ -1530,6 +1530,44 @@ def test_an_error_the_rules_raise_between_two_games_fails_the_next(tmp_path, err
         (result.failure, result.line)
 
 
+@pytest.mark.parametrize("chunk", [True, False])
+def test_an_error_the_rules_raise_after_their_last_game_is_said(tmp_path, monkeypatch, chunk):
+    """An error Python ignored after a process's last game (a thread of the rules raising as the run ended) was
+    kept for the next game's bound, and there was none: said nowhere, the run said ok. A worker's chunk gives it
+    to its last game; the run's end says it at its line."""
+    import threading
+
+    from pnp.simulate import run as run_mod
+
+    rules = NIM + "\n\ndef fail():\n    raise ValueError('after the game')\n"
+    project = Project(root := _nim(tmp_path, rules))
+    loaded = load_rules(project, load(project, "mini", Report(root)))
+    line = rules.splitlines().index("    raise ValueError('after the game')") + 1
+    put_back = run_mod.keep_ignored_between()
+    try:
+        if chunk:
+            def then_raise(*args):  # (the thread raises after the game's bound, as the chunk ends)
+                result = play(*args)
+                (thread := threading.Thread(target=sys.modules[type(loaded).__module__].fail)).start()
+                thread.join()
+                return result
+
+            monkeypatch.setattr(run_mod, "play", then_raise)
+            monkeypatch.setitem(run_mod._WORKER, "rules", loaded)
+            monkeypatch.setitem(run_mod._WORKER, "options", Options())
+            result = run_mod._play_chunk([(0, 1, ("random", "random"))])[-1]
+            said, at = result.failure, result.line
+        else:
+            play(loaded, Options(), 0, 1, ("random", "random"))
+            (thread := threading.Thread(target=sys.modules[type(loaded).__module__].fail)).start()
+            thread.join()
+            said, mark = run_mod.ignored_after(loaded, "after the run's last game")
+            at = mark.line
+    finally:
+        put_back()
+    assert said.startswith("the rules raised ValueError: after the game after ") and at == line, (said, at)
+
+
 def test_cycles_the_rules_keep_past_a_game_are_collected_once_let_go(tmp_path):
     """Each game's reference cycles are collected after it, without a pass over all of pnp's data: what the rules
     keep from one game to the next, in a cycle, is collected once they let it go (a collection leaving out
@@ -1725,25 +1763,23 @@ def test_memory_held_past_the_rules_share_raises_memory_error_whatever_the_heap(
     """The rules' share was a limit of address space only, which counts what a process maps anew: forked from a
     heap holding much free space, the rules filled it unseen (700 MB in a 341 MB share). Memory held (resident)
     past the share now raises MemoryError in the main thread, where the rules play."""
-    import ctypes
-    import threading
-
     from pnp.simulate import run as run_mod
 
-    resident = int(Path("/proc/self/statm").read_bytes().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    stop, held = threading.Event(), []
-    watcher = run_mod.watch_resident([resident + (16 << 20)], stop)
-    try:
-        with pytest.raises(MemoryError):
-            for _ in range(300):  # (300 MB at most: the watcher looks every 20 ms)
+    pid = os.fork()  # (a process of its own, as the rules' is: the exception is raised in its main thread)
+    if pid == 0:
+        code = 1
+        try:
+            resident = int(Path("/proc/self/statm").read_bytes().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+            run_mod.watch_resident([resident + (16 << 20)])
+            held = []
+            for _ in range(150):  # (150 MB at most: the watcher looks every 20 ms)
                 held.append(b"\1" * (1 << 20))
                 time.sleep(0.002)
-        assert len(held) < 150
-    finally:
-        held.clear()
-        stop.set()
-        watcher.join()
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(threading.main_thread().ident), None)
+        except MemoryError:
+            code = 0
+        finally:
+            os._exit(code)
+    assert os.waitpid(pid, 0)[1] == 0
 
 
 def test_a_runs_games_are_scheduled_as_it_reaches_them():

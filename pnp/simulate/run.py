@@ -281,6 +281,17 @@ def _say_unraised(error: BaseException, call: _Call, result: GameResult, turn: i
     result.line = code_mark(error, call.shown, call.path).line
 
 
+def ignored_after(rules: GameRules, when: str) -> tuple[str, Mark] | None:
+    """An error Python ignored (a thread of the rules raising, a __del__) kept by keep_ignored_between after the
+    last bound of this process, `when`, said as a failure and where in the rules; None when there is none. No
+    later game's bound took it: it was said nowhere, the run said ok."""
+    if not _IGNORED:
+        return None
+    error, source = _IGNORED.pop(), source_of(type(rules))
+    return (f"the rules raised {raised(error)} {when}, where Python ignores it and goes on (in a __del__, or a "
+            "thread of theirs?)", code_mark(error, source.shown, source.path))
+
+
 def _raised_in(error: BaseException, call: _Call) -> tuple[str, int]:
     """(the rules' method that raised, the rules file's line) from the traceback: the outermost frame in the
     rules file or the API's default methods, and the agent whose look-ahead called it, if one did."""
@@ -710,6 +721,8 @@ def _play_chunk(chunk: list[Scheduled]) -> list[GameResult]:
         failed += bool(result.failure)
         if stops_run(result, failed):
             break
+    if not played[-1].failure and (after := ignored_after(_WORKER["rules"], "after the game")):
+        played[-1].failure, played[-1].line = after[0], after[1].line  # (the worker's next chunk may be none)
     return played
 
 
@@ -1161,6 +1174,8 @@ def _played(project: Project, game: Game, options: Options, progress: Callable[[
             tally.add(result)
             if stops_run(result, tally.failed):
                 break
+        if after := ignored_after(rules, "after the run's last game"):
+            raise DataError(*after)
         return Played(tally, items, end_reasons, source_of(type(rules)).shown, names)
 
 
