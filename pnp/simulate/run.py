@@ -554,7 +554,8 @@ def keep_ignored_between() -> Callable[[], None]:
     game, its letting go, the rules' loading) is kept, not printed, and the next bound takes it as one raised in
     it (said as the next game's failure at the rules' line); what puts the hooks before back. A thread the rules
     started that raised between two games, or a __del__ run there, was a traceback in the terminal, the run said
-    ok. One kept after the last bound is said nowhere, as one raised after the process ended."""
+    ok. One kept after the process's last bound is said by ignored_after; one raised after the process ended,
+    nowhere."""
     previous = sys.unraisablehook, threading.excepthook
     _IGNORED.clear()  # (a worker forked with one of the process that started it: said there, if anywhere)
 
