@@ -1772,7 +1772,7 @@ def test_memory_held_past_the_rules_share_raises_memory_error_whatever_the_heap(
             resident = int(Path("/proc/self/statm").read_bytes().split()[1]) * os.sysconf("SC_PAGE_SIZE")
             run_mod.watch_resident([resident + (16 << 20)])
             held = []
-            for _ in range(150):  # (150 MB at most: the watcher looks every 20 ms)
+            for _ in range(150):  # (150 MB at most: the watcher looks every 100 ms)
                 held.append(b"\1" * (1 << 20))
                 time.sleep(0.002)
         except MemoryError:
