@@ -1530,6 +1530,44 @@ def test_an_error_the_rules_raise_between_two_games_fails_the_next(tmp_path, err
         (result.failure, result.line)
 
 
+@pytest.mark.parametrize("chunk", [True, False])
+def test_an_error_the_rules_raise_after_their_last_game_is_said(tmp_path, monkeypatch, chunk):
+    """An error Python ignored after a process's last game (a thread of the rules raising as the run ended) was
+    kept for the next game's bound, and there was none: said nowhere, the run said ok. A worker's chunk gives it
+    to its last game; the run's end says it at its line."""
+    import threading
+
+    from pnp.simulate import run as run_mod
+
+    rules = NIM + "\n\ndef fail():\n    raise ValueError('after the game')\n"
+    project = Project(root := _nim(tmp_path, rules))
+    loaded = load_rules(project, load(project, "mini", Report(root)))
+    line = rules.splitlines().index("    raise ValueError('after the game')") + 1
+    put_back = run_mod.keep_ignored_between()
+    try:
+        if chunk:
+            def then_raise(*args):  # (the thread raises after the game's bound, as the chunk ends)
+                result = play(*args)
+                (thread := threading.Thread(target=sys.modules[type(loaded).__module__].fail)).start()
+                thread.join()
+                return result
+
+            monkeypatch.setattr(run_mod, "play", then_raise)
+            monkeypatch.setitem(run_mod._WORKER, "rules", loaded)
+            monkeypatch.setitem(run_mod._WORKER, "options", Options())
+            result = run_mod._play_chunk([(0, 1, ("random", "random"))])[-1]
+            said, at = result.failure, result.line
+        else:
+            play(loaded, Options(), 0, 1, ("random", "random"))
+            (thread := threading.Thread(target=sys.modules[type(loaded).__module__].fail)).start()
+            thread.join()
+            said, mark = run_mod.ignored_after(loaded, "after the run's last game")
+            at = mark.line
+    finally:
+        put_back()
+    assert said.startswith("the rules raised ValueError: after the game after ") and at == line, (said, at)
+
+
 def test_cycles_the_rules_keep_past_a_game_are_collected_once_let_go(tmp_path):
     """Each game's reference cycles are collected after it, without a pass over all of pnp's data: what the rules
     keep from one game to the next, in a cycle, is collected once they let it go (a collection leaving out
@@ -1713,10 +1751,35 @@ def test_a_memory_error_says_the_room_a_limit_the_process_started_under_leaves(m
     monkeypatch.setattr(resource, "setrlimit", lambda *a: pytest.fail("the lower limit inherited is kept"))
     monkeypatch.setattr(api, "memory_room", api.memory_room)
     monkeypatch.setattr(api, "memory_bound", getattr(api, "memory_bound", ""), raising=False)
+    monkeypatch.setattr(run_mod, "watch_resident", lambda cap: None)  # (this test process's memory is its own)
     run_mod._cap_memory(api.RULES_MEMORY // 2)
     said = api.raised(MemoryError())
     assert re.fullmatch(r"MemoryError: past the (299|300) MB of memory the rules may take beyond pnp's \(what the "
                         r"memory limit this process started under leaves them\)", said), said
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="no /proc to size the processes by")
+def test_memory_held_past_the_rules_share_raises_memory_error_whatever_the_heap():
+    """The rules' share was a limit of address space only, which counts what a process maps anew: forked from a
+    heap holding much free space, the rules filled it unseen (700 MB in a 341 MB share). Memory held (resident)
+    past the share now raises MemoryError in the main thread, where the rules play."""
+    from pnp.simulate import run as run_mod
+
+    pid = os.fork()  # (a process of its own, as the rules' is: the exception is raised in its main thread)
+    if pid == 0:
+        code = 1
+        try:
+            resident = int(Path("/proc/self/statm").read_bytes().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+            run_mod.watch_resident([resident + (16 << 20)])
+            held = []
+            for _ in range(150):  # (150 MB at most: the watcher looks every 100 ms)
+                held.append(b"\1" * (1 << 20))
+                time.sleep(0.002)
+        except MemoryError:
+            code = 0
+        finally:
+            os._exit(code)
+    assert os.waitpid(pid, 0)[1] == 0
 
 
 def test_a_runs_games_are_scheduled_as_it_reaches_them():

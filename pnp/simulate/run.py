@@ -281,6 +281,17 @@ def _say_unraised(error: BaseException, call: _Call, result: GameResult, turn: i
     result.line = code_mark(error, call.shown, call.path).line
 
 
+def ignored_after(rules: GameRules, when: str) -> tuple[str, Mark] | None:
+    """An error Python ignored (a thread of the rules raising, a __del__) kept by keep_ignored_between after the
+    last bound of this process, `when`, said as a failure and where in the rules; None when there is none. No
+    later game's bound took it: it was said nowhere, the run said ok."""
+    if not _IGNORED:
+        return None
+    error, source = _IGNORED.pop(), source_of(type(rules))
+    return (f"the rules raised {raised(error)} {when}, where Python ignores it and goes on (in a __del__, or a "
+            "thread of theirs?)", code_mark(error, source.shown, source.path))
+
+
 def _raised_in(error: BaseException, call: _Call) -> tuple[str, int]:
     """(the rules' method that raised, the rules file's line) from the traceback: the outermost frame in the
     rules file or the API's default methods, and the agent whose look-ahead called it, if one did."""
@@ -543,7 +554,8 @@ def keep_ignored_between() -> Callable[[], None]:
     game, its letting go, the rules' loading) is kept, not printed, and the next bound takes it as one raised in
     it (said as the next game's failure at the rules' line); what puts the hooks before back. A thread the rules
     started that raised between two games, or a __del__ run there, was a traceback in the terminal, the run said
-    ok. One kept after the last bound is said nowhere, as one raised after the process ended."""
+    ok. One kept after the process's last bound is said by ignored_after; one raised after the process ended,
+    nowhere."""
     previous = sys.unraisablehook, threading.excepthook
     _IGNORED.clear()  # (a worker forked with one of the process that started it: said there, if anywhere)
 
@@ -710,6 +722,8 @@ def _play_chunk(chunk: list[Scheduled]) -> list[GameResult]:
         failed += bool(result.failure)
         if stops_run(result, failed):
             break
+    if not played[-1].failure and (after := ignored_after(_WORKER["rules"], "after the game")):
+        played[-1].failure, played[-1].line = after[0], after[1].line  # (the worker's next chunk may be none)
     return played
 
 
@@ -1161,6 +1175,8 @@ def _played(project: Project, game: Game, options: Options, progress: Callable[[
             tally.add(result)
             if stops_run(result, tally.failed):
                 break
+        if after := ignored_after(rules, "after the run's last game"):
+            raise DataError(*after)
         return Played(tally, items, end_reasons, source_of(type(rules)).shown, names)
 
 
@@ -1268,6 +1284,10 @@ def _cap_memory(room: int = RULES_MEMORY, inherited: bool = False) -> None:
     try:
         import resource
 
+        # the watcher started first: its stack and the C library's memory for a thread (64 MB of address space)
+        # are pnp's, not the rules' share (started after the limit, they took most of a worker's 128 MB)
+        resident_cap = [sys.maxsize]
+        watch_resident(resident_cap)
         with open("/proc/self/statm", "rb") as statm:
             size = int(statm.read().split()[0]) * resource.getpagesize()
         start = min(size, _MEMORY_FROM.get("size", size)) if inherited else size
@@ -1278,10 +1298,43 @@ def _cap_memory(room: int = RULES_MEMORY, inherited: bool = False) -> None:
             resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
             left, bound = max(0, cap - size), f" (this process's share of the run's {RULES_MEMORY >> 20:,} MB)"
         else:
-            left, bound = max(0, soft - size), " (what the memory limit this process started under leaves them)"
+            cap, left, bound = soft, max(0, soft - size), " (what the memory limit this process started under leaves them)"
         api.memory_room, api.memory_bound = left, bound if left < RULES_MEMORY else ""
+        with open("/proc/self/statm", "rb") as statm:
+            resident = int(statm.read().split()[1]) * resource.getpagesize()
+        # the room the limit of address space leaves, in memory held from now on: a worker's pages inherited from
+        # the process that loaded the rules are held as it starts (pnp's too, counted with the rules' there by
+        # the limit of address space, which still holds)
+        resident_cap[0] = resident + max(0, cap - start)
     except (ImportError, OSError, ValueError, IndexError):
         pass
+
+
+RESIDENT_POLL = 0.1  # seconds between two looks at the rules' process's resident memory: more often, its processor
+# time (every 20 ms: 5 ms in 0.5 s) made rules sleeping as they loaded seem busy to the idle check (IDLE_SHARE)
+
+
+def watch_resident(cap: list[int], stop: threading.Event | None = None) -> threading.Thread:
+    """A thread raising MemoryError in this process's main thread (where the rules play) as soon as its resident
+    memory passes `cap[0]` bytes (set once the thread has started), looking every RESIDENT_POLL s until `stop` is set: the second, honest bound of
+    _cap_memory. A limit of address space counts only what the process maps anew, and a process forked from a
+    heap holding much free space (pnp's, after it read a large game) filled that space unseen: rules forked from
+    a test worker's heap took 700 MB of a 341 MB share. What the process holds in memory counts whatever the
+    heap. Raised once the pages are touched, it is said at the rules' line as the limit's MemoryError is."""
+    main = threading.main_thread().ident
+
+    def look() -> None:
+        page = os.sysconf("SC_PAGE_SIZE")
+        waiting = stop if stop is not None else threading.Event()
+        while not waiting.wait(RESIDENT_POLL):
+            with contextlib.suppress(OSError, ValueError, IndexError), open("/proc/self/statm", "rb") as statm:
+                if int(statm.read().split()[1]) * page > cap[0] and main is not None:
+                    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(main), ctypes.py_object(MemoryError))
+                    waiting.wait(RESIDENT_POLL * 10)  # (the exception's handling frees the memory meanwhile)
+
+    watcher = threading.Thread(target=look, name="pnp-resident-memory", daemon=True)
+    watcher.start()
+    return watcher
 
 
 def _lead_own_group() -> None:
