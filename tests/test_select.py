@@ -184,8 +184,8 @@ def test_the_next_build_of_the_kit_removes_the_proofs_beside_it_unless_edited(tm
 
 
 @pytest.mark.parametrize("count, what, said", [(1, "page", "1 page"), (2, "page", "2 pages"), (0, "item", "0 items"),
-                                               (1, "file", "1 file")])
+                                               (1, "file", "1 file"), (1200, "page", "1,200 pages")])
 def test_a_selection_reprint_or_build_says_its_counts_with_their_nouns(count, what, said):
     # 'selection of 1 item, 1 pages' was said of a one-page proof (and '1 files' of a build, '1 pages' of a reprint)
-    from pnp.cli import _counted
-    assert _counted(count, what) == said
+    from pnp.report import counted  # (the one helper the command line, the proof and the messages share)
+    assert counted(count, what) == said
