@@ -429,6 +429,11 @@ class Checks:
             except LimitError as e:  # the game's time ran out here: said once (the next icon finds it spent)
                 self.error(e.message, Mark(self.game.project.rel(path)))
                 continue
+            except Exception as e:
+                # an error pnp did not foresee is said at the icon file being read: a url(#) was 'a bug in pnp'
+                # at no file
+                blame(e, Mark(self.game.project.rel(path)))
+                raise
             if why is not None:
                 message, line, column = why
                 self.error(f"icon '{self.game.icons.icon_of(path)}': {message}",

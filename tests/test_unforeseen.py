@@ -92,3 +92,27 @@ def test_the_innermost_input_is_blamed_and_pnps_own_errors_say_their_own_place()
 def test_the_line_is_short_whatever_the_exception_says(text):
     said = unforeseen(ValueError(text), "g: build failed")
     assert len(said.message) < 400 and "\n" not in said.message
+
+
+def test_a_bug_met_reading_an_icon_is_said_at_the_icon_file(project, monkeypatch):
+    # (an SVG's fill="url(#)" was such a bug: said at no file, with the game's icons all equally suspect)
+    import pnp.check
+
+    monkeypatch.setattr(pnp.check, "unreadable", _raises)
+    result = run(project, "validate", "mini")
+    assert result.exit_code == 1
+    _said_once_without_traceback(result)
+    line = next(line for line in result.output.splitlines() if "bug in pnp" in line)
+    assert line.startswith("layouts/shared/icons/") and ".svg: error: mini: check failed: " in line, line
+
+
+def test_a_bug_met_charting_the_design_report_is_said_at_the_games_views(project, monkeypatch):
+    # (a scatter drawn past its plot was such a bug: 'pnp report: … a bug in pnp' at no file)
+    import pnp.draw.charts
+
+    monkeypatch.setattr(pnp.draw.charts, "write_report", _raises)
+    result = run(project, "report", "mini")
+    assert result.exit_code == 1
+    _said_once_without_traceback(result)
+    line = next(line for line in result.output.splitlines() if "bug in pnp" in line)
+    assert line.startswith("cards/mini/game.yaml:"), line

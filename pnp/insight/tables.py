@@ -469,7 +469,7 @@ def game_report_pdf(project: "Project", game_id: str, report: "Report",
     from ..check import load
     from ..draw.charts import write_report
     from ..draw.fonts import load_fonts
-    from ..errors import DataError
+    from ..errors import DataError, blame
     from ..template import budget
 
     emit("check", game_id, None)
@@ -489,12 +489,18 @@ def game_report_pdf(project: "Project", game_id: str, report: "Report",
     for warning in warnings(simulated):
         report.warning(warning, shown)
     emit("start", game_id, steps(game) + 1)
-    blocks = report_blocks(game, lambda label: emit("step", game_id, label), simulated)
-    if not printable(blocks, game, simulated, fonts, report):
-        report.consequence(f"{game_id}: no report (fix the errors above)")
-        return None
-    pdf = io.BytesIO()
-    write_report(pdf, blocks, fonts, report_title(game))
+    try:
+        blocks = report_blocks(game, lambda label: emit("step", game_id, label), simulated)
+        if not printable(blocks, game, simulated, fonts, report):
+            report.consequence(f"{game_id}: no report (fix the errors above)")
+            return None
+        pdf = io.BytesIO()
+        write_report(pdf, blocks, fonts, report_title(game))
+    except Exception as e:
+        # an error pnp did not foresee is said at the game's `report:` views (else its game.yaml), the input
+        # the report charts: a scatter drawn past its plot was 'a bug in pnp' at no file
+        blame(e, game.meta.mark_of("report") if "report" in game.meta else game.meta.mark)
+        raise
     return pdf.getvalue()
 
 
