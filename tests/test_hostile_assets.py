@@ -1069,6 +1069,9 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     ("", 'fill="url(#missing)"', False, False),
     ("", 'fill="url(#)"', False, False),  # (naming no id: was a traceback, StopIteration, in the check of ids)
     ("", 'style="fill: url(#) red"', True, True),
+    # ...and one written after the shape it fills is found, as a clip path is (svglib printed the shape unfilled)
+    ('><rect width="20" height="20" style="fill: u\\72l(#g)"/><g><linearGradient id="g"><stop stop-color="red"/>'
+     '</linearGradient></g', 'fill="none"', True, True),
     # a <use> of display none by a style or in capitals is not drawn (only the attribute's 'none' was left out)
     ('><defs><rect id="r" width="20" height="20"/></defs><style>use { display: none }</style><use href="#r"/',
      'fill="none"', False, False),
@@ -1134,6 +1137,9 @@ def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_t
     # svglib failed in its own words, said at line 1; a CSS variable it painted black where browsers paint its value
     ('<rect width="calc(10px + 10px)" height="20"/>', "it gives width as 'calc(10px + 10px)', which svglib cannot read"),
     ('<rect width="20" height="20" style="fill: var(--c, none)"/>', "it gives fill by a CSS variable"),
+    # a stroke of a gradient, which svglib leaves out (the shape printed unstroked where browsers stroke it)
+    ('<linearGradient id="g"><stop stop-color="red"/></linearGradient><rect width="20" height="20" fill="none" '
+     'stroke="url(#g)"/>', "it strokes a shape with a gradient"),
     ('<style>@import "x.css";</style>', "imports \"x.css\", outside the icon"),  # (a browser reads it; pnp did not)
     # brackets nested past what CSS's reader follows by recursion: RecursionError, said as a bug in pnp
     ('<rect width="20" height="20" style="fill: ' + "(" * 5000 + '"/>', "it nests brackets ((, [ or {) more than"),

@@ -229,6 +229,7 @@ def _paint_as_browsers(root: Any) -> None:
         _references_as_browsers(attributes)
         _refuse_context_paint(wrapped.etree_element)
         _browser_paints(attributes, converter, servers)
+        _refuse_gradient_strokes(wrapped.etree_element)
         _stop_colour_as_browsers(wrapped.etree_element, converter)
         _dashes_as_browsers(attributes)
         for name in _OPACITIES:
@@ -321,6 +322,16 @@ def _refuse_context_paint(element: Any) -> None:
             raise IconProblem(f"it paints a {name} with {element.get(name).strip()}, which svglib does not read (it "
                               "printed black where browsers paint what draws the shape, or nothing): give the "
                               "colour itself", element.sourceline)
+
+
+def _refuse_gradient_strokes(element: Any) -> None:
+    """IconProblem at an element, its paints read as browsers read them (_browser_paints), whose stroke is a
+    gradient of the icon: svglib fills with a gradient but strokes with none, and the shape printed unstroked
+    where browsers stroke it (exit 0)."""
+    if element.get("stroke", "").startswith("url("):
+        raise IconProblem(f"it strokes a shape with a gradient ({element.get('stroke')}), which svglib does not draw "
+                          "(it printed no stroke where browsers draw one): give the stroke a colour",
+                          element.sourceline)
 
 
 def _stop_colour_as_browsers(element: Any, converter: Any) -> None:
@@ -1114,14 +1125,19 @@ def _solid_shapes(item: Any, transform: tuple[float, ...]) -> Iterator[tuple[Any
         yield item, transform
 
 
+# the elements svglib finds, outside a <defs>, only once it has drawn them: what refers to one written after it
+# found nothing (a shape clipped by a clip path written after it printed unclipped, one filled by a gradient
+# written after it printed unfilled, where browsers clip or fill it)
+_FOUND_ONCE_DRAWN = ("clipPath", "linearGradient", "radialGradient")
+
+
 def _clips_where_svglib_finds_them(root: Any) -> None:
-    """Set the parsed icon, its styles cascaded, so that svglib clips what browsers clip: it finds a clip path
-    outside a <defs> only once it has drawn it, so each is put in a <defs> where it is (a shape clipped by one
-    written after it printed unclipped); it leaves out the clip-path of an <a> and draws a <switch>'s after its
+    """Set the parsed icon, its styles cascaded, so that svglib clips and fills what browsers clip and fill: each
+    clip path and gradient is put in a <defs> where it is (_FOUND_ONCE_DRAWN); it leaves out the clip-path of an <a> and draws a <switch>'s after its
     content (unclipped), so each is given to a <g> around it, with its transform (in whose space it clips)."""
     from lxml import etree
 
-    for clip in list(root.iter(f"{{{_SVG}}}clipPath", "clipPath")):
+    for clip in list(root.iter(*(f"{{{_SVG}}}{name}" for name in _FOUND_ONCE_DRAWN), *_FOUND_ONCE_DRAWN)):
         parent = clip.getparent()
         if parent is not None and not any(etree.QName(up).localname == "defs" for up in clip.iterancestors()):
             defs = etree.Element(f"{{{_SVG}}}defs", {"__rules_applied": "1"})
