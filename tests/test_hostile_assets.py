@@ -1007,6 +1007,12 @@ def test_where_a_script_without_spaces_breaks_each_character_is_looked_at_once(m
 def _icon_ink(tmp_path, svg: str) -> tuple[bool, bool]:
     """Whether the icon `svg`, drawn by pnp in red in a 20 pt box and rasterised, prints (its middle, a point on
     its edge)."""
+    image = _icon_image(tmp_path, svg)
+    return image.getpixel((10, 10)) != (255, 255, 255), image.getpixel((10, 0)) != (255, 255, 255)
+
+
+def _icon_image(tmp_path, svg: str):
+    """The icon `svg`, drawn by pnp in red in a 20 pt box, rasterised (RGB)."""
     import pypdfium2 as pdfium
     from reportlab.lib import colors
 
@@ -1018,8 +1024,16 @@ def _icon_ink(tmp_path, svg: str) -> tuple[bool, bool]:
     icons.draw_icon(canvas, tmp_path / "icon.svg", 0, 0, 20, 20, colors.red)
     canvas.showPage()
     canvas.save()
-    image = pdfium.PdfDocument(pdf.getvalue())[0].render(scale=1).to_pil().convert("RGB")
-    return image.getpixel((10, 10)) != (255, 255, 255), image.getpixel((10, 0)) != (255, 255, 255)
+    return pdfium.PdfDocument(pdf.getvalue())[0].render(scale=1).to_pil().convert("RGB")
+
+
+def test_a_gradients_spread_method_browsers_do_not_read_prints_as_pad(tmp_path):
+    """A spreadMethod other than pad, reflect and repeat (in capitals) is pad, as browsers read it: svglib read
+    it as no padding, and printed the shape black past the gradient's ends (exit 0)."""
+    gradient = ('><linearGradient id="g" x2="0" y1="0.4" y2="0.6"{}><stop stop-color="red"/><stop offset="1" '
+                'stop-color="blue"/></linearGradient')
+    assert _icon_image(tmp_path, _SQUARE.format(gradient.format(' spreadMethod="Reflect"'), 'fill="url(#g)"')) \
+        .getpixel((10, 0)) == _icon_image(tmp_path, _SQUARE.format(gradient.format(""), 'fill="url(#g)"')).getpixel((10, 0))
 
 
 _WIDE_BLACK_PNG = "iVBORw0KGgoAAAANSUhEUgAAACgAAAAUCAIAAABwJOjsAAAAGUlEQVR4nO3BMQEAAADCoPVPbQo/oAAAeBsJdAABQs/f3QAAAABJRU5ErkJggg=="  # 40 x 20
@@ -1137,7 +1151,15 @@ def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_t
     # svglib failed in its own words, said at line 1; a CSS variable it painted black where browsers paint its value
     ('<rect width="calc(10px + 10px)" height="20"/>', "it gives width as 'calc(10px + 10px)', which svglib cannot read"),
     ('<rect width="20" height="20" style="fill: var(--c, none)"/>', "it gives fill by a CSS variable"),
-    # a stroke of a gradient, which svglib leaves out (the shape printed unstroked where browsers stroke it)
+    # a gradient's part svglib leaves out (the shape printed unstroked, the gradient otherwise than it is seen)
+    ('<linearGradient id="g" spreadMethod="repeat"><stop stop-color="red"/></linearGradient>',
+     "its gradient has a spreadMethod of repeat"),
+    ('<linearGradient id="g" gradientTransform="rotate(90)"><stop stop-color="red"/></linearGradient>',
+     "its gradient has a gradientTransform"),
+    ('<radialGradient id="g" cx="40%" fx="0.4" fy="20%"><stop stop-color="red"/></radialGradient>',
+     "its radial gradient has a focal point (fy)"),
+    ('<radialGradient id="g"><stop stop-color="red"/></radialGradient><g fill-opacity="50%">\n'
+     '<rect width="20" height="20" fill="url(#g)"/></g>', "it fills a shape with a gradient at a fill-opacity"),
     ('<linearGradient id="g"><stop stop-color="red"/></linearGradient><rect width="20" height="20" fill="none" '
      'stroke="url(#g)"/>', "it strokes a shape with a gradient"),
     ('<style>@import "x.css";</style>', "imports \"x.css\", outside the icon"),  # (a browser reads it; pnp did not)

@@ -230,6 +230,7 @@ def _paint_as_browsers(root: Any) -> None:
         _refuse_context_paint(wrapped.etree_element)
         _browser_paints(attributes, converter, servers)
         _refuse_gradient_strokes(wrapped.etree_element)
+        _gradient_as_browsers(wrapped.etree_element)
         _stop_colour_as_browsers(wrapped.etree_element, converter)
         _dashes_as_browsers(attributes)
         for name in _OPACITIES:
@@ -332,6 +333,49 @@ def _refuse_gradient_strokes(element: Any) -> None:
         raise IconProblem(f"it strokes a shape with a gradient ({element.get('stroke')}), which svglib does not draw "
                           "(it printed no stroke where browsers draw one): give the stroke a colour",
                           element.sourceline)
+
+
+def _gradient_as_browsers(element: Any) -> None:
+    """Set a gradient element, or a shape filled by one, as svglib draws it as browsers do, else IconProblem at its
+    line: a spreadMethod browsers do not read is pad (svglib read any other than pad as none, and left the shape
+    bare past the gradient's ends); a reflected or repeated gradient, a gradientTransform or a focal point other
+    than the centre, which svglib leaves out (the gradient printed otherwise), and a gradient fill of a
+    fill-opacity below 1, which svglib paints opaque, are refused."""
+    name = element.tag.rpartition("}")[2] if isinstance(element.tag, str) else ""
+    if name in ("linearGradient", "radialGradient"):
+        spread = element.get("spreadMethod")
+        if spread in ("reflect", "repeat") or element.get("gradientTransform", "").strip():
+            what = (f"a spreadMethod of {spread}" if spread in ("reflect", "repeat") else "a gradientTransform")
+            raise IconProblem(f"its gradient has {what}, which svglib does not follow (the gradient printed "
+                              "otherwise than it is seen): flatten the gradient into one without it", element.sourceline)
+        if spread is not None:
+            element.set("spreadMethod", "pad")  # (the initial value, as browsers read any other)
+        for focal, centre in (("fx", "cx"), ("fy", "cy")):
+            at = _fraction(element.get(centre), 0.5)  # (a centre and a focal point of no number: svglib's default)
+            if name == "radialGradient" and _fraction(element.get(focal), at) != at:
+                raise IconProblem(f"its radial gradient has a focal point ({focal}) other than its centre, which svglib "
+                                  "does not follow (the gradient printed otherwise than it is seen): leave fx and fy "
+                                  "out", element.sourceline)
+    fill = _inherited(element, "fill")
+    if fill.startswith("url(") and (_opacity(_inherited(element, "fill-opacity")) or 1.0) < 1:
+        raise IconProblem("it fills a shape with a gradient at a fill-opacity below 1, which svglib paints opaque: "
+                          "give the fill-opacity 1, or give the gradient's stops the colours seen", element.sourceline)
+
+
+def _fraction(value: str | None, default: float) -> float:
+    """A gradient's coordinate as svglib reads it: a number, a percentage as its fraction, else `default`."""
+    text = (value or "").strip()
+    number = _NUMBER.fullmatch(text.removesuffix("%"))
+    return default if number is None else float(number.group()) / (100 if text.endswith("%") else 1)
+
+
+def _inherited(element: Any, name: str) -> str:
+    """The value of the inherited property `name` of an element, its and its ancestors' styles cascaded: the
+    nearest one given, other than inherit; blank where none is."""
+    for node in (element, *element.iterancestors()):
+        if (value := node.get(name, "").strip()) not in ("", "inherit"):
+            return value
+    return ""
 
 
 def _stop_colour_as_browsers(element: Any, converter: Any) -> None:
