@@ -1027,13 +1027,27 @@ def _icon_image(tmp_path, svg: str):
     return pdfium.PdfDocument(pdf.getvalue())[0].render(scale=1).to_pil().convert("RGB")
 
 
-def test_a_gradients_spread_method_browsers_do_not_read_prints_as_pad(tmp_path):
-    """A spreadMethod other than pad, reflect and repeat (in capitals) is pad, as browsers read it: svglib read
-    it as no padding, and printed the shape black past the gradient's ends (exit 0)."""
-    gradient = ('><linearGradient id="g" x2="0" y1="0.4" y2="0.6"{}><stop stop-color="red"/><stop offset="1" '
-                'stop-color="blue"/></linearGradient')
-    assert _icon_image(tmp_path, _SQUARE.format(gradient.format(' spreadMethod="Reflect"'), 'fill="url(#g)"')) \
-        .getpixel((10, 0)) == _icon_image(tmp_path, _SQUARE.format(gradient.format(""), 'fill="url(#g)"')).getpixel((10, 0))
+_STOPS = '<stop stop-color="red"/><stop offset="1" stop-color="blue"/>'
+
+
+@pytest.mark.parametrize("written, meant", [
+    # a spreadMethod browsers do not read (in capitals) is pad: svglib printed black past the gradient's ends
+    (f'<linearGradient id="g" x2="0" y1="0.4" y2="0.6" spreadMethod="Reflect">{_STOPS}</linearGradient>',
+     f'<linearGradient id="g" x2="0" y1="0.4" y2="0.6">{_STOPS}</linearGradient>'),
+    # a stop's offset below the one before it, or past 0 or 1, is clamped (the gradient printed reversed, faded)
+    ('<linearGradient id="g" x2="0" y2="1"><stop offset="0.8" stop-color="red"/><stop offset="0.2" '
+     'stop-color="blue"/></linearGradient>', '<linearGradient id="g" x2="0" y2="1"><stop offset="80%" '
+     'stop-color="red"/><stop offset="0.8" stop-color="blue"/></linearGradient>'),
+    ('<linearGradient id="g" x2="0" y2="1"><stop offset="-1" stop-color="red"/><stop offset="2" stop-color="blue"/>'
+     '</linearGradient>', f'<linearGradient id="g" x2="0" y2="1">{_STOPS}</linearGradient>'),
+    # a gradient takes the direction, units and spread its href's gradient gives (svglib took its defaults)
+    (f'<linearGradient id="g" href="#t"/><radialGradient id="t" href="#u"/><linearGradient id="u" x2="0" y2="1">'
+     f'{_STOPS}</linearGradient>', f'<linearGradient id="g" x2="0" y2="1">{_STOPS}</linearGradient>'),
+])
+def test_a_gradient_prints_as_browsers_draw_it(tmp_path, written, meant):
+    """A gradient written otherwise than its plain form, which browsers draw alike, prints alike (exit 0)."""
+    assert _icon_image(tmp_path, _SQUARE.format(">" + written[:-1], 'fill="url(#g)"')).tobytes() == \
+        _icon_image(tmp_path, _SQUARE.format(">" + meant[:-1], 'fill="url(#g)"')).tobytes()
 
 
 _WIDE_BLACK_PNG = "iVBORw0KGgoAAAANSUhEUgAAACgAAAAUCAIAAABwJOjsAAAAGUlEQVR4nO3BMQEAAADCoPVPbQo/oAAAeBsJdAABQs/f3QAAAABJRU5ErkJggg=="  # 40 x 20

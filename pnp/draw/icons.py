@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import base64
 import hashlib
 import io
+from copy import deepcopy
 import logging
 import math
 import re
@@ -208,6 +209,7 @@ def _paint_as_browsers(root: Any) -> None:
 
     _referring_as_browsers(root)
     _leave_out_what_browsers_do_not_draw(root)
+    _gradients_inherited(root)
     converter = Svg2RlgAttributeConverter()
     _refuse_sizes_unprintable(root, converter)
     _sized_as_browsers(root)
@@ -238,6 +240,7 @@ def _paint_as_browsers(root: Any) -> None:
         _refuse_drawn_otherwise(wrapped.etree_element, converter)
         _shape_as_browsers(wrapped.etree_element, converter)
     _leave_out_hidden_uses(root)
+    _gradients_inherited(root, stops=True)
     _clips_where_svglib_finds_them(root)
     if root.get("display") == "none":  # (its styles cascaded: the keyword in lower case)
         raise IconProblem("its <svg> is display: none, which browsers draw as nothing and svglib drew: leave the "
@@ -335,6 +338,52 @@ def _refuse_gradient_strokes(element: Any) -> None:
                           element.sourceline)
 
 
+# what a gradient takes from the gradient its href names where it gives none itself, by the kinds it takes it from
+_TEMPLATED = {"linearGradient": ("x1", "y1", "x2", "y2"), "radialGradient": ("cx", "cy", "r", "fx", "fy", "fr"),
+              "": ("gradientUnits", "gradientTransform", "spreadMethod")}
+
+
+def _gradients_inherited(root: Any, stops: bool = False) -> None:
+    """Give each gradient of the parsed icon `root` (its references _href'd) what browsers take from the gradients
+    its href names, one after another, where it gives none itself: the attributes of _TEMPLATED, or with `stops`
+    (once its stops' styles are cascaded) the stops of the first that has any. svglib took its own defaults, and
+    followed one href only: a gradient whose direction or units its template gives printed otherwise than
+    browsers draw it, one whose template's template gives its stops printed nothing (exit 0)."""
+    gradients = {element.get("id"): element for element in root.iter(f"{{{_SVG}}}linearGradient",
+                                                                       f"{{{_SVG}}}radialGradient")}
+    for gradient in gradients.values():
+        seen, template = {id(gradient)}, gradients.get(gradient.get(_XLINK_HREF, "").removeprefix("#") or None)
+        while template is not None and id(template) not in seen:
+            seen.add(id(template))
+            if stops:
+                if _stops_of(gradient):
+                    break
+                for stop in _stops_of(template):
+                    gradient.append(copy := deepcopy(stop))
+                    copy.attrib.pop("id", None)
+            else:
+                kind = template.tag.rpartition("}")[2]
+                for name in _TEMPLATED[""] + (_TEMPLATED[kind] if kind == gradient.tag.rpartition("}")[2] else ()):
+                    if gradient.get(name) is None and template.get(name) is not None:
+                        gradient.set(name, template.get(name))
+            template = gradients.get(template.get(_XLINK_HREF, "").removeprefix("#") or None)
+
+
+def _stops_of(gradient: Any) -> list[Any]:
+    """A gradient element's own stops."""
+    return list(gradient.iterchildren(f"{{{_SVG}}}stop", "stop"))
+
+
+def _stops_as_browsers(gradient: Any) -> None:
+    """Write each stop offset of a `gradient` as browsers read it: a number or a percentage (else 0), within 0
+    and 1, and no less than the offset before it. svglib gave ReportLab the offsets as written: one below a stop
+    before it printed the gradient reversed, one past 0 or 1 its colours faded (exit 0)."""
+    least = 0.0
+    for stop in _stops_of(gradient):
+        least = max(least, min(1.0, _fraction(stop.get("offset"), 0.0)))
+        stop.set("offset", repr(least))
+
+
 def _gradient_as_browsers(element: Any) -> None:
     """Set a gradient element, or a shape filled by one, as svglib draws it as browsers do, else IconProblem at its
     line: a spreadMethod browsers do not read is pad (svglib read any other than pad as none, and left the shape
@@ -350,6 +399,7 @@ def _gradient_as_browsers(element: Any) -> None:
                               "otherwise than it is seen): flatten the gradient into one without it", element.sourceline)
         if spread is not None:
             element.set("spreadMethod", "pad")  # (the initial value, as browsers read any other)
+        _stops_as_browsers(element)
         for focal, centre in (("fx", "cx"), ("fy", "cy")):
             at = _fraction(element.get(centre), 0.5)  # (a centre and a focal point of no number: svglib's default)
             if name == "radialGradient" and _fraction(element.get(focal), at) != at:
