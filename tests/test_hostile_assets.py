@@ -1040,6 +1040,9 @@ _STOPS = '<stop stop-color="red"/><stop offset="1" stop-color="blue"/>'
      'stop-color="red"/><stop offset="0.8" stop-color="blue"/></linearGradient>'),
     ('<linearGradient id="g" x2="0" y2="1"><stop offset="-1" stop-color="red"/><stop offset="2" stop-color="blue"/>'
      '</linearGradient>', f'<linearGradient id="g" x2="0" y2="1">{_STOPS}</linearGradient>'),
+    # ...and gradientUnits browsers do not read are objectBoundingBox (svglib read them as userSpaceOnUse)
+    (f'<linearGradient id="g" x2="0" y2="1" gradientUnits="UserSpaceOnUse">{_STOPS}</linearGradient>',
+     f'<linearGradient id="g" x2="0" y2="1">{_STOPS}</linearGradient>'),
     # a gradient takes the direction, units and spread its href's gradient gives (svglib took its defaults)
     (f'<linearGradient id="g" href="#t"/><radialGradient id="t" href="#u"/><linearGradient id="u" x2="0" y2="1">'
      f'{_STOPS}</linearGradient>', f'<linearGradient id="g" x2="0" y2="1">{_STOPS}</linearGradient>'),
@@ -1174,6 +1177,10 @@ def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_t
      "its radial gradient has a focal point (fy)"),
     ('<radialGradient id="g"><stop stop-color="red"/></radialGradient><g fill-opacity="50%">\n'
      '<rect width="20" height="20" fill="url(#g)"/></g>', "it fills a shape with a gradient at a fill-opacity"),
+    ('<radialGradient id="g"><stop stop-color="red"/></radialGradient>\n'
+     '<rect width="20" height="20" style="fill: url(#g); fill-opacity: 0"/>', "it fills a shape with a gradient at"),
+    ('<linearGradient id="g" gradientUnits="userSpaceOnUse" x2="100%"><stop stop-color="red"/></linearGradient>',
+     "its gradient of gradientUnits userSpaceOnUse gives x2='100%', a percentage"),
     ('<linearGradient id="g"><stop stop-color="red"/></linearGradient><rect width="20" height="20" fill="none" '
      'stroke="url(#g)"/>', "it strokes a shape with a gradient"),
     ('<style>@import "x.css";</style>', "imports \"x.css\", outside the icon"),  # (a browser reads it; pnp did not)

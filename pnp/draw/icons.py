@@ -385,31 +385,50 @@ def _stops_as_browsers(gradient: Any) -> None:
 
 
 def _gradient_as_browsers(element: Any) -> None:
-    """Set a gradient element, or a shape filled by one, as svglib draws it as browsers do, else IconProblem at its
-    line: a spreadMethod browsers do not read is pad (svglib read any other than pad as none, and left the shape
-    bare past the gradient's ends); a reflected or repeated gradient, a gradientTransform or a focal point other
-    than the centre, which svglib leaves out (the gradient printed otherwise), and a gradient fill of a
-    fill-opacity below 1, which svglib paints opaque, are refused."""
+    """Set a gradient element as svglib draws it as browsers do (_gradient_element_as_browsers); IconProblem at a
+    shape filled by a gradient at a fill-opacity below 1, which svglib paints opaque (it printed where browsers
+    see through it)."""
     name = element.tag.rpartition("}")[2] if isinstance(element.tag, str) else ""
     if name in ("linearGradient", "radialGradient"):
-        spread = element.get("spreadMethod")
-        if spread in ("reflect", "repeat") or element.get("gradientTransform", "").strip():
-            what = (f"a spreadMethod of {spread}" if spread in ("reflect", "repeat") else "a gradientTransform")
-            raise IconProblem(f"its gradient has {what}, which svglib does not follow (the gradient printed "
-                              "otherwise than it is seen): flatten the gradient into one without it", element.sourceline)
-        if spread is not None:
-            element.set("spreadMethod", "pad")  # (the initial value, as browsers read any other)
-        _stops_as_browsers(element)
-        for focal, centre in (("fx", "cx"), ("fy", "cy")):
-            at = _fraction(element.get(centre), 0.5)  # (a centre and a focal point of no number: svglib's default)
-            if name == "radialGradient" and _fraction(element.get(focal), at) != at:
-                raise IconProblem(f"its radial gradient has a focal point ({focal}) other than its centre, which svglib "
-                                  "does not follow (the gradient printed otherwise than it is seen): leave fx and fy "
-                                  "out", element.sourceline)
-    fill = _inherited(element, "fill")
-    if fill.startswith("url(") and (_opacity(_inherited(element, "fill-opacity")) or 1.0) < 1:
+        _gradient_element_as_browsers(element, name)
+    opacity = _opacity(_inherited(element, "fill-opacity"))
+    if _inherited(element, "fill").startswith("url(") and opacity is not None and opacity < 1:
         raise IconProblem("it fills a shape with a gradient at a fill-opacity below 1, which svglib paints opaque: "
                           "give the fill-opacity 1, or give the gradient's stops the colours seen", element.sourceline)
+
+
+# a gradient's coordinates, which a percentage gives of the box its gradientUnits name
+_GRADIENT_COORDINATES = ("x1", "y1", "x2", "y2", "cx", "cy", "r", "fx", "fy", "fr")
+
+
+def _gradient_element_as_browsers(element: Any, name: str) -> None:
+    """Set a gradient element `name` as svglib draws it as browsers do, else IconProblem at its line: a
+    spreadMethod or gradientUnits browsers do not read is the initial one (svglib read any spread but pad as none,
+    and left the shape bare past the gradient's ends; units but objectBoundingBox as userSpaceOnUse), its stops
+    _stops_as_browsers; refused: a reflected or repeated gradient, a gradientTransform, a focal point other than
+    the centre, which svglib leaves out, and a percentage of userSpaceOnUse, which it reads as that many units
+    (the gradient printed otherwise than it is seen, exit 0)."""
+    spread = element.get("spreadMethod")
+    if spread in ("reflect", "repeat") or element.get("gradientTransform", "").strip():
+        what = (f"a spreadMethod of {spread}" if spread in ("reflect", "repeat") else "a gradientTransform")
+        raise IconProblem(f"its gradient has {what}, which svglib does not follow (the gradient printed "
+                          "otherwise than it is seen): flatten the gradient into one without it", element.sourceline)
+    if spread is not None:
+        element.set("spreadMethod", "pad")  # (the initial value, as browsers read any other)
+    if element.get("gradientUnits", "userSpaceOnUse") != "userSpaceOnUse":
+        element.set("gradientUnits", "objectBoundingBox")  # (likewise)
+    elif element.get("gradientUnits") and (percent := next((f"{coordinate}={element.get(coordinate).strip()!r}" for coordinate in _GRADIENT_COORDINATES
+                          if element.get(coordinate, "").strip().endswith("%")), None)):
+        raise IconProblem(f"its gradient of gradientUnits userSpaceOnUse gives {percent[:40]}, a percentage, which "
+                          "svglib reads as that many units (the gradient printed otherwise than it is seen): give "
+                          "the coordinate in units", element.sourceline)
+    _stops_as_browsers(element)
+    for focal, centre in (("fx", "cx"), ("fy", "cy")):
+        at = _fraction(element.get(centre), 0.5)  # (a centre and a focal point of no number: svglib's default)
+        if name == "radialGradient" and _fraction(element.get(focal), at) != at:
+            raise IconProblem(f"its radial gradient has a focal point ({focal}) other than its centre, which svglib "
+                              "does not follow (the gradient printed otherwise than it is seen): leave fx and fy "
+                              "out", element.sourceline)
 
 
 def _fraction(value: str | None, default: float) -> float:
