@@ -1043,6 +1043,10 @@ _STOPS = '<stop stop-color="red"/><stop offset="1" stop-color="blue"/>'
     # ...and gradientUnits browsers do not read are objectBoundingBox (svglib read them as userSpaceOnUse)
     (f'<linearGradient id="g" x2="0" y2="1" gradientUnits="UserSpaceOnUse">{_STOPS}</linearGradient>',
      f'<linearGradient id="g" x2="0" y2="1">{_STOPS}</linearGradient>'),
+    # a stop's stop-color of inherit is its gradient's (svglib printed black)
+    ('<linearGradient id="g" style="stop-color: blue"><stop stop-color="inherit"/><stop offset="1" '
+     'style="stop-color: INHERIT"/></linearGradient>', '<linearGradient id="g"><stop stop-color="blue"/><stop '
+     'offset="1" stop-color="blue"/></linearGradient>'),
     # a gradient takes the direction, units and spread its href's gradient gives (svglib took its defaults)
     (f'<linearGradient id="g" href="#t"/><radialGradient id="t" href="#u"/><linearGradient id="u" x2="0" y2="1">'
      f'{_STOPS}</linearGradient>', f'<linearGradient id="g" x2="0" y2="1">{_STOPS}</linearGradient>'),
@@ -1179,6 +1183,8 @@ def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_t
      '<rect width="20" height="20" fill="url(#g)"/></g>', "it fills a shape with a gradient at a fill-opacity"),
     ('<radialGradient id="g"><stop stop-color="red"/></radialGradient>\n'
      '<rect width="20" height="20" style="fill: url(#g); fill-opacity: 0"/>', "it fills a shape with a gradient at"),
+    ('<linearGradient id="g" stop-opacity="0.5">\n<stop stop-opacity="inherit"/></linearGradient>',
+     "it holds a see-through gradient stop"),  # (its gradient's stop-opacity: svglib printed it opaque)
     ('<linearGradient id="g" gradientUnits="userSpaceOnUse" x2="100%"><stop stop-color="red"/></linearGradient>',
      "its gradient of gradientUnits userSpaceOnUse gives x2='100%', a percentage"),
     ('<linearGradient id="g"><stop stop-color="red"/></linearGradient><rect width="20" height="20" fill="none" '

@@ -451,7 +451,13 @@ def _stop_colour_as_browsers(element: Any, converter: Any) -> None:
     """Set a gradient stop's stop-color as browsers read it: currentColor the colour it names, the stop's color or
     the nearest its ancestors give (black where none does), and one that is no colour black, the initial value
     (svglib failed on each in its or Python's words, "'str' object has no attribute 'clone'", said at the file's
-    first line). Its ancestors' styles are cascaded before it."""
+    first line). Its ancestors' styles are cascaded before it, and set so: an `inherit` of stop-color or
+    stop-opacity (properties not inherited otherwise) is its parent's value, or the initial one where the parent
+    gives none (svglib read either as its default: a stop inheriting blue printed black, exit 0)."""
+    parent = element.getparent()
+    for name, initial in (("stop-color", "black"), ("stop-opacity", "1")):
+        if element.get(name, "").strip().lower() == "inherit":
+            element.set(name, initial if parent is None else parent.get(name, initial))
     colour = element.get("stop-color", "").strip().lower()
     if colour and colour != "currentcolor" and not _paint_readable(converter, colour, "color"):
         element.set("stop-color", "black")
