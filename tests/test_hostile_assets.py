@@ -254,9 +254,10 @@ def test_the_preview_says_a_damaged_picture_as_validation_does_not_in_reportlabs
     ("{regular: f.ttf, name: \"Sans\\e[31m\"}", "holds the control character U+001B"),
     ("{regular: f.ttf, name: \"Sans\\u202e\"}", "holds the control character U+202E"),
     ("{regular: f.ttf, license: /etc/hostname}", "licence file '/etc/hostname' is outside the project folder"),
-    # validate said ok, and the build refused them at the rulebook's template
-    ("{regular: f.ttf, name: \"Sans\\u2028Pro\"}", "character U+2028 "),
-    ("{regular: f.ttf, name: '" + "W" * 100 + "'}", "a word wider than the page's text (174 mm)"),
+    # validate said ok, and the build refused them at the rulebook's template; said at the name (they were said
+    # at the family's first key)
+    ("{regular: f.ttf, name: \"Sans\\u2028Pro\"}", "fonts.yaml:2:32: error: character U+2028 "),
+    ("{regular: f.ttf, name: '" + "W" * 100 + "'}", "fonts.yaml:2:32: error: a word wider than the page's text (174"),
 ])
 def test_a_fonts_name_or_licence_the_credits_cannot_print_is_an_error_at_its_line(tmp_path, family, said):
     """The rulebook's credits print each font's name and its licence's folder: a 100,000-character name failed
