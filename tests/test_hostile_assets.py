@@ -1211,6 +1211,18 @@ def test_what_svglib_reads_otherwise_than_css_is_refused_at_its_line(tmp_path, s
     assert said in message and line == (1 if "<svg>" in said else 2 + shape.count("\n"))
 
 
+@pytest.mark.parametrize("shape, where", [
+    ('<rect width="20"\n  height="20" style="fill: ' + "(" * 5000 + '"/>', (2, 3)),  # (at its tag, as its element's)
+    ("<style>\nrect {}\n  rect { fill: " + "(" * 5000 + "}</style>", (4, 115)),  # (at the bracket past 100)
+])
+def test_brackets_nested_too_deep_are_said_where_they_are(tmp_path, shape, where):
+    """Brackets nested past what pnp follows were said where the reader stopped: at the tag's or the text's end
+    (a column past 5,000)."""
+    (tmp_path / "icon.svg").write_text(f'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">\n  {shape}\n</svg>')
+    message, *at = icons.unreadable(tmp_path / "icon.svg")
+    assert "it nests brackets" in message and tuple(at) == where
+
+
 @pytest.mark.parametrize("shape, said", [
     # a CSS effect svglib leaves out without a word: the shape printed whole where browsers hide or change it
     ('<rect width="20" height="20" style="filter: opacity(0)"/>', "it gives filter: opacity(0), an effect svglib"),

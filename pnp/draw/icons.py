@@ -1611,7 +1611,12 @@ _BRACKET = re.compile(r"[()\[\]{}]")
 
 
 class _BracketsTooDeep(Exception):
-    """Stops reading an icon at the text whose brackets nest past MAX_BRACKETS."""
+    """Stops reading an icon at the text whose brackets nest past MAX_BRACKETS: `at`, the index in it of the
+    bracket past them; `where`, its (line, column) in the file, once the reader has said it."""
+
+    def __init__(self, at: int) -> None:
+        super().__init__(at)
+        self.at, self.where = at, (1, 1)
 
 
 def _brackets_within(text: str, depth: int) -> int:
@@ -1620,7 +1625,7 @@ def _brackets_within(text: str, depth: int) -> int:
     for bracket in _BRACKET.finditer(text):
         depth = depth + 1 if bracket.group() in "([{" else max(depth - 1, 0)
         if depth > MAX_BRACKETS:
-            raise _BracketsTooDeep
+            raise _BracketsTooDeep(bracket.start())
     return depth
 
 
@@ -1648,15 +1653,26 @@ def _syntax_problem(svg: bytes) -> Problem | None:
         brackets[0] = 0
         if depth[0] > MAX_NESTED:
             raise _NestedTooDeep
-        for value in attributes.values():
-            _brackets_within(value, 0)
+        try:
+            for value in attributes.values():
+                _brackets_within(value, 0)
+        except _BracketsTooDeep as e:  # (at its element's tag, as a problem of an attribute is said: the reader is
+            # past the tag by the time the error reaches the caller)
+            e.where = (parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
+            raise
 
     def end(name: str) -> None:
         depth[0] -= 1
         brackets[0] = 0
 
     def text(data: str) -> None:  # (a style sheet may come in several pieces)
-        brackets[0] = _brackets_within(data, brackets[0])
+        try:
+            brackets[0] = _brackets_within(data, brackets[0])
+        except _BracketsTooDeep as e:  # (at the bracket: the text's start, and the lines and columns before it)
+            before = data[:e.at]
+            e.where = (parser.CurrentLineNumber + before.count("\n"),
+                       (parser.CurrentColumnNumber if "\n" not in before else 0) + len(before.rpartition("\n")[2]) + 1)
+            raise
 
     def attribute_list(element: str, attribute: str, kind: str, default: str | None, required: int) -> None:
         # (a value, or #FIXED one: #IMPLIED and #REQUIRED give none). A namespace's declaration is not one: an
@@ -1677,10 +1693,10 @@ def _syntax_problem(svg: bytes) -> Problem | None:
     except _NestedTooDeep:
         return (f"its elements are nested more than {MAX_NESTED} deep (an icon needs a few levels of groups)",
                 parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
-    except _BracketsTooDeep:
+    except _BracketsTooDeep as e:
         return (f"it nests brackets ((, [ or {{) more than {MAX_BRACKETS} deep in a style, a value or a style "
                 "sheet, which pnp does not follow (CSS's reader recursed past Python's limit on one of 5,000): "
-                "write it plainer", parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
+                "write it plainer", *e.where)
     except _AttributeDefault as e:
         # expat (Firefox's reader) puts such a default on every element it names; libxml as svglib reads the icon
         # does not: <!ATTLIST ellipse fill CDATA "none"> left ellipses unpainted where seen and printed them, exit 0
