@@ -1048,6 +1048,11 @@ _STOPS = '<stop stop-color="red"/><stop offset="1" stop-color="blue"/>'
     ('<linearGradient id="g" style="stop-color: blue"><stop stop-color="inherit"/><stop offset="1" '
      'style="stop-color: INHERIT"/></linearGradient>', '<linearGradient id="g"><stop stop-color="blue"/><stop '
      'offset="1" stop-color="blue"/></linearGradient>'),
+    # one of no length paints its last stop's colour (svglib painted from the first, or nothing: black)
+    (f'<radialGradient id="g" r="0">{_STOPS}</radialGradient>',
+     '<linearGradient id="g"><stop stop-color="blue"/></linearGradient>'),
+    (f'<linearGradient id="g" x1="0.5" x2="50%">{_STOPS}</linearGradient>',
+     '<linearGradient id="g"><stop stop-color="blue"/></linearGradient>'),
     # a gradient takes the direction, units and spread its href's gradient gives (svglib took its defaults)
     (f'<linearGradient id="g" href="#t"/><radialGradient id="t" href="#u"/><linearGradient id="u" x2="0" y2="1">'
      f'{_STOPS}</linearGradient>', f'<linearGradient id="g" x2="0" y2="1">{_STOPS}</linearGradient>'),

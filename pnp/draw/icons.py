@@ -241,6 +241,7 @@ def _paint_as_browsers(root: Any) -> None:
         _shape_as_browsers(wrapped.etree_element, converter)
     _leave_out_hidden_uses(root)
     _gradients_inherited(root, stops=True)
+    _gradients_of_no_length_as_browsers(root)
     _clips_where_svglib_finds_them(root)
     if root.get("display") == "none":  # (its styles cascaded: the keyword in lower case)
         raise IconProblem("its <svg> is display: none, which browsers draw as nothing and svglib drew: leave the "
@@ -367,6 +368,22 @@ def _gradients_inherited(root: Any, stops: bool = False) -> None:
                     if gradient.get(name) is None and template.get(name) is not None:
                         gradient.set(name, template.get(name))
             template = gradients.get(template.get(_XLINK_HREF, "").removeprefix("#") or None)
+
+
+def _gradients_of_no_length_as_browsers(root: Any) -> None:
+    """Give each gradient of the parsed icon `root` whose vector has no length (a linear one of its ends at one
+    point, a radial one of radius 0) its last stop alone: browsers paint it all in that stop's colour, and svglib
+    drew the gradient from its first stop's."""
+    for gradient in root.iter(f"{{{_SVG}}}linearGradient", f"{{{_SVG}}}radialGradient"):
+        if gradient.tag.endswith("radialGradient"):
+            empty = _fraction(gradient.get("r"), 0.5) == 0
+        else:
+            ends = [_fraction(gradient.get(name), 1.0 if name == "x2" else 0.0) for name in ("x1", "y1", "x2", "y2")]
+            empty = ends[:2] == ends[2:]
+            if empty:  # (a vector of some length, along which its one colour is padded: ReportLab drew none)
+                gradient.set("x2", repr(ends[0] + 1))
+        for stop in _stops_of(gradient)[:-1] if empty else ():
+            gradient.remove(stop)
 
 
 def _stops_of(gradient: Any) -> list[Any]:
