@@ -254,9 +254,10 @@ def test_the_preview_says_a_damaged_picture_as_validation_does_not_in_reportlabs
     ("{regular: f.ttf, name: \"Sans\\e[31m\"}", "holds the control character U+001B"),
     ("{regular: f.ttf, name: \"Sans\\u202e\"}", "holds the control character U+202E"),
     ("{regular: f.ttf, license: /etc/hostname}", "licence file '/etc/hostname' is outside the project folder"),
-    # validate said ok, and the build refused them at the rulebook's template
-    ("{regular: f.ttf, name: \"Sans\\u2028Pro\"}", "character U+2028 "),
-    ("{regular: f.ttf, name: '" + "W" * 100 + "'}", "a word wider than the page's text (174 mm)"),
+    # validate said ok, and the build refused them at the rulebook's template; said at the name (they were said
+    # at the family's first key)
+    ("{regular: f.ttf, name: \"Sans\\u2028Pro\"}", "fonts.yaml:2:32: error: character U+2028 "),
+    ("{regular: f.ttf, name: '" + "W" * 100 + "'}", "fonts.yaml:2:32: error: a word wider than the page's text (174"),
 ])
 def test_a_fonts_name_or_licence_the_credits_cannot_print_is_an_error_at_its_line(tmp_path, family, said):
     """The rulebook's credits print each font's name and its licence's folder: a 100,000-character name failed
@@ -1007,6 +1008,12 @@ def test_where_a_script_without_spaces_breaks_each_character_is_looked_at_once(m
 def _icon_ink(tmp_path, svg: str) -> tuple[bool, bool]:
     """Whether the icon `svg`, drawn by pnp in red in a 20 pt box and rasterised, prints (its middle, a point on
     its edge)."""
+    image = _icon_image(tmp_path, svg)
+    return image.getpixel((10, 10)) != (255, 255, 255), image.getpixel((10, 0)) != (255, 255, 255)
+
+
+def _icon_image(tmp_path, svg: str):
+    """The icon `svg`, drawn by pnp in red in a 20 pt box, rasterised (RGB)."""
     import pypdfium2 as pdfium
     from reportlab.lib import colors
 
@@ -1018,8 +1025,42 @@ def _icon_ink(tmp_path, svg: str) -> tuple[bool, bool]:
     icons.draw_icon(canvas, tmp_path / "icon.svg", 0, 0, 20, 20, colors.red)
     canvas.showPage()
     canvas.save()
-    image = pdfium.PdfDocument(pdf.getvalue())[0].render(scale=1).to_pil().convert("RGB")
-    return image.getpixel((10, 10)) != (255, 255, 255), image.getpixel((10, 0)) != (255, 255, 255)
+    return pdfium.PdfDocument(pdf.getvalue())[0].render(scale=1).to_pil().convert("RGB")
+
+
+_STOPS = '<stop stop-color="red"/><stop offset="1" stop-color="blue"/>'
+
+
+@pytest.mark.parametrize("written, meant", [
+    # a spreadMethod browsers do not read (in capitals) is pad: svglib printed black past the gradient's ends
+    (f'<linearGradient id="g" x2="0" y1="0.4" y2="0.6" spreadMethod="Reflect">{_STOPS}</linearGradient>',
+     f'<linearGradient id="g" x2="0" y1="0.4" y2="0.6">{_STOPS}</linearGradient>'),
+    # a stop's offset below the one before it, or past 0 or 1, is clamped (the gradient printed reversed, faded)
+    ('<linearGradient id="g" x2="0" y2="1"><stop offset="0.8" stop-color="red"/><stop offset="0.2" '
+     'stop-color="blue"/></linearGradient>', '<linearGradient id="g" x2="0" y2="1"><stop offset="80%" '
+     'stop-color="red"/><stop offset="0.8" stop-color="blue"/></linearGradient>'),
+    ('<linearGradient id="g" x2="0" y2="1"><stop offset="-1" stop-color="red"/><stop offset="2" stop-color="blue"/>'
+     '</linearGradient>', f'<linearGradient id="g" x2="0" y2="1">{_STOPS}</linearGradient>'),
+    # ...and gradientUnits browsers do not read are objectBoundingBox (svglib read them as userSpaceOnUse)
+    (f'<linearGradient id="g" x2="0" y2="1" gradientUnits="UserSpaceOnUse">{_STOPS}</linearGradient>',
+     f'<linearGradient id="g" x2="0" y2="1">{_STOPS}</linearGradient>'),
+    # a stop's stop-color of inherit is its gradient's (svglib printed black)
+    ('<linearGradient id="g" style="stop-color: blue"><stop stop-color="inherit"/><stop offset="1" '
+     'style="stop-color: INHERIT"/></linearGradient>', '<linearGradient id="g"><stop stop-color="blue"/><stop '
+     'offset="1" stop-color="blue"/></linearGradient>'),
+    # one of no length paints its last stop's colour (svglib painted from the first, or nothing: black)
+    (f'<radialGradient id="g" r="0">{_STOPS}</radialGradient>',
+     '<linearGradient id="g"><stop stop-color="blue"/></linearGradient>'),
+    (f'<linearGradient id="g" x1="0.5" x2="50%">{_STOPS}</linearGradient>',
+     '<linearGradient id="g"><stop stop-color="blue"/></linearGradient>'),
+    # a gradient takes the direction, units and spread its href's gradient gives (svglib took its defaults)
+    (f'<linearGradient id="g" href="#t"/><radialGradient id="t" href="#u"/><linearGradient id="u" x2="0" y2="1">'
+     f'{_STOPS}</linearGradient>', f'<linearGradient id="g" x2="0" y2="1">{_STOPS}</linearGradient>'),
+])
+def test_a_gradient_prints_as_browsers_draw_it(tmp_path, written, meant):
+    """A gradient written otherwise than its plain form, which browsers draw alike, prints alike (exit 0)."""
+    assert _icon_image(tmp_path, _SQUARE.format(">" + written[:-1], 'fill="url(#g)"')).tobytes() == \
+        _icon_image(tmp_path, _SQUARE.format(">" + meant[:-1], 'fill="url(#g)"')).tobytes()
 
 
 _WIDE_BLACK_PNG = "iVBORw0KGgoAAAANSUhEUgAAACgAAAAUCAIAAABwJOjsAAAAGUlEQVR4nO3BMQEAAADCoPVPbQo/oAAAeBsJdAABQs/f3QAAAABJRU5ErkJggg=="  # 40 x 20
@@ -1069,6 +1110,9 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     ("", 'fill="url(#missing)"', False, False),
     ("", 'fill="url(#)"', False, False),  # (naming no id: was a traceback, StopIteration, in the check of ids)
     ("", 'style="fill: url(#) red"', True, True),
+    # ...and one written after the shape it fills is found, as a clip path is (svglib printed the shape unfilled)
+    ('><rect width="20" height="20" style="fill: u\\72l(#g)"/><g><linearGradient id="g"><stop stop-color="red"/>'
+     '</linearGradient></g', 'fill="none"', True, True),
     # a <use> of display none by a style or in capitals is not drawn (only the attribute's 'none' was left out)
     ('><defs><rect id="r" width="20" height="20"/></defs><style>use { display: none }</style><use href="#r"/',
      'fill="none"', False, False),
@@ -1134,6 +1178,23 @@ def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_t
     # svglib failed in its own words, said at line 1; a CSS variable it painted black where browsers paint its value
     ('<rect width="calc(10px + 10px)" height="20"/>', "it gives width as 'calc(10px + 10px)', which svglib cannot read"),
     ('<rect width="20" height="20" style="fill: var(--c, none)"/>', "it gives fill by a CSS variable"),
+    # a gradient's part svglib leaves out (the shape printed unstroked, the gradient otherwise than it is seen)
+    ('<linearGradient id="g" spreadMethod="repeat"><stop stop-color="red"/></linearGradient>',
+     "its gradient has a spreadMethod of repeat"),
+    ('<linearGradient id="g" gradientTransform="rotate(90)"><stop stop-color="red"/></linearGradient>',
+     "its gradient has a gradientTransform"),
+    ('<radialGradient id="g" cx="40%" fx="0.4" fy="20%"><stop stop-color="red"/></radialGradient>',
+     "its radial gradient has a focal point (fy)"),
+    ('<radialGradient id="g"><stop stop-color="red"/></radialGradient><g fill-opacity="50%">\n'
+     '<rect width="20" height="20" fill="url(#g)"/></g>', "it fills a shape with a gradient at a fill-opacity"),
+    ('<radialGradient id="g"><stop stop-color="red"/></radialGradient>\n'
+     '<rect width="20" height="20" style="fill: url(#g); fill-opacity: 0"/>', "it fills a shape with a gradient at"),
+    ('<linearGradient id="g" stop-opacity="0.5">\n<stop stop-opacity="inherit"/></linearGradient>',
+     "it holds a see-through gradient stop"),  # (its gradient's stop-opacity: svglib printed it opaque)
+    ('<linearGradient id="g" gradientUnits="userSpaceOnUse" x2="100%"><stop stop-color="red"/></linearGradient>',
+     "its gradient of gradientUnits userSpaceOnUse gives x2='100%', a percentage"),
+    ('<linearGradient id="g"><stop stop-color="red"/></linearGradient><rect width="20" height="20" fill="none" '
+     'stroke="url(#g)"/>', "it strokes a shape with a gradient"),
     ('<style>@import "x.css";</style>', "imports \"x.css\", outside the icon"),  # (a browser reads it; pnp did not)
     # brackets nested past what CSS's reader follows by recursion: RecursionError, said as a bug in pnp
     ('<rect width="20" height="20" style="fill: ' + "(" * 5000 + '"/>', "it nests brackets ((, [ or {) more than"),
@@ -1153,6 +1214,18 @@ def test_what_svglib_reads_otherwise_than_css_is_refused_at_its_line(tmp_path, s
                                        f'  {shape}\n</svg>')
     message, line, _ = icons.unreadable(tmp_path / "icon.svg")
     assert said in message and line == (1 if "<svg>" in said else 2 + shape.count("\n"))
+
+
+@pytest.mark.parametrize("shape, where", [
+    ('<rect width="20"\n  height="20" style="fill: ' + "(" * 5000 + '"/>', (2, 3)),  # (at its tag, as its element's)
+    ("<style>\nrect {}\n  rect { fill: " + "(" * 5000 + "}</style>", (4, 115)),  # (at the bracket past 100)
+])
+def test_brackets_nested_too_deep_are_said_where_they_are(tmp_path, shape, where):
+    """Brackets nested past what pnp follows were said where the reader stopped: at the tag's or the text's end
+    (a column past 5,000)."""
+    (tmp_path / "icon.svg").write_text(f'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">\n  {shape}\n</svg>')
+    message, *at = icons.unreadable(tmp_path / "icon.svg")
+    assert "it nests brackets" in message and tuple(at) == where
 
 
 @pytest.mark.parametrize("shape, said", [

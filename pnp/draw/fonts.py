@@ -122,6 +122,7 @@ class FontSet:
         self.families = families  # {family: {style: registered name}}
         self.licences = licences  # {family: (name, licence file, the licence it grants as credited: _granted)}
         self.credit_marks: dict[str, Mark | None] = {}  # family -> its line in fonts.yaml (the credits print it)
+        self.name_marks: dict[str, Mark | None] = {}  # family -> where fonts.yaml gives its name, if it does
         self.files: dict[str, tuple[str, Mark | None]] = {}  # registered name -> (its file as said, its line)
         # registered name -> the first character a text set in it printed whose glyph has no outline (blank_codes)
         self.blank_printed: dict[str, str] = {}
@@ -398,6 +399,8 @@ def load_fonts(project: Project) -> "FontSet":
         fonts.licences[family] = (_credit(family, styles, "name"), licence,
                                   _granted(project, path, licence, styles.mark_of("license"), files))
         fonts.credit_marks[family] = families.mark_of(family)
+        if "name" in styles:
+            fonts.name_marks[family] = styles.mark_of("name")
     _LOADED[path] = (digest, fonts, tuple(files))
     return fonts
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import base64
 import hashlib
 import io
+from copy import deepcopy
 import logging
 import math
 import re
@@ -208,6 +209,7 @@ def _paint_as_browsers(root: Any) -> None:
 
     _referring_as_browsers(root)
     _leave_out_what_browsers_do_not_draw(root)
+    _gradients_inherited(root)
     converter = Svg2RlgAttributeConverter()
     _refuse_sizes_unprintable(root, converter)
     _sized_as_browsers(root)
@@ -229,6 +231,8 @@ def _paint_as_browsers(root: Any) -> None:
         _references_as_browsers(attributes)
         _refuse_context_paint(wrapped.etree_element)
         _browser_paints(attributes, converter, servers)
+        _refuse_gradient_strokes(wrapped.etree_element)
+        _gradient_as_browsers(wrapped.etree_element)
         _stop_colour_as_browsers(wrapped.etree_element, converter)
         _dashes_as_browsers(attributes)
         for name in _OPACITIES:
@@ -236,6 +240,8 @@ def _paint_as_browsers(root: Any) -> None:
         _refuse_drawn_otherwise(wrapped.etree_element, converter)
         _shape_as_browsers(wrapped.etree_element, converter)
     _leave_out_hidden_uses(root)
+    _gradients_inherited(root, stops=True)
+    _gradients_of_no_length_as_browsers(root)
     _clips_where_svglib_finds_them(root)
     if root.get("display") == "none":  # (its styles cascaded: the keyword in lower case)
         raise IconProblem("its <svg> is display: none, which browsers draw as nothing and svglib drew: leave the "
@@ -323,11 +329,152 @@ def _refuse_context_paint(element: Any) -> None:
                               "colour itself", element.sourceline)
 
 
+def _refuse_gradient_strokes(element: Any) -> None:
+    """IconProblem at an element, its paints read as browsers read them (_browser_paints), whose stroke is a
+    gradient of the icon: svglib fills with a gradient but strokes with none, and the shape printed unstroked
+    where browsers stroke it (exit 0)."""
+    if element.get("stroke", "").startswith("url("):
+        raise IconProblem(f"it strokes a shape with a gradient ({element.get('stroke')}), which svglib does not draw "
+                          "(it printed no stroke where browsers draw one): give the stroke a colour",
+                          element.sourceline)
+
+
+# what a gradient takes from the gradient its href names where it gives none itself, by the kinds it takes it from
+_TEMPLATED = {"linearGradient": ("x1", "y1", "x2", "y2"), "radialGradient": ("cx", "cy", "r", "fx", "fy", "fr"),
+              "": ("gradientUnits", "gradientTransform", "spreadMethod")}
+
+
+def _gradients_inherited(root: Any, stops: bool = False) -> None:
+    """Give each gradient of the parsed icon `root` (its references _href'd) what browsers take from the gradients
+    its href names, one after another, where it gives none itself: the attributes of _TEMPLATED, or with `stops`
+    (once its stops' styles are cascaded) the stops of the first that has any. svglib took its own defaults, and
+    followed one href only: a gradient whose direction or units its template gives printed otherwise than
+    browsers draw it, one whose template's template gives its stops printed nothing (exit 0)."""
+    gradients = {element.get("id"): element for element in root.iter(f"{{{_SVG}}}linearGradient",
+                                                                       f"{{{_SVG}}}radialGradient")}
+    for gradient in gradients.values():
+        seen, template = {id(gradient)}, gradients.get(gradient.get(_XLINK_HREF, "").removeprefix("#") or None)
+        while template is not None and id(template) not in seen:
+            seen.add(id(template))
+            if stops:
+                if _stops_of(gradient):
+                    break
+                for stop in _stops_of(template):
+                    gradient.append(copy := deepcopy(stop))
+                    copy.attrib.pop("id", None)
+            else:
+                kind = template.tag.rpartition("}")[2]
+                for name in _TEMPLATED[""] + (_TEMPLATED[kind] if kind == gradient.tag.rpartition("}")[2] else ()):
+                    if gradient.get(name) is None and template.get(name) is not None:
+                        gradient.set(name, template.get(name))
+            template = gradients.get(template.get(_XLINK_HREF, "").removeprefix("#") or None)
+
+
+def _gradients_of_no_length_as_browsers(root: Any) -> None:
+    """Give each gradient of the parsed icon `root` whose vector has no length (a linear one of its ends at one
+    point, a radial one of radius 0) its last stop alone: browsers paint it all in that stop's colour, and svglib
+    drew the gradient from its first stop's."""
+    for gradient in root.iter(f"{{{_SVG}}}linearGradient", f"{{{_SVG}}}radialGradient"):
+        if gradient.tag.endswith("radialGradient"):
+            empty = _fraction(gradient.get("r"), 0.5) == 0
+        else:
+            ends = [_fraction(gradient.get(name), 1.0 if name == "x2" else 0.0) for name in ("x1", "y1", "x2", "y2")]
+            empty = ends[:2] == ends[2:]
+            if empty:  # (a vector of some length, along which its one colour is padded: ReportLab drew none)
+                gradient.set("x2", repr(ends[0] + 1))
+        for stop in _stops_of(gradient)[:-1] if empty else ():
+            gradient.remove(stop)
+
+
+def _stops_of(gradient: Any) -> list[Any]:
+    """A gradient element's own stops."""
+    return list(gradient.iterchildren(f"{{{_SVG}}}stop", "stop"))
+
+
+def _stops_as_browsers(gradient: Any) -> None:
+    """Write each stop offset of a `gradient` as browsers read it: a number or a percentage (else 0), within 0
+    and 1, and no less than the offset before it. svglib gave ReportLab the offsets as written: one below a stop
+    before it printed the gradient reversed, one past 0 or 1 its colours faded (exit 0)."""
+    least = 0.0
+    for stop in _stops_of(gradient):
+        least = max(least, min(1.0, _fraction(stop.get("offset"), 0.0)))
+        stop.set("offset", repr(least))
+
+
+def _gradient_as_browsers(element: Any) -> None:
+    """Set a gradient element as svglib draws it as browsers do (_gradient_element_as_browsers); IconProblem at a
+    shape filled by a gradient at a fill-opacity below 1, which svglib paints opaque (it printed where browsers
+    see through it)."""
+    name = element.tag.rpartition("}")[2] if isinstance(element.tag, str) else ""
+    if name in ("linearGradient", "radialGradient"):
+        _gradient_element_as_browsers(element, name)
+    opacity = _opacity(_inherited(element, "fill-opacity"))
+    if _inherited(element, "fill").startswith("url(") and opacity is not None and opacity < 1:
+        raise IconProblem("it fills a shape with a gradient at a fill-opacity below 1, which svglib paints opaque: "
+                          "give the fill-opacity 1, or give the gradient's stops the colours seen", element.sourceline)
+
+
+# a gradient's coordinates, which a percentage gives of the box its gradientUnits name
+_GRADIENT_COORDINATES = ("x1", "y1", "x2", "y2", "cx", "cy", "r", "fx", "fy", "fr")
+
+
+def _gradient_element_as_browsers(element: Any, name: str) -> None:
+    """Set a gradient element `name` as svglib draws it as browsers do, else IconProblem at its line: a
+    spreadMethod or gradientUnits browsers do not read is the initial one (svglib read any spread but pad as none,
+    and left the shape bare past the gradient's ends; units but objectBoundingBox as userSpaceOnUse), its stops
+    _stops_as_browsers; refused: a reflected or repeated gradient, a gradientTransform, a focal point other than
+    the centre, which svglib leaves out, and a percentage of userSpaceOnUse, which it reads as that many units
+    (the gradient printed otherwise than it is seen, exit 0)."""
+    spread = element.get("spreadMethod")
+    if spread in ("reflect", "repeat") or element.get("gradientTransform", "").strip():
+        what = (f"a spreadMethod of {spread}" if spread in ("reflect", "repeat") else "a gradientTransform")
+        raise IconProblem(f"its gradient has {what}, which svglib does not follow (the gradient printed "
+                          "otherwise than it is seen): flatten the gradient into one without it", element.sourceline)
+    if spread is not None:
+        element.set("spreadMethod", "pad")  # (the initial value, as browsers read any other)
+    if element.get("gradientUnits", "userSpaceOnUse") != "userSpaceOnUse":
+        element.set("gradientUnits", "objectBoundingBox")  # (likewise)
+    elif element.get("gradientUnits") and (percent := next((f"{coordinate}={element.get(coordinate).strip()!r}" for coordinate in _GRADIENT_COORDINATES
+                          if element.get(coordinate, "").strip().endswith("%")), None)):
+        raise IconProblem(f"its gradient of gradientUnits userSpaceOnUse gives {percent[:40]}, a percentage, which "
+                          "svglib reads as that many units (the gradient printed otherwise than it is seen): give "
+                          "the coordinate in units", element.sourceline)
+    _stops_as_browsers(element)
+    for focal, centre in (("fx", "cx"), ("fy", "cy")):
+        at = _fraction(element.get(centre), 0.5)  # (a centre and a focal point of no number: svglib's default)
+        if name == "radialGradient" and _fraction(element.get(focal), at) != at:
+            raise IconProblem(f"its radial gradient has a focal point ({focal}) other than its centre, which svglib "
+                              "does not follow (the gradient printed otherwise than it is seen): leave fx and fy "
+                              "out", element.sourceline)
+
+
+def _fraction(value: str | None, default: float) -> float:
+    """A gradient's coordinate as svglib reads it: a number, a percentage as its fraction, else `default`."""
+    text = (value or "").strip()
+    number = _NUMBER.fullmatch(text.removesuffix("%"))
+    return default if number is None else float(number.group()) / (100 if text.endswith("%") else 1)
+
+
+def _inherited(element: Any, name: str) -> str:
+    """The value of the inherited property `name` of an element, its and its ancestors' styles cascaded: the
+    nearest one given, other than inherit; blank where none is."""
+    for node in (element, *element.iterancestors()):
+        if (value := node.get(name, "").strip()) not in ("", "inherit"):
+            return value
+    return ""
+
+
 def _stop_colour_as_browsers(element: Any, converter: Any) -> None:
     """Set a gradient stop's stop-color as browsers read it: currentColor the colour it names, the stop's color or
     the nearest its ancestors give (black where none does), and one that is no colour black, the initial value
     (svglib failed on each in its or Python's words, "'str' object has no attribute 'clone'", said at the file's
-    first line). Its ancestors' styles are cascaded before it."""
+    first line). Its ancestors' styles are cascaded before it, and set so: an `inherit` of stop-color or
+    stop-opacity (properties not inherited otherwise) is its parent's value, or the initial one where the parent
+    gives none (svglib read either as its default: a stop inheriting blue printed black, exit 0)."""
+    parent = element.getparent()
+    for name, initial in (("stop-color", "black"), ("stop-opacity", "1")):
+        if element.get(name, "").strip().lower() == "inherit":
+            element.set(name, initial if parent is None else parent.get(name, initial))
     colour = element.get("stop-color", "").strip().lower()
     if colour and colour != "currentcolor" and not _paint_readable(converter, colour, "color"):
         element.set("stop-color", "black")
@@ -1114,14 +1261,19 @@ def _solid_shapes(item: Any, transform: tuple[float, ...]) -> Iterator[tuple[Any
         yield item, transform
 
 
+# the elements svglib finds, outside a <defs>, only once it has drawn them: what refers to one written after it
+# found nothing (a shape clipped by a clip path written after it printed unclipped, one filled by a gradient
+# written after it printed unfilled, where browsers clip or fill it)
+_FOUND_ONCE_DRAWN = ("clipPath", "linearGradient", "radialGradient")
+
+
 def _clips_where_svglib_finds_them(root: Any) -> None:
-    """Set the parsed icon, its styles cascaded, so that svglib clips what browsers clip: it finds a clip path
-    outside a <defs> only once it has drawn it, so each is put in a <defs> where it is (a shape clipped by one
-    written after it printed unclipped); it leaves out the clip-path of an <a> and draws a <switch>'s after its
+    """Set the parsed icon, its styles cascaded, so that svglib clips and fills what browsers clip and fill: each
+    clip path and gradient is put in a <defs> where it is (_FOUND_ONCE_DRAWN); it leaves out the clip-path of an <a> and draws a <switch>'s after its
     content (unclipped), so each is given to a <g> around it, with its transform (in whose space it clips)."""
     from lxml import etree
 
-    for clip in list(root.iter(f"{{{_SVG}}}clipPath", "clipPath")):
+    for clip in list(root.iter(*(f"{{{_SVG}}}{name}" for name in _FOUND_ONCE_DRAWN), *_FOUND_ONCE_DRAWN)):
         parent = clip.getparent()
         if parent is not None and not any(etree.QName(up).localname == "defs" for up in clip.iterancestors()):
             defs = etree.Element(f"{{{_SVG}}}defs", {"__rules_applied": "1"})
@@ -1476,7 +1628,12 @@ _BRACKET = re.compile(r"[()\[\]{}]")
 
 
 class _BracketsTooDeep(Exception):
-    """Stops reading an icon at the text whose brackets nest past MAX_BRACKETS."""
+    """Stops reading an icon at the text whose brackets nest past MAX_BRACKETS: `at`, the index in it of the
+    bracket past them; `where`, its (line, column) in the file, once the reader has said it."""
+
+    def __init__(self, at: int) -> None:
+        super().__init__(at)
+        self.at, self.where = at, (1, 1)
 
 
 def _brackets_within(text: str, depth: int) -> int:
@@ -1485,7 +1642,7 @@ def _brackets_within(text: str, depth: int) -> int:
     for bracket in _BRACKET.finditer(text):
         depth = depth + 1 if bracket.group() in "([{" else max(depth - 1, 0)
         if depth > MAX_BRACKETS:
-            raise _BracketsTooDeep
+            raise _BracketsTooDeep(bracket.start())
     return depth
 
 
@@ -1513,15 +1670,26 @@ def _syntax_problem(svg: bytes) -> Problem | None:
         brackets[0] = 0
         if depth[0] > MAX_NESTED:
             raise _NestedTooDeep
-        for value in attributes.values():
-            _brackets_within(value, 0)
+        try:
+            for value in attributes.values():
+                _brackets_within(value, 0)
+        except _BracketsTooDeep as e:  # (at its element's tag, as a problem of an attribute is said: the reader is
+            # past the tag by the time the error reaches the caller)
+            e.where = (parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
+            raise
 
     def end(name: str) -> None:
         depth[0] -= 1
         brackets[0] = 0
 
     def text(data: str) -> None:  # (a style sheet may come in several pieces)
-        brackets[0] = _brackets_within(data, brackets[0])
+        try:
+            brackets[0] = _brackets_within(data, brackets[0])
+        except _BracketsTooDeep as e:  # (at the bracket: the text's start, and the lines and columns before it)
+            before = data[:e.at]
+            e.where = (parser.CurrentLineNumber + before.count("\n"),
+                       (parser.CurrentColumnNumber if "\n" not in before else 0) + len(before.rpartition("\n")[2]) + 1)
+            raise
 
     def attribute_list(element: str, attribute: str, kind: str, default: str | None, required: int) -> None:
         # (a value, or #FIXED one: #IMPLIED and #REQUIRED give none). A namespace's declaration is not one: an
@@ -1542,10 +1710,10 @@ def _syntax_problem(svg: bytes) -> Problem | None:
     except _NestedTooDeep:
         return (f"its elements are nested more than {MAX_NESTED} deep (an icon needs a few levels of groups)",
                 parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
-    except _BracketsTooDeep:
+    except _BracketsTooDeep as e:
         return (f"it nests brackets ((, [ or {{) more than {MAX_BRACKETS} deep in a style, a value or a style "
                 "sheet, which pnp does not follow (CSS's reader recursed past Python's limit on one of 5,000): "
-                "write it plainer", parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
+                "write it plainer", *e.where)
     except _AttributeDefault as e:
         # expat (Firefox's reader) puts such a default on every element it names; libxml as svglib reads the icon
         # does not: <!ATTLIST ellipse fill CDATA "none"> left ellipses unpainted where seen and printed them, exit 0

@@ -725,6 +725,10 @@ def credit_problems(studio: Studio) -> list[tuple[str, Mark | None]]:
     credits = meta.get("credits")
     blank = _role_problems(credits) if isinstance(credits, Record) else []
     lines = [(f"{credit},", mark) for credit, mark in _font_credits(studio)]
+    # (a family's name, where fonts.yaml gives it, by the line of its credit: what the name alone cannot set is
+    # said at the name, not at the family's first key)
+    names = {n: (literal(name), studio.fonts.name_marks[family])
+             for n, (family, (name, _, _)) in enumerate(studio.fonts.licences.items()) if family in studio.fonts.name_marks}
     try:
         icons = _icons_line(studio)
     except LimitError:
@@ -743,8 +747,21 @@ def credit_problems(studio: Studio) -> list[tuple[str, Mark | None]]:
                 book.para(markup, space_after=3)
             except BookError as e:
                 on_other = "" if paper == papers[0] else on_other_paper(paper, "rulebook")
-                said.setdefault(n, (e.message + " (the rulebook's credits print it)" + on_other, mark))
+                said.setdefault(n, (e.message + " (the rulebook's credits print it)" + on_other,
+                                    _name_at_fault(book, names.get(n)) or mark))
     return blank + list(said.values())
+
+
+def _name_at_fault(book: Book, name: tuple[str, Mark | None] | None) -> Mark | None:
+    """Where a font family's credit line that cannot be set gives the family's `name` (its markup, its mark),
+    when the name alone cannot be set either; else None."""
+    if name is None:
+        return None
+    try:
+        book.para(name[0], space_after=3)
+    except BookError:
+        return name[1]
+    return None
 
 
 def _icons_line(studio: Studio) -> str:
