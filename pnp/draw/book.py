@@ -1033,8 +1033,11 @@ class Book:
         widest = max(self.fonts.widest_em(family), ICON_SCALE)
         if len(longest) * size * widest > width:
             _, overflow = rtext.layout(rtext.parse(markup), self.fonts, family, size, width)
-            if overflow:  # the word as printed: a heading's, listed in the contents as '**...**', was quoted so
-                longest = "".join(run.text for run in rtext.parse(longest))
+            if overflow:  # the word as printed: a heading's, listed in the contents as '**...**', was quoted so;
+                # an icon as typed (':name:'): quoted as its bare name, the word was in no line of the Markdown,
+                # so a table row's was said at the table's first line
+                longest = "".join(f":{run.text}:" if run.kind == "icon" else run.text
+                                  for run in rtext.parse(longest))
                 where = "the page's text" if column is None else "its column"
                 past = "off the page" if column is None else "past it"
                 raise BookError(f"a word wider than {where} ({width / MM:.0f} mm) would run {past}: "
