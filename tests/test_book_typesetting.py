@@ -630,5 +630,6 @@ def test_markdown_past_the_blocks_is_read_no_further(markdown):
     tokens = book.parse(markdown)
     refused = book._too_many_blocks(tokens)
     assert refused is not None and refused.line is not None
+    assert "rows" in refused.message  # (a one-column table's 3,000 cells are past it: it counts their rows)
     assert refused.line <= book.MAX_BLOCKS + 3  # the block past the limit, as a full reading finds it
     assert len(tokens) < 3 * book.MAX_BLOCKS  # (each of 6,500 read: 32,500 tokens)

@@ -47,7 +47,7 @@ MIN_PICTURE_WIDTH = 1 * MM  # a picture narrower is not seen (and 0 would scale 
 # that the two fit on a page (a 1 x 2000 mm card shown at card width was taller than any page: validate said
 # ok, the build failed). A picture drawn to fit a page (DinoSpan's tree) keeps its size.
 CAPTION_ROOM = 16 * MM
-MAX_BLOCKS = 6000  # headings, paragraphs, list items, table cells, rules: the shipped rulebooks have 640-750; 20,000
+MAX_BLOCKS = 6000  # headings, paragraphs, quotes, lists, items, tables, rows, cells, rules: the shipped rulebooks have 640-750; 20,000
 # headings took 13 s and 290 MB to set
 # a heading is set twice more (its line of the contents, in each of the two passes that find its page): 6,000
 # headings took 10 s of CPU to build where 6,000 paragraphs took 4; the shipped rulebooks have 23-38
@@ -103,8 +103,11 @@ def _too_many_blocks(tokens: list[Token]) -> "BookError | None":
     # a rule (---) is a block of its own, with no closing token: 29,000 of them took 14 s to set
     opened = [t for t in tokens if _opens_a_block(t)]
     headings = [t for t in opened if t.type == "heading_open"]
-    for counted, limit, what in ((opened, MAX_BLOCKS, "headings, paragraphs, list items, table cells and rules "
-                                                      "(---)"),
+    # said as counted: a one-column table of 3,001 rows was refused as more than 6,000 'table cells', its rows
+    # (and its head and body) counted without a word
+    for counted, limit, what in ((opened, MAX_BLOCKS, "blocks (headings, paragraphs, quotes, lists and each of "
+                                                      "their items, tables and each of their rows and cells, "
+                                                      "rules (---))"),
                                  (headings, MAX_HEADINGS, "headings (the contents list each)")):
         if len(counted) > limit:
             # a table cell has no line of its own: the nearest block before it that has one (its table's body)
@@ -1033,8 +1036,11 @@ class Book:
         widest = max(self.fonts.widest_em(family), ICON_SCALE)
         if len(longest) * size * widest > width:
             _, overflow = rtext.layout(rtext.parse(markup), self.fonts, family, size, width)
-            if overflow:  # the word as printed: a heading's, listed in the contents as '**...**', was quoted so
-                longest = "".join(run.text for run in rtext.parse(longest))
+            if overflow:  # the word as printed: a heading's, listed in the contents as '**...**', was quoted so;
+                # an icon as typed (':name:'): quoted as its bare name, the word was in no line of the Markdown,
+                # so a table row's was said at the table's first line
+                longest = "".join(f":{run.text}:" if run.kind == "icon" else run.text
+                                  for run in rtext.parse(longest))
                 where = "the page's text" if column is None else "its column"
                 past = "off the page" if column is None else "past it"
                 raise BookError(f"a word wider than {where} ({width / MM:.0f} mm) would run {past}: "

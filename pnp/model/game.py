@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, LoadError
-from ..project import Project, read_project_file, utf8_text
+from ..project import Project, present, read_project_file, utf8_text
 from ..report import Mark, Report, Suggestions, named, shortened
 from ..template import ExprError, module
 from .balance import BALANCE_FIELDS, check_balance_syntax
@@ -423,6 +423,9 @@ def _rules_read(game: Game, meta: Record, chk: CheckerShape) -> Record:
         return meta.with_values({"rules": Record()})
     try:
         path = game.file(rules, meta.mark_of("rules"), "rules file")
+        if not present(path):  # at the line naming it, as a table's file is: said at the missing file, of no line
+            raise LoadError(f"rules file {named(rules)} not found{game.project.meant(game.folder, rules)}",
+                            meta.mark_of("rules"))
         loaded = load_data_file(path, game.project.rel(game.folder / rules), game.project.root)
     except (LoadError, DataError) as e:
         chk.report.add(e)

@@ -906,18 +906,25 @@ def _build(builder: "_Builder", text: str, file: str) -> None:
             m = e.context_mark  # (a quote or bracket nothing closes was said at the file's last line, where the
             # parser ran out of text: said where it opens)
         problem = " ".join(p for p in (e.context, e.problem) if p)
-        said = _MALFORMED_AT.get(_character_at(text, m)) if m is not None else None
-        if said is not None:  # (libyaml said "found character that cannot start any token" or "found unknown
-            # escape character", not which)
-            problem = said
-        elif m is not None and (unseen := _unseen_before(text, m)):
-            problem = f"{problem} ({unseen})"
-        raise LoadError(f"malformed YAML: {problem}", _mark(file, m)) from None
+        raise LoadError(*_malformed(text, file, m, problem)) from None
     except yaml.reader.ReaderError as e:  # a character YAML does not allow (NUL, another control character)
         raise LoadError(f"malformed YAML: character {_character(e.character)} is not allowed in YAML text",
                         _position_mark(file, text, e.position)) from None
     except yaml.YAMLError as e:
         raise LoadError(f"malformed YAML: {e}", Mark(file)) from None
+
+
+def _malformed(text: str, file: str, m: _ParserMark | None, problem: str) -> tuple[str, Mark]:
+    """The message and mark of a parser's error `problem` at `m`, in pnp's words where libyaml's name no cause."""
+    said = _MALFORMED_AT.get(_character_at(text, m)) if m is not None else None
+    if said is not None:  # (libyaml said "found character that cannot start any token" or "found unknown
+        # escape character", not which)
+        problem = said
+    elif m is not None and (cut := _lone_return_before(text, m)):  # said at the carriage return
+        return f"malformed YAML: {cut[0]}", _position_mark(file, text, cut[1])
+    elif m is not None and (unseen := _unseen_before(text, m)):
+        problem = f"{problem} ({unseen})"
+    return f"malformed YAML: {problem}", _mark(file, m)
 
 
 # what is wrong where a file is malformed at one of these characters, said in pnp's words: libyaml's named none
@@ -935,6 +942,29 @@ def _character_at(text: str, m: _ParserMark) -> str:
     otherwise where the text begins with a byte order mark."""
     lines = _LINE_BREAK.split(text, maxsplit=m.line + 1)
     return lines[m.line][m.column:m.column + 1] if m.line < len(lines) else ""
+
+
+_COMMENT = re.compile(r"(?:^|\s)#")
+
+
+def _lone_return_before(text: str, m: _ParserMark) -> tuple[str, int] | None:
+    """What went wrong where a parser's error is just after a line a carriage return alone ended, in a file whose
+    other lines end in a line feed: YAML ends a line there (and a comment: the rest of it was read as data), an
+    editor may show it as '^M' on one line, and the error was said in libyaml's words ("did not find expected '-'
+    indicator", "could not find expected ':'") at the line after: (what, the carriage return's index), else None."""
+    if "\n" not in text:  # (a file of an old Mac's line breaks throughout: its lines are as an editor shows them)
+        return None
+    breaks = list(itertools.islice(_LINE_BREAK.finditer(text), m.line))
+    near = [k for k in range(max(0, len(breaks) - 3), len(breaks)) if breaks[k].group() == "\r"]
+    if not near:
+        return None
+    k = near[-1]
+    start = breaks[k - 1].end() if k else 0
+    # (a '#' in quotes is taken for a comment too: the message still names the carriage return that cut the line)
+    ended = "it ends the comment there, and YAML reads the rest of it as data" \
+        if _COMMENT.search(text[start:breaks[k].start()]) else "YAML ends the line there"
+    return (f"a carriage return alone (U+000D, not followed by a line feed) ends this line, where an editor may show "
+            f"'^M': {ended}; delete it, or make it a plain line break", breaks[k].start())
 
 
 def _unseen_before(text: str, m: _ParserMark) -> str:

@@ -565,6 +565,9 @@ def _diagram(studio: Studio, src: str, mark: Mark | None = None) -> tuple[str, R
         tables = studio.context()["ref"]
         if table not in tables:  # (said as no item in it: 'no item 'lion' in table 'card'', of no such table)
             raise DataError(f"picture '{src}': no table {named(table)}{_suggested(studio, table, tables)}", mark)
+        if not item_id:  # (said as no item '' in the table: the same as any item it lacks)
+            raise DataError(f"picture '{src}': table {named(table)} and no item id after it (a blank value in the "
+                            f"template?); name one, as in 'layout:{name}/{table}/ITEM', or leave out the table", mark)
         item = tables[table].get(item_id)
         if item is None:
             raise DataError(f"picture '{src}': no item {named(item_id)} in table {named(table)}"

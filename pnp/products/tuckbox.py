@@ -201,7 +201,7 @@ def _check_words(component: Component, studio: Studio, box: "Box", report: Repor
 def _one_size(component: Component, deck: Component, faces: list[Printable], studio: Studio) -> tuple[float, float]:
     """The size of the deck's cards (points), all of one size; DataError at the box's `deck:` line otherwise.
     Their layouts' sizes alone are read (LayoutSet.size): a colour edit does not check the box again."""
-    sizes = sorted({studio.layouts.size(p.layout) for p in faces})
+    sizes = sorted({studio.layouts.size(p.layout, p.mark) for p in faces})  # (a layout not found: at its line)
     if len(sizes) > 1:
         shown = " and ".join(f"{to_mm(w):g} x {to_mm(h):g} mm" for w, h in sizes)
         raise DataError(f"the cards of '{deck.id}' are not all one size ({shown}): a tuck box holds cards of one "
