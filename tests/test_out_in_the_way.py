@@ -31,6 +31,16 @@ def test_a_file_on_the_way_to_out_is_refused_before_any_drawing(mini, command, m
     assert list(mini.glob("afile*")) == [mini / "afile"]
 
 
+@pytest.mark.parametrize("command", [["build", "mini"], ["report", "mini"], ["calibrate"]])
+def test_an_ordinary_file_as_out_is_refused_in_pnps_words(mini, command):
+    """`pnp build --out afile` was refused in click's words, "Directory 'afile' is a file.", calling the file a
+    directory."""
+    result = run(mini, *command, "--out", str(mini / "afile"))
+    assert result.exit_code == 2, result.output
+    assert "afile' is a file, not a folder: name a folder" in result.output, result.output
+    assert "Directory" not in result.output
+
+
 @pytest.mark.parametrize("command", [["build", "mini"], ["export", "mini", "--format", "png"]])
 def test_a_file_where_the_games_folder_goes_is_refused_before_any_drawing(mini, command, monkeypatch):
     drawn = []
