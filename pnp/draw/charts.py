@@ -303,14 +303,14 @@ def _free_spot(plot: LinePlot, px: float, py: float, width: float, placed: list[
     is `placed`: below the point, else above it, on its open side, then on the other; None when no such line is
     free. Searched upwards without a bound, a label beside a column of counted spots stacked above the plot,
     onto the chart's heading."""
-    low, high = plot.y + 2, plot.y + plot.height - 2  # (baselines: a label's letters rise LABEL above it)
+    low, high = plot.y + 2, plot.y + plot.height + 3  # (baselines: as high as a point on the plot's top edge puts it)
     open_side = px > plot.x + plot.width * 0.6  # (the right part of the plot has its room on the left)
     for on_left in (open_side, not open_side):
         left = px - 4 - width if on_left else px + 4
         if left < plot.x or left + width > plot.x + plot.width:  # (over the axis's numbers, or off the drawing)
             continue
         for step in (-8.5, 8.5):
-            ty = _free_line(py + 3, left, width, placed, step)
+            ty = _free_line(min(py + 3, high), left, width, placed, step)
             if low <= ty <= high:
                 return left, ty
     return None
