@@ -76,6 +76,12 @@ class _NamedPath(click.Path):
         if ending and not self.dir_okay:  # (Python's paths drop a trailing '/': a file of that name was written)
             self.fail(f"{printable(os.fsdecode(value))!r} ends in {ending!r}, which names a folder: name a file.",
                       param, ctx)
+        # (in pnp's words, not click's "Directory 'f.txt' is a file." or "File 'cards' is a directory.")
+        if not self.file_okay and isinstance(value, (str, bytes)) and os.path.isfile(value):
+            self.fail(f"{printable(os.fsdecode(value))!r} is a file, not a folder: name a folder.",
+                      param, ctx)
+        if not self.dir_okay and isinstance(value, (str, bytes)) and os.path.isdir(value):
+            self.fail(f"{printable(os.fsdecode(value))!r} is a folder, not a file: name a file.", param, ctx)
         converted = super().convert(value, param, ctx)
         if not self.file_okay:  # (click refuses an ordinary file there, not a named pipe or a device)
             kind = project_mod.special_file(converted)  # (None too for nothing there yet: made when written)

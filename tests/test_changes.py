@@ -619,7 +619,12 @@ def test_an_empty_changed_since_is_refused_not_ignored(tmp_path):
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     assert "--changed-since" in result.output and not (root / "output" / "mini").exists()
     result = run(root, "build", "mini", "--changed-since", "v1")  # the option is named as given, not changes'
-    assert result.exit_code == 2 and "Error: --changed-since: the project is in no git repository" in result.output
+    assert result.exit_code == 2 and "Error: --changed-since v1: no such file, and the project is in no git repository" \
+        in result.output, result.output
+    # a mistyped manifest's name, outside any repository, is said as the name given (it was "--since: the project
+    # is in no git repository" alone)
+    result = run(root, "changes", "mini", "--since", "nonexist.json")
+    assert result.exit_code == 2 and "--since nonexist.json: no such file" in result.output, result.output
 
 
 def test_a_folder_given_as_since_is_said_to_be_one_with_the_manifest_it_holds(tmp_path):
@@ -682,8 +687,8 @@ def test_a_manifest_given_with_a_trailing_slash_is_refused_as_the_path_of_a_fold
     for typed in ("a" * 5000, "a/" * 3000):
         for command in (["changes", "mini", "--since"], ["build", "mini", "--changed-since"]):
             result = run(root, *command, typed)
-            assert result.exit_code == 2 and f"Error: {command[-1]}: the project is in no git repository" \
-                in result.output, result.output[-300:]
+            assert result.exit_code == 2 and f"{command[-1]} {typed[:40]}" in result.output, result.output[-300:]
+            assert "no such file, and the project is in no git repository" in result.output, result.output[-300:]
 
 
 def test_changes_never_reads_a_build_through_an_output_folder_that_is_a_link(tmp_path):

@@ -263,6 +263,22 @@ def test_a_scatter_of_values_one_float_step_apart_stays_inside_its_drawing(point
     assert drawing.height == HEIGHT + 30  # (not made taller to hold what was drawn below the plot)
 
 
+def test_a_scatters_names_stay_inside_its_plot_beside_a_column_of_counted_spots():
+    """The names of the rows furthest from the trend, beside a column of spots each holding two rows (their
+    counts written beside them), found no free line down or up within the plot and stacked above it, over the
+    chart's heading."""
+    from pnp.draw.charts import scatter_drawing
+    from pnp.insight.tables import fit
+
+    points = [(0, y, f"p{y}") for y in range(40) for _ in range(2)] + [(100, 39, "q")] * 4
+    block = {"kind": "scatter", "x": "x", "y": "y", "labelled": [(0, y, f"p{y}") for y in (0, 1, 38, 39)],
+             "groups": [{"name": "", "points": points, "trend": fit([p[:2] for p in points])}]}
+    drawing = scatter_drawing(block, "Helvetica")
+    plot = drawing.contents[0]
+    names = [s for s in drawing.contents if getattr(s, "text", "").startswith("p")]
+    assert names and all(plot.y <= s.y <= plot.y + plot.height + 3 for s in names), [(s.text, s.y) for s in names]
+
+
 @pytest.mark.parametrize("scale", [1e-100, 1e-12, 1.0, 1e90])
 def test_a_scatters_trend_line_is_cut_at_the_plots_edges_at_any_scale(scale):
     # the edges were told within 1e-9: on an axis of 1e-100 no trend line was ever cut, it ran across the page,

@@ -31,6 +31,25 @@ def test_a_file_on_the_way_to_out_is_refused_before_any_drawing(mini, command, m
     assert list(mini.glob("afile*")) == [mini / "afile"]
 
 
+@pytest.mark.parametrize("command", [["build", "mini"], ["report", "mini"], ["calibrate"]])
+def test_an_ordinary_file_as_out_is_refused_in_pnps_words(mini, command):
+    """`pnp build --out afile` was refused in click's words, "Directory 'afile' is a file.", calling the file a
+    directory."""
+    result = run(mini, *command, "--out", str(mini / "afile"))
+    assert result.exit_code == 2, result.output
+    assert "afile' is a file, not a folder: name a folder" in result.output, result.output
+    assert "Directory" not in result.output
+
+
+def test_a_folder_as_converts_file_is_refused_in_pnps_words(mini):
+    """`pnp convert TABLE --out kits` (or `pnp convert kits`) was refused in click's words, "File 'kits' is a
+    directory."."""
+    table = str(mini / "cards" / "mini" / "game.yaml")  # (refused as a folder before it is read as a table)
+    for args in ([table, "--out", str(mini / "kits")], [str(mini / "kits")]):
+        result = run(mini, "convert", *args, "--to", "csv")
+        assert result.exit_code == 2 and "kits' is a folder, not a file: name a file" in result.output, result.output
+
+
 @pytest.mark.parametrize("command", [["build", "mini"], ["export", "mini", "--format", "png"]])
 def test_a_file_where_the_games_folder_goes_is_refused_before_any_drawing(mini, command, monkeypatch):
     drawn = []

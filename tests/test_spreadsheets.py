@@ -279,6 +279,14 @@ def test_convert_refuses_a_file_no_table_reads_and_never_overwrites(proj):
     again = run(proj, "convert", str(folder / "tokens.yaml"), "--to", "csv")
     assert again.exit_code == 2 and again.output.startswith(f"cards/{GAME}/tokens.csv: error: exists; --force "
                                                            "replaces it"), again.output
+    # a name that reads as tokens.csv but for case wrote a second file beside it here, where a Mac or Windows
+    # refuses it (or with --force replaces tokens.csv): the project sent on held two files of one name
+    for forced in ((), ("--force",)):
+        alike = run(proj, "convert", str(folder / "tokens.yaml"), "--to", "csv", "--out", str(folder / "Tokens.CSV"),
+                    *forced)
+        assert alike.exit_code == 2 and alike.output.startswith(f"cards/{GAME}/Tokens.CSV: error: a disk that does "
+                                                                "not tell names apart by case"), alike.output
+        assert "'tokens.csv', which is there" in alike.output and not (folder / "Tokens.CSV").exists()
     # `--out TOKENS.YAML --force` on a system comparing names without case (macOS, Windows) wrote the table over
     # the file read (a workbook's other sheets lost), exit 0; a hard link stands for that other name here
     before = (folder / "tokens.yaml").read_bytes()

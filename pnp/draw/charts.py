@@ -298,6 +298,24 @@ def _free_line(ty: float, left: float, width: float, placed: Iterable[Placed], s
     return ty
 
 
+def _free_spot(plot: LinePlot, px: float, py: float, width: float, placed: list[Placed]) -> tuple[float, float] | None:
+    """(left, baseline) of a label `width` wide beside the point (px, py), within the plot's height, clear of what
+    is `placed`: below the point, else above it, on its open side, then on the other; None when no such line is
+    free. Searched upwards without a bound, a label beside a column of counted spots stacked above the plot,
+    onto the chart's heading."""
+    low, high = plot.y + 2, plot.y + plot.height + 3  # (baselines: as high as a point on the plot's top edge puts it)
+    open_side = px > plot.x + plot.width * 0.6  # (the right part of the plot has its room on the left)
+    for on_left in (open_side, not open_side):
+        left = px - 4 - width if on_left else px + 4
+        if left < plot.x or left + width > plot.x + plot.width:  # (over the axis's numbers, or off the drawing)
+            continue
+        for step in (-8.5, 8.5):
+            ty = _free_line(min(py + 3, high), left, width, placed, step)
+            if low <= ty <= high:
+                return left, ty
+    return None
+
+
 def _labels(d: Drawing, plot: LinePlot, labelled: Iterable[tuple[float, float, str]], box: Box, font: str,
             placed: Iterable[Placed]) -> None:
     """The rows furthest from their trend, named beside their points, clear of one another and of the counts
@@ -307,16 +325,16 @@ def _labels(d: Drawing, plot: LinePlot, labelled: Iterable[tuple[float, float, s
     for x, y, name in labelled:
         px = plot.x + (x - x0) / (x1 - x0) * plot.width
         py = plot.y + (y - y0) / (y1 - y0) * plot.height
-        anchor, dx = ("end", -4) if px > plot.x + plot.width * 0.6 else ("start", 4)
         text = _short(name, 28)
         width = stringWidth(text, font, LABEL)
-        left = px + dx - (width if anchor == "end" else 0)
-        ty = _free_line(py + 3, left, width, placed, -8.5)
-        if ty < plot.y + 2:  # would fall under the plot: look upwards instead
-            ty = _free_line(py + 3, left, width, placed, 8.5)
+        spot = _free_spot(plot, px, py, width, placed)
+        if spot is None:  # (no free line beside it in the plot: left unnamed rather than written over the heading)
+            continue
+        left, ty = spot
         placed.append((left, left + width, ty))
+        dx = -4 if left < px else 4
         d.add(Line(px, py, px + dx * 0.75, ty, strokeColor=GREY, strokeWidth=0.4))
-        d.add(String(px + dx, ty, text, fontName=font, fontSize=LABEL, fillColor=INK, textAnchor=anchor))
+        d.add(String(left, ty, text, fontName=font, fontSize=LABEL, fillColor=INK))
 
 
 GRID_COLUMNS = 12  # a grid's columns per table: 138 mm beside the row names, 11.5 mm or more each

@@ -608,6 +608,10 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
 
     if ref.startswith("-"):
         raise UsageError(f"--since {since_shown(ref)}: neither a manifest file nor a git commit")
+    if _repository(project) is None:  # (said of the name given: "the project is in no git repository" alone, for a
+        # mistyped manifest's name, sent the user to look for a repository)
+        raise UsageError(f"--since {since_shown(ref)}: no such file, and the project is in no git repository "
+                         "to name a commit of; give a build's manifest.json")
     _own_repository(project)
     named = ref
     try:

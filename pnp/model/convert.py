@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, LoadError, UsageError, cannot_write
-from ..project import Project, name_key, write_file
+from ..project import Project, name_key, named_alike, write_file
 from ..report import Mark
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, plain, shown, values_allowance
 from .schema import Field, Schema
@@ -106,6 +106,12 @@ def _target(project: Project, path: Path, fmt: str, out: str | Path | None, forc
     if (reader := _read_by_another(project, target, table, meta)) is not None:
         raise UsageError(f"is read by {reader}, and --force does not write other items over it: name another file",
                          Mark(project.rel(target)))
+    if (alike := named_alike(target.parent, target.name)) is not None:
+        # (`--out Cards.CSV` beside cards.csv wrote a second file on Linux, where a Mac or Windows refused it as
+        # there, or with --force replaced cards.csv: the project, sent on, lost one of the two)
+        raise UsageError(f"a disk that does not tell names apart by case or Unicode form (macOS, Windows, a USB "
+                         f"stick) reads it as {shown(alike)}, which is there: name that file (--force replaces it), "
+                         "or another", Mark(project.rel(target)))
     if target.exists() and not force:
         raise UsageError("exists; --force replaces it", Mark(project.rel(target)))
     return target
