@@ -722,6 +722,10 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
         if isinstance(item, int):
             total += item.bit_length() // 3 + 2
             continue
+        if type(item) is range:  # it printed as Python writes it, 'range(0, 3)', exit 0
+            raise LimitError(f"range({', '.join(map(str, _range_numbers(item)))}) is made as it is read, and "
+                             "would print as Python writes it: `| list` prints its numbers as a list, "
+                             "`| join(', ')` as text")
         if isinstance(item, StrictUndefined):  # `[card.nmae]` would print "[Undefined]": said as `card.nmae`
             item._fail_with_undefined_error()  # is (Jinja's `x if c` without else is lenient: it prints '')
         # (any other sequence too: `components` is a list of pnp's, whose records inside it are refused)
@@ -740,6 +744,13 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
         stack.append(leave)
         total += _contents(item, stack)
     return total
+
+
+def _range_numbers(numbers: range) -> tuple[int, ...]:
+    """The numbers a range was written with, as few as say it (range(3), range(1, 3), range(0, 6, 2))."""
+    if numbers.step != 1:
+        return numbers.start, numbers.stop, numbers.step
+    return (numbers.stop,) if numbers.start == 0 else (numbers.start, numbers.stop)
 
 
 def printed_size(value: object, limit: int) -> int:
@@ -761,6 +772,12 @@ def _refuse_unprintable(value: object) -> None:
                          f"print one of its fields ({names})")
     # a function is named without its object: `loop.changed` printed "<bound method ... of <LoopContext 1/1>>",
     # and a method of a whole table (data.cards.mark_of) every item of it, though no address showed
+    if isinstance(value, _Lazy) or isinstance(value, Iterator) and type(value).__module__ == "builtins":  # a
+        # filter's result read as it is made (map, select, reverse, batch: _Lazy, Python's iterators) was said to
+        # lack a '()', which it does not (Jinja's own iterators, a loop, are said by their names below)
+        raise LimitError("this is a list read one item at a time as it is made (what map, select, reverse, batch "
+                         "and such give), which cannot be printed as it is: `| list` prints its items as a list, "
+                         "`| join(', ')` as text")
     if callable(value) and not isinstance(value, Undefined):  # (`x if c` without else is an Undefined: '')
         shown = f"<{getattr(value, '__qualname__', type(value).__name__)}"
     else:
@@ -1790,6 +1807,32 @@ def _bounded_range(*args: object) -> range:
     if len(numbers) > MAX_ITEMS:
         raise LimitError(f"range of {len(numbers):,} numbers is too long (at most {MAX_ITEMS:,})")
     return numbers
+
+
+def _dict(*args: object, **kwargs: object) -> dict[Any, Any]:
+    """dict(name=value...), dict(mapping) or dict(pairs), its wrong values refused in pnp's words: Python said
+    "'int' object is not iterable" (`dict(1)`), "dictionary update sequence element #0 has length 3; 2 is
+    required", "dict expected at most 1 argument, got 2"; and a text of two characters was taken as a pair
+    (`dict(['ab'])` made {'a': 'b'}, exit 0)."""
+    if len(args) > 1:
+        raise LimitError(f"dict is written `dict(name=value...)`, `dict(mapping)` or `dict(pairs)`, and was given "
+                         f"{len(args)} values")
+    if args and not _is_mapping(args[0]):
+        pairs = args[0]
+        if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable) or _is_mapping(pairs):
+            raise LimitError(f"dict makes a mapping of a mapping or of a list of [key, value] pairs, not of "
+                             f"{_describe_value(pairs)}")
+        pairs = list(pairs)
+        for n, pair in enumerate(pairs):
+            if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
+                raise LimitError(f"dict makes a mapping of a list of [key, value] pairs, and its item [{n}] is "
+                                 f"{_describe_value(pair)}" + (f" of {len(pair)} items" if isinstance(
+                                     pair, Sequence) and not isinstance(pair, (str, bytes)) else ""))
+        args = (pairs,)
+    return dict(*args, **kwargs)
+
+
+_dict.__qualname__ = "dict"  # (printed uncalled, `{{ dict }}`, it is named as written: _refuse_unprintable)
 
 
 # -- what filters and text methods would build, from their arguments -----------------------------------------
@@ -3276,7 +3319,7 @@ ENV.filters.update({name: _guard_filter(name, function) for name, function in OW
                    _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result, _pnp_truth=_truth)
 ENV.globals.update(max=_of_items("max", max), min=_of_items("min", min), abs=_abs, round=_round,
                    sorted=_of_items("sorted", sorted), len=_of_items("len", len), sum=_of_items("sum", _sum),
-                   range=_bounded_range)
+                   range=_bounded_range, dict=_dict)
 ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text
 
 
@@ -3467,11 +3510,16 @@ def _described(error: BaseException) -> str:
     for kind, words in _PLAIN_FAILURES:
         if isinstance(error, kind):
             return words
+    if type(error) is TypeError and (unhashable := _UNHASHABLE.fullmatch(str(error))):  # (a mapping's key:
+        # `{[1]: 2}`, `dict([[[1], 2]])` said Python's "unhashable type: 'list'")
+        said = {"list": "a list", "dict": "a mapping", "set": "a set"}.get(unhashable[1], "that value")
+        return f"a mapping's key is text, a number, true or false, not {said}"
     if type(error) is KeyError and error.args:  # ('%(nmae)s' % card said only "'nmae'")
         return f"no field or key {_short(repr(error.args[0]), 60)} in the value formatted"
     return _friendly(str(error) or type(error).__name__)
 
 
+_UNHASHABLE = re.compile(r"unhashable type: '(\w+)'")
 _NO_SUCH_NAME = re.compile(r"No (filter|test) named (.*)\.", re.S)  # (Jinja's words, at compiling and in map/select)
 
 
