@@ -3540,7 +3540,22 @@ def _unknown_name(error: BaseException) -> str | None:
 def _friendly(message: str) -> str:
     for internal, word in _FRIENDLY.items():
         message = message.replace(f"'{internal}'", word).replace(internal, word)
+    for pattern, words in _MACRO_CALLS:
+        message = pattern.sub(words, message)
     return message
+
+
+# a macro called with values it does not take, said in pnp's words, not Jinja's ("macro 'm' takes not more than
+# 1 argument(s)", "No caller defined", "parameter 'x' was not provided")
+_MACRO_CALLS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
+                (re.compile(r"\Amacro '(\w+)' takes not more than (\d+) argument\(s\)\Z"),
+                 lambda m: f"the macro {m[1]} takes at most {counted(int(m[2]), 'value')}, and was given more"),
+                (re.compile(r"\Amacro '(\w+)' takes no keyword argument '(\w+)'\Z"),
+                 r"the macro \1 has no parameter named '\2'"),
+                (re.compile(r"\AParameter '(\w+)' was not provided\Z", re.I),
+                 r"the macro's parameter '\1' was given no value (give it one, or a default: `\1=''`)"),
+                (re.compile(r"\ANo caller defined\Z"),
+                 "the macro calls caller(), which only a macro called by a {% call %} block has"))
 
 
 # What evaluating a template may raise besides Jinja's own errors: a designer's mistake in an expression,
