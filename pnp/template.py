@@ -699,7 +699,7 @@ def _refuse_longer(size: int, what: str) -> int:
     return size
 
 
-def _text_size(value: object, limit: int = MAX_STRING) -> int:
+def _text_size(value: object, limit: int = MAX_STRING, printing: bool = True) -> int:
     """How long str(value) is, counted no further than just past `limit`: a list holding one long text a
     million times is 8 MB, its text a terabyte. An estimate that is never far under (escapes aside). A
     container inside itself (a namespace set to hold itself) prints as `...` there, as Python writes it: counted
@@ -722,7 +722,8 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
         if isinstance(item, int):
             total += item.bit_length() // 3 + 2
             continue
-        if type(item) is range:  # it printed as Python writes it, 'range(0, 3)', exit 0
+        if type(item) is range and printing:  # it printed as Python writes it, 'range(0, 3)', exit 0 (a derived
+            # value kept is made a list: printed_size)
             raise LimitError(f"range({', '.join(map(str, _range_numbers(item)))}) is made as it is read, and "
                              "would print as Python writes it: `| list` prints its numbers as a list, "
                              "`| join(', ')` as text")
@@ -756,7 +757,7 @@ def _range_numbers(numbers: range) -> tuple[int, ...]:
 def printed_size(value: object, limit: int) -> int:
     """How many characters `value` prints as, counted no further than just past `limit` (a value kept beyond
     one template: a derived field's); LimitError for what cannot be printed (a function, a macro module)."""
-    return _text_size(value, limit)
+    return _text_size(value, limit, printing=False)
 
 
 def _refuse_unprintable(value: object) -> None:
