@@ -522,6 +522,10 @@ class Lengths(Option):
         self.count = count
 
     def convert(self, value: object) -> tuple[float, ...]:
+        if isinstance(value, str) and value.lstrip().startswith("["):  # (a template printing a list, `{{ [1, 2]
+            # }}`, was said to give the length '[1,')
+            raise ValueError(f"lengths given as text are separated by spaces, as '1 0.5', not written as a list: "
+                             f"got {shown(value)} (a template prints a list's lengths so with `| join(' ')`)")
         parts = value.split() if isinstance(value, str) else value
         if not isinstance(parts, list) or (self.count and len(parts) != self.count):
             shape = f"{self.count} lengths like [1, 2]" if self.count else "a list of lengths like [1, 0.5]"

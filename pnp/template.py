@@ -699,7 +699,7 @@ def _refuse_longer(size: int, what: str) -> int:
     return size
 
 
-def _text_size(value: object, limit: int = MAX_STRING) -> int:
+def _text_size(value: object, limit: int = MAX_STRING, printing: bool = True) -> int:
     """How long str(value) is, counted no further than just past `limit`: a list holding one long text a
     million times is 8 MB, its text a terabyte. An estimate that is never far under (escapes aside). A
     container inside itself (a namespace set to hold itself) prints as `...` there, as Python writes it: counted
@@ -722,6 +722,11 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
         if isinstance(item, int):
             total += item.bit_length() // 3 + 2
             continue
+        if type(item) is range and printing:  # it printed as Python writes it, 'range(0, 3)', exit 0 (a derived
+            # value kept is made a list: printed_size)
+            raise LimitError(f"range({', '.join(map(str, _range_numbers(item)))}) is made as it is read, and "
+                             "would print as Python writes it: `| list` prints its numbers as a list, "
+                             "`| join(', ')` as text")
         if isinstance(item, StrictUndefined):  # `[card.nmae]` would print "[Undefined]": said as `card.nmae`
             item._fail_with_undefined_error()  # is (Jinja's `x if c` without else is lenient: it prints '')
         # (any other sequence too: `components` is a list of pnp's, whose records inside it are refused)
@@ -742,10 +747,17 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
     return total
 
 
+def _range_numbers(numbers: range) -> tuple[int, ...]:
+    """The numbers a range was written with, as few as say it (range(3), range(1, 3), range(0, 6, 2))."""
+    if numbers.step != 1:
+        return numbers.start, numbers.stop, numbers.step
+    return (numbers.stop,) if numbers.start == 0 else (numbers.start, numbers.stop)
+
+
 def printed_size(value: object, limit: int) -> int:
     """How many characters `value` prints as, counted no further than just past `limit` (a value kept beyond
     one template: a derived field's); LimitError for what cannot be printed (a function, a macro module)."""
-    return _text_size(value, limit)
+    return _text_size(value, limit, printing=False)
 
 
 def _refuse_unprintable(value: object) -> None:
@@ -761,6 +773,12 @@ def _refuse_unprintable(value: object) -> None:
                          f"print one of its fields ({names})")
     # a function is named without its object: `loop.changed` printed "<bound method ... of <LoopContext 1/1>>",
     # and a method of a whole table (data.cards.mark_of) every item of it, though no address showed
+    if isinstance(value, _Lazy) or isinstance(value, Iterator) and type(value).__module__ == "builtins":  # a
+        # filter's result read as it is made (map, select, reverse, batch: _Lazy, Python's iterators) was said to
+        # lack a '()', which it does not (Jinja's own iterators, a loop, are said by their names below)
+        raise LimitError("this is a list read one item at a time as it is made (what map, select, reverse, batch "
+                         "and such give), which cannot be printed as it is: `| list` prints its items as a list, "
+                         "`| join(', ')` as text")
     if callable(value) and not isinstance(value, Undefined):  # (`x if c` without else is an Undefined: '')
         shown = f"<{getattr(value, '__qualname__', type(value).__name__)}"
     else:
@@ -1790,6 +1808,32 @@ def _bounded_range(*args: object) -> range:
     if len(numbers) > MAX_ITEMS:
         raise LimitError(f"range of {len(numbers):,} numbers is too long (at most {MAX_ITEMS:,})")
     return numbers
+
+
+def _dict(*args: object, **kwargs: object) -> dict[Any, Any]:
+    """dict(name=value...), dict(mapping) or dict(pairs), its wrong values refused in pnp's words: Python said
+    "'int' object is not iterable" (`dict(1)`), "dictionary update sequence element #0 has length 3; 2 is
+    required", "dict expected at most 1 argument, got 2"; and a text of two characters was taken as a pair
+    (`dict(['ab'])` made {'a': 'b'}, exit 0)."""
+    if len(args) > 1:
+        raise LimitError(f"dict is written `dict(name=value...)`, `dict(mapping)` or `dict(pairs)`, and was given "
+                         f"{len(args)} values")
+    if args and not _is_mapping(args[0]):
+        pairs = args[0]
+        if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable) or _is_mapping(pairs):
+            raise LimitError(f"dict makes a mapping of a mapping or of a list of [key, value] pairs, not of "
+                             f"{_describe_value(pairs)}")
+        pairs = list(pairs)
+        for n, pair in enumerate(pairs):
+            if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
+                raise LimitError(f"dict makes a mapping of a list of [key, value] pairs, and its item [{n}] is "
+                                 f"{_describe_value(pair)}" + (f" of {len(pair)} items" if isinstance(
+                                     pair, Sequence) and not isinstance(pair, (str, bytes)) else ""))
+        args = (pairs,)
+    return dict(*args, **kwargs)
+
+
+_dict.__qualname__ = "dict"  # (printed uncalled, `{{ dict }}`, it is named as written: _refuse_unprintable)
 
 
 # -- what filters and text methods would build, from their arguments -----------------------------------------
@@ -3276,7 +3320,7 @@ ENV.filters.update({name: _guard_filter(name, function) for name, function in OW
                    _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result, _pnp_truth=_truth)
 ENV.globals.update(max=_of_items("max", max), min=_of_items("min", min), abs=_abs, round=_round,
                    sorted=_of_items("sorted", sorted), len=_of_items("len", len), sum=_of_items("sum", _sum),
-                   range=_bounded_range)
+                   range=_bounded_range, dict=_dict)
 ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text
 
 
@@ -3467,11 +3511,16 @@ def _described(error: BaseException) -> str:
     for kind, words in _PLAIN_FAILURES:
         if isinstance(error, kind):
             return words
+    if type(error) is TypeError and (unhashable := _UNHASHABLE.fullmatch(str(error))):  # (a mapping's key:
+        # `{[1]: 2}`, `dict([[[1], 2]])` said Python's "unhashable type: 'list'")
+        said = {"list": "a list", "dict": "a mapping", "set": "a set"}.get(unhashable[1], "that value")
+        return f"a mapping's key is text, a number, true or false, not {said}"
     if type(error) is KeyError and error.args:  # ('%(nmae)s' % card said only "'nmae'")
         return f"no field or key {_short(repr(error.args[0]), 60)} in the value formatted"
     return _friendly(str(error) or type(error).__name__)
 
 
+_UNHASHABLE = re.compile(r"unhashable type: '(\w+)'")
 _NO_SUCH_NAME = re.compile(r"No (filter|test) named (.*)\.", re.S)  # (Jinja's words, at compiling and in map/select)
 
 
@@ -3492,7 +3541,22 @@ def _unknown_name(error: BaseException) -> str | None:
 def _friendly(message: str) -> str:
     for internal, word in _FRIENDLY.items():
         message = message.replace(f"'{internal}'", word).replace(internal, word)
+    for pattern, words in _MACRO_CALLS:
+        message = pattern.sub(words, message)
     return message
+
+
+# a macro called with values it does not take, said in pnp's words, not Jinja's ("macro 'm' takes not more than
+# 1 argument(s)", "No caller defined", "parameter 'x' was not provided")
+_MACRO_CALLS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
+                (re.compile(r"\Amacro '(\w+)' takes not more than (\d+) argument\(s\)\Z"),
+                 lambda m: f"the macro {m[1]} takes at most {counted(int(m[2]), 'value')}, and was given more"),
+                (re.compile(r"\Amacro '(\w+)' takes no keyword argument '(\w+)'\Z"),
+                 r"the macro \1 has no parameter named '\2'"),
+                (re.compile(r"\AParameter '(\w+)' was not provided\Z", re.I),
+                 r"the macro's parameter '\1' was given no value (give it one, or a default: `\1=''`)"),
+                (re.compile(r"\ANo caller defined\Z"),
+                 "the macro calls caller(), which only a macro called by a {% call %} block has"))
 
 
 # What evaluating a template may raise besides Jinja's own errors: a designer's mistake in an expression,

@@ -23,6 +23,8 @@ class Points(Option):
 
     kind = "points"
     unit = "mm"
+    least = 2  # the fewest points it takes
+    named = "points"  # what they are called in a message
 
     def convert(self, value: object) -> tuple[tuple[float, float], ...]:
         if isinstance(value, str):  # a template's text: read as data with the same safe loader
@@ -35,8 +37,9 @@ class Points(Option):
                     value = load_text(value, "points")
             except LoadError as e:
                 raise ValueError(f"the points are not a list of [x, y]: {e.message}") from None
-        if not isinstance(value, list) or len(value) < 2:
-            raise ValueError("expected a list of at least two [x, y] points")
+        if not isinstance(value, list) or len(value) < self.least:
+            raise ValueError(f"expected a list of at least {_WORDS[self.least]} [x, y] {self.named}"
+                             + (f", got {len(value)}" if isinstance(value, list) else ""))
         out = []
         for p in value:
             if not isinstance(p, list) or len(p) != 2:
@@ -45,6 +48,15 @@ class Points(Option):
         return tuple(out)
 
 
+class Corners(Points):
+    """A closed shape's corners: at least three (one of two was drawn as a shape of no area, its fill printing
+    nothing, exit 0)."""
+
+    least = 3
+    named = "corners"
+
+
+_WORDS = {2: "two", 3: "three"}
 _POINT = Length()  # each coordinate of a point: a length like any other
 
 

@@ -13,7 +13,7 @@ class Polygon(Element):
     type = "polygon"
     rotates = True
     params = {
-        "points": P.Points(doc="the corners, each [x, y] from the trim's top-left"),
+        "points": P.Corners(doc="the corners, each [x, y] from the trim's top-left"),
         **PAINT,
     }
 

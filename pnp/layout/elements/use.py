@@ -3,7 +3,8 @@
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
-from ...template import render
+from ...errors import LayoutError, failed_at
+from ...template import ExprError, render
 from .. import params as P
 from ..prims import scaled
 from .base import Element
@@ -47,12 +48,23 @@ class Use(Element):
                 resolver: ElementResolver) -> None:
         v = el.values(ctx)
         item = el.evaluate("item", ctx) if el.has("item") else None
-        extra = {k: render(val, ctx) if isinstance(val, str) else val for k, val in v["with"].items()}
+        extra = {k: _rendered(el, k, val, ctx) if isinstance(val, str) else val for k, val in v["with"].items()}
         inner, prims = resolver.use(v["layout"], item, extra, el)
         width = inner.width if v["w"] is None else v["w"]
         scale = width / inner.width if inner.width else 1.0
         x, y = ox + v["x"], oy + v["y"]
         out.extend(scaled(_trimmed(p, inner), x, y, scale, el.mark) for p in prims)
+
+
+def _rendered(el: ElementShape, name: str, source: str, ctx: Context) -> object:
+    """A `with` value's template rendered, its failure said at the value and named by its key, as any template
+    of an element is: it was said at the element's first line, with neither (`with: {z: "{{ 1 / 0 }}"}`)."""
+    try:
+        return render(source, ctx)
+    except ExprError as e:
+        given = el.spec.get("with")
+        mark = given.mark_of(name) if isinstance(given, Record) else el.mark_of("with")
+        raise LayoutError(f"with: {name}: {e.message}", failed_at(mark, e)) from None
 
 
 def _trimmed(p: Prim, layout: LayoutShape) -> Prim:
