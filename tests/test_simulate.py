@@ -1799,6 +1799,28 @@ def test_memory_error_reaching_pnps_code_where_the_rules_play_is_theirs_not_a_bu
     assert run_mod.said_apart(other, "cards/mini/rules.py") is other
 
 
+def test_an_error_raised_at_an_instruction_of_no_line_is_said_at_its_functions_line():
+    """The watcher's MemoryError, raised at whatever instruction the rules were at, had a traceback whose line
+    was None (a loop's jump back): the failure's message was sorted by it, and the run said 'a bug in pnp'."""
+    import types
+
+    from pnp.simulate.api import code_mark
+
+    def rules():
+        for i in range(3):
+            try:
+                yield i
+            except Exception:
+                pass
+
+    frame = rules().gi_frame
+    lineless = next(start for start, _, line in frame.f_code.co_lines() if line is None)
+    error = MemoryError()
+    error.__traceback__ = types.TracebackType(None, frame, lineless, -1)
+    assert error.__traceback__.tb_lineno is None  # (as CPython 3.11 makes it)
+    assert code_mark(error, "cards/mini/rules.py", __file__).line == frame.f_code.co_firstlineno
+
+
 def test_a_runs_games_are_scheduled_as_it_reaches_them():
     """A run of a million games listed every one up front: 180 MB held from its start (README: a million games
     take no more memory than a hundred). They are made as the run reaches them, the same games in the same order."""
