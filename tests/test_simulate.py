@@ -1782,6 +1782,45 @@ def test_memory_held_past_the_rules_share_raises_memory_error_whatever_the_heap(
     assert os.waitpid(pid, 0)[1] == 0
 
 
+def test_memory_error_reaching_pnps_code_where_the_rules_play_is_theirs_not_a_bug_in_pnp(monkeypatch):
+    """Rules that caught the watcher's MemoryError (`except Exception`) and kept the memory had it raised again
+    1 s later wherever their process was: in pnp's sending of a game's progress, said 'This is a bug in pnp'. A
+    MemoryError that stops the process playing the rules is the rules' refusal at their file; anything else
+    goes to pnp as it is."""
+    from pnp.errors import DataError
+    from pnp.simulate import api, run as run_mod
+
+    monkeypatch.setattr(api, "memory_room", 341 << 20)
+    monkeypatch.setattr(api, "memory_bound", " (this process's share of the run's 1,024 MB)")
+    said = run_mod.said_apart(MemoryError(), "cards/mini/rules.py")
+    assert isinstance(said, DataError) and said.mark is not None and said.mark.file == "cards/mini/rules.py"
+    assert "more than the 341 MB of memory they may take beyond pnp's (this process's share" in said.message
+    other = ValueError("x")
+    assert run_mod.said_apart(other, "cards/mini/rules.py") is other
+
+
+def test_an_error_raised_at_an_instruction_of_no_line_is_said_at_its_functions_line():
+    """The watcher's MemoryError, raised at whatever instruction the rules were at, had a traceback whose line
+    was None (a loop's jump back): the failure's message was sorted by it, and the run said 'a bug in pnp'."""
+    import types
+
+    from pnp.simulate.api import code_mark
+
+    def rules():
+        for i in range(3):
+            try:
+                yield i
+            except Exception:
+                pass
+
+    frame = rules().gi_frame
+    lineless = next(start for start, _, line in frame.f_code.co_lines() if line is None)
+    error = MemoryError()
+    error.__traceback__ = types.TracebackType(None, frame, lineless, -1)
+    assert error.__traceback__.tb_lineno is None  # (as CPython 3.11 makes it)
+    assert code_mark(error, "cards/mini/rules.py", __file__).line == frame.f_code.co_firstlineno
+
+
 def test_a_runs_games_are_scheduled_as_it_reaches_them():
     """A run of a million games listed every one up front: 180 MB held from its start (README: a million games
     take no more memory than a hundred). They are made as the run reaches them, the same games in the same order."""

@@ -523,11 +523,14 @@ def said(value: object) -> str:
 
 
 def code_mark(error: BaseException, shown: str, path: str) -> Mark:
-    """Where in the rules file an exception was raised (its deepest frame there), else the file itself."""
+    """Where in the rules file an exception was raised (its deepest frame there), else the file itself. A frame
+    whose instruction has no line (None: the resident-memory watcher's MemoryError, raised at whatever
+    instruction the rules were at, a loop's jump back) is said at its function's first line: as None the line
+    made the sorting of pnp's messages fail, 'a bug in pnp'."""
     line, tb = 0, error.__traceback__
     while tb is not None:
         if tb.tb_frame.f_code.co_filename == str(path):
-            line = tb.tb_lineno
+            line = tb.tb_lineno or tb.tb_frame.f_code.co_firstlineno
         tb = tb.tb_next
     if line == 0 and isinstance(error, SyntaxError) and error.lineno:
         line = error.lineno

@@ -821,6 +821,12 @@ def _result(future: "Future[list[GameResult]]", pool: ProcessPoolExecutor) -> li
 
 ENDED = ("a process playing the games ended without a word: the rules ended it (os._exit, a crash), a game ran past "
          "its processor time inside one call nothing interrupts, or the system killed it (out of memory?)")
+# said when a MemoryError reached pnp's own code in a process playing the rules (sending a game's results, between
+# two games): pnp takes little there, the rules held the memory (the resident-memory watcher raising again, 1 s
+# after rules that caught its first MemoryError went on holding it; the limit of address space, reached by pnp's
+# next allocation) and it was a bug in pnp
+HELD = ("the rules held more than the {room:,} MB of memory they may take beyond pnp's{bound} past a call of theirs, "
+        "so pnp could not go on playing: a MemoryError they caught (`except Exception`?) as they kept what they took")
 # said instead when it was stopped (SIGSTOP) and would never end
 STOPPED = ("the process playing the games was stopped (SIGSTOP or SIGTSTP: sent by the rules, or by someone): "
            "a stopped process plays nothing and never ends; the run was ended")
@@ -1348,6 +1354,15 @@ def _lead_own_group() -> None:
             os.setsid()
 
 
+def said_apart(error: BaseException, shown: str) -> BaseException:
+    """What the process playing the rules sends pnp of an exception that stopped it: a MemoryError (raised in
+    pnp's code there or in a worker, past every hook's) as the rules' refusal at `shown`, their file (see HELD),
+    where it was 'a bug in pnp'; any other as it is."""
+    if isinstance(error, MemoryError):
+        return DataError(HELD.format(room=api.memory_room >> 20, bound=api.memory_bound), Mark(shown))
+    return error
+
+
 def _play_apart(sending: Connection, receiving: Connection, project: Project, game: Game, options: Options) -> None:
     """run_apart's process: the games, or the exception that stopped them, sent back; then it ends at once,
     whatever threads the rules left running (Python would wait for them). Its copy of pnp's end of the pipe
@@ -1382,6 +1397,7 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
     except api.Interrupted:  # Ctrl-C reached pnp's process too, which says it
         pass
     except BaseException as e:  # a DataError said by pnp; anything else is pnp's own fault, said as such there
+        e = said_apart(e, project.rel(game.folder / RULES_FILE))
         try:
             sending.send(("raised", e))
         except Exception:  # noqa: BLE001 - an exception that cannot be sent is said by its name and words
