@@ -1782,6 +1782,31 @@ def test_memory_held_past_the_rules_share_raises_memory_error_whatever_the_heap(
     assert os.waitpid(pid, 0)[1] == 0
 
 
+def test_the_watchers_memory_error_waits_while_a_message_to_pnp_is_written():
+    """Raised inside Connection.send, the watcher's MemoryError left half a message in the pipe, which pnp read
+    as the start of the next one. While the process writes one (_send holds _SENDING), the watcher waits."""
+    from pnp.simulate import run as run_mod
+
+    pid = os.fork()  # (a process of its own, as above)
+    if pid == 0:
+        code = 1
+        try:
+            with run_mod._SENDING:  # over the cap from the start: raised only once the message is written
+                run_mod.watch_resident([0])
+                deadline = time.monotonic() + 3 * run_mod.RESIDENT_POLL
+                while time.monotonic() < deadline:
+                    time.sleep(0.002)
+            code = 2
+            deadline = time.monotonic() + 30 * run_mod.RESIDENT_POLL
+            while time.monotonic() < deadline:
+                time.sleep(0.002)
+        except MemoryError:
+            code = 0 if code == 2 else 3
+        finally:
+            os._exit(code)
+    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0  # (3: raised while sending; 2: never raised)
+
+
 def test_memory_error_reaching_pnps_code_where_the_rules_play_is_theirs_not_a_bug_in_pnp(monkeypatch):
     """Rules that caught the watcher's MemoryError (`except Exception`) and kept the memory had it raised again
     1 s later wherever their process was: in pnp's sending of a game's progress, said 'This is a bug in pnp'. A

@@ -1334,13 +1334,27 @@ def watch_resident(cap: list[int], stop: threading.Event | None = None) -> threa
         waiting = stop if stop is not None else threading.Event()
         while not waiting.wait(RESIDENT_POLL):
             with contextlib.suppress(OSError, ValueError, IndexError), open("/proc/self/statm", "rb") as statm:
-                if int(statm.read().split()[1]) * page > cap[0] and main is not None:
-                    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(main), ctypes.py_object(MemoryError))
+                if int(statm.read().split()[1]) * page > cap[0] and main is not None and \
+                        _SENDING.acquire(blocking=False):  # (else looked at again at the next poll)
+                    try:
+                        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(main), ctypes.py_object(MemoryError))
+                    finally:
+                        _SENDING.release()
                     waiting.wait(RESIDENT_POLL * 10)  # (the exception's handling frees the memory meanwhile)
 
     watcher = threading.Thread(target=look, name="pnp-resident-memory", daemon=True)
     watcher.start()
     return watcher
+
+
+# held while the process playing the rules writes a message to pnp: the resident watcher's MemoryError is not
+# raised then, which would leave half a message in the pipe for pnp to read as the start of the next
+_SENDING = threading.Lock()
+
+
+def _send(sending: Connection, message: tuple[str, object]) -> None:
+    with _SENDING:
+        sending.send(message)
 
 
 def _lead_own_group() -> None:
@@ -1392,16 +1406,17 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
         bound_recursion_limit()
         unprinted_c_faults()
         keep_ignored_between()  # (for the process's life: a thread of the rules may raise as the games are sent)
-        sending.send(("played", _played(project, game, options, lambda n: sending.send(("progress", n)),
-                                        lambda: sending.send(("loaded", None)))))
+        played = _played(project, game, options, lambda n: _send(sending, ("progress", n)),
+                         lambda: _send(sending, ("loaded", None)))
+        _send(sending, ("played", played))
     except api.Interrupted:  # Ctrl-C reached pnp's process too, which says it
         pass
     except BaseException as e:  # a DataError said by pnp; anything else is pnp's own fault, said as such there
         e = said_apart(e, project.rel(game.folder / RULES_FILE))
         try:
-            sending.send(("raised", e))
+            _send(sending, ("raised", e))
         except Exception:  # noqa: BLE001 - an exception that cannot be sent is said by its name and words
-            sending.send(("raised", RuntimeError(f"{type(e).__name__}: {e}")))
+            _send(sending, ("raised", RuntimeError(f"{type(e).__name__}: {e}")))
     finally:
         _hold_ctrl_c()  # (a Ctrl-C now would be a traceback: the process ends anyway)
         for stream in (sys.stdout, sys.stderr):  # what the rules printed
