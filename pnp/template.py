@@ -3456,7 +3456,9 @@ def _template_line(error: BaseException, files: tuple[str, ...] = _TEMPLATE_FILE
     while tb is not None:
         if tb.tb_frame.f_code.co_filename in files:
             code_globals = tb.tb_frame.f_globals
-            line = _code_line(code_globals, tb.tb_lineno)
+            # (None at an instruction of no line, where pnp's processor-time alarm may raise: kept the line
+            # before, as a template's line is what get_corresponding_lineno compares)
+            line = line if tb.tb_lineno is None else _code_line(code_globals, tb.tb_lineno)
         tb = tb.tb_next
     made = getattr(error, _MADE_AT, None)
     return _code_line(*made) if made is not None and made[0] is code_globals else line

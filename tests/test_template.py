@@ -1528,3 +1528,22 @@ def test_the_static_checks_of_a_template_walk_its_tree_once(monkeypatch):
     found = template.enum_mistakes(source, False, frozenset({"card"}), {"kind": ["beast"]})
     assert [line for _, line in found] == [1] and template.macro_items(source, False, frozenset({"card"}))
     assert len(walked) < 2 * tree_nodes, (len(walked), tree_nodes)
+
+
+def test_a_failure_at_a_template_instruction_of_no_line_keeps_the_line_before():
+    # pnp's processor-time alarm raises at whatever instruction the code is at; one of no line (CPython 3.11's
+    # cleanup of an except) gave the traceback a line of None, which the template's line lookup compared
+    import types
+
+    from pnp.template import _template_line
+
+    source = "def body():\n    for i in range(3):\n        try:\n            yield i\n        except Exception:\n            pass\n"
+    scope: dict = {}
+    exec(compile(source, "<template>", "exec"), scope)
+    frame = scope["body"]().gi_frame
+    lineless = next(start for start, _, line in frame.f_code.co_lines() if line is None)
+    error = LimitError("out of time")
+    error.lineno = 7  # (the line Jinja's error gave, kept where the traceback says none)
+    error.__traceback__ = types.TracebackType(None, frame, lineless, -1)
+    assert error.__traceback__.tb_lineno is None
+    assert _template_line(error) == 7
