@@ -178,6 +178,10 @@ class Field(options.Option):
         if not _is_finite(value):  # (.nan let every value through, compared false; .inf was a traceback)
             raise SpecError(f"'{key}' is a finite number, got {shown(value)}: leave it out for no bound",
                             _at(self.spec, key))
+        if key in ("min", "max") and issubclass(self.value_option, options.Int) and value is not None \
+                and value != int(value):  # (`min: 1.5` on an int field was taken, and read as 2)
+            raise SpecError(f"'{key}' of a whole-number field is a whole number, got {shown(value)}",
+                            _at(self.spec, key))
         return value
 
 
