@@ -613,6 +613,23 @@ class Map(Field):
             # (every item was refused at its own line: 'total 3 is out of range (expected 5 to 2)')
             raise SpecError(f"'min_total' ({self.min_total:g}) is more than 'max_total' ({self.max_total:g}): no map "
                             "could be given", _at(spec, "min_total"))
+        self._check_totals(spec)
+
+    def _check_totals(self, spec: Mapping[str, Any]) -> None:
+        """SpecError where a bound of the values' sum cannot be kept as written: the values are not numbers (a
+        map of lists with `max_total: 3` summed none of them and validated ok, a map of texts was said to total
+        0), or they are whole numbers and the bound is not (`min_total: 3.5` read as 4)."""
+        for key in ("min_total", "max_total"):
+            bound = spec.get(key)
+            if bound is None:
+                continue
+            if not isinstance(self.value, WholeNumber):
+                raise SpecError(f"'{key}' bounds the sum of the values, and this map's values are not numbers "
+                                f"(values: {self.value.reference_kind()}): give them the type int or number, or "
+                                f"leave '{key}' out", _at(spec, key))
+            if issubclass(self.value.value_option, options.Int) and bound != int(bound):
+                raise SpecError(f"'{key}' of a map of whole numbers is a whole number, got {shown(bound)}",
+                                _at(spec, key))
 
     @staticmethod
     def _keys(keys: object, enums: Mapping[str, Any]) -> "Enum":
