@@ -480,10 +480,27 @@ class Ref(Field):
             # (the number 3 where the id is the text '3': "'3' is not an id in table 'cards' (did you mean '3'?)")
             yield (f"expected the id of an item of table {named(self.table)}, which is text, got {typed_value(value)}: "
                    f"quote it ({named(str(value))})"), mark
-        elif not isinstance(value, (str, int, float)):  # (a mapping was said as Python writes one: "'{'a': 1}'")
-            yield f"expected the id of an item of table {named(self.table)}, got {type_name(value)}", mark
+        elif isinstance(value, bool) or not isinstance(value, (str, int, float)):  # (a mapping was said as Python
+            # writes one: "'{'a': 1}'"; true was taken for the id 1)
+            yield (f"expected the id of an item of table {named(self.table)}, got "
+                   f"{typed_value(value) if isinstance(value, bool) else type_name(value)}"), mark
+        elif isinstance(value, str) and _number_in(value) in ids:
+            # (the text '1' where the id is the number 1: "'1' is not an id in table 't' (did you mean '1'?)")
+            yield (f"expected the id of an item of table {named(self.table)}, which is a number, got "
+                   f"{typed_value(value)}: write it without quotes"), mark
         else:
             yield f"{named(value)} is not an id in table {named(self.table)}{ctx.suggest(value, ids)}", mark
+
+
+def _number_in(text: str) -> int | float | None:
+    """The number a text writes (' 12 ' is 12), or None when it writes none: a ref's text matched against a table
+    whose ids are numbers."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    return None
 
 
 class Icon(Field):
