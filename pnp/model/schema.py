@@ -442,7 +442,9 @@ class Enum(Field):
         if (twin := next((v for v in self.as_written if str(v) in (str(value), repr(plain_type(value)(value)))),
                          None)) is not None:
             # (2 where the values are the texts "2", "3"...: it was said not to be one, "did you mean '2'?")
-            yield (f"{said} is {type_name(value)}, and the {self.label} {shown(twin)} is {type_name(twin)}: "
+            # (the enum named, or 'the value' of one listed here: it was said "and the these values 1 is")
+            whose = f"the {self.label}" if self.label != "these values" else "the value"
+            yield (f"{said} is {type_name(value)}, and {whose} {shown(twin)} is {type_name(twin)}: "
                    "write it as the enum's values are written (quoted, or not)"), mark
             return
         if len(self.values) > 12 and self.label != "these values":  # a long list reads better by name
