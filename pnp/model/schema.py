@@ -527,8 +527,11 @@ class Timing(Field):
             return
         if timings is None:
             yield "a timing field needs game.yaml's `timings` (the phases of the turn)", mark
+        elif not isinstance(value, (str, int, float)) or isinstance(value, bool):  # (a mapping was said as Python
+            # writes one: "'{'a': 1}' is not a timing")
+            yield f"expected a timing of the turn ({', '.join(map(str, timings))}), got {type_name(value)}", mark
         elif value not in timings:
-            yield f"'{value}' is not a timing of the turn ({', '.join(map(str, timings))})" \
+            yield f"{named(value)} is not a timing of the turn ({', '.join(map(str, timings))})" \
                   f"{ctx.suggest(value, timings)}", mark
 
 
