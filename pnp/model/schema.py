@@ -511,7 +511,10 @@ class Icon(Field):
     name = "icon"
 
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
-        if not isinstance(value, str) or not ctx.icon_exists(value):
+        if not isinstance(value, (str, int, float)) or isinstance(value, bool):  # (a mapping was said as Python
+            # writes one: "unknown icon '{'a': 1}'")
+            yield f"expected the name of an icon, got {typed_value(value) if isinstance(value, bool) else type_name(value)}", mark
+        elif not isinstance(value, str) or not ctx.icon_exists(value):
             yield f"unknown icon {named(value)}{ctx.suggest(value, ctx.icon_names())}", mark
 
 
