@@ -288,8 +288,17 @@ def _check_unique(items: list[Record], keys: list[str], chk: CheckerShape, at_it
 
 
 def _same(a: object, b: object) -> bool:
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+    """Whether a derived field's value typed by an item agrees with the one computed: numbers within rounding,
+    true/false only with true/false (Python counts true equal to 1: `strong: 1` typed where the field computes
+    true passed, and the card printed 1), lists and mappings item by item alike."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         return abs(a - b) < 1e-9
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     return a == b
 
 
