@@ -260,12 +260,13 @@ def _check_unique_derived(name: str, spec: Record, items: list[Record], chk: Che
 def _unique_key(value: object) -> object:
     """`value` as a key two equal values share: a list's or a mapping's too (a list, map or record field named by
     `unique` was skipped without a word, and two cards with one `wants: [a, b]` passed, exit 0). A mapping's key
-    does not hang on the order its entries are written in; a list's does."""
+    does not hang on the order its entries are written in; a list's does. true and 1 differ (Python counts them
+    equal)."""
     if isinstance(value, Mapping):
         return ("mapping", frozenset((k, _unique_key(v)) for k, v in value.items()))
     if isinstance(value, list):
         return ("list", tuple(_unique_key(v) for v in value))
-    return value
+    return isinstance(value, bool), value  # (true is no duplicate of 1, an enum of [1, true] holding both)
 
 
 def _check_unique(items: list[Record], keys: list[str], chk: CheckerShape, at_item: bool = False) -> None:
