@@ -185,6 +185,24 @@ class Field(options.Option):
         return value
 
 
+# What the regex engine's commonest complaints mean, in words a designer reads (its own, "unbalanced parenthesis
+# at position 19", ended the message); one it words otherwise is said by where it stopped reading
+_REGEX_PROBLEMS = {"unbalanced parenthesis": "a ')' closes no '('", "missing )": "a '(' is never closed",
+                   "nothing to repeat": "a repeat (*, + or ?) follows nothing it could repeat",
+                   "multiple repeat": "a repeat (*, + or ?) follows another", "unterminated character set":
+                   "a '[' is never closed by ']'", "min repeat greater than max repeat": "a {m,n} has m above n",
+                   "bad escape (end of pattern)": "it ends in a lone backslash"}
+
+
+def _regex_problem(error: Any, pattern: str) -> str:
+    """What is wrong with a pattern the engine refused, and where: said in pnp's words, with the pattern up to
+    that character."""
+    at = error.pos if isinstance(getattr(error, "pos", None), int) else None
+    where = "" if at is None else " (at its end)" if at >= len(pattern) else \
+        f" (at character {at + 1:,}: {shown(pattern[max(0, at - 30):at + 1])})"
+    return _REGEX_PROBLEMS.get(getattr(error, "msg", ""), "the regular expression engine cannot read it") + where
+
+
 def pattern_size_problem(pattern: str) -> str | None:
     """Why `pattern` is too large to compile in a moment, None when it is not: its length, or how many
     characters and classes the engine writes out for it, each once for every repeat count around it."""
@@ -254,6 +272,10 @@ class Str(Field):
             raise SpecError(f"'max_len' is a count of characters, a whole number, got {shown(self.max_len)}",
                             _at(spec, "max_len"))
         pattern = spec.get("pattern")
+        if pattern is not None and not isinstance(pattern, str):  # (said in Python's words: "unhashable type:
+            # 'MarkedList'", "first argument must be a string or compiled pattern")
+            raise SpecError(f"'pattern' is a regular expression, written as text, got {typed_value(pattern)}",
+                            _at(spec, "pattern"))
         too_large = pattern_size_problem(pattern) if isinstance(pattern, str) else None
         if too_large:
             raise SpecError(f"'pattern' is too large to compile ({too_large}): write it shorter, without large "
@@ -261,7 +283,10 @@ class Str(Field):
         try:  # the `regex` engine (Python's own syntax, VERSION0) because it can stop a match after a timeout
             self.pattern = regex.compile(pattern, regex.VERSION0) if pattern is not None else None
             self.pattern_text = pattern
-        except (regex.error, TypeError, ValueError) as e:
+        except regex.error as e:
+            raise SpecError(f"'pattern' is not a regular expression: {_regex_problem(e, pattern)}",
+                            _at(spec, "pattern")) from None
+        except (TypeError, ValueError) as e:
             raise SpecError(f"'pattern' is not a regular expression: {e}", _at(spec, "pattern")) from None
         except (MemoryError, RecursionError) as e:  # (said as 'a bug in pnp' at the game, no line)
             raise SpecError("'pattern' is too large to compile (" + ("pnp ran out of memory compiling it: repeat "
