@@ -284,7 +284,7 @@ class Str(Field):
             self.pattern = regex.compile(pattern, regex.VERSION0) if pattern is not None else None
             self.pattern_text = pattern
         except regex.error as e:
-            raise SpecError(f"'pattern' is not a regular expression: {_regex_problem(e, pattern or "")}",
+            raise SpecError(f"'pattern' is not a regular expression: {_regex_problem(e, pattern or '')}",
                             _at(spec, "pattern")) from None
         except (TypeError, ValueError) as e:
             raise SpecError(f"'pattern' is not a regular expression: {e}", _at(spec, "pattern")) from None
