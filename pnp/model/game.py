@@ -208,7 +208,8 @@ def _is_key(value: object) -> bool:
 class TableIds(list[Any]):
     """A table's ids, in order (what a suggestion is chosen from), with `in` answered by hashing: a ref field's
     check of every item looked through the whole list (quadratic in the table's size). An id that cannot be
-    hashed (a list typed where an id should be, refused at its own line) is looked for as a list would."""
+    hashed (a list typed where an id should be, refused at its own line) is looked for as a list would. true and
+    false are no number's id (Python counts them equal to 1 and 0: a ref `true` named the item of id 1, exit 0)."""
 
     def __init__(self, ids: Iterable[Any]) -> None:
         super().__init__(ids)
@@ -216,17 +217,22 @@ class TableIds(list[Any]):
         self._unhashable: list[Any] = []
         for value in self:
             try:
-                self._hashed.add(value)
+                self._hashed.add(_id_key(value))
             except TypeError:
                 self._unhashable.append(value)
 
     def __contains__(self, value: object) -> bool:
         try:
-            if value in self._hashed:
+            if _id_key(value) in self._hashed:
                 return True
         except TypeError:
             pass
-        return any(value is other or value == other for other in self._unhashable)
+        return any(value is other or _id_key(value) == _id_key(other) for other in self._unhashable)
+
+
+def _id_key(value: object) -> tuple[bool, object]:
+    """What an id is compared by: its value, and whether it is true/false."""
+    return isinstance(value, bool), value
 
 
 class Checker:

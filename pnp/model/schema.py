@@ -178,7 +178,29 @@ class Field(options.Option):
         if not _is_finite(value):  # (.nan let every value through, compared false; .inf was a traceback)
             raise SpecError(f"'{key}' is a finite number, got {shown(value)}: leave it out for no bound",
                             _at(self.spec, key))
+        if key in ("min", "max") and issubclass(self.value_option, options.Int) and value is not None \
+                and value != int(value):  # (`min: 1.5` on an int field was taken, and read as 2)
+            raise SpecError(f"'{key}' of a whole-number field is a whole number, got {shown(value)}",
+                            _at(self.spec, key))
         return value
+
+
+# What the regex engine's commonest complaints mean, in words a designer reads (its own, "unbalanced parenthesis
+# at position 19", ended the message); one it words otherwise is said by where it stopped reading
+_REGEX_PROBLEMS = {"unbalanced parenthesis": "a ')' closes no '('", "missing )": "a '(' is never closed",
+                   "nothing to repeat": "a repeat (*, + or ?) follows nothing it could repeat",
+                   "multiple repeat": "a repeat (*, + or ?) follows another", "unterminated character set":
+                   "a '[' is never closed by ']'", "min repeat greater than max repeat": "a {m,n} has m above n",
+                   "bad escape (end of pattern)": "it ends in a lone backslash"}
+
+
+def _regex_problem(error: Any, pattern: str) -> str:
+    """What is wrong with a pattern the engine refused, and where: said in pnp's words, with the pattern up to
+    that character."""
+    at = error.pos if isinstance(getattr(error, "pos", None), int) else None
+    where = "" if at is None else " (at its end)" if at >= len(pattern) else \
+        f" (at character {at + 1:,}: {shown(pattern[max(0, at - 30):at + 1])})"
+    return _REGEX_PROBLEMS.get(getattr(error, "msg", ""), "the regular expression engine cannot read it") + where
 
 
 def pattern_size_problem(pattern: str) -> str | None:
@@ -250,6 +272,10 @@ class Str(Field):
             raise SpecError(f"'max_len' is a count of characters, a whole number, got {shown(self.max_len)}",
                             _at(spec, "max_len"))
         pattern = spec.get("pattern")
+        if pattern is not None and not isinstance(pattern, str):  # (said in Python's words: "unhashable type:
+            # 'MarkedList'", "first argument must be a string or compiled pattern")
+            raise SpecError(f"'pattern' is a regular expression, written as text, got {typed_value(pattern)}",
+                            _at(spec, "pattern"))
         too_large = pattern_size_problem(pattern) if isinstance(pattern, str) else None
         if too_large:
             raise SpecError(f"'pattern' is too large to compile ({too_large}): write it shorter, without large "
@@ -257,7 +283,10 @@ class Str(Field):
         try:  # the `regex` engine (Python's own syntax, VERSION0) because it can stop a match after a timeout
             self.pattern = regex.compile(pattern, regex.VERSION0) if pattern is not None else None
             self.pattern_text = pattern
-        except (regex.error, TypeError, ValueError) as e:
+        except regex.error as e:
+            raise SpecError(f"'pattern' is not a regular expression: {_regex_problem(e, pattern or '')}",
+                            _at(spec, "pattern")) from None
+        except (TypeError, ValueError) as e:
             raise SpecError(f"'pattern' is not a regular expression: {e}", _at(spec, "pattern")) from None
         except (MemoryError, RecursionError) as e:  # (said as 'a bug in pnp' at the game, no line)
             raise SpecError("'pattern' is too large to compile (" + ("pnp ran out of memory compiling it: repeat "
@@ -438,7 +467,9 @@ class Enum(Field):
         if (twin := next((v for v in self.as_written if str(v) in (str(value), repr(plain_type(value)(value)))),
                          None)) is not None:
             # (2 where the values are the texts "2", "3"...: it was said not to be one, "did you mean '2'?")
-            yield (f"{said} is {type_name(value)}, and the {self.label} {shown(twin)} is {type_name(twin)}: "
+            # (the enum named, or 'the value' of one listed here: it was said "and the these values 1 is")
+            whose = f"the {self.label}" if self.label != "these values" else "the value"
+            yield (f"{said} is {type_name(value)}, and {whose} {shown(twin)} is {type_name(twin)}: "
                    "write it as the enum's values are written (quoted, or not)"), mark
             return
         if len(self.values) > 12 and self.label != "these values":  # a long list reads better by name
@@ -476,10 +507,27 @@ class Ref(Field):
             # (the number 3 where the id is the text '3': "'3' is not an id in table 'cards' (did you mean '3'?)")
             yield (f"expected the id of an item of table {named(self.table)}, which is text, got {typed_value(value)}: "
                    f"quote it ({named(str(value))})"), mark
-        elif not isinstance(value, (str, int, float)):  # (a mapping was said as Python writes one: "'{'a': 1}'")
-            yield f"expected the id of an item of table {named(self.table)}, got {type_name(value)}", mark
+        elif isinstance(value, bool) or not isinstance(value, (str, int, float)):  # (a mapping was said as Python
+            # writes one: "'{'a': 1}'"; true was taken for the id 1)
+            yield (f"expected the id of an item of table {named(self.table)}, got "
+                   f"{typed_value(value) if isinstance(value, bool) else type_name(value)}"), mark
+        elif isinstance(value, str) and _number_in(value) in ids:
+            # (the text '1' where the id is the number 1: "'1' is not an id in table 't' (did you mean '1'?)")
+            yield (f"expected the id of an item of table {named(self.table)}, which is a number, got "
+                   f"{typed_value(value)}: write it without quotes"), mark
         else:
             yield f"{named(value)} is not an id in table {named(self.table)}{ctx.suggest(value, ids)}", mark
+
+
+def _number_in(text: str) -> int | float | None:
+    """The number a text writes (' 12 ' is 12), or None when it writes none: a ref's text matched against a table
+    whose ids are numbers."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    return None
 
 
 class Icon(Field):
@@ -488,7 +536,10 @@ class Icon(Field):
     name = "icon"
 
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
-        if not isinstance(value, str) or not ctx.icon_exists(value):
+        if not isinstance(value, (str, int, float)) or isinstance(value, bool):  # (a mapping was said as Python
+            # writes one: "unknown icon '{'a': 1}'")
+            yield f"expected the name of an icon, got {typed_value(value) if isinstance(value, bool) else type_name(value)}", mark
+        elif not isinstance(value, str) or not ctx.icon_exists(value):
             yield f"unknown icon {named(value)}{ctx.suggest(value, ctx.icon_names())}", mark
 
 
@@ -504,8 +555,11 @@ class Timing(Field):
             return
         if timings is None:
             yield "a timing field needs game.yaml's `timings` (the phases of the turn)", mark
+        elif not isinstance(value, (str, int, float)) or isinstance(value, bool):  # (a mapping was said as Python
+            # writes one: "'{'a': 1}' is not a timing")
+            yield f"expected a timing of the turn ({', '.join(map(str, timings))}), got {type_name(value)}", mark
         elif value not in timings:
-            yield f"'{value}' is not a timing of the turn ({', '.join(map(str, timings))})" \
+            yield f"{named(value)} is not a timing of the turn ({', '.join(map(str, timings))})" \
                   f"{ctx.suggest(value, timings)}", mark
 
 
@@ -609,6 +663,23 @@ class Map(Field):
             # (every item was refused at its own line: 'total 3 is out of range (expected 5 to 2)')
             raise SpecError(f"'min_total' ({self.min_total:g}) is more than 'max_total' ({self.max_total:g}): no map "
                             "could be given", _at(spec, "min_total"))
+        self._check_totals(spec)
+
+    def _check_totals(self, spec: Mapping[str, Any]) -> None:
+        """SpecError where a bound of the values' sum cannot be kept as written: the values are not numbers (a
+        map of lists with `max_total: 3` summed none of them and validated ok, a map of texts was said to total
+        0), or they are whole numbers and the bound is not (`min_total: 3.5` read as 4)."""
+        for key in ("min_total", "max_total"):
+            bound = spec.get(key)
+            if bound is None:
+                continue
+            if not isinstance(self.value, WholeNumber):
+                raise SpecError(f"'{key}' bounds the sum of the values, and this map's values are not numbers "
+                                f"(values: {self.value.reference_kind()}): give them the type int or number, or "
+                                f"leave '{key}' out", _at(spec, key))
+            if issubclass(self.value.value_option, options.Int) and bound != int(bound):
+                raise SpecError(f"'{key}' of a map of whole numbers is a whole number, got {shown(bound)}",
+                                _at(spec, key))
 
     @staticmethod
     def _keys(keys: object, enums: Mapping[str, Any]) -> "Enum":

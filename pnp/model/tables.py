@@ -257,23 +257,49 @@ def _check_unique_derived(name: str, spec: Record, items: list[Record], chk: Che
     _check_unique(items, keys, chk, at_item=True)
 
 
+def _unique_key(value: object) -> object:
+    """`value` as a key two equal values share: a list's or a mapping's too (a list, map or record field named by
+    `unique` was skipped without a word, and two cards with one `wants: [a, b]` passed, exit 0). A mapping's key
+    does not hang on the order its entries are written in; a list's does. true and 1 differ (Python counts them
+    equal)."""
+    if isinstance(value, Mapping):
+        return ("mapping", frozenset((k, _unique_key(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return ("list", tuple(_unique_key(v) for v in value))
+    return isinstance(value, bool), value  # (true is no duplicate of 1, an enum of [1, true] holding both)
+
+
 def _check_unique(items: list[Record], keys: list[str], chk: CheckerShape, at_item: bool = False) -> None:
     for key in keys:
         seen: dict[object, Record] = {}  # value -> the first item with it (its Mark made for a duplicate only)
         for item in items:
             value = item.get(key)
-            if value is None or isinstance(value, (Record, list)):
+            if value is None:
                 continue
-            if value in seen:
-                first, here = (seen[value].mark, item.mark) if at_item else (seen[value].mark_of(key), item.mark_of(key))
-                chk.error(f"duplicate {key} {named(value)} (first at {first})", here)
+            try:
+                found = seen.get(_unique_key(value))
+            except TypeError:  # (a value of the data that no key can stand for: refused where it is read)
+                continue
+            if found is not None:
+                first, here = (found.mark, item.mark) if at_item else (found.mark_of(key), item.mark_of(key))
+                chk.error(f"duplicate {key} {shown(value) if isinstance(value, (list, Mapping)) else named(value)} "
+                          f"(first at {first})", here)
             else:
-                seen[value] = item
+                seen[_unique_key(value)] = item
 
 
 def _same(a: object, b: object) -> bool:
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+    """Whether a derived field's value typed by an item agrees with the one computed: numbers within rounding,
+    true/false only with true/false (Python counts true equal to 1: `strong: 1` typed where the field computes
+    true passed, and the card printed 1), lists and mappings item by item alike."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         return abs(a - b) < 1e-9
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     return a == b
 
 
