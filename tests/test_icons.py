@@ -86,6 +86,19 @@ def test_add_never_writes_through_a_link(tmp_path, package, linked, to):
     assert sorted(target.rglob("*")) == before
 
 
+def test_add_leaves_a_link_to_nothing_where_an_icon_goes(tmp_path, package):
+    """The designer's link to an icon kept elsewhere, which is not there now (a shared folder not mounted), was
+    replaced by the set's icon: `exists` follows the link and found nothing. An icon already there is left."""
+    root = make_project(tmp_path / "proj")
+    icons = root / "layouts/mini/icons"
+    icons.mkdir(parents=True, exist_ok=True)
+    (icons / "anchor.svg").symlink_to(tmp_path / "art/anchor.svg")
+    result = run(root, "icons", "add", "mini", "anchor", "--package", str(package))
+    assert result.exit_code == 0 and "1 already in layouts/mini/icons" in result.output, result.output
+    assert os.readlink(icons / "anchor.svg") == str(tmp_path / "art/anchor.svg")
+    assert not (tmp_path / "art").exists()
+
+
 @pytest.mark.parametrize("make, said", [
     (lambda path: path.touch() or os.truncate(path, 3 * 2**30), "ATTRIBUTION.md: error: file is larger than 20 MB"),
     (lambda path: path.write_bytes(b"# Icons\n\xff\xfe"), "ATTRIBUTION.md:2:1: error: not UTF-8 text (byte 0xff)"),

@@ -216,7 +216,7 @@ def add_icons(project: Project, game_id: str, wanted: list[str], package: Path |
     game_id = project.select([game_id])[0]
     _known(wanted)
     folder = project.layouts / game_id / "icons"
-    todo = [n for n in wanted if not (folder / f"{n}.svg").exists()]
+    todo = [n for n in wanted if not _there(folder / f"{n}.svg")]
     if not todo:
         return []
     iconset = load_set(package)
@@ -242,7 +242,7 @@ def _write_icons(project: Project, folder: Path, drawings: JSON, iconset: JSON) 
     text = _credits_text(project, credits)
     written = []
     for name, icon in drawings.items():
-        if (folder / f"{name}.svg").exists():  # added by another pnp meanwhile, with its row
+        if _there(folder / f"{name}.svg"):  # added by another pnp meanwhile, with its row
             continue
         write_file(folder / f"{name}.svg", icon_svg(icon, iconset).encode("utf-8"))
         written.append(folder / f"{name}.svg")
@@ -250,6 +250,12 @@ def _write_icons(project: Project, folder: Path, drawings: JSON, iconset: JSON) 
     if rows:
         write_file(credits, (text.rstrip("\n") + "\n" + "\n".join(rows) + "\n").encode("utf-8"))
     return written
+
+
+def _there(path: Path) -> bool:
+    """Whether something is at `path`, a link to nothing too: `exists` follows a link, and the designer's link to
+    an icon kept elsewhere (a shared art folder not mounted) was replaced by the set's icon, the link lost."""
+    return path.is_symlink() or path.exists()
 
 
 def _credits_text(project: Project, credits: Path) -> str:
