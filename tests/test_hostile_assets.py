@@ -1063,6 +1063,16 @@ def test_a_gradient_prints_as_browsers_draw_it(tmp_path, written, meant):
         _icon_image(tmp_path, _SQUARE.format(">" + meant[:-1], 'fill="url(#g)"')).tobytes()
 
 
+def test_a_radial_gradient_stretches_with_its_shape_as_browsers_draw_it(tmp_path):
+    """A radial gradient in its shape's box units (the default) is a circle in the unit square, an ellipse across
+    a box that is not square: svglib drew a circle of the box's mean side, so an oval's ends were all the outer
+    colour while the middle of its long sides was half way (browsers draw both alike, near the outer colour)."""
+    image = _icon_image(tmp_path, '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><radialGradient '
+                        f'id="g">{_STOPS}</radialGradient><rect width="20" height="10" fill="url(#g)"/></svg>')
+    middle, side, end = image.getpixel((10, 10)), image.getpixel((10, 5)), image.getpixel((0, 10))
+    assert middle[0] > 200 and side[0] < 60 and end[0] < 60, (middle, side, end)
+
+
 _WIDE_BLACK_PNG = "iVBORw0KGgoAAAANSUhEUgAAACgAAAAUCAIAAABwJOjsAAAAGUlEQVR4nO3BMQEAAADCoPVPbQo/oAAAeBsJdAABQs/f3QAAAABJRU5ErkJggg=="  # 40 x 20
 _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rect width="20" height="20" {}/></svg>'
 

@@ -5,6 +5,7 @@ PDF that uses it; only an icon whose drawing names a resource of its PDF is draw
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 import base64
+import functools
 import hashlib
 import io
 from copy import deepcopy
@@ -159,6 +160,7 @@ def _drawing(svg: bytes, digest: bytes) -> Drawing:
                 raise ValueError("svglib cannot read it")
             _paint_as_browsers(root)
             renderer = SvgRenderer("", font_map=_no_system_fonts())
+            _radial_gradients_as_ellipses(renderer)
             drawing = renderer.render(root)
             _refuse_clip_shapes_cancelling(renderer, root)
         for side in (drawing.width, drawing.height):
@@ -171,6 +173,52 @@ def _drawing(svg: bytes, digest: bytes) -> Drawing:
         _undash_zero_patterns(drawing)
         _drawings[digest] = drawing
     return drawing
+
+
+def _radial_gradients_as_ellipses(renderer: Any) -> None:
+    """Have `renderer` (svglib's) fill a shape by a radial gradient in the shape's bounding box units (the default)
+    as browsers do: the gradient's circle stretched with the box, an ellipse in a box that is not square. svglib
+    drew a circle of the box's mean side, and an oval badge printed a round glow, its ends in the outer colour."""
+    from svglib.svglib import RadialGradientShape
+
+    made = renderer._apply_gradient_fill
+
+    def stretched(item: Any, gradient: Any) -> Any:
+        filled = made(item, gradient)
+        drawn = getattr(filled, "contents", None)
+        if gradient.get("type") != "radial" or gradient.get("gradientUnits", "objectBoundingBox") != "objectBoundingBox" \
+                or not drawn or not isinstance(drawn[0], RadialGradientShape):
+            return filled
+        left, bottom, right, top = drawn[0].getBounds()
+        box = (right - left, 0.0, 0.0, top - bottom, left, bottom)  # the unit square onto the box
+        if box[0] > 0 and box[3] > 0 and box[0] != box[3]:
+            shape = drawn[0]
+            drawn[0] = _stretched_radial_gradient()(shape._clip_shape, *(gradient.get(key, 0.5) for key in ("cx", "cy", "r")),
+                                                    shape._rl_colors, shape._positions, shape._extend)
+            drawn[0].box = box
+        return filled
+    renderer._apply_gradient_fill = stretched
+
+
+@functools.cache
+def _stretched_radial_gradient() -> type:
+    """svglib's radial gradient shape drawn as browsers draw one in bounding box units: clipped to its shape, its
+    circle (centre and radius in the box's units) drawn in the unit square mapped onto the box (made once svglib is
+    loaded: ReportLab draws directly only what is its DirectDraw)."""
+    from svglib.svglib import RadialGradientShape, _shape_to_pdf_path
+
+    class Stretched(RadialGradientShape):
+        box: tuple[float, ...] = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+        def drawDirectly(self, renderer: Any) -> None:  # noqa: N802 - ReportLab's name
+            canvas = renderer._canvas
+            canvas.saveState()
+            if path := _shape_to_pdf_path(canvas, self._clip_shape):
+                canvas.clipPath(path, fill=1, stroke=0)
+                canvas.transform(*self.box)
+                canvas.radialGradient(self._cx, self._cy, self._r, self._rl_colors, self._positions, self._extend)
+            canvas.restoreState()
+    return Stretched
 
 
 _PAINTS = ("fill", "stroke", "color")  # the properties whose colour decides what an icon's shape paints
