@@ -1051,6 +1051,9 @@ _STOPS = '<stop stop-color="red"/><stop offset="1" stop-color="blue"/>'
     # one of no length paints its last stop's colour (svglib painted from the first, or nothing: black)
     (f'<radialGradient id="g" r="0">{_STOPS}</radialGradient>',
      '<linearGradient id="g"><stop stop-color="blue"/></linearGradient>'),
+    # ...and so does one of a radius the PDF writes as 0 (viewers painted its first stop's colour)
+    (f'<radialGradient id="g" r="1e-9">{_STOPS}</radialGradient>',
+     '<linearGradient id="g"><stop stop-color="blue"/></linearGradient>'),
     (f'<linearGradient id="g" x1="0.5" x2="50%">{_STOPS}</linearGradient>',
      '<linearGradient id="g"><stop stop-color="blue"/></linearGradient>'),
     # a gradient takes the direction, units and spread its href's gradient gives (svglib took its defaults)

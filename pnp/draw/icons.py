@@ -186,25 +186,28 @@ def _radial_gradients_as_ellipses(renderer: Any) -> None:
     def stretched(item: Any, gradient: Any) -> Any:
         filled = made(item, gradient)
         drawn = getattr(filled, "contents", None)
-        if gradient.get("type") != "radial" or gradient.get("gradientUnits", "objectBoundingBox") != "objectBoundingBox" \
-                or not drawn or not isinstance(drawn[0], RadialGradientShape):
+        if gradient.get("type") != "radial" or not drawn or not isinstance(drawn[0], RadialGradientShape):
             return filled
-        left, bottom, right, top = drawn[0].getBounds()
-        box = (right - left, 0.0, 0.0, top - bottom, left, bottom)  # the unit square onto the box
-        if box[0] > 0 and box[3] > 0 and box[0] != box[3]:
-            shape = drawn[0]
-            drawn[0] = _stretched_radial_gradient()(shape._clip_shape, *(gradient.get(key, 0.5) for key in ("cx", "cy", "r")),
-                                                    shape._rl_colors, shape._positions, shape._extend)
-            drawn[0].box = box
+        shape, circle, box = drawn[0], (drawn[0]._cx, drawn[0]._cy, drawn[0]._r), (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+        left, bottom, right, top = shape.getBounds()
+        if right - left > 0 and top - bottom > 0 and right - left != top - bottom \
+                and gradient.get("gradientUnits", "objectBoundingBox") == "objectBoundingBox":
+            box = (right - left, 0.0, 0.0, top - bottom, left, bottom)  # the unit square onto the box
+            circle = tuple(gradient.get(key, 0.5) for key in ("cx", "cy", "r"))
+        drawn[0] = _stretched_radial_gradient()(shape._clip_shape, *circle, shape._rl_colors, shape._positions,
+                                                shape._extend)
+        drawn[0].box = box
         return filled
     renderer._apply_gradient_fill = stretched
 
 
 @functools.cache
 def _stretched_radial_gradient() -> type:
-    """svglib's radial gradient shape drawn as browsers draw one in bounding box units: clipped to its shape, its
-    circle (centre and radius in the box's units) drawn in the unit square mapped onto the box (made once svglib is
+    """svglib's radial gradient shape drawn as browsers draw one: clipped to its shape, its circle drawn in the
+    space `box` maps onto its own (for one in bounding box units across a box that is not square, the unit square
+    mapped onto the box), one of a radius too small to be written in the last stop's colour (made once svglib is
     loaded: ReportLab draws directly only what is its DirectDraw)."""
+    from reportlab.lib.rl_accel import fp_str
     from svglib.svglib import RadialGradientShape, _shape_to_pdf_path
 
     class Stretched(RadialGradientShape):
@@ -216,7 +219,12 @@ def _stretched_radial_gradient() -> type:
             if path := _shape_to_pdf_path(canvas, self._clip_shape):
                 canvas.clipPath(path, fill=1, stroke=0)
                 canvas.transform(*self.box)
-                canvas.radialGradient(self._cx, self._cy, self._r, self._rl_colors, self._positions, self._extend)
+                if float(fp_str(self._r)):
+                    canvas.radialGradient(self._cx, self._cy, self._r, self._rl_colors, self._positions, self._extend)
+                else:  # a radius the PDF writes as 0 (under a millionth): the circle is nothing and browsers pad
+                    # the last stop's colour all round it; PDF viewers painted the first's
+                    canvas.setFillColor(self._rl_colors[-1])
+                    canvas.drawPath(_shape_to_pdf_path(canvas, self._clip_shape), fill=1, stroke=0)
             canvas.restoreState()
     return Stretched
 
