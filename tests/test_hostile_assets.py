@@ -1066,14 +1066,19 @@ def test_a_gradient_prints_as_browsers_draw_it(tmp_path, written, meant):
         _icon_image(tmp_path, _SQUARE.format(">" + meant[:-1], 'fill="url(#g)"')).tobytes()
 
 
-def test_a_radial_gradient_stretches_with_its_shape_as_browsers_draw_it(tmp_path):
-    """A radial gradient in its shape's box units (the default) is a circle in the unit square, an ellipse across
-    a box that is not square: svglib drew a circle of the box's mean side, so an oval's ends were all the outer
-    colour while the middle of its long sides was half way (browsers draw both alike, near the outer colour)."""
-    image = _icon_image(tmp_path, '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><radialGradient '
-                        f'id="g">{_STOPS}</radialGradient><rect width="20" height="10" fill="url(#g)"/></svg>')
-    middle, side, end = image.getpixel((10, 10)), image.getpixel((10, 5)), image.getpixel((0, 10))
-    assert middle[0] > 200 and side[0] < 60 and end[0] < 60, (middle, side, end)
+@pytest.mark.parametrize("gradient, alike", [
+    ("radialGradient", ((10, 5), (0, 10))),  # the middle of a long side and an end, both near the outer colour
+    ("linearGradient x2='1' y2='1'", ((19, 5), (0, 14))),  # the corners off the gradient's diagonal, half way
+])
+def test_a_gradient_stretches_with_its_shape_as_browsers_draw_it(tmp_path, gradient, alike):
+    """A gradient in its shape's box units (the default) is drawn in the unit square, stretched onto a box that is
+    not square: svglib drew a radial one's circle of the box's mean side (an oval's ends printed the outer colour
+    while the middle of its long sides was half way), a diagonal linear one's bands across its direction (one
+    corner off it printed nearly red, the other nearly blue, where browsers draw both half way)."""
+    image = _icon_image(tmp_path, '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><'
+                        f'{gradient} id="g">{_STOPS}</{gradient.split()[0]}><rect width="20" height="10" fill="url(#g)"/></svg>')
+    one, other = (image.getpixel(point) for point in alike)
+    assert abs(one[0] - other[0]) < 40, (one, other)
 
 
 _WIDE_BLACK_PNG = "iVBORw0KGgoAAAANSUhEUgAAACgAAAAUCAIAAABwJOjsAAAAGUlEQVR4nO3BMQEAAADCoPVPbQo/oAAAeBsJdAABQs/f3QAAAABJRU5ErkJggg=="  # 40 x 20

@@ -160,7 +160,7 @@ def _drawing(svg: bytes, digest: bytes) -> Drawing:
                 raise ValueError("svglib cannot read it")
             _paint_as_browsers(root)
             renderer = SvgRenderer("", font_map=_no_system_fonts())
-            _radial_gradients_as_ellipses(renderer)
+            _gradients_stretched_as_browsers(renderer)
             drawing = renderer.render(root)
             _refuse_clip_shapes_cancelling(renderer, root)
         for side in (drawing.width, drawing.height):
@@ -175,56 +175,71 @@ def _drawing(svg: bytes, digest: bytes) -> Drawing:
     return drawing
 
 
-def _radial_gradients_as_ellipses(renderer: Any) -> None:
-    """Have `renderer` (svglib's) fill a shape by a radial gradient in the shape's bounding box units (the default)
-    as browsers do: the gradient's circle stretched with the box, an ellipse in a box that is not square. svglib
-    drew a circle of the box's mean side, and an oval badge printed a round glow, its ends in the outer colour."""
-    from svglib.svglib import RadialGradientShape
+_IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+# a gradient's geometry in svglib's reading of it (numbers, a percentage as its fraction), and its defaults
+_GEOMETRY = {True: (("cx", 0.5), ("cy", 0.5), ("r", 0.5)), False: (("x1", 0.0), ("y1", 0.0), ("x2", 1.0), ("y2", 0.0))}
+
+
+def _gradients_stretched_as_browsers(renderer: Any) -> None:
+    """Have `renderer` (svglib's) fill a shape by a gradient in the shape's bounding box units (the default) as
+    browsers do: drawn in the unit square, stretched onto the box. Across a box that is not square svglib drew a
+    radial gradient's circle of the box's mean side where browsers draw an ellipse (an oval badge printed a round
+    glow, its ends in the outer colour), and a diagonal linear gradient's bands across its direction where
+    browsers draw them along the box's other diagonal."""
+    from svglib.svglib import LinearGradientShape, RadialGradientShape
 
     made = renderer._apply_gradient_fill
 
     def stretched(item: Any, gradient: Any) -> Any:
         filled = made(item, gradient)
         drawn = getattr(filled, "contents", None)
-        if gradient.get("type") != "radial" or not drawn or not isinstance(drawn[0], RadialGradientShape):
+        if not drawn or not isinstance(shape := drawn[0], (LinearGradientShape, RadialGradientShape)):
             return filled
-        shape, circle, box = drawn[0], (drawn[0]._cx, drawn[0]._cy, drawn[0]._r), (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+        radial = isinstance(shape, RadialGradientShape)
         left, bottom, right, top = shape.getBounds()
         if right - left > 0 and top - bottom > 0 and right - left != top - bottom \
                 and gradient.get("gradientUnits", "objectBoundingBox") == "objectBoundingBox":
             box = (right - left, 0.0, 0.0, top - bottom, left, bottom)  # the unit square onto the box
-            circle = tuple(gradient.get(key, 0.5) for key in ("cx", "cy", "r"))
-        drawn[0] = _stretched_radial_gradient()(shape._clip_shape, *circle, shape._rl_colors, shape._positions,
-                                                shape._extend)
-        drawn[0].box = box
+            geometry = tuple(float(gradient.get(key, default)) for key, default in _GEOMETRY[radial])
+        elif radial:  # (drawn by pnp all the same: see _stretched_gradient for a radius of nothing)
+            box, geometry = _IDENTITY, (shape._cx, shape._cy, shape._r)
+        else:
+            return filled
+        drawn[0] = _stretched_gradient()(shape, box, geometry)
         return filled
     renderer._apply_gradient_fill = stretched
 
 
 @functools.cache
-def _stretched_radial_gradient() -> type:
-    """svglib's radial gradient shape drawn as browsers draw one: clipped to its shape, its circle drawn in the
-    space `box` maps onto its own (for one in bounding box units across a box that is not square, the unit square
-    mapped onto the box), one of a radius too small to be written in the last stop's colour (made once svglib is
-    loaded: ReportLab draws directly only what is its DirectDraw)."""
+def _stretched_gradient() -> type:
+    """A gradient as svglib's shape (LinearGradientShape, RadialGradientShape) would draw it, clipped to its
+    shape, but in the space `box` maps onto the shape's own: its `geometry` (x1, y1, x2, y2, or cx, cy, r) is in
+    that space. A radial one of a radius the PDF writes as 0 (under a millionth) is its last stop's colour:
+    browsers pad that colour all round a circle of nothing, and PDF viewers painted the first's. (Made once
+    svglib is loaded: ReportLab draws directly only what is its DirectDraw.)"""
+    from reportlab.graphics.shapes import DirectDraw
     from reportlab.lib.rl_accel import fp_str
-    from svglib.svglib import RadialGradientShape, _shape_to_pdf_path
+    from svglib.svglib import _shape_to_pdf_path
 
-    class Stretched(RadialGradientShape):
-        box: tuple[float, ...] = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    class Stretched(DirectDraw):
+        def __init__(self, shape: Any, box: tuple[float, ...], geometry: tuple[float, ...]) -> None:
+            self.shape, self.box, self.geometry = shape, box, geometry
+
+        def getBounds(self) -> Any:  # noqa: N802 - ReportLab's name
+            return self.shape.getBounds()
 
         def drawDirectly(self, renderer: Any) -> None:  # noqa: N802 - ReportLab's name
-            canvas = renderer._canvas
+            canvas, shape = renderer._canvas, self.shape
             canvas.saveState()
-            if path := _shape_to_pdf_path(canvas, self._clip_shape):
-                canvas.clipPath(path, fill=1, stroke=0)
-                canvas.transform(*self.box)
-                if float(fp_str(self._r)):
-                    canvas.radialGradient(self._cx, self._cy, self._r, self._rl_colors, self._positions, self._extend)
-                else:  # a radius the PDF writes as 0 (under a millionth): the circle is nothing and browsers pad
-                    # the last stop's colour all round it; PDF viewers painted the first's
-                    canvas.setFillColor(self._rl_colors[-1])
-                    canvas.drawPath(_shape_to_pdf_path(canvas, self._clip_shape), fill=1, stroke=0)
+            if path := _shape_to_pdf_path(canvas, shape._clip_shape):
+                if len(self.geometry) == 3 and not float(fp_str(self.geometry[2])):
+                    canvas.setFillColor(shape._rl_colors[-1])
+                    canvas.drawPath(path, fill=1, stroke=0)
+                else:
+                    canvas.clipPath(path, fill=1, stroke=0)
+                    canvas.transform(*self.box)
+                    paint = canvas.radialGradient if len(self.geometry) == 3 else canvas.linearGradient
+                    paint(*self.geometry, shape._rl_colors, shape._positions, shape._extend)
             canvas.restoreState()
     return Stretched
 
