@@ -211,12 +211,14 @@ ATTRIBUTION_HEAD = ("# Icon attribution\n\nIcons from [game-icons.net](https://g
 def add_icons(project: Project, game_id: str, wanted: list[str], package: Path | None = None) -> list[Path]:
     """Write each wanted icon as layouts/<game>/icons/NAME.svg with its row in that folder's ATTRIBUTION.md;
     an icon already there is left as it is. Returns the files written."""
-    from ..project import folder_held
+    from ..project import folder_held, present
 
     game_id = project.select([game_id])[0]
     _known(wanted)
     folder = project.layouts / game_id / "icons"
-    todo = [n for n in wanted if not _there(folder / f"{n}.svg")]
+    # (a link to nothing is there: the designer's link to an icon kept elsewhere, a shared folder not mounted, was
+    # replaced by the set's icon, as Path.exists follows it)
+    todo = [n for n in wanted if not present(folder / f"{n}.svg")]
     if not todo:
         return []
     iconset = load_set(package)
@@ -236,13 +238,13 @@ def add_icons(project: Project, game_id: str, wanted: list[str], package: Path |
 
 def _write_icons(project: Project, folder: Path, drawings: JSON, iconset: JSON) -> list[Path]:
     """add_icons' writing, in the held icons folder: each icon not there yet, then its row in the credits."""
-    from ..project import write_file
+    from ..project import present, write_file
 
     credits = folder / "ATTRIBUTION.md"
     text = _credits_text(project, credits)
     written = []
     for name, icon in drawings.items():
-        if _there(folder / f"{name}.svg"):  # added by another pnp meanwhile, with its row
+        if present(folder / f"{name}.svg"):  # added by another pnp meanwhile, with its row
             continue
         write_file(folder / f"{name}.svg", icon_svg(icon, iconset).encode("utf-8"))
         written.append(folder / f"{name}.svg")
@@ -250,12 +252,6 @@ def _write_icons(project: Project, folder: Path, drawings: JSON, iconset: JSON) 
     if rows:
         write_file(credits, (text.rstrip("\n") + "\n" + "\n".join(rows) + "\n").encode("utf-8"))
     return written
-
-
-def _there(path: Path) -> bool:
-    """Whether something is at `path`, a link to nothing too: `exists` follows a link, and the designer's link to
-    an icon kept elsewhere (a shared art folder not mounted) was replaced by the set's icon, the link lost."""
-    return path.is_symlink() or path.exists()
 
 
 def _credits_text(project: Project, credits: Path) -> str:
