@@ -111,7 +111,7 @@ def default_file(folder: Path, name: str) -> str:
 
 def _files_found(folder: Path, name: str) -> list[str]:
     """The files a table of no `file:` may be read from that exist, the one read first."""
-    return [f"{name}{suffix}" for suffix in (".yaml",) + SPREADSHEETS if (folder / f"{name}{suffix}").exists()]
+    return [f"{name}{suffix}" for suffix in (".yaml",) + SPREADSHEETS if present(folder / f"{name}{suffix}")]
 
 
 def _read(game: GameShape, spec: Record, name: str, fname: str, chk: CheckerShape,
