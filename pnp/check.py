@@ -6,6 +6,7 @@ import contextlib
 import decimal
 import functools
 import gc
+import posixpath
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import partial
@@ -34,7 +35,7 @@ from .printables import Studio, marked_key
 from .products import KINDS, component_keys
 from .products.rulebook import credit_problems
 from .products.sheets import unfolded, unfolded_message
-from .project import present, thaw
+from .project import named_alike, present, thaw
 from .options import hundredths_down, shown_number
 from .report import Mark, Report, Suggestions, did_you_mean, named, shortened
 from .template import MacroArgument, budget, is_template, macro_callers, macro_enum_mistakes
@@ -915,6 +916,11 @@ class Checks:
         except DataError as e:
             self.error(e.message, e.mark)
             return None
+        if (alike := named_alike(path.parent, path.name)) is not None:  # (a copy on a Mac prints either)
+            self.warn(f"image {named(prim.text)} has {named(posixpath.join(posixpath.dirname(prim.text), alike))} beside it, a name that differs only in case or in "
+                      "how its accents are stored: one file on a disk that does not tell such names apart (macOS, "
+                      "Windows, a USB stick), where the game prints whichever was copied there last: rename one",
+                      prim.mark)
         self.game.used_files.add(real)
         try:
             asked_at = field_holding(self.item_now, prim.text)[1] or prim.mark  # the data field naming it
