@@ -89,7 +89,7 @@ class Project:
         for name in names:
             if problem := game_name_problem(name):
                 raise UsageError(f"game folder cards/{shown(name)} {problem}: rename it")
-        if pair := _alike_pair(names):
+        if pair := alike_pair(names):
             first, second = (shown(name) for name in pair)
             raise UsageError(f"game folders cards/{first} and cards/{second} differ only in case or in how their "
                              f"accents are stored: their outputs output/{first} and output/{second} (and "
@@ -363,7 +363,7 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
-def _alike_pair(names: Sequence[str]) -> tuple[str, str] | None:
+def alike_pair(names: Sequence[str]) -> tuple[str, str] | None:
     """The first two of `names` that read as one (name_key), in their order, or None: names a disk that ignores
     case or Unicode form (macOS, Windows, a USB stick) takes for one, which a folder of each of them shares."""
     seen: dict[str, str] = {}

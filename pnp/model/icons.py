@@ -10,7 +10,8 @@ from pathlib import Path
 
 from ..errors import DataError
 from ..options import did_you_mean
-from ..project import MAX_LINK_HOPS, WRITTEN_RECORD_PREFIX, WRITTEN_RECORDS, Project, hidden_part, not_regular
+from ..project import (MAX_LINK_HOPS, WRITTEN_RECORD_PREFIX, WRITTEN_RECORDS, Project, alike_pair, hidden_part,
+                       not_regular)
 from ..report import Mark, Suggest, character_named, named, type_name
 from .load import Record
 from .schema import ICON_IN_TEXT
@@ -46,6 +47,7 @@ class IconIndex:
                 continue
             entries = _svg_entries(folder)
             beside = {entry.name: entry for entry in entries}
+            self._refuse_alike(folder, entries)
             for entry in entries:
                 # a file that is no link lies where its folder really is; only links are followed one by one
                 # (resolving each of the 167 shared icons took a tenth of a validation)
@@ -71,6 +73,17 @@ class IconIndex:
                 self._named[real] = stem
                 if not ordinary:
                     self._special(folder / entry.name)
+
+    def _refuse_alike(self, folder: Path, entries: list[os.DirEntry[str]]) -> None:
+        """A problem at the second of two icon files of `folder` whose names differ only in case or in how their
+        accents are stored: one file on a disk that does not tell them apart, where a copy of the game on a Mac
+        drew either (exit 0 here, with no word)."""
+        if pair := alike_pair(sorted(entry.name for entry in entries)):
+            first, second = (self.project.rel(folder / name) for name in pair)
+            self.problems.append(DataError(
+                f"icon files {named(first)} and {named(second)} differ only in case or in how their accents are "
+                "stored: one file on a disk that does not tell such names apart (macOS, Windows, a USB stick), "
+                "where the game draws whichever was copied there last: rename one", Mark(second)))
 
     def _linked(self, folder: Path, real_folder: Path, beside: dict[str, os.DirEntry[str]],
                 name: str) -> tuple[Path, bool]:
