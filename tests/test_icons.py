@@ -99,6 +99,19 @@ def test_add_leaves_a_link_to_nothing_where_an_icon_goes(tmp_path, package):
     assert not (tmp_path / "art").exists()
 
 
+def test_add_refuses_an_icon_named_as_a_file_there_but_for_its_case(tmp_path, package):
+    """Anchor.svg there: on macOS, Windows or a USB stick anchor.svg was written over it (the designer's drawing
+    lost), and here beside it, two files a copy of the game on a Mac would hold as one."""
+    root = make_project(tmp_path / "proj")
+    icons = root / "layouts/mini/icons"
+    icons.mkdir(parents=True, exist_ok=True)
+    (icons / "Anchor.svg").write_text("<svg/>")
+    result = run(root, "icons", "add", "mini", "anchor", "--package", str(package))
+    assert result.exit_code == 2 and "layouts/mini/icons/Anchor.svg: error: is there, one file with 'anchor.svg'" \
+        in result.output, result.output
+    assert sorted(p.name for p in icons.iterdir()) == ["Anchor.svg"]
+
+
 @pytest.mark.parametrize("make, said", [
     (lambda path: path.touch() or os.truncate(path, 3 * 2**30), "ATTRIBUTION.md: error: file is larger than 20 MB"),
     (lambda path: path.write_bytes(b"# Icons\n\xff\xfe"), "ATTRIBUTION.md:2:1: error: not UTF-8 text (byte 0xff)"),

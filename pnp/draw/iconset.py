@@ -221,6 +221,7 @@ def add_icons(project: Project, game_id: str, wanted: list[str], package: Path |
     todo = [n for n in wanted if not present(folder / f"{n}.svg")]
     if not todo:
         return []
+    _refuse_alike(project, folder, todo)
     iconset = load_set(package)
     drawings = _drawings(todo, iconset)
     _confined(project, folder)
@@ -234,6 +235,19 @@ def add_icons(project: Project, game_id: str, wanted: list[str], package: Path |
     except OSError as e:
         named = e.filename if isinstance(e.filename, (str, Path)) else folder
         raise UsageError(f"cannot write the icons there: {why_not_written(e)}", Mark(project.rel(named))) from None
+
+
+def _refuse_alike(project: Project, folder: Path, todo: list[str]) -> None:
+    """UsageError, before anything is written, at a file of the icons folder whose name differs from an icon's to
+    write only in case or in how its accents are stored (Anchor.svg for anchor): on macOS, Windows or a USB stick
+    the icon was written over that file, the designer's own drawing lost, and here it made a second one."""
+    from ..project import named_alike
+
+    for name in todo:
+        if (alike := named_alike(folder, f"{name}.svg")) is not None:
+            raise UsageError(f"is there, one file with {shown(name + '.svg')} on a disk that does not tell such names "
+                             "apart (macOS, Windows, a USB stick), where the icon would be written over it: rename it "
+                             "first, or leave the icon out", Mark(project.rel(folder / alike)))
 
 
 def _write_icons(project: Project, folder: Path, drawings: JSON, iconset: JSON) -> list[Path]:
