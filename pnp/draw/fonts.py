@@ -23,7 +23,8 @@ from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 from ..errors import DataError, LoadError
 from ..options import blank
 from ..model.load import MAX_FILE_BYTES, Record, load_bytes
-from ..project import BUILTIN_FONTS, file_status, open_project_file, present, read_project_file, spelt_otherwise
+from ..project import (BUILTIN_FONTS, file_status, named_alike, open_project_file, present, read_project_file,
+                       spelt_otherwise)
 from ..report import Mark, named, shown as quoted
 from ..project import Project
 from pathlib import Path
@@ -469,6 +470,11 @@ def _inside(project: Project, path: Path, mark: Mark | None, what: str, shown: s
         up = len(Path(typed).parts) - 1  # the folder `typed` is written from
         folder = path.parents[up] if 0 <= up < len(path.parents) else path.parent
         raise DataError(f"{what} {named(typed)} not found{project.meant(folder, typed)}", mark)
+    if (alike := named_alike(path.parent, path.name)) is not None:  # (a copy on a Mac embedded either)
+        raise DataError(f"{what} {named(path.name if shown is None else shown)} has {named(alike)} beside it, a name "
+                        "that differs only in case or in how its accents are stored: one file on a disk that does not "
+                        "tell such names apart (macOS, Windows, a USB stick), where the game uses whichever was "
+                        "copied there last: rename one", mark)
     return real
 
 
