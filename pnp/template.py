@@ -1276,6 +1276,19 @@ _CARD_TEXT_UNREAD = {ord(c): "\\" + c for c in "&`<>~|!()_"}
 _TERM_WRITTEN = re.compile(r"\[\[[^\[\]\n]{1,60}\]\]")
 # what Markdown reads at a line's start: a heading, a quote, a list's item, a setext underline
 _BLOCK_START = re.compile(r"[#>+=-]|[0-9]{1,9}[.)]")
+# a card's escapes ('\*', '\:', '\[', a doubled backslash), or a backslash a card prints as typed ('\#', one ending
+# the text), which Markdown read as an escape ('#'), or at a line's end as a line break, printing no backslash
+_CARD_ESCAPE = re.compile(r"\\[*:\[\\]|\\")
+
+
+def _card_escape_markdown(found: re.Match[str]) -> str:
+    """A card's escape as written, a backslash the card prints as typed escaped (see _CARD_ESCAPE)."""
+    return found.group() if len(found.group()) == 2 else "\\\\"
+
+
+def _card_text_unread(text: str) -> str:
+    """Card text outside a glossary term's brackets with what only Markdown reads escaped (_CARD_TEXT_UNREAD)."""
+    return _CARD_ESCAPE.sub(_card_escape_markdown, text).translate(_CARD_TEXT_UNREAD)
 
 
 def _card_text_markdown(text: str) -> str:
@@ -1283,9 +1296,9 @@ def _card_text_markdown(text: str) -> str:
     a glossary term's text printed on the player aid as typed, in the rulebook as 'R&D x' and a line break."""
     pieces, at = [], 0
     for term in _TERM_WRITTEN.finditer(text):
-        pieces += [text[at:term.start()].translate(_CARD_TEXT_UNREAD), term.group()]
+        pieces += [_card_text_unread(text[at:term.start()]), term.group()]
         at = term.end()
-    escaped = "".join(pieces) + text[at:].translate(_CARD_TEXT_UNREAD)
+    escaped = "".join(pieces) + _card_text_unread(text[at:])
     start = _BLOCK_START.match(escaped)
     if start is not None:
         escaped = escaped[:start.end() - 1] + "\\" + escaped[start.end() - 1:]

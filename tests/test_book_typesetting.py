@@ -611,6 +611,9 @@ def test_a_text_of_the_data_prints_in_the_book_as_on_a_card():
     text, drawn = _book_text_and_icons(BookContent(title="T", markdown=markdown))
     assert "Rules R&amp;D `x` <br> a_b_ [g](h) | ~~f~~ bold # Head 1. one & Credits" in text and drawn == ["star"]
     assert template._card_text_markdown("[[Fast(er)]] (x)\ny") == "[[Fast(er)]] \\(x\\)<br>y"
+    card = Record({"text": "a \\# b \\* \\\\ c\\"})  # (backslashes a card prints as typed, and its escapes)
+    markdown = template.render("# Rules\n\n{{ card.text }}\n**d**\n", {"card": card}, markup=True)
+    assert "Rules a \\# b * \\ c\\ d Credits" in _book_text_and_icons(BookContent(title="T", markdown=markdown))[0]
 
 
 def test_a_value_as_typed_keeps_its_line_breaks_inside_a_heading_and_a_table_row():
