@@ -1268,9 +1268,10 @@ def _data_text(container: object, value: object) -> object:
 
 
 # What Markdown reads in a text that card text prints as typed: entities ('&amp;'), code spans, HTML ('<br>' broke the
-# line), links' and pictures' brackets, table cells, struck text and underscores. A card's own markup (stars, icons'
-# colons, glossary terms' brackets and backslash escapes) is kept for the book to read as a card does.
-_CARD_TEXT_UNREAD = {ord(c): "\\" + c for c in "&`<>~|!()_"}
+# line) and addresses in angle brackets, a link's or a picture's brackets, table cells and struck text. Only where
+# Markdown would read it (an escape prints as typed inside a code span the template writes around a value). A card's
+# own markup (stars, icons' colons, glossary terms' brackets, its escapes) is kept for the book to read as a card does.
+_CARD_TEXT_UNREAD = re.compile(r"&(?=#?[0-9A-Za-z]{1,32};)|`|<(?=[A-Za-z/!?])|~|\||!(?=\[)|(?<=\])\(")
 # a glossary term as written (model.glossary's TERM_IN_TEXT, not imported here: a lower layer), left whole: its name
 # is looked up as written
 _TERM_WRITTEN = re.compile(r"\[\[[^\[\]\n]{1,60}\]\]")
@@ -1288,7 +1289,7 @@ def _card_escape_markdown(found: re.Match[str]) -> str:
 
 def _card_text_unread(text: str) -> str:
     """Card text outside a glossary term's brackets with what only Markdown reads escaped (_CARD_TEXT_UNREAD)."""
-    return _CARD_ESCAPE.sub(_card_escape_markdown, text).translate(_CARD_TEXT_UNREAD)
+    return _CARD_TEXT_UNREAD.sub(r"\\\g<0>", _CARD_ESCAPE.sub(_card_escape_markdown, text))
 
 
 def _card_text_markdown(text: str) -> str:

@@ -610,7 +610,7 @@ def test_a_text_of_the_data_prints_in_the_book_as_on_a_card():
     markdown = template.render(source, {"card": card}, markup=True)
     text, drawn = _book_text_and_icons(BookContent(title="T", markdown=markdown))
     assert "Rules R&amp;D `x` <br> a_b_ [g](h) | ~~f~~ bold # Head 1. one & Credits" in text and drawn == ["star"]
-    assert template._card_text_markdown("[[Fast(er)]] (x)\ny") == "[[Fast(er)]] \\(x\\)<br>y"
+    assert template._card_text_markdown("[[Fast(er)]] (x) [y](z) a_b\nc") == "[[Fast(er)]] (x) [y]\\(z) a_b<br>c"
     card = Record({"text": "a \\# b \\* \\\\ c\\"})  # (backslashes a card prints as typed, and its escapes)
     markdown = template.render("# Rules\n\n{{ card.text }}\n**d**\n", {"card": card}, markup=True)
     assert "Rules a \\# b * \\ c\\ d Credits" in _book_text_and_icons(BookContent(title="T", markdown=markdown))[0]
