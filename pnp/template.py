@@ -1252,6 +1252,60 @@ def _joined_output(pieces: Iterable[str]) -> str:
     return _check_result("".join(pieces))
 
 
+class _DataText(str):
+    """A text of the game's data (a field of an item) read by the rulebook's template, which `{{ }}` prints as
+    a card prints it (_card_text_markdown)."""
+
+    __slots__ = ()
+
+
+def _data_text(container: object, value: object) -> object:
+    """`value`, read from `container`, as a _DataText when it is a text of the game's data (not of a mapping the
+    template made) read while the rulebook renders."""
+    if type(value) is str and type(container) is not dict and _MARKUP_READ.get():
+        return _DataText(value)
+    return value
+
+
+# What Markdown reads in a text that card text prints as typed: entities ('&amp;'), code spans, HTML ('<br>' broke the
+# line) and addresses in angle brackets, a link's or a picture's brackets, table cells and struck text. Only where
+# Markdown would read it (an escape prints as typed inside a code span the template writes around a value). A card's
+# own markup (stars, icons' colons, glossary terms' brackets, its escapes) is kept for the book to read as a card does.
+_CARD_TEXT_UNREAD = re.compile(r"&(?=#?[0-9A-Za-z]{1,32};)|`|<(?=[A-Za-z/!?])|~|\||!(?=\[)|(?<=\])\(")
+# a glossary term as written (model.glossary's TERM_IN_TEXT, not imported here: a lower layer), left whole: its name
+# is looked up as written
+_TERM_WRITTEN = re.compile(r"\[\[[^\[\]\n]{1,60}\]\]")
+# what Markdown reads at a line's start: a heading, a quote, a list's item, a setext underline
+_BLOCK_START = re.compile(r"[#>+=-]|[0-9]{1,9}[.)]")
+# a card's escapes ('\*', '\:', '\[', a doubled backslash), or a backslash a card prints as typed ('\#', one ending
+# the text), which Markdown read as an escape ('#'), or at a line's end as a line break, printing no backslash
+_CARD_ESCAPE = re.compile(r"\\[*:\[\\]|\\")
+
+
+def _card_escape_markdown(found: re.Match[str]) -> str:
+    """A card's escape as written, a backslash the card prints as typed escaped (see _CARD_ESCAPE)."""
+    return found.group() if len(found.group()) == 2 else "\\\\"
+
+
+def _card_text_unread(text: str) -> str:
+    """Card text outside a glossary term's brackets with what only Markdown reads escaped (_CARD_TEXT_UNREAD)."""
+    return _CARD_TEXT_UNREAD.sub(r"\\\g<0>", _CARD_ESCAPE.sub(_card_escape_markdown, text))
+
+
+def _card_text_markdown(text: str) -> str:
+    """A text of the game's data as the rulebook's Markdown printing it as a card prints it: 'R&amp;D `x` <br>' in
+    a glossary term's text printed on the player aid as typed, in the rulebook as 'R&D x' and a line break."""
+    pieces, at = [], 0
+    for term in _TERM_WRITTEN.finditer(text):
+        pieces += [_card_text_unread(text[at:term.start()]), term.group()]
+        at = term.end()
+    escaped = "".join(pieces) + _card_text_unread(text[at:])
+    start = _BLOCK_START.match(escaped)
+    if start is not None:
+        escaped = escaped[:start.end() - 1] + "\\" + escaped[start.end() - 1:]
+    return _as_typed_break(escaped)
+
+
 def _printed(value: object) -> object:
     """What `{{ ... }}` prints (Jinja's finalize): refused before it is turned into text when too long, and
     refused when it is none, which Python would print as the word 'None': an optional field left out
@@ -1262,6 +1316,8 @@ def _printed(value: object) -> object:
                          "left out?): print `x or ''`, or draw the element only `when: x`")
     if type(value) not in _SHORT_TEXTS:
         _refuse_longer(_text_size(value), "the printed text")
+    if type(value) is _DataText:
+        return _card_text_markdown(value)
     return _number_printed(value)
 
 
@@ -2854,7 +2910,7 @@ class _Env(ImmutableSandboxedEnvironment):
                 return self.undefined(obj=obj, name=attribute)
             return self.wrap_str_format(value) or value
         if _is_mapping(obj) and attribute in obj:
-            return obj[attribute]
+            return _data_text(obj, obj[attribute])
         if type(obj) is LoopContext:  # (loop.changed remembers the value it was last given)
             _check_loop_here(obj)
         return super().getattr(obj, attribute)
@@ -2863,7 +2919,7 @@ class _Env(ImmutableSandboxedEnvironment):
         tick()
         if type(argument) is slice:  # (a constant `x[a:b]` folded as the template compiles)
             return _sliced(obj, argument.start, argument.stop, argument.step)
-        return super().getitem(obj, argument)
+        return _data_text(obj, super().getitem(obj, argument))
 
     sliced = staticmethod(_sliced)
 
@@ -3291,7 +3347,12 @@ def _as_typed_markdown(text: str) -> str:
     """`text` as Markdown printing it as a card prints it as typed (see _as_typed_filter): every character
     Markdown reads escaped ('\\&', '\\#'; the book prints an escape's character as typed, see book._inline), a
     line break '<br>' (see BREAK), and leading spaces an entity (four began a code block)."""
-    escaped = _LEADING_SPACE.sub("&#32;", text.translate(_MARKDOWN_READ))
+    return _as_typed_break(text.translate(_MARKDOWN_READ))
+
+
+def _as_typed_break(escaped: str) -> str:
+    """Escaped text as Markdown keeping its line breaks and leading spaces (see _as_typed_markdown)."""
+    escaped = _LEADING_SPACE.sub("&#32;", escaped)
     return ("&#32;" if escaped.startswith(("\n", "\r")) else "") + _LINE_BREAK.sub(BREAK, escaped)
 
 

@@ -598,6 +598,24 @@ def test_a_value_as_typed_prints_in_the_book_as_on_a_card():
     assert "one\ntwo" in "\n".join(pages)  # (a line break, as on a card, not a space)
 
 
+def test_a_text_of_the_data_prints_in_the_book_as_on_a_card():
+    """A glossary term's text 'R&amp;D `x` <br>' printed on the player aid as typed and in the rulebook, where the
+    template printed it (`{{ keyword(t).text }}`), as 'R&D x' and a line break, exit 0: a text of the data prints in
+    the book as on a card, its stars, icons and terms read, what only Markdown reads escaped; a text the
+    template makes is its Markdown."""
+    from pnp import template
+    from pnp.model.load import Record
+    card = Record({"text": "R&amp;D `x` <br> a_b_ [g](h) | ~~f~~ **bold** :star:", "head": "# Head", "n": "1. one"})
+    source = "# Rules\n\n{{ card.text }}\n\n{{ card['head'] }} {{ card.n }} {{ {'m': '&amp;'}['m'] }}\n"
+    markdown = template.render(source, {"card": card}, markup=True)
+    text, drawn = _book_text_and_icons(BookContent(title="T", markdown=markdown))
+    assert "Rules R&amp;D `x` <br> a_b_ [g](h) | ~~f~~ bold # Head 1. one & Credits" in text and drawn == ["star"]
+    assert template._card_text_markdown("[[Fast(er)]] (x) [y](z) a_b\nc") == "[[Fast(er)]] (x) [y]\\(z) a_b<br>c"
+    card = Record({"text": "a \\# b \\* \\\\ c\\"})  # (backslashes a card prints as typed, and its escapes)
+    markdown = template.render("# Rules\n\n{{ card.text }}\n**d**\n", {"card": card}, markup=True)
+    assert "Rules a \\# b * \\ c\\ d Credits" in _book_text_and_icons(BookContent(title="T", markdown=markdown))[0]
+
+
 def test_a_value_as_typed_keeps_its_line_breaks_inside_a_heading_and_a_table_row():
     """`| as_typed` wrote a line break as Markdown's hard break, a backslash ending the line: in a heading it
     printed 'Roars\\' and the rest as a paragraph, and it split a table's row, with exit 0. A break is a space
