@@ -2546,10 +2546,19 @@ def _enum_dropdowns(book: Any, ws: Any, names: list[Any], schema: Schema, last_r
         # lists.title: a table named as LISTS_SHEET took that name first, and the drop-downs offered its own column
         rule = DataValidation(type="list", formula1=listed[values], allow_blank=not field.required,
                               showErrorMessage=True, errorTitle="Not one of the values",
-                              error=_cut(f"{names[col - 1]} is one of: {', '.join(map(str, field.values))}", 255))
+                              error=_cut(f"{names[col - 1]} is one of: {', '.join(map(_as_cell_shows, field.values))}", 255))
         column = get_column_letter(col)
         rule.add(f"{column}2:{column}{last_row + 500}")
         ws.add_data_validation(rule)
+
+
+def _as_cell_shows(value: object) -> str:
+    """An enum's value in the words of the sheet whose cell holds it, for Excel's message on a value typed outside
+    the list: true as TRUE (Python's True was shown, a spelling neither the sheet nor the YAML has), a number as
+    a spreadsheet spells it (1E+20)."""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    return excel_spelt(str(value), value) if isinstance(value, (int, float)) else str(value)
 
 
 def _lists_sheet(book: Any) -> Any:
