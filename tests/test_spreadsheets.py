@@ -750,6 +750,16 @@ def test_a_sheet_whose_dimension_understates_it_is_read_whole(proj):
                for ln in errors(proj)), errors(proj)
 
 
+def test_a_sheet_whose_relation_names_a_part_of_no_cells_is_refused_never_read_as_empty(proj):
+    """A workbook whose sheet's relation named its styles part was read as a sheet of no rows, the table as of no
+    items, exit 0."""
+    path = xlsx_table(proj, "turn")
+    rezip(path, lambda name, data: re.sub(rb'Target="/?xl/worksheets/sheet1.xml"', b'Target="styles.xml"', data)
+          if name == "xl/_rels/workbook.xml.rels" else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:1:1: error: the sheet's part 'xl/styles.xml' holds a "
+                             "<styleSheet>, not the <worksheet> of a sheet of cells") for ln in errors(proj)), errors(proj)
+
+
 @pytest.mark.parametrize("cell, message", [
     (b'<c r="A3"', "3:1: error: cell A3 after column 2 of its row: a row's cells are in column order"),
     (b'<c r="B9"', "3:3: error: a cell named 'B9' in row 3: each cell is named by its column and its own row"),

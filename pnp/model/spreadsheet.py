@@ -693,8 +693,7 @@ def _sheet_rows(ws: Any, where: str, warn: Warn | None = None) -> Rows:
         sheet.tables = styled_tables(book._archive, ws._worksheet_path, table_parts)
     sheet.zeros_hidden = any(view.get("showZeros") in ("0", "false")
                              for view in root.findall(f"{_MAIN}sheetViews/{_MAIN}sheetView"))
-    if local_name(root.tag) in ("row", "c"):
-        raise LoadError(_misplaced_said(root.tag), Mark(where, 1, 1))
+    _check_sheet_root(root, ws, where)
     with warnings.catch_warnings():  # openpyxl's, once for all (15% of the time per cell): its cases are refused
         warnings.simplefilter("ignore")
         sheet.walk(root)
@@ -704,6 +703,18 @@ def _sheet_rows(ws: Any, where: str, warn: Warn | None = None) -> Rows:
         if warn is not None and said:
             warn(*said)
     return sheet.rows
+
+
+def _check_sheet_root(root: Any, ws: Any, where: str) -> None:
+    """LoadError when the sheet's part is no sheet of cells (its XML no <worksheet>): a workbook whose sheet's
+    relation named its styles part was read as a sheet of no rows, and the table as of no items (exit 0), where a
+    spreadsheet program refuses the file."""
+    if local_name(root.tag) in ("row", "c"):
+        raise LoadError(_misplaced_said(root.tag), Mark(where, 1, 1))
+    if root.tag != _MAIN + "worksheet":
+        raise LoadError(f"the sheet's part {named(ws._worksheet_path)} holds a <{local_name(root.tag)}>"
+                        f"{_namespace_said(root.tag)}, not the <worksheet> of a sheet of cells: the file is damaged; "
+                        "save it again from the spreadsheet program", Mark(where, 1, 1))
 
 
 def _blank_row(row: Any, shared: Any) -> bool:
