@@ -750,6 +750,16 @@ def test_a_sheet_whose_dimension_understates_it_is_read_whole(proj):
                for ln in errors(proj)), errors(proj)
 
 
+def test_a_sheet_whose_relation_is_not_listed_is_refused_in_pnps_words(proj):
+    """openpyxl's refusal was "KeyError: 'rId9'"."""
+    path = xlsx_table(proj, "turn")
+    rezip(path, lambda name, data: re.sub(rb' r:id="rId[0-9]+"', b' r:id="rId9"', data, count=1)
+          if name == "xl/workbook.xml" else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: sheet 'turn' finds its part by relation 'rId9', which "
+                             "the workbook's relations do not list: the file is damaged") for ln in errors(proj)), \
+        errors(proj)
+
+
 def test_a_sheet_whose_relation_names_a_part_of_no_cells_is_refused_never_read_as_empty(proj):
     """A workbook whose sheet's relation named its styles part was read as a sheet of no rows, the table as of no
     items, exit 0."""
