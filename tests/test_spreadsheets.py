@@ -750,6 +750,26 @@ def test_a_sheet_whose_dimension_understates_it_is_read_whole(proj):
                for ln in errors(proj)), errors(proj)
 
 
+def test_a_sheet_whose_relation_is_not_listed_is_refused_in_pnps_words(proj):
+    """openpyxl's refusal was "KeyError: 'rId9'"."""
+    path = xlsx_table(proj, "turn")
+    rezip(path, lambda name, data: re.sub(rb' r:id="rId[0-9]+"', b' r:id="rId9"', data, count=1)
+          if name == "xl/workbook.xml" else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: sheet 'turn' finds its part by relation 'rId9', which "
+                             "the workbook's relations do not list: the file is damaged") for ln in errors(proj)), \
+        errors(proj)
+
+
+def test_a_sheet_whose_relation_names_a_part_of_no_cells_is_refused_never_read_as_empty(proj):
+    """A workbook whose sheet's relation named its styles part was read as a sheet of no rows, the table as of no
+    items, exit 0."""
+    path = xlsx_table(proj, "turn")
+    rezip(path, lambda name, data: re.sub(rb'Target="/?xl/worksheets/sheet1.xml"', b'Target="styles.xml"', data)
+          if name == "xl/_rels/workbook.xml.rels" else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:1:1: error: the sheet's part 'xl/styles.xml' holds a "
+                             "<styleSheet>, not the <worksheet> of a sheet of cells") for ln in errors(proj)), errors(proj)
+
+
 @pytest.mark.parametrize("cell, message", [
     (b'<c r="A3"', "3:1: error: cell A3 after column 2 of its row: a row's cells are in column order"),
     (b'<c r="B9"', "3:3: error: a cell named 'B9' in row 3: each cell is named by its column and its own row"),
@@ -1112,6 +1132,9 @@ def test_an_enum_of_true_false_and_number_values_round_trips_and_validates(tmp_p
     convert(root, root / f"cards/mini/cards.{fmt}", "yaml", "--out", str(root / "back.yaml"))
     back = yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8"))
     assert [(item["seal"], type(item["seal"])) for item in back] == [(True, bool), (1, int), ("01", str), ("null", str)]
+    if fmt == "xlsx":  # (Excel's message on a value typed outside the drop-down said Python's 'True')
+        rule = openpyxl.load_workbook(root / "cards/mini/cards.xlsx").active.data_validations.dataValidation[-1]
+        assert rule.error == "seal is one of: TRUE, 1, 01, null"
     (root / "cards/mini/cards.yaml").unlink()
     result = run(root, "validate")
     assert result.exit_code == 0, result.output

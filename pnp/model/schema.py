@@ -111,6 +111,10 @@ class Field(options.Option):
         self.spec = spec
         if not isinstance(self.required, bool):
             raise SpecError(f"'required' is true or false, got {typed_value(self.required)}", _at(spec, "required"))
+        if self.required and "default" in spec:  # (an item can never leave the field out: the default was dead,
+            # accepted without a word, and a designer counting on it filling items in was left to wonder)
+            raise SpecError("'required: true' with a 'default': no item may leave the field out, so the default is "
+                            "never used; drop one of the two", _at(spec, "required"))
         self.default = self.given_default()  # what the code reading a left-out value counts on: None if none
         self.typed = self.value_option(minimum=self._number_option("min"), maximum=self._number_option("max")) \
             if issubclass(self.value_option, options.Number) else self.value_option()

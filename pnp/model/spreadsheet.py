@@ -693,8 +693,7 @@ def _sheet_rows(ws: Any, where: str, warn: Warn | None = None) -> Rows:
         sheet.tables = styled_tables(book._archive, ws._worksheet_path, table_parts)
     sheet.zeros_hidden = any(view.get("showZeros") in ("0", "false")
                              for view in root.findall(f"{_MAIN}sheetViews/{_MAIN}sheetView"))
-    if local_name(root.tag) in ("row", "c"):
-        raise LoadError(_misplaced_said(root.tag), Mark(where, 1, 1))
+    _check_sheet_root(root, ws, where)
     with warnings.catch_warnings():  # openpyxl's, once for all (15% of the time per cell): its cases are refused
         warnings.simplefilter("ignore")
         sheet.walk(root)
@@ -704,6 +703,18 @@ def _sheet_rows(ws: Any, where: str, warn: Warn | None = None) -> Rows:
         if warn is not None and said:
             warn(*said)
     return sheet.rows
+
+
+def _check_sheet_root(root: Any, ws: Any, where: str) -> None:
+    """LoadError when the sheet's part is no sheet of cells (its XML no <worksheet>): a workbook whose sheet's
+    relation named its styles part was read as a sheet of no rows, and the table as of no items (exit 0), where a
+    spreadsheet program refuses the file."""
+    if local_name(root.tag) in ("row", "c"):
+        raise LoadError(_misplaced_said(root.tag), Mark(where, 1, 1))
+    if root.tag != _MAIN + "worksheet":
+        raise LoadError(f"the sheet's part {named(ws._worksheet_path)} holds a <{local_name(root.tag)}>"
+                        f"{_namespace_said(root.tag)}, not the <worksheet> of a sheet of cells: the file is damaged; "
+                        "save it again from the spreadsheet program", Mark(where, 1, 1))
 
 
 def _blank_row(row: Any, shared: Any) -> bool:
@@ -2546,10 +2557,19 @@ def _enum_dropdowns(book: Any, ws: Any, names: list[Any], schema: Schema, last_r
         # lists.title: a table named as LISTS_SHEET took that name first, and the drop-downs offered its own column
         rule = DataValidation(type="list", formula1=listed[values], allow_blank=not field.required,
                               showErrorMessage=True, errorTitle="Not one of the values",
-                              error=_cut(f"{names[col - 1]} is one of: {', '.join(map(str, field.values))}", 255))
+                              error=_cut(f"{names[col - 1]} is one of: {', '.join(map(_as_cell_shows, field.values))}", 255))
         column = get_column_letter(col)
         rule.add(f"{column}2:{column}{last_row + 500}")
         ws.add_data_validation(rule)
+
+
+def _as_cell_shows(value: object) -> str:
+    """An enum's value in the words of the sheet whose cell holds it, for Excel's message on a value typed outside
+    the list: true as TRUE (Python's True was shown, a spelling neither the sheet nor the YAML has), a number as
+    a spreadsheet spells it (1E+20)."""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    return excel_spelt(str(value), value) if isinstance(value, (int, float)) else str(value)
 
 
 def _lists_sheet(book: Any) -> Any:

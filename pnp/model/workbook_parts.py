@@ -384,7 +384,27 @@ def check_sheet_count(book: zipfile.ZipFile, file: str) -> int:
         if link.target in names:  # (openpyxl's refusal names the part missing)
             _count_elements(book, link.target, file)
     _check_parts_read(book, workbook, manifest, relations, file)
+    _check_sheet_relations(book, workbook, {rel.Id for rel in relations if rel.Id} if relations else set(), file)
     return counts["sheet"]
+
+
+_RELATION_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+
+
+def _check_sheet_relations(book: zipfile.ZipFile, workbook: str, ids: set[str], file: str) -> None:
+    """LoadError naming a sheet the `workbook` part lists by a relation its relations (of `ids`) do not list:
+    openpyxl's refusal was "KeyError: 'rId9'", in Python's words."""
+    from xml.etree.ElementTree import iterparse
+
+    with book.open(workbook) as part:
+        for _, element in iterparse(part):
+            # (a sheet of no relation, as a Strict Open XML workbook's are to openpyxl, is left out by openpyxl, and
+            # refused by check_sheet_count's caller as such)
+            if local_name(element.tag) == "sheet" and (rel := element.get(_RELATION_ID)) is not None and rel not in ids:
+                raise LoadError(f"sheet {named(element.get('name') or '')} finds its part by relation {named(rel)}, "
+                                "which the workbook's relations do not list: the file is damaged; save it again from "
+                                "the spreadsheet program", Mark(file))
+            element.clear()
 
 
 def _check_relations(book: zipfile.ZipFile, part: str, file: str) -> None:
