@@ -1721,7 +1721,12 @@ class _Guarded:
     __slots__ = ("_items", "_made_in")  # (named with '_': the sandbox keeps them from templates)
 
     def __init__(self, items: Any) -> None:  # what `{% for %}` loops over: a template's value
-        self._items = items
+        if not isinstance(items, Iterable):  # (Python's words: "'NoneType' object is not iterable", where an
+            # optional field left out is looped over, `{% for t in card.tags %}`; "'int' object is not iterable")
+            raise TypeError("a `for` (or a recursive loop's `loop(...)`) goes over a list, a mapping's keys or a "
+                            f"range, not {_describe_value(items)}"
+                            + (" (an optional field left out? `x or []` loops over nothing)" if items is None else ""))
+        self._items: Any = items
         self._made_in = _budget.evaluation
 
     def __len__(self) -> int:
@@ -1731,6 +1736,10 @@ class _Guarded:
         for value in self._items:
             tick()
             yield value
+
+
+# what Jinja's compiled code passes with a call besides the template's own arguments (the names set so far)
+_JINJA_OWN_ARGUMENTS = frozenset({"_loop_vars", "_block_vars"})
 
 
 def _check_loop_here(loop: LoopContext) -> None:
@@ -2885,7 +2894,11 @@ class _Env(ImmutableSandboxedEnvironment):
 
     def call(self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         tick()
-        if type(__obj) is LoopContext and args:  # a recursive loop's next level: `loop(children)`, guarded as a `for`
+        if type(__obj) is LoopContext:  # a recursive loop's next level: `loop(children)`, guarded as a `for`
+            if len(args) != 1 or kwargs.keys() - _JINJA_OWN_ARGUMENTS:  # (Python's words: "LoopContext.__call__() missing 1 required positional
+                # argument: 'iterable'", "... got an unexpected keyword argument 'caller'" for `{% call loop(x) %}`)
+                raise TypeError("loop(...) in a recursive loop is given one value, what its next level goes over: "
+                                "`loop(x.children)`")
             _check_loop_here(__obj)
             args = (_Guarded(args[0]), *args[1:])
         if _kind_of(getattr(__obj, "__self__", None)) is not None:  # a method of a number, text, list, mapping
