@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 import types
-from collections.abc import Callable, Set as AbstractSet, Generator, Hashable, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
+from collections.abc import Callable, Set as AbstractSet, Generator, Hashable, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, Sized, ValuesView
 from pathlib import Path
 from types import CodeType
 from typing import Any, Literal, NoReturn, TypeGuard, TypeVar, cast
@@ -1718,9 +1718,10 @@ class _Guarded:
     """A loop's iterable that checks the time budget as it goes (wrapped round every `{% for %}`), and notes the
     evaluation the loop ran in: its `loop` object is read only there (see _Env.getattr)."""
 
-    __slots__ = ("_items", "_made_in")  # (named with '_': the sandbox keeps them from templates)
+    __slots__ = ("_items", "_made_in", "_names")  # (named with '_': the sandbox keeps them from templates)
 
-    def __init__(self, items: Any) -> None:  # what `{% for %}` loops over: a template's value
+    def __init__(self, items: Any, names: int = 0) -> None:  # what `{% for %}` loops over: a template's value,
+        # and how many names the loop sets from each of its values (`for k, v in ...`: 2; 0 for one name)
         if not isinstance(items, Iterable):  # (Python's words: "'NoneType' object is not iterable", where an
             # optional field left out is looped over, `{% for t in card.tags %}`; "'int' object is not iterable")
             raise TypeError("a `for` (or a recursive loop's `loop(...)`) goes over a list, a mapping's keys or a "
@@ -1728,6 +1729,7 @@ class _Guarded:
                             + (" (an optional field left out? `x or []` loops over nothing)" if items is None else ""))
         self._items: Any = items
         self._made_in = _budget.evaluation
+        self._names = names
 
     def __len__(self) -> int:
         return len(self._items)
@@ -1735,7 +1737,23 @@ class _Guarded:
     def __iter__(self) -> Iterator[object]:
         for value in self._items:
             tick()
+            if self._names:
+                _check_unpacked(value, self._names)
             yield value
+
+
+def _check_unpacked(value: object, names: int) -> None:
+    """A value a `for` of several names sets them from, refused in pnp's words when it is not that many values
+    (Python's: "too many values to unpack (expected 2)" for `{% for k, v in card %}`, a mapping's keys; "cannot
+    unpack non-iterable int object")."""
+    if isinstance(value, Iterable) and not isinstance(value, Sized):
+        return  # (a generator's values are counted as Python unpacks them)
+    count = len(value) if isinstance(value, Sized) else None
+    if count != names:
+        raise TypeError(f"a `for` of {names} names is given {_describe_value(value)}"
+                        + (f" of {count} {'characters' if isinstance(value, str) else 'values'}"
+                           if count is not None else "")
+                        + f", not {names} values (a mapping's keys and values are `x.items()`)")
 
 
 # what Jinja's compiled code passes with a call besides the template's own arguments (the names set so far)
@@ -2532,7 +2550,8 @@ def _bounded_tree(tree: _Node) -> _Node:
             raise _TooBig(_TOO_DEEP, node.lineno or 1)
         _refuse_autoescape(node)
         if isinstance(node, nodes.For) and not (isinstance(node.iter, nodes.Filter) and node.iter.name == "_pnp_loop"):
-            node.iter = nodes.Filter(node.iter, "_pnp_loop", [], [], None, None, lineno=node.lineno)
+            names = len(node.target.items) if isinstance(node.target, nodes.Tuple) else 0  # (`for k, v in ...`)
+            node.iter = nodes.Filter(node.iter, "_pnp_loop", [nodes.Const(names)], [], None, None, lineno=node.lineno)
         for field, value in node.iter_fields():
             children = value if isinstance(value, list) else [value]
             for i, child in enumerate(children):
@@ -2900,7 +2919,7 @@ class _Env(ImmutableSandboxedEnvironment):
                 raise TypeError("loop(...) in a recursive loop is given one value, what its next level goes over: "
                                 "`loop(x.children)`")
             _check_loop_here(__obj)
-            args = (_Guarded(args[0]), *args[1:])
+            args = (_Guarded(args[0], getattr(__obj._iterable, "_names", 0)), *args[1:])
         if _kind_of(getattr(__obj, "__self__", None)) is not None:  # a method of a number, text, list, mapping
             _refuse_method_arguments(__obj, args, kwargs)
         if isinstance(getattr(__obj, "__self__", None), str):  # a text's method (one of _TEXT_METHODS)

@@ -51,6 +51,10 @@ from pnp.errors import ExprError, LimitError
     ("{% for c in [1] recursive %}{{ loop(5) }}{% endfor %}", "not a whole number (5)"),
     ("{% for c in [1] recursive %}{{ loop() }}{% endfor %}", "loop(...) in a recursive loop is given one value"),
     ("{% for c in [1] recursive %}{% call(x) loop([]) %}{% endcall %}{% endfor %}", "loop(...) in a recursive"),
+    # a `for` of two names over values that are not pairs ("too many values to unpack (expected 2)")
+    ("{% for k, v in {'ab': 1, 'cde': 2} %}{% endfor %}", "a `for` of 2 names is given text ('cde') of 3 characters"),
+    ("{% for a, b in [[1, 2]] recursive %}{{ loop([5]) }}{% endfor %}", "a `for` of 2 names is given a whole "
+                                                                          "number (5), not 2 values"),
     ("{{ lipsum(10) }}", "'lipsum' is not defined"),
     ("{% for a in range(99999) %}{{ 'x' * 99999 }}{% endfor %}", "text is longer than 1,000,000 characters"),
     # sizes computed from the inputs, before anything is built
