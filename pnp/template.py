@@ -1742,7 +1742,7 @@ class _Guarded:
             yield value
 
 
-def _check_unpacked(value: object, names: int) -> None:
+def _check_unpacked(value: object, names: int, what: str = "`for`") -> None:
     """A value a `for` of several names sets them from, refused in pnp's words when it is not that many values
     (Python's: "too many values to unpack (expected 2)" for `{% for k, v in card %}`, a mapping's keys; "cannot
     unpack non-iterable int object")."""
@@ -1750,10 +1750,11 @@ def _check_unpacked(value: object, names: int) -> None:
         return  # (a generator's values are counted as Python unpacks them)
     count = len(value) if isinstance(value, Sized) else None
     if count != names:
-        raise TypeError(f"a `for` of {names} names is given {_describe_value(value)}"
+        raise TypeError(f"a {what} of {names} names is given {_describe_value(value)}"
                         + (f" of {count} {'characters' if isinstance(value, str) else 'values'}"
                            if count is not None else "")
-                        + f", not {names} values (a mapping's keys and values are `x.items()`)")
+                        + f", not {names} values"
+                        + (" (a mapping's keys and values are `x.items()`)" if what == "`for`" else ""))
 
 
 # what Jinja's compiled code passes with a call besides the template's own arguments (the names set so far)
@@ -2539,6 +2540,26 @@ def _numbers_checked(tokens: Iterable[tuple[int, str, str]]) -> Iterator[tuple[i
         yield lineno, kind, value
 
 
+def _route_unpacking(node: nodes.Node) -> None:
+    """A loop's values through _Guarded (with how many names the loop sets from each: `for k, v in ...`), and
+    the value of a `{% set a, b = ... %}` through _checked_unpacking, so that what does not unpack is said in
+    pnp's words."""
+    if isinstance(node, nodes.For) and not (isinstance(node.iter, nodes.Filter) and node.iter.name == "_pnp_loop"):
+        names = len(node.target.items) if isinstance(node.target, nodes.Tuple) else 0
+        node.iter = nodes.Filter(node.iter, "_pnp_loop", [nodes.Const(names)], [], None, None, lineno=node.lineno)
+    if isinstance(node, nodes.Assign) and isinstance(node.target, nodes.Tuple) and not (
+            isinstance(node.node, nodes.Filter) and node.node.name == "_pnp_unpack"):
+        node.node = nodes.Filter(node.node, "_pnp_unpack", [nodes.Const(len(node.target.items))], [], None, None,
+                                 lineno=node.lineno)
+
+
+def _checked_unpacking(value: Any, names: int) -> Any:
+    """The value a `{% set a, b = ... %}` sets its names from, refused in pnp's words when it is not so many
+    values (Python's: "cannot unpack non-iterable int object", "too many values to unpack (expected 2)")."""
+    _check_unpacked(value, names, "`set`")
+    return value
+
+
 def _bounded_tree(tree: _Node) -> _Node:
     """Refuse a template nested too deep to compile (Jinja's compiler and Python's recurse on
     nesting: 250 chained `+` overflow them), then route its loops and its `~` through the guards. The walk
@@ -2549,9 +2570,7 @@ def _bounded_tree(tree: _Node) -> _Node:
         if depth > MAX_NESTING:
             raise _TooBig(_TOO_DEEP, node.lineno or 1)
         _refuse_autoescape(node)
-        if isinstance(node, nodes.For) and not (isinstance(node.iter, nodes.Filter) and node.iter.name == "_pnp_loop"):
-            names = len(node.target.items) if isinstance(node.target, nodes.Tuple) else 0  # (`for k, v in ...`)
-            node.iter = nodes.Filter(node.iter, "_pnp_loop", [nodes.Const(names)], [], None, None, lineno=node.lineno)
+        _route_unpacking(node)
         for field, value in node.iter_fields():
             children = value if isinstance(value, list) else [value]
             for i, child in enumerate(children):
@@ -3349,7 +3368,7 @@ OWN_FILTERS: dict[str, Callable[..., Any]] = {
     "percent": _percent, "count": _count, "count_by": _count_by, "lookup": _lookup_ids, "split": _split,
     "as_typed": _as_typed_filter}
 ENV.filters.update({name: _guard_filter(name, function) for name, function in OWN_FILTERS.items()},
-                   _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result, _pnp_truth=_truth)
+                   _pnp_loop=_Guarded, _pnp_unpack=_checked_unpacking, _pnp_concat=_concat, _pnp_built=_check_result, _pnp_truth=_truth)
 ENV.globals.update(max=_of_items("max", max), min=_of_items("min", min), abs=_abs, round=_round,
                    sorted=_of_items("sorted", sorted), len=_of_items("len", len), sum=_of_items("sum", _sum),
                    range=_bounded_range, dict=_dict)

@@ -55,6 +55,8 @@ from pnp.errors import ExprError, LimitError
     ("{% for k, v in {'ab': 1, 'cde': 2} %}{% endfor %}", "a `for` of 2 names is given text ('cde') of 3 characters"),
     ("{% for a, b in [[1, 2]] recursive %}{{ loop([5]) }}{% endfor %}", "a `for` of 2 names is given a whole "
                                                                           "number (5), not 2 values"),
+    ("{% set a, b = 1 %}", "a `set` of 2 names is given a whole number (1), not 2 values"),
+    ("{% set a, b = [1, 2, 3] %}", "a `set` of 2 names is given a list of 3 values, not 2 values"),
     ("{{ lipsum(10) }}", "'lipsum' is not defined"),
     ("{% for a in range(99999) %}{{ 'x' * 99999 }}{% endfor %}", "text is longer than 1,000,000 characters"),
     # sizes computed from the inputs, before anything is built
