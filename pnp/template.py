@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 import types
-from collections.abc import Callable, Set as AbstractSet, Generator, Hashable, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
+from collections.abc import Callable, Set as AbstractSet, Generator, Hashable, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, Sized, ValuesView
 from pathlib import Path
 from types import CodeType
 from typing import Any, Literal, NoReturn, TypeGuard, TypeVar, cast
@@ -1774,11 +1774,18 @@ class _Guarded:
     """A loop's iterable that checks the time budget as it goes (wrapped round every `{% for %}`), and notes the
     evaluation the loop ran in: its `loop` object is read only there (see _Env.getattr)."""
 
-    __slots__ = ("_items", "_made_in")  # (named with '_': the sandbox keeps them from templates)
+    __slots__ = ("_items", "_made_in", "_names")  # (named with '_': the sandbox keeps them from templates)
 
-    def __init__(self, items: Any) -> None:  # what `{% for %}` loops over: a template's value
-        self._items = items
+    def __init__(self, items: Any, names: int = 0) -> None:  # what `{% for %}` loops over: a template's value,
+        # and how many names the loop sets from each of its values (`for k, v in ...`: 2; 0 for one name)
+        if not isinstance(items, Iterable):  # (Python's words: "'NoneType' object is not iterable", where an
+            # optional field left out is looped over, `{% for t in card.tags %}`; "'int' object is not iterable")
+            raise TypeError("a `for` (or a recursive loop's `loop(...)`) goes over a list, a mapping's keys or a "
+                            f"range, not {_describe_value(items)}"
+                            + (" (an optional field left out? `x or []` loops over nothing)" if items is None else ""))
+        self._items: Any = items
         self._made_in = _budget.evaluation
+        self._names = names
 
     def __len__(self) -> int:
         return len(self._items)
@@ -1786,7 +1793,28 @@ class _Guarded:
     def __iter__(self) -> Iterator[object]:
         for value in self._items:
             tick()
+            if self._names:
+                _check_unpacked(value, self._names)
             yield value
+
+
+def _check_unpacked(value: object, names: int, what: str = "`for`") -> None:
+    """A value a `for` of several names sets them from, refused in pnp's words when it is not that many values
+    (Python's: "too many values to unpack (expected 2)" for `{% for k, v in card %}`, a mapping's keys; "cannot
+    unpack non-iterable int object")."""
+    if isinstance(value, Iterable) and not isinstance(value, Sized):
+        return  # (a generator's values are counted as Python unpacks them)
+    count = len(value) if isinstance(value, Sized) else None
+    if count != names:
+        raise TypeError(f"a {what} of {names} names is given {_describe_value(value)}"
+                        + (f" of {count} {'characters' if isinstance(value, str) else 'values'}"
+                           if count is not None else "")
+                        + f", not {names} values"
+                        + (" (a mapping's keys and values are `x.items()`)" if what == "`for`" else ""))
+
+
+# what Jinja's compiled code passes with a call besides the template's own arguments (the names set so far)
+_JINJA_OWN_ARGUMENTS = frozenset({"_loop_vars", "_block_vars"})
 
 
 def _check_loop_here(loop: LoopContext) -> None:
@@ -2568,6 +2596,26 @@ def _numbers_checked(tokens: Iterable[tuple[int, str, str]]) -> Iterator[tuple[i
         yield lineno, kind, value
 
 
+def _route_unpacking(node: nodes.Node) -> None:
+    """A loop's values through _Guarded (with how many names the loop sets from each: `for k, v in ...`), and
+    the value of a `{% set a, b = ... %}` through _checked_unpacking, so that what does not unpack is said in
+    pnp's words."""
+    if isinstance(node, nodes.For) and not (isinstance(node.iter, nodes.Filter) and node.iter.name == "_pnp_loop"):
+        names = len(node.target.items) if isinstance(node.target, nodes.Tuple) else 0
+        node.iter = nodes.Filter(node.iter, "_pnp_loop", [nodes.Const(names)], [], None, None, lineno=node.lineno)
+    if isinstance(node, nodes.Assign) and isinstance(node.target, nodes.Tuple) and not (
+            isinstance(node.node, nodes.Filter) and node.node.name == "_pnp_unpack"):
+        node.node = nodes.Filter(node.node, "_pnp_unpack", [nodes.Const(len(node.target.items))], [], None, None,
+                                 lineno=node.lineno)
+
+
+def _checked_unpacking(value: Any, names: int) -> Any:
+    """The value a `{% set a, b = ... %}` sets its names from, refused in pnp's words when it is not so many
+    values (Python's: "cannot unpack non-iterable int object", "too many values to unpack (expected 2)")."""
+    _check_unpacked(value, names, "`set`")
+    return value
+
+
 def _bounded_tree(tree: _Node) -> _Node:
     """Refuse a template nested too deep to compile (Jinja's compiler and Python's recurse on
     nesting: 250 chained `+` overflow them), then route its loops and its `~` through the guards. The walk
@@ -2578,8 +2626,7 @@ def _bounded_tree(tree: _Node) -> _Node:
         if depth > MAX_NESTING:
             raise _TooBig(_TOO_DEEP, node.lineno or 1)
         _refuse_autoescape(node)
-        if isinstance(node, nodes.For) and not (isinstance(node.iter, nodes.Filter) and node.iter.name == "_pnp_loop"):
-            node.iter = nodes.Filter(node.iter, "_pnp_loop", [], [], None, None, lineno=node.lineno)
+        _route_unpacking(node)
         for field, value in node.iter_fields():
             children = value if isinstance(value, list) else [value]
             for i, child in enumerate(children):
@@ -2941,9 +2988,13 @@ class _Env(ImmutableSandboxedEnvironment):
 
     def call(self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         tick()
-        if type(__obj) is LoopContext and args:  # a recursive loop's next level: `loop(children)`, guarded as a `for`
+        if type(__obj) is LoopContext:  # a recursive loop's next level: `loop(children)`, guarded as a `for`
+            if len(args) != 1 or kwargs.keys() - _JINJA_OWN_ARGUMENTS:  # (Python's words: "LoopContext.__call__() missing 1 required positional
+                # argument: 'iterable'", "... got an unexpected keyword argument 'caller'" for `{% call loop(x) %}`)
+                raise TypeError("loop(...) in a recursive loop is given one value, what its next level goes over: "
+                                "`loop(x.children)`")
             _check_loop_here(__obj)
-            args = (_Guarded(args[0]), *args[1:])
+            args = (_Guarded(args[0], getattr(__obj._iterable, "_names", 0)), *args[1:])
         if _kind_of(getattr(__obj, "__self__", None)) is not None:  # a method of a number, text, list, mapping
             _refuse_method_arguments(__obj, args, kwargs)
         if isinstance(getattr(__obj, "__self__", None), str):  # a text's method (one of _TEXT_METHODS)
@@ -3378,7 +3429,7 @@ OWN_FILTERS: dict[str, Callable[..., Any]] = {
     "percent": _percent, "count": _count, "count_by": _count_by, "lookup": _lookup_ids, "split": _split,
     "as_typed": _as_typed_filter}
 ENV.filters.update({name: _guard_filter(name, function) for name, function in OWN_FILTERS.items()},
-                   _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result, _pnp_truth=_truth)
+                   _pnp_loop=_Guarded, _pnp_unpack=_checked_unpacking, _pnp_concat=_concat, _pnp_built=_check_result, _pnp_truth=_truth)
 ENV.globals.update(max=_of_items("max", max), min=_of_items("min", min), abs=_abs, round=_round,
                    sorted=_of_items("sorted", sorted), len=_of_items("len", len), sum=_of_items("sum", _sum),
                    range=_bounded_range, dict=_dict)

@@ -43,6 +43,20 @@ from pnp.errors import ExprError, LimitError
     ("{{ 'a'[2 ** 4000] }}", "[13182040934309431001038897942…]: the text has 1 character"),
     # a recursive loop whose values lead back to one another, said as the loop it is (it read "macros call ...")
     ("{% for c in [card] recursive %}{{ loop([card]) }}{% endfor %}", "a recursive loop goes more than 100 levels"),
+    # a loop over no list, and loop() given other than one value, said in pnp's words (Python's: "'NoneType'
+    # object is not iterable", "LoopContext.__call__() missing 1 required positional argument: 'iterable'")
+    ("{% for t in none %}{% endfor %}", "a `for` (or a recursive loop's `loop(...)`) goes over a "
+                                                         "list, a mapping's keys or a range, not nothing (none)"),
+    ("{% for t in 5 %}{% endfor %}", "goes over a list, a mapping's keys or a range, not a whole number (5)"),
+    ("{% for c in [1] recursive %}{{ loop(5) }}{% endfor %}", "not a whole number (5)"),
+    ("{% for c in [1] recursive %}{{ loop() }}{% endfor %}", "loop(...) in a recursive loop is given one value"),
+    ("{% for c in [1] recursive %}{% call(x) loop([]) %}{% endcall %}{% endfor %}", "loop(...) in a recursive"),
+    # a `for` of two names over values that are not pairs ("too many values to unpack (expected 2)")
+    ("{% for k, v in {'ab': 1, 'cde': 2} %}{% endfor %}", "a `for` of 2 names is given text ('cde') of 3 characters"),
+    ("{% for a, b in [[1, 2]] recursive %}{{ loop([5]) }}{% endfor %}", "a `for` of 2 names is given a whole "
+                                                                          "number (5), not 2 values"),
+    ("{% set a, b = 1 %}", "a `set` of 2 names is given a whole number (1), not 2 values"),
+    ("{% set a, b = [1, 2, 3] %}", "a `set` of 2 names is given a list of 3 values, not 2 values"),
     ("{{ lipsum(10) }}", "'lipsum' is not defined"),
     ("{% for a in range(99999) %}{{ 'x' * 99999 }}{% endfor %}", "text is longer than 1,000,000 characters"),
     # sizes computed from the inputs, before anything is built
