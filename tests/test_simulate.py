@@ -1098,6 +1098,19 @@ def test_rules_raising_the_recursion_limit_past_its_bound_are_said_at_that_line(
     assert kept.exit_code == 0, kept.output
 
 
+def test_rules_lowering_the_recursion_limit_under_pnps_need_are_said_at_that_line(tmp_path):
+    """Rules lowering Python's recursion limit to 75 (40 in __init__ in a command line's run) failed in pnp's own
+    code between two of their calls (pickling a game's results), said as 'This is a bug in pnp' (RecursionError)
+    at no line: a limit under 200 calls is refused at the line setting it."""
+    rules = NIM.replace("        pile = int(", "        import sys\n        sys.setrecursionlimit(75)\n        pile = int(", 1)
+    line = rules.splitlines().index("        sys.setrecursionlimit(75)") + 1
+    refused = _simulate(_nim(tmp_path, rules), "--games", "2", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert refused.exit_code == 1
+    assert f"cards/mini/rules.py:{line}:1: error: game 0 (seed 0, seats random,random): turn 0: setup raised " \
+           "ValueError: pnp plays the rules with a recursion limit of at least 200 calls" in refused.output, \
+           refused.output
+
+
 def test_running_out_of_memory_compiling_the_rules_is_said_as_compiling(tmp_path, monkeypatch):
     """Python running out of memory compiling rules.py (1 MB of short lines takes 600 MB; less under a limit
     set on pnp) was said as the rules' allocation past their 1 GB, as if running them had taken it."""
@@ -1820,6 +1833,11 @@ def test_memory_error_reaching_pnps_code_where_the_rules_play_is_theirs_not_a_bu
     said = run_mod.said_apart(MemoryError(), "cards/mini/rules.py")
     assert isinstance(said, DataError) and said.mark is not None and said.mark.file == "cards/mini/rules.py"
     assert "more than the 341 MB of memory they may take beyond pnp's (this process's share" in said.message
+    # pnp's own call to the system failing in the rules' process (rules lowering RLIMIT_NOFILE: no pipe for the
+    # pool) was said 'pnp: cannot write its output: Too many open files', at no file
+    said = run_mod.said_apart(OSError(24, "Too many open files"), "cards/mini/rules.py")
+    assert isinstance(said, DataError) and said.mark is not None and said.mark.file == "cards/mini/rules.py"
+    assert "Too many open files" in said.message
     other = ValueError("x")
     assert run_mod.said_apart(other, "cards/mini/rules.py") is other
 

@@ -609,11 +609,15 @@ def stop_hard_past_timeouts() -> None:
 # playing them: frames of 50,000 calls take tens of MB, within a worker's least share of the memory, and C's
 # stack holds Python's own recursion (repr of nested lists) that deep
 MAX_RECURSION_LIMIT = 50_000
+# and the least: pnp's own code in those processes (its pool, sending a game's results) runs between two calls of
+# the rules, under the limit they set; rules lowering it to 40 in __init__ failed there, said as 'This is a bug in
+# pnp' (RecursionError) with no line of theirs
+MIN_RECURSION_LIMIT = 200
 
 
 def bound_recursion_limit() -> None:
     """In a process pnp started to play the rules: sys.setrecursionlimit refuses a limit past
-    MAX_RECURSION_LIMIT, said at the rules' line that set it. Rules that set it to 10**9 and recursed for good
+    MAX_RECURSION_LIMIT, or under MIN_RECURSION_LIMIT, said at the rules' line that set it. Rules that set it to 10**9 and recursed for good
     ran 45 s to the end of their memory (1 GB), said in CPython's words ('SystemError: error return without
     exception set'), or ended their process on C's stack; within the bound they recurse into a RecursionError
     at once, said as recursing without end."""
@@ -623,6 +627,9 @@ def bound_recursion_limit() -> None:
         if isinstance(limit, int) and limit > MAX_RECURSION_LIMIT:
             raise ValueError(f"pnp plays the rules with a recursion limit of at most {MAX_RECURSION_LIMIT:,} calls, "
                              f"not {limit:,}")
+        if isinstance(limit, int) and limit < MIN_RECURSION_LIMIT:
+            raise ValueError(f"pnp plays the rules with a recursion limit of at least {MIN_RECURSION_LIMIT:,} calls "
+                             f"(its own code runs under it between two calls of theirs), not {limit:,}")
         set_limit(limit)
 
     sys.setrecursionlimit = bounded
@@ -1371,9 +1378,14 @@ def _lead_own_group() -> None:
 def said_apart(error: BaseException, shown: str) -> BaseException:
     """What the process playing the rules sends pnp of an exception that stopped it: a MemoryError (raised in
     pnp's code there or in a worker, past every hook's) as the rules' refusal at `shown`, their file (see HELD),
-    where it was 'a bug in pnp'; any other as it is."""
+    where it was 'a bug in pnp'; an OSError too; any other as it is."""
     if isinstance(error, MemoryError):
         return DataError(HELD.format(room=api.memory_room >> 20, bound=api.memory_bound), Mark(shown))
+    if isinstance(error, OSError):  # pnp's own call to the system there (a pipe for --jobs' pool, a worker forked)
+        # failing in a process whose limits and files the rules may have changed: raised in pnp's process it was
+        # said 'pnp: cannot write its output', at no file (rules lowering RLIMIT_NOFILE), or a traceback
+        return DataError(f"pnp could not go on playing the rules in their process: {error.strerror or said(error)} "
+                         "(a system limit the rules lowered, or the process's files they closed?)", Mark(shown))
     return error
 
 
