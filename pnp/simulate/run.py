@@ -1378,14 +1378,16 @@ def _lead_own_group() -> None:
 def said_apart(error: BaseException, shown: str) -> BaseException:
     """What the process playing the rules sends pnp of an exception that stopped it: a MemoryError (raised in
     pnp's code there or in a worker, past every hook's) as the rules' refusal at `shown`, their file (see HELD),
-    where it was 'a bug in pnp'; an OSError too; any other as it is."""
+    where it was 'a bug in pnp'; an OSError or a RuntimeError (Python's library failing on the process's
+    state) too; any other as it is."""
     if isinstance(error, MemoryError):
         return DataError(HELD.format(room=api.memory_room >> 20, bound=api.memory_bound), Mark(shown))
-    if isinstance(error, OSError):  # pnp's own call to the system there (a pipe for --jobs' pool, a worker forked)
-        # failing in a process whose limits and files the rules may have changed: raised in pnp's process it was
-        # said 'pnp: cannot write its output', at no file (rules lowering RLIMIT_NOFILE), or a traceback
-        return DataError(f"pnp could not go on playing the rules in their process: {error.strerror or said(error)} "
-                         "(a system limit the rules lowered, or the process's files they closed?)", Mark(shown))
+    if isinstance(error, (OSError, RuntimeError)):  # Python's library failing pnp's own call there on the state
+        # of a process the rules may have changed (sys.excepthook = None: no thread for --jobs' pool, 'sys.excepthook
+        # is None'; RLIMIT_NOFILE lowered: no pipe for it): said in pnp's process it was 'This is a bug in pnp', or
+        # for an OSError 'pnp: cannot write its output', at no file (pnp itself raises neither for a fault of its own)
+        return DataError(f"pnp could not go on playing the rules in their process: {raised(error)} (something the "
+                         "rules changed in it: one of sys's hooks, a system limit, a file they closed?)", Mark(shown))
     return error
 
 
