@@ -1098,6 +1098,20 @@ def test_rules_raising_the_recursion_limit_past_its_bound_are_said_at_that_line(
     assert kept.exit_code == 0, kept.output
 
 
+@pytest.mark.parametrize("call", ["signal.signal(signal.SIGALRM, signal.SIG_IGN)",
+                                  "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})",
+                                  "signal.setitimer(signal.ITIMER_REAL, 0)", "signal.alarm(0)"])
+def test_rules_taking_the_idle_checks_signal_are_said_at_that_line(tmp_path, call):
+    """Rules that ignored, blocked or disarmed SIGALRM (the check that a game still plays) and then slept played
+    one game for good, past every bound: the rules' handling of it is refused at their line."""
+    rules = NIM.replace("        pile = int(", f"        import signal\n        {call}\n        pile = int(", 1)
+    line = rules.splitlines().index(f"        {call}") + 1
+    refused = _simulate(_nim(tmp_path, rules), "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert refused.exit_code == 1
+    assert f"cards/mini/rules.py:{line}:1: error: game 0 (seed 0, seats random,random): turn 0: setup raised " \
+           "ValueError: pnp's check that a game still plays uses SIGALRM" in refused.output, refused.output
+
+
 def test_rules_lowering_the_recursion_limit_under_pnps_need_are_said_at_that_line(tmp_path):
     """Rules lowering Python's recursion limit to 75 (40 in __init__ in a command line's run) failed in pnp's own
     code between two of their calls (pickling a game's results), said as 'This is a bug in pnp' (RecursionError)

@@ -473,10 +473,10 @@ class _alarm:
         if self.armed:
             self.inside = True
             self.previous = signal.signal(signal.SIGVTALRM, self._out_of_time)
-            self.previous_real = signal.signal(signal.SIGALRM, self._check_playing)
+            self.previous_real = _OWN_SIGNAL(signal.SIGALRM, self._check_playing)
             self.used = time.process_time()
             signal.setitimer(signal.ITIMER_VIRTUAL, self.seconds)
-            signal.setitimer(signal.ITIMER_REAL, self.idle, self.idle)
+            _OWN_SETITIMER(signal.ITIMER_REAL, self.idle, self.idle)
         self.cpu_limit = _limit_processor_time(self.seconds + HARD_STOP_GRACE) if _HARD_STOP["on"] else None
 
     def _out_of_time(self, signum: int, frame: FrameType | None) -> None:
@@ -505,7 +505,7 @@ class _alarm:
             self.swallowed = _with_traceback(unraisable.exc_value, unraisable.exc_traceback)
         if self.armed:
             self.inside = True
-            signal.setitimer(signal.ITIMER_REAL, STOP_AGAIN, self.idle)
+            _OWN_SETITIMER(signal.ITIMER_REAL, STOP_AGAIN, self.idle)
 
     def _thread_raised(self, raised: Any) -> None:
         """threading.excepthook while the game plays: an exception that ended a thread the rules started, kept
@@ -526,9 +526,9 @@ class _alarm:
             _set_processor_limit(self.cpu_limit)
         if self.armed:
             signal.setitimer(signal.ITIMER_VIRTUAL, 0)
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            _OWN_SETITIMER(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGVTALRM, handler_after_alarm(self.previous))
-            signal.signal(signal.SIGALRM, handler_after_alarm(self.previous_real))
+            _OWN_SIGNAL(signal.SIGALRM, handler_after_alarm(self.previous_real))
         stopping = self._stopping()
         if stopping is not None and exc[0] is None:  # stopped, but swallowed every time it was raised again
             raise stopping()
@@ -633,6 +633,43 @@ def bound_recursion_limit() -> None:
         set_limit(limit)
 
     sys.setrecursionlimit = bounded
+
+
+# pnp's own, as the rules cannot change them (guard_idle_alarm); no timer where the system has none (_alarm unarmed)
+_OWN_SIGNAL, _OWN_SETITIMER = signal.signal, cast(Callable[..., Any], getattr(signal, "setitimer", None))
+
+
+def guard_idle_alarm() -> None:
+    """In a process pnp started to play the rules: the signal of the check that a game still plays (SIGALRM,
+    _alarm's wall-time timer) is pnp's; the rules' handling, blocking or timing of it (signal.signal,
+    pthread_sigmask, setitimer's ITIMER_REAL, alarm) is refused at their line. Rules that ignored or blocked it
+    and slept played one game for good, past every bound (the processor-time limits see no sleeping)."""
+    if not hasattr(signal, "SIGALRM") or not hasattr(signal, "setitimer"):
+        return
+    refusal = "pnp's check that a game still plays uses SIGALRM and the real-time timer: the rules may not {}"
+    set_handler, set_mask, set_timer = signal.signal, signal.pthread_sigmask, signal.setitimer
+
+    def handler(signum: int, action: Any, /) -> Any:
+        if signum == signal.SIGALRM:
+            raise ValueError(refusal.format("handle it (signal.signal)"))
+        return set_handler(signum, action)
+
+    def mask(how: int, signals: Iterable[int], /) -> Any:
+        signals = list(signals)
+        if how != signal.SIG_UNBLOCK and signal.SIGALRM in signals:
+            raise ValueError(refusal.format("block it (signal.pthread_sigmask)"))
+        return set_mask(how, signals)
+
+    def timer(which: int, seconds: float, interval: float = 0.0, /) -> tuple[float, float]:
+        if which == signal.ITIMER_REAL:
+            raise ValueError(refusal.format("set the real-time timer (signal.setitimer)"))
+        return set_timer(which, seconds, interval)
+
+    def alarm(seconds: int, /) -> int:
+        raise ValueError(refusal.format("set an alarm (signal.alarm)"))
+
+    signal.signal, signal.pthread_sigmask, signal.setitimer = handler, mask, timer  # type: ignore[assignment]
+    signal.alarm = alarm
 
 
 def unprinted_c_faults() -> None:
@@ -1418,6 +1455,7 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
         _cap_memory(RULES_MEMORY // (pool_shape(options)[0] + 1))
         stop_hard_past_timeouts()
         bound_recursion_limit()
+        guard_idle_alarm()
         unprinted_c_faults()
         keep_ignored_between()  # (for the process's life: a thread of the rules may raise as the games are sent)
         played = _played(project, game, options, lambda n: _send(sending, ("progress", n)),
