@@ -1100,10 +1100,12 @@ def test_rules_raising_the_recursion_limit_past_its_bound_are_said_at_that_line(
 
 @pytest.mark.parametrize("call", ["signal.signal(signal.SIGALRM, signal.SIG_IGN)",
                                   "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})",
-                                  "signal.setitimer(signal.ITIMER_REAL, 0)", "signal.alarm(0)"])
+                                  "signal.setitimer(signal.ITIMER_REAL, 0)", "signal.alarm(0)",
+                                  "signal.sigwait({signal.SIGUSR1})"])
 def test_rules_taking_the_idle_checks_signal_are_said_at_that_line(tmp_path, call):
-    """Rules that ignored, blocked or disarmed SIGALRM (the check that a game still plays) and then slept played
-    one game for good, past every bound: the rules' handling of it is refused at their line."""
+    """Rules that ignored, blocked or disarmed SIGALRM (the check that a game still plays) and then slept, or
+    waited in signal.sigwait (which that signal does not end), played one game for good, past every bound: the
+    rules' handling of it, and sigwait, are refused at their line."""
     rules = NIM.replace("        pile = int(", f"        import signal\n        {call}\n        pile = int(", 1)
     line = rules.splitlines().index(f"        {call}") + 1
     refused = _simulate(_nim(tmp_path, rules), "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o"))

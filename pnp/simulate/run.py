@@ -642,7 +642,8 @@ _OWN_SIGNAL, _OWN_SETITIMER = signal.signal, cast(Callable[..., Any], getattr(si
 def guard_idle_alarm() -> None:
     """In a process pnp started to play the rules: the signal of the check that a game still plays (SIGALRM,
     _alarm's wall-time timer) is pnp's; the rules' handling, blocking or timing of it (signal.signal,
-    pthread_sigmask, setitimer's ITIMER_REAL, alarm) is refused at their line. Rules that ignored or blocked it
+    pthread_sigmask, setitimer's ITIMER_REAL, alarm), and a wait no signal ends (sigwait), are refused at their
+    line. Rules that ignored or blocked it
     and slept played one game for good, past every bound (the processor-time limits see no sleeping)."""
     if not hasattr(signal, "SIGALRM") or not hasattr(signal, "setitimer"):
         return
@@ -668,8 +669,12 @@ def guard_idle_alarm() -> None:
     def alarm(seconds: int, /) -> int:
         raise ValueError(refusal.format("set an alarm (signal.alarm)"))
 
+    def wait(sigset: Iterable[int]) -> signal.Signals:  # (a signal outside the set does not end the system's sigwait:
+        # its handler, the check's, waits with it; sigwaitinfo and sigtimedwait are ended by it)
+        raise ValueError(refusal.format("wait for a signal (signal.sigwait), which no alarm ends"))
+
     signal.signal, signal.pthread_sigmask, signal.setitimer = handler, mask, timer  # type: ignore[assignment]
-    signal.alarm = alarm
+    signal.alarm, signal.sigwait = alarm, wait
 
 
 def unprinted_c_faults() -> None:
