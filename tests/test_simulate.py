@@ -1098,6 +1098,35 @@ def test_rules_raising_the_recursion_limit_past_its_bound_are_said_at_that_line(
     assert kept.exit_code == 0, kept.output
 
 
+@pytest.mark.parametrize("call", ["signal.signal(signal.SIGALRM, signal.SIG_IGN)",
+                                  "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})",
+                                  "signal.setitimer(signal.ITIMER_REAL, 0)", "signal.alarm(0)",
+                                  "signal.sigwait({signal.SIGUSR1})"])
+def test_rules_taking_the_idle_checks_signal_are_said_at_that_line(tmp_path, call):
+    """Rules that ignored, blocked or disarmed SIGALRM (the check that a game still plays) and then slept, or
+    waited in signal.sigwait (which that signal does not end), played one game for good, past every bound: the
+    rules' handling of it, and sigwait, are refused at their line."""
+    rules = NIM.replace("        pile = int(", f"        import signal\n        {call}\n        pile = int(", 1)
+    line = rules.splitlines().index(f"        {call}") + 1
+    refused = _simulate(_nim(tmp_path, rules), "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert refused.exit_code == 1
+    assert f"cards/mini/rules.py:{line}:1: error: game 0 (seed 0, seats random,random): turn 0: setup raised " \
+           "ValueError: pnp's check that a game still plays uses SIGALRM" in refused.output, refused.output
+
+
+def test_rules_lowering_the_recursion_limit_under_pnps_need_are_said_at_that_line(tmp_path):
+    """Rules lowering Python's recursion limit to 75 (40 in __init__ in a command line's run) failed in pnp's own
+    code between two of their calls (pickling a game's results), said as 'This is a bug in pnp' (RecursionError)
+    at no line: a limit under 200 calls is refused at the line setting it."""
+    rules = NIM.replace("        pile = int(", "        import sys\n        sys.setrecursionlimit(75)\n        pile = int(", 1)
+    line = rules.splitlines().index("        sys.setrecursionlimit(75)") + 1
+    refused = _simulate(_nim(tmp_path, rules), "--games", "2", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert refused.exit_code == 1
+    assert f"cards/mini/rules.py:{line}:1: error: game 0 (seed 0, seats random,random): turn 0: setup raised " \
+           "ValueError: pnp plays the rules with a recursion limit of at least 200 calls" in refused.output, \
+           refused.output
+
+
 def test_running_out_of_memory_compiling_the_rules_is_said_as_compiling(tmp_path, monkeypatch):
     """Python running out of memory compiling rules.py (1 MB of short lines takes 600 MB; less under a limit
     set on pnp) was said as the rules' allocation past their 1 GB, as if running them had taken it."""
@@ -1820,6 +1849,13 @@ def test_memory_error_reaching_pnps_code_where_the_rules_play_is_theirs_not_a_bu
     said = run_mod.said_apart(MemoryError(), "cards/mini/rules.py")
     assert isinstance(said, DataError) and said.mark is not None and said.mark.file == "cards/mini/rules.py"
     assert "more than the 341 MB of memory they may take beyond pnp's (this process's share" in said.message
+    # pnp's own call to the system failing in the rules' process (rules lowering RLIMIT_NOFILE: no pipe for the
+    # pool) was said 'pnp: cannot write its output: Too many open files', at no file; rules setting sys.excepthook
+    # to None made the pool's thread 'RuntimeError: sys.excepthook is None', 'This is a bug in pnp'
+    for error in (OSError(24, "Too many open files"), RuntimeError("sys.excepthook is None")):
+        said = run_mod.said_apart(error, "cards/mini/rules.py")
+        assert isinstance(said, DataError) and said.mark is not None and said.mark.file == "cards/mini/rules.py"
+        assert str(error) in said.message
     other = ValueError("x")
     assert run_mod.said_apart(other, "cards/mini/rules.py") is other
 

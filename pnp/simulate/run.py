@@ -473,10 +473,10 @@ class _alarm:
         if self.armed:
             self.inside = True
             self.previous = signal.signal(signal.SIGVTALRM, self._out_of_time)
-            self.previous_real = signal.signal(signal.SIGALRM, self._check_playing)
+            self.previous_real = _OWN_SIGNAL(signal.SIGALRM, self._check_playing)
             self.used = time.process_time()
             signal.setitimer(signal.ITIMER_VIRTUAL, self.seconds)
-            signal.setitimer(signal.ITIMER_REAL, self.idle, self.idle)
+            _OWN_SETITIMER(signal.ITIMER_REAL, self.idle, self.idle)
         self.cpu_limit = _limit_processor_time(self.seconds + HARD_STOP_GRACE) if _HARD_STOP["on"] else None
 
     def _out_of_time(self, signum: int, frame: FrameType | None) -> None:
@@ -505,7 +505,7 @@ class _alarm:
             self.swallowed = _with_traceback(unraisable.exc_value, unraisable.exc_traceback)
         if self.armed:
             self.inside = True
-            signal.setitimer(signal.ITIMER_REAL, STOP_AGAIN, self.idle)
+            _OWN_SETITIMER(signal.ITIMER_REAL, STOP_AGAIN, self.idle)
 
     def _thread_raised(self, raised: Any) -> None:
         """threading.excepthook while the game plays: an exception that ended a thread the rules started, kept
@@ -526,9 +526,9 @@ class _alarm:
             _set_processor_limit(self.cpu_limit)
         if self.armed:
             signal.setitimer(signal.ITIMER_VIRTUAL, 0)
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            _OWN_SETITIMER(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGVTALRM, handler_after_alarm(self.previous))
-            signal.signal(signal.SIGALRM, handler_after_alarm(self.previous_real))
+            _OWN_SIGNAL(signal.SIGALRM, handler_after_alarm(self.previous_real))
         stopping = self._stopping()
         if stopping is not None and exc[0] is None:  # stopped, but swallowed every time it was raised again
             raise stopping()
@@ -609,11 +609,15 @@ def stop_hard_past_timeouts() -> None:
 # playing them: frames of 50,000 calls take tens of MB, within a worker's least share of the memory, and C's
 # stack holds Python's own recursion (repr of nested lists) that deep
 MAX_RECURSION_LIMIT = 50_000
+# and the least: pnp's own code in those processes (its pool, sending a game's results) runs between two calls of
+# the rules, under the limit they set; rules lowering it to 40 in __init__ failed there, said as 'This is a bug in
+# pnp' (RecursionError) with no line of theirs
+MIN_RECURSION_LIMIT = 200
 
 
 def bound_recursion_limit() -> None:
     """In a process pnp started to play the rules: sys.setrecursionlimit refuses a limit past
-    MAX_RECURSION_LIMIT, said at the rules' line that set it. Rules that set it to 10**9 and recursed for good
+    MAX_RECURSION_LIMIT, or under MIN_RECURSION_LIMIT, said at the rules' line that set it. Rules that set it to 10**9 and recursed for good
     ran 45 s to the end of their memory (1 GB), said in CPython's words ('SystemError: error return without
     exception set'), or ended their process on C's stack; within the bound they recurse into a RecursionError
     at once, said as recursing without end."""
@@ -623,9 +627,54 @@ def bound_recursion_limit() -> None:
         if isinstance(limit, int) and limit > MAX_RECURSION_LIMIT:
             raise ValueError(f"pnp plays the rules with a recursion limit of at most {MAX_RECURSION_LIMIT:,} calls, "
                              f"not {limit:,}")
+        if isinstance(limit, int) and limit < MIN_RECURSION_LIMIT:
+            raise ValueError(f"pnp plays the rules with a recursion limit of at least {MIN_RECURSION_LIMIT:,} calls "
+                             f"(its own code runs under it between two calls of theirs), not {limit:,}")
         set_limit(limit)
 
     sys.setrecursionlimit = bounded
+
+
+# pnp's own, as the rules cannot change them (guard_idle_alarm); no timer where the system has none (_alarm unarmed)
+_OWN_SIGNAL, _OWN_SETITIMER = signal.signal, cast(Callable[..., Any], getattr(signal, "setitimer", None))
+
+
+def guard_idle_alarm() -> None:
+    """In a process pnp started to play the rules: the signal of the check that a game still plays (SIGALRM,
+    _alarm's wall-time timer) is pnp's; the rules' handling, blocking or timing of it (signal.signal,
+    pthread_sigmask, setitimer's ITIMER_REAL, alarm), and a wait no signal ends (sigwait), are refused at their
+    line. Rules that ignored or blocked it
+    and slept played one game for good, past every bound (the processor-time limits see no sleeping)."""
+    if not hasattr(signal, "SIGALRM") or not hasattr(signal, "setitimer"):
+        return
+    refusal = "pnp's check that a game still plays uses SIGALRM and the real-time timer: the rules may not {}"
+    set_handler, set_mask, set_timer = signal.signal, signal.pthread_sigmask, signal.setitimer
+
+    def handler(signum: int, action: Any, /) -> Any:
+        if signum == signal.SIGALRM:
+            raise ValueError(refusal.format("handle it (signal.signal)"))
+        return set_handler(signum, action)
+
+    def mask(how: int, signals: Iterable[int], /) -> Any:
+        signals = list(signals)
+        if how != signal.SIG_UNBLOCK and signal.SIGALRM in signals:
+            raise ValueError(refusal.format("block it (signal.pthread_sigmask)"))
+        return set_mask(how, signals)
+
+    def timer(which: int, seconds: float, interval: float = 0.0, /) -> tuple[float, float]:
+        if which == signal.ITIMER_REAL:
+            raise ValueError(refusal.format("set the real-time timer (signal.setitimer)"))
+        return set_timer(which, seconds, interval)
+
+    def alarm(seconds: int, /) -> int:
+        raise ValueError(refusal.format("set an alarm (signal.alarm)"))
+
+    def wait(sigset: Iterable[int]) -> signal.Signals:  # (a signal outside the set does not end the system's sigwait:
+        # its handler, the check's, waits with it; sigwaitinfo and sigtimedwait are ended by it)
+        raise ValueError(refusal.format("wait for a signal (signal.sigwait), which no alarm ends"))
+
+    signal.signal, signal.pthread_sigmask, signal.setitimer = handler, mask, timer  # type: ignore[assignment]
+    signal.alarm, signal.sigwait = alarm, wait
 
 
 def unprinted_c_faults() -> None:
@@ -1371,9 +1420,16 @@ def _lead_own_group() -> None:
 def said_apart(error: BaseException, shown: str) -> BaseException:
     """What the process playing the rules sends pnp of an exception that stopped it: a MemoryError (raised in
     pnp's code there or in a worker, past every hook's) as the rules' refusal at `shown`, their file (see HELD),
-    where it was 'a bug in pnp'; any other as it is."""
+    where it was 'a bug in pnp'; an OSError or a RuntimeError (Python's library failing on the process's
+    state) too; any other as it is."""
     if isinstance(error, MemoryError):
         return DataError(HELD.format(room=api.memory_room >> 20, bound=api.memory_bound), Mark(shown))
+    if isinstance(error, (OSError, RuntimeError)):  # Python's library failing pnp's own call there on the state
+        # of a process the rules may have changed (sys.excepthook = None: no thread for --jobs' pool, 'sys.excepthook
+        # is None'; RLIMIT_NOFILE lowered: no pipe for it): said in pnp's process it was 'This is a bug in pnp', or
+        # for an OSError 'pnp: cannot write its output', at no file (pnp itself raises neither for a fault of its own)
+        return DataError(f"pnp could not go on playing the rules in their process: {raised(error)} (something the "
+                         "rules changed in it: one of sys's hooks, a system limit, a file they closed?)", Mark(shown))
     return error
 
 
@@ -1404,6 +1460,7 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
         _cap_memory(RULES_MEMORY // (pool_shape(options)[0] + 1))
         stop_hard_past_timeouts()
         bound_recursion_limit()
+        guard_idle_alarm()
         unprinted_c_faults()
         keep_ignored_between()  # (for the process's life: a thread of the rules may raise as the games are sent)
         played = _played(project, game, options, lambda n: _send(sending, ("progress", n)),
