@@ -77,7 +77,7 @@ _CALLS_PER_STEP = 16  # function calls of a library's work (see `metered`) that 
 
 # Internal class names that would otherwise leak into messages from Python's own errors.
 _FRIENDLY = {"Record": "mapping", "Tracked": "mapping", "MarkedList": "list", "_Guarded": "list",
-             "dict object": "mapping",
+             "dict object": "mapping", "pnp.template.MissingMacros": "macros", "MissingMacros": "macros",
              "list object": "list", "str object": "text", "_Lazy": "a filter's result (`| list` makes it a list)",
              # what namespace(), cycler() and joiner() make, and a mapping's views (`| tojson` of them said "Object
              # of type _Namespace", "dict_items", and printing a cycler "<pnp.template._Cycler object>")
@@ -2449,6 +2449,20 @@ class _NotOffered(SecurityError):
     """A method of a built-in type that templates may not call: its message says which they may."""
 
 
+class MissingMacros:
+    """What templates see as `macros` when macros.j2 is not there or did not load: `macros.NAME` says so. It was
+    none, so a typo in macros.j2 was said again at each derived field and constraint calling a macro, as "no field
+    'NAME': the value is none here (is there no item for this template?)", and before its own error."""
+
+    __slots__ = ("_why",)  # (a name templates cannot read)
+
+    def __init__(self, why: str) -> None:
+        self._why = why  # why there are no macros, said after "no macro 'NAME':"
+
+    def __bool__(self) -> bool:
+        return False
+
+
 class _Undefined(StrictUndefined):
     """Undefined values whose messages say what was missing in the designer's terms."""
 
@@ -2466,6 +2480,8 @@ class _Undefined(StrictUndefined):
             return _missing_key(name, obj)
         if obj is None:
             return f"no field '{name}': the value is none here (is there no item for this template?)"
+        if isinstance(obj, MissingMacros):
+            return f"no macro '{name}': {obj._why}"
         if isinstance(obj, TemplateModule):  # (macros.j2's: `macros.badg(card)` said "a value has no attribute")
             names = sorted(n for n in vars(obj) if not n.startswith("_"))
             return f"macros.j2 has no macro '{name}'{did_you_mean(name, names)}; it has: {_listed(names) or 'none'}"

@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import DataError, LoadError
 from ..project import Project, present, read_project_file, utf8_text
 from ..report import Mark, Report, Suggestions, named, shortened
-from ..template import ExprError, module
+from ..template import ExprError, MissingMacros, module
 from .balance import BALANCE_FIELDS, check_balance_syntax
 from .colours import COLOUR_SET_FIELDS, check_colour_sets
 from .components import COMPONENT_FIELDS, Component, Kinds, load_components, template_printed_as_written
@@ -119,7 +119,8 @@ class Game:
     timings: list[str] | None = None  # the turn structure's phase and timing names (game.yaml's `timings`)
     _ref: dict[str, dict[Any, Record]] | None = None
     _views: tuple[Any, ...] | None = None  # what context() gives templates of the tables, components and glossary
-    macros: Any = None  # layouts/<game>/macros.j2 as a Jinja module, when the game has one
+    # layouts/<game>/macros.j2 as a Jinja module, when the game has one that loaded
+    macros: Any = field(default_factory=lambda: MissingMacros("the game has no macros.j2 in its layouts folder"))
     macros_source: str = ""  # its text: what a cache of results over the data depends on besides the tables
     # tables whose files could not be read ("*": game.yaml's tables)
     broken: set[str] = field(default_factory=set)
@@ -464,6 +465,8 @@ def _load_macros(game: Game, chk: CheckerShape) -> None:
     if not path.exists() and not path.is_symlink():
         return
     shown = game.project.rel(path)
+    # (replaced once it loads: a template calling a macro of one that did not is told so, not "the value is none")
+    game.macros = MissingMacros(f"{shown} did not load (its error is said at its line)")
     try:
         real = game.project.inside(path, Mark(shown), "macros file")
         source = utf8_text(read_project_file(real, MAX_FILE_BYTES, Mark(shown), beneath=game.project.root), shown)
