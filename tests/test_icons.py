@@ -99,17 +99,22 @@ def test_add_leaves_a_link_to_nothing_where_an_icon_goes(tmp_path, package):
     assert not (tmp_path / "art").exists()
 
 
-def test_add_refuses_an_icon_named_as_a_file_there_but_for_its_case(tmp_path, package):
+@pytest.mark.parametrize("alike, said", [
+    ("icons/Anchor.svg", "icons/Anchor.svg: error: is there, one file with 'anchor.svg'"),
+    ("icons/attribution.md", "icons/attribution.md: error: is there, one with the icons' credits file 'ATTRIBUTION.md'"),
+    ("Icons/x.svg", "Icons: error: is there, one with the icons folder 'icons'"),
+])
+def test_add_refuses_an_icon_named_as_a_file_there_but_for_its_case(tmp_path, package, alike, said):
     """Anchor.svg there: on macOS, Windows or a USB stick anchor.svg was written over it (the designer's drawing
-    lost), and here beside it, two files a copy of the game on a Mac would hold as one."""
+    lost), and here beside it, two files a copy of the game on a Mac would hold as one. So were ATTRIBUTION.md
+    beside the designer's attribution.md, and icons/ beside their Icons/."""
     root = make_project(tmp_path / "proj")
-    icons = root / "layouts/mini/icons"
-    icons.mkdir(parents=True, exist_ok=True)
-    (icons / "Anchor.svg").write_text("<svg/>")
+    (root / "layouts/mini" / alike).parent.mkdir(parents=True, exist_ok=True)
+    (root / "layouts/mini" / alike).write_text("<svg/>")
+    before = sorted(p.relative_to(root) for p in (root / "layouts/mini").rglob("*"))
     result = run(root, "icons", "add", "mini", "anchor", "--package", str(package))
-    assert result.exit_code == 2 and "layouts/mini/icons/Anchor.svg: error: is there, one file with 'anchor.svg'" \
-        in result.output, result.output
-    assert sorted(p.name for p in icons.iterdir()) == ["Anchor.svg"]
+    assert result.exit_code == 2 and f"layouts/mini/{said}" in result.output, result.output
+    assert sorted(p.relative_to(root) for p in (root / "layouts/mini").rglob("*")) == before
 
 
 @pytest.mark.parametrize("make, said", [

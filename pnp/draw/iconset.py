@@ -239,10 +239,18 @@ def add_icons(project: Project, game_id: str, wanted: list[str], package: Path |
 
 def _refuse_alike(project: Project, folder: Path, todo: list[str]) -> None:
     """UsageError, before anything is written, at a file of the icons folder whose name differs from an icon's to
-    write only in case or in how its accents are stored (Anchor.svg for anchor): on macOS, Windows or a USB stick
+    write (or the folder's or its credits' own) only in case or in how its accents are stored (Anchor.svg for anchor): on macOS, Windows or a USB stick
     the icon was written over that file, the designer's own drawing lost, and here it made a second one."""
     from ..project import named_alike
 
+    # the folder and its credits first, as every icon is written there: icons/ beside a designer's Icons/, or
+    # ATTRIBUTION.md beside their attribution.md, made a second folder or file that a copy of the game on such a
+    # disk holds as one with theirs (one of the two lost, or the icons' credits)
+    for parent, name, what in ((folder.parent, folder.name, "the icons folder"),
+                               (folder, "ATTRIBUTION.md", "the icons' credits file")):
+        if (alike := named_alike(parent, name)) is not None:
+            raise UsageError(f"is there, one with {what} {shown(name)} on a disk that does not tell such names apart "
+                             "(macOS, Windows, a USB stick): rename it first", Mark(project.rel(parent / alike)))
     for name in todo:
         if (alike := named_alike(folder, f"{name}.svg")) is not None:
             raise UsageError(f"is there, one file with {shown(name + '.svg')} on a disk that does not tell such names "
