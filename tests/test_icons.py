@@ -103,18 +103,25 @@ def test_add_leaves_a_link_to_nothing_where_an_icon_goes(tmp_path, package):
     ("icons/Anchor.svg", "icons/Anchor.svg: error: is there, one file with 'anchor.svg'"),
     ("icons/attribution.md", "icons/attribution.md: error: is there, one with the icons' credits file 'ATTRIBUTION.md'"),
     ("Icons/x.svg", "Icons: error: is there, one with the icons folder 'icons'"),
+    ("Mini", "layouts/Mini: error: is there, one with the game's layouts folder 'mini'"),
 ])
 def test_add_refuses_an_icon_named_as_a_file_there_but_for_its_case(tmp_path, package, alike, said):
     """Anchor.svg there: on macOS, Windows or a USB stick anchor.svg was written over it (the designer's drawing
     lost), and here beside it, two files a copy of the game on a Mac would hold as one. So were ATTRIBUTION.md
-    beside the designer's attribution.md, and icons/ beside their Icons/."""
+    beside the designer's attribution.md, icons/ beside their Icons/, and layouts/mini/ beside layouts/Mini/."""
+    import shutil
+
     root = make_project(tmp_path / "proj")
-    (root / "layouts/mini" / alike).parent.mkdir(parents=True, exist_ok=True)
-    (root / "layouts/mini" / alike).write_text("<svg/>")
-    before = sorted(p.relative_to(root) for p in (root / "layouts/mini").rglob("*"))
+    if alike == "Mini":  # the game's layouts are in layouts/Mini/ alone
+        shutil.move(root / "layouts/mini", root / "layouts/Mini")
+    else:
+        (root / "layouts/mini" / alike).parent.mkdir(parents=True, exist_ok=True)
+        (root / "layouts/mini" / alike).write_text("<svg/>")
+        said = f"layouts/mini/{said}"
+    before = sorted(p.relative_to(root) for p in (root / "layouts").rglob("*"))
     result = run(root, "icons", "add", "mini", "anchor", "--package", str(package))
-    assert result.exit_code == 2 and f"layouts/mini/{said}" in result.output, result.output
-    assert sorted(p.relative_to(root) for p in (root / "layouts/mini").rglob("*")) == before
+    assert result.exit_code == 2 and said in result.output, result.output
+    assert sorted(p.relative_to(root) for p in (root / "layouts").rglob("*")) == before
 
 
 @pytest.mark.parametrize("make, said", [

@@ -243,10 +243,11 @@ def _refuse_alike(project: Project, folder: Path, todo: list[str]) -> None:
     the icon was written over that file, the designer's own drawing lost, and here it made a second one."""
     from ..project import named_alike
 
-    # the folder and its credits first, as every icon is written there: icons/ beside a designer's Icons/, or
-    # ATTRIBUTION.md beside their attribution.md, made a second folder or file that a copy of the game on such a
-    # disk holds as one with theirs (one of the two lost, or the icons' credits)
-    for parent, name, what in ((folder.parent, folder.name, "the icons folder"),
+    # the folders and the credits first, as every icon is written there: layouts/<game>/ beside a layouts/<Game>/,
+    # icons/ beside a designer's Icons/, or ATTRIBUTION.md beside their attribution.md, made a second folder or
+    # file that a copy of the game on such a disk holds as one with theirs (one of the two lost, or the credits)
+    for parent, name, what in ((folder.parent.parent, folder.parent.name, "the game's layouts folder"),
+                               (folder.parent, folder.name, "the icons folder"),
                                (folder, "ATTRIBUTION.md", "the icons' credits file")):
         if (alike := named_alike(parent, name)) is not None:
             raise UsageError(f"is there, one with {what} {shown(name)} on a disk that does not tell such names apart "
