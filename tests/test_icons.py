@@ -228,6 +228,29 @@ def test_searches_and_unknown_names_past_what_a_name_holds_are_refused_at_once_c
     assert len(unknown.output) < 600
 
 
+@pytest.mark.parametrize("stop_at", [".svg", "ATTRIBUTION.md"])
+def test_an_icons_add_stopped_between_its_writes_leaves_no_icon_without_its_credit(tmp_path, package, monkeypatch,
+                                                                                    stop_at):
+    """Killed after an icon was written and before its row (the icons were written first), the icon stayed without
+    its credit for good: the next `icons add` left it as it was, rows and all. The rows go first now."""
+    from pnp import project as project_mod
+
+    root = make_project(tmp_path / "proj")
+    write = project_mod.write_file
+
+    def stopped(path, data):
+        if str(path).endswith(stop_at):
+            raise KeyboardInterrupt  # as a kill half way
+        write(path, data)
+
+    monkeypatch.setattr(project_mod, "write_file", stopped)
+    assert run(root, "icons", "add", "mini", "anchor", "--package", str(package)).exit_code != 0
+    monkeypatch.setattr(project_mod, "write_file", write)
+    assert run(root, "icons", "add", "mini", "anchor", "--package", str(package)).exit_code == 0
+    credits = (root / "layouts/mini/icons/ATTRIBUTION.md").read_text()
+    assert (root / "layouts/mini/icons/anchor.svg").is_file() and credits.count("| anchor | anchor.svg |") == 1
+
+
 def test_icons_added_at_once_by_two_pnp_each_keep_their_credit(tmp_path, monkeypatch):
     """Two `icons add` at once each read ATTRIBUTION.md and wrote it back with its own rows: the other's icons
     were left without their credit (12 run together kept 4 rows). Threads here, a write slowed to meet."""

@@ -260,21 +260,21 @@ def _refuse_alike(project: Project, folder: Path, todo: list[str]) -> None:
 
 
 def _write_icons(project: Project, folder: Path, drawings: JSON, iconset: JSON) -> list[Path]:
-    """add_icons' writing, in the held icons folder: each icon not there yet, then its row in the credits."""
+    """add_icons' writing, in the held icons folder: the rows in the credits of the icons not there yet, then
+    those icons."""
     from ..project import present, write_file
 
     credits = folder / "ATTRIBUTION.md"
     text = _credits_text(project, credits)
-    written = []
-    for name, icon in drawings.items():
-        if present(folder / f"{name}.svg"):  # added by another pnp meanwhile, with its row
-            continue
-        write_file(folder / f"{name}.svg", icon_svg(icon, iconset).encode("utf-8"))
-        written.append(folder / f"{name}.svg")
-    rows = [attribution_line(p.stem) for p in written if f"| {p.stem} |" not in text]
+    todo = [name for name in drawings if not present(folder / f"{name}.svg")]  # (another pnp's, meanwhile: its row)
+    # the credits first, then the icons: a pnp killed (or failing) between the two left an icon without its row,
+    # which no later `icons add` gave it (an icon there is left as it is); a row before its icon is made whole then
+    rows = [attribution_line(name) for name in todo if f"| {name} |" not in text]
     if rows:
         write_file(credits, (text.rstrip("\n") + "\n" + "\n".join(rows) + "\n").encode("utf-8"))
-    return written
+    for name in todo:
+        write_file(folder / f"{name}.svg", icon_svg(drawings[name], iconset).encode("utf-8"))
+    return [folder / f"{name}.svg" for name in todo]
 
 
 def _credits_text(project: Project, credits: Path) -> str:
