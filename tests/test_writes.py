@@ -195,7 +195,7 @@ def test_a_linked_output_folder_is_refused(tmp_path, link, commands):
 
 @pytest.mark.parametrize("out", ["cards", "layouts/shared", "fonts", ".git", "output/../cards",
                                  # one folder with cards/, layouts/ and .git/ on macOS, Windows or a USB stick
-                                 "CARDS", "Layouts/shared", ".GIT"])
+                                 "CARDS", "Layouts/shared", ".GIT", "fonts. "])
 def test_out_into_the_folders_pnp_reads_is_refused(tmp_path, monkeypatch, out):
     root = make_project(tmp_path / "p")
     (root / ".git").mkdir()
