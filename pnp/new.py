@@ -138,7 +138,13 @@ def _checked(project: "Project", game_id: str, start: str) -> list[Path]:
         raise UsageError("already exists: pnp new never overwrites a game (choose another name, or delete the "
                          "folder)", Mark(project.rel(taken[0])))  # (at it, as every refusal at a path)
     # a game named as one there but for case (Dino, dino) made a second game that validate and build refuse,
-    # with the first, until one is renamed; on a disk that ignores case it is that game's folder, refused above
+    # with the first, until one is renamed; on a disk that ignores case it is that game's folder, refused above.
+    # So the project's own folders: cards/ made beside a Cards/ was a second folder, one with it on such a disk
+    for folder in (project.cards, project.layouts):
+        if (alike := named_alike(project.root, folder.name)) is not None:
+            raise UsageError(f"is there, one folder with the project's {folder.name}/, where the new game goes, on a "
+                             "disk that does not tell such names apart (macOS, Windows, a USB stick): rename it to "
+                             f"{folder.name}/", Mark(project.rel(project.root / alike)))
     for folder, target in zip((project.cards, project.layouts), targets):
         if (alike := named_alike(folder, game_id)) is not None:
             raise UsageError(f"'{game_id}' cannot name a game: {project.rel(folder)}/{shown(alike)} is named alike "

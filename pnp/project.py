@@ -902,16 +902,30 @@ def output_path(project: "Project", given: str | Path | None, *parts: str, defau
         raise refused("a loop of symbolic links") from None
     except RuntimeError:  # a loop of links
         raise refused("a loop of symbolic links") from None
-    for name in protected:
-        folder = (project.root / name).resolve()
-        if real == folder or real.is_relative_to(folder):
-            raise refused(f"{project.rel(real)} is in {name}/, whose files pnp reads; pnp writes nothing there: "
-                          "choose another folder")
+    if (where := _in_protected(project, real, protected)) is not None:
+        raise refused(f"{project.rel(real)} is in {where}, whose files pnp reads; pnp writes nothing there: "
+                      "choose another folder")
     # an export puts a new folder in place of the old: one holding the project took its cards/ and layouts/ away
     if replaced_whole and project.root.is_relative_to(real):
         raise refused(f"{real} is or holds the project's folder ({project.root}), which the command would replace "
                       "whole; choose another folder")
     return target
+
+
+def _in_protected(project: "Project", real: Path, protected: tuple[str, ...]) -> str | None:
+    """Which of the project's `protected` folders the resolved path `real` is or is in, as a message says it; None
+    when none. A folder named as one but for case or Unicode form (--out CARDS, Fonts/x.csv) is that folder on a
+    disk that ignores them (macOS, Windows, a USB stick), where resolve() keeps the name as given: pnp wrote there.
+    So is one ending in dots or spaces on Windows, which drops them (--out "cards.")."""
+    top = real.relative_to(project.root).parts[:1] if real.is_relative_to(project.root) else ()
+    for name in protected:
+        folder = (project.root / name).resolve()
+        if real == folder or real.is_relative_to(folder):
+            return f"{name}/"
+        if top and name_key(top[0].rstrip(". ")) == name_key(name):
+            return (f"{printable(top[0])}/, one folder with {name}/ on a disk that does not tell such names apart "
+                    "(macOS, Windows, a USB stick)")
+    return None
 
 
 def _refused(shown: str, option: bool, why: str) -> UsageError:

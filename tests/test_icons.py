@@ -99,17 +99,29 @@ def test_add_leaves_a_link_to_nothing_where_an_icon_goes(tmp_path, package):
     assert not (tmp_path / "art").exists()
 
 
-def test_add_refuses_an_icon_named_as_a_file_there_but_for_its_case(tmp_path, package):
+@pytest.mark.parametrize("alike, said", [
+    ("icons/Anchor.svg", "icons/Anchor.svg: error: is there, one file with 'anchor.svg'"),
+    ("icons/attribution.md", "icons/attribution.md: error: is there, one with the icons' credits file 'ATTRIBUTION.md'"),
+    ("Icons/x.svg", "Icons: error: is there, one with the icons folder 'icons'"),
+    ("Mini", "layouts/Mini: error: is there, one with the game's layouts folder 'mini'"),
+])
+def test_add_refuses_an_icon_named_as_a_file_there_but_for_its_case(tmp_path, package, alike, said):
     """Anchor.svg there: on macOS, Windows or a USB stick anchor.svg was written over it (the designer's drawing
-    lost), and here beside it, two files a copy of the game on a Mac would hold as one."""
+    lost), and here beside it, two files a copy of the game on a Mac would hold as one. So were ATTRIBUTION.md
+    beside the designer's attribution.md, icons/ beside their Icons/, and layouts/mini/ beside layouts/Mini/."""
+    import shutil
+
     root = make_project(tmp_path / "proj")
-    icons = root / "layouts/mini/icons"
-    icons.mkdir(parents=True, exist_ok=True)
-    (icons / "Anchor.svg").write_text("<svg/>")
+    if alike == "Mini":  # the game's layouts are in layouts/Mini/ alone
+        shutil.move(root / "layouts/mini", root / "layouts/Mini")
+    else:
+        (root / "layouts/mini" / alike).parent.mkdir(parents=True, exist_ok=True)
+        (root / "layouts/mini" / alike).write_text("<svg/>")
+        said = f"layouts/mini/{said}"
+    before = sorted(p.relative_to(root) for p in (root / "layouts").rglob("*"))
     result = run(root, "icons", "add", "mini", "anchor", "--package", str(package))
-    assert result.exit_code == 2 and "layouts/mini/icons/Anchor.svg: error: is there, one file with 'anchor.svg'" \
-        in result.output, result.output
-    assert sorted(p.name for p in icons.iterdir()) == ["Anchor.svg"]
+    assert result.exit_code == 2 and said in result.output, result.output
+    assert sorted(p.relative_to(root) for p in (root / "layouts").rglob("*")) == before
 
 
 @pytest.mark.parametrize("make, said", [
@@ -214,6 +226,29 @@ def test_searches_and_unknown_names_past_what_a_name_holds_are_refused_at_once_c
     unknown = run(root, "icons", "add", "mini", *words, "anch" + "o" * 5000 + "r")
     assert unknown.exit_code == 2 and "'zq4': try pnp icons search WORD; and 1,996 more" in unknown.output
     assert len(unknown.output) < 600
+
+
+@pytest.mark.parametrize("stop_at", [".svg", "ATTRIBUTION.md"])
+def test_an_icons_add_stopped_between_its_writes_leaves_no_icon_without_its_credit(tmp_path, package, monkeypatch,
+                                                                                    stop_at):
+    """Killed after an icon was written and before its row (the icons were written first), the icon stayed without
+    its credit for good: the next `icons add` left it as it was, rows and all. The rows go first now."""
+    from pnp import project as project_mod
+
+    root = make_project(tmp_path / "proj")
+    write = project_mod.write_file
+
+    def stopped(path, data):
+        if str(path).endswith(stop_at):
+            raise KeyboardInterrupt  # as a kill half way
+        write(path, data)
+
+    monkeypatch.setattr(project_mod, "write_file", stopped)
+    assert run(root, "icons", "add", "mini", "anchor", "--package", str(package)).exit_code != 0
+    monkeypatch.setattr(project_mod, "write_file", write)
+    assert run(root, "icons", "add", "mini", "anchor", "--package", str(package)).exit_code == 0
+    credits = (root / "layouts/mini/icons/ATTRIBUTION.md").read_text()
+    assert (root / "layouts/mini/icons/anchor.svg").is_file() and credits.count("| anchor | anchor.svg |") == 1
 
 
 def test_icons_added_at_once_by_two_pnp_each_keep_their_credit(tmp_path, monkeypatch):

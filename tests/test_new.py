@@ -50,13 +50,17 @@ def test_new_never_overwrites_a_game(tmp_path):
     assert not (tmp_path / "layouts/mygame/board.yaml").exists()
 
 
-@pytest.mark.parametrize("there", ["cards/MyGame", "layouts/MYGAME"])
-def test_new_refuses_a_name_a_folder_there_has_but_for_case(tmp_path, there):
+@pytest.mark.parametrize("there, said", [("cards/MyGame", "cards/'MyGame' is named alike"),
+                                         ("layouts/MYGAME", "layouts/'MYGAME' is named alike"),
+                                         ("Cards/old", "Cards: error: is there, one folder with the project's cards/"),
+                                         ("LAYOUTS/x", "LAYOUTS: error: is there, one folder with the project's layouts/")])
+def test_new_refuses_a_name_a_folder_there_has_but_for_case(tmp_path, there, said):
     """`pnp new mygame` beside cards/MyGame wrote a second game, which validate and build then refused with the
-    first (their folders are one on a Mac's, Windows' or a USB stick's disk) until one was renamed."""
+    first (their folders are one on a Mac's, Windows' or a USB stick's disk) until one was renamed. Beside a
+    Cards/ it made a second cards/, one folder with it there."""
     (tmp_path / there).mkdir(parents=True)
     made = run(tmp_path, "new", "mygame")
-    assert made.exit_code == 2 and f"{there.split('/')[0]}/'{there.split('/')[1]}' is named alike" in made.output
+    assert made.exit_code == 2 and said in made.output, made.output
     assert not (tmp_path / "cards/mygame").exists() and not (tmp_path / "layouts/mygame").exists()
 
 

@@ -239,10 +239,19 @@ def add_icons(project: Project, game_id: str, wanted: list[str], package: Path |
 
 def _refuse_alike(project: Project, folder: Path, todo: list[str]) -> None:
     """UsageError, before anything is written, at a file of the icons folder whose name differs from an icon's to
-    write only in case or in how its accents are stored (Anchor.svg for anchor): on macOS, Windows or a USB stick
+    write (or the folder's or its credits' own) only in case or in how its accents are stored (Anchor.svg for anchor): on macOS, Windows or a USB stick
     the icon was written over that file, the designer's own drawing lost, and here it made a second one."""
     from ..project import named_alike
 
+    # the folders and the credits first, as every icon is written there: layouts/<game>/ beside a layouts/<Game>/,
+    # icons/ beside a designer's Icons/, or ATTRIBUTION.md beside their attribution.md, made a second folder or
+    # file that a copy of the game on such a disk holds as one with theirs (one of the two lost, or the credits)
+    for parent, name, what in ((folder.parent.parent, folder.parent.name, "the game's layouts folder"),
+                               (folder.parent, folder.name, "the icons folder"),
+                               (folder, "ATTRIBUTION.md", "the icons' credits file")):
+        if (alike := named_alike(parent, name)) is not None:
+            raise UsageError(f"is there, one with {what} {shown(name)} on a disk that does not tell such names apart "
+                             "(macOS, Windows, a USB stick): rename it first", Mark(project.rel(parent / alike)))
     for name in todo:
         if (alike := named_alike(folder, f"{name}.svg")) is not None:
             raise UsageError(f"is there, one file with {shown(name + '.svg')} on a disk that does not tell such names "
@@ -251,21 +260,21 @@ def _refuse_alike(project: Project, folder: Path, todo: list[str]) -> None:
 
 
 def _write_icons(project: Project, folder: Path, drawings: JSON, iconset: JSON) -> list[Path]:
-    """add_icons' writing, in the held icons folder: each icon not there yet, then its row in the credits."""
+    """add_icons' writing, in the held icons folder: the rows in the credits of the icons not there yet, then
+    those icons."""
     from ..project import present, write_file
 
     credits = folder / "ATTRIBUTION.md"
     text = _credits_text(project, credits)
-    written = []
-    for name, icon in drawings.items():
-        if present(folder / f"{name}.svg"):  # added by another pnp meanwhile, with its row
-            continue
-        write_file(folder / f"{name}.svg", icon_svg(icon, iconset).encode("utf-8"))
-        written.append(folder / f"{name}.svg")
-    rows = [attribution_line(p.stem) for p in written if f"| {p.stem} |" not in text]
+    todo = [name for name in drawings if not present(folder / f"{name}.svg")]  # (another pnp's, meanwhile: its row)
+    # the credits first, then the icons: a pnp killed (or failing) between the two left an icon without its row,
+    # which no later `icons add` gave it (an icon there is left as it is); a row before its icon is made whole then
+    rows = [attribution_line(name) for name in todo if f"| {name} |" not in text]
     if rows:
         write_file(credits, (text.rstrip("\n") + "\n" + "\n".join(rows) + "\n").encode("utf-8"))
-    return written
+    for name in todo:
+        write_file(folder / f"{name}.svg", icon_svg(drawings[name], iconset).encode("utf-8"))
+    return [folder / f"{name}.svg" for name in todo]
 
 
 def _credits_text(project: Project, credits: Path) -> str:
