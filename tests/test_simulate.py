@@ -550,6 +550,12 @@ RETURNED = {  # a hook returning a value pnp cannot take: said cut short, the ho
     "end reason forging a line": ('        return "last counter"', '        return "\\x1b[2J\\nsimulated mini: ok"',
                                   "end_reason returned '\\x1b[2J\\nsimulated mini: ok', not one line of printable "
                                   "text of at most 200 characters"),
+    "a set of moves": ('        return [("play", card.id) for card in self.game.tables.cards if card.power <= state["pile"]]',
+                       '        return {("play", card.id) for card in self.game.tables.cards if card.power <= state["pile"]}',
+                       "}, not a list or a tuple of moves"),
+    "a generator of moves": ('        return [("play", card.id) for card in self.game.tables.cards if card.power <= state["pile"]]',
+                             '        return (("play", card.id) for card in self.game.tables.cards)',
+                             ">, not a list or a tuple of moves"),
     "50 MB of moves": ('        return [("play", card.id) for card in self.game.tables.cards if card.power <= state["pile"]]',
                        '        return "m" * 50_000_000', "legal_moves returned 'mmm"),
 }
