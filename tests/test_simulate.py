@@ -230,6 +230,12 @@ def test_rules_that_do_not_load_are_errors_at_their_line(tmp_path):
     result = _simulate(_nim(tmp_path, "x = 1\n\nimport no_such_module_here\n"), "--out", str(tmp_path / "o"))
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "cards/mini/rules.py:3:1: error: the rules failed to load: ModuleNotFoundError" in result.output
+    # a module of the designer's beside rules.py: said as Python's 'No module named', which the file belied
+    root = _nim(tmp_path / "beside", "from helpers import X\n" + NIM)
+    (root / "cards/mini/helpers.py").write_text("X = 1\n", encoding="utf-8")
+    result = _simulate(root, "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "cards/mini/rules.py:1:1: error: the rules failed to load: ModuleNotFoundError" \
+        in result.output and "never a module beside it such as 'helpers'" in result.output, result.output
     root = _nim(tmp_path / "2", "class Rules:\n    pass\n")
     result = _simulate(root, "--out", str(tmp_path / "o"))
     assert "cards/mini/rules.py:1:1: error: rules.py must define `class Rules(GameRules)`" in result.output
