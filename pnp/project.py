@@ -1047,6 +1047,9 @@ def _no_link_inside(project: "Project", path: Path, refused: Callable[[str], Usa
                           (", or give --out a folder outside the project" if out_option else ""))
 
 
+LOCK_NAME = ".pnp.lock"  # an output folder's writers' lock (output_lock), which pnp makes and keeps there
+
+
 @contextlib.contextmanager
 def output_lock(folder: Path, shown: str = "", on_wait: Callable[[str], None] | None = None) -> Iterator[bool]:
     """Hold the lock of an output folder (an flock on its .pnp.lock) while a command writes there; yields
@@ -1062,7 +1065,7 @@ def output_lock(folder: Path, shown: str = "", on_wait: Callable[[str], None] | 
         fd, created = _lock_file(folder)
         try:
             waited = _flock(fd, shown or str(folder), on_wait) or waited
-            if _still_there(fd, folder / ".pnp.lock"):
+            if _still_there(fd, folder / LOCK_NAME):
                 break
         except BaseException:
             os.close(fd)
@@ -1077,7 +1080,7 @@ def output_lock(folder: Path, shown: str = "", on_wait: Callable[[str], None] | 
         try:
             if created and _entries(folder) == found:  # wrote nothing here: as it found it
                 with contextlib.suppress(OSError):  # (removed while still locked: see _still_there)
-                    os.unlink(folder / ".pnp.lock")
+                    os.unlink(folder / LOCK_NAME)
                     unmade = True
         finally:
             os.close(fd)  # releases the lock; a file left stays (a third command locks the one a second waits on)
@@ -1100,7 +1103,7 @@ def _folders_to_make(folder: Path) -> list[Path]:
 
 def _lock_file(folder: Path) -> tuple[int, bool]:
     """The open lock file of `folder`, and whether this call made it."""
-    lock = folder / ".pnp.lock"
+    lock = folder / LOCK_NAME
     while True:
         try:
             try:
@@ -1144,7 +1147,7 @@ def _entries(folder: Path) -> dict[str, int]:
     (pnp writes each file under a temporary name, then renames it into place)."""
     try:
         with os.scandir(folder) as entries:
-            return {entry.name: entry.inode() for entry in entries if entry.name != ".pnp.lock"}
+            return {entry.name: entry.inode() for entry in entries if entry.name != LOCK_NAME}
     except OSError:
         return {"": -1}  # unknown: taken as written
 
@@ -1173,7 +1176,7 @@ def tidy(folder: Path) -> None:
     if fcntl is None:
         return
     try:
-        fd = os.open(folder / ".pnp.lock", os.O_RDWR | NO_FOLLOW)  # none: no pnp has written here
+        fd = os.open(folder / LOCK_NAME, os.O_RDWR | NO_FOLLOW)  # none: no pnp has written here
     except OSError:
         return
     try:

@@ -230,6 +230,12 @@ def test_rules_that_do_not_load_are_errors_at_their_line(tmp_path):
     result = _simulate(_nim(tmp_path, "x = 1\n\nimport no_such_module_here\n"), "--out", str(tmp_path / "o"))
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "cards/mini/rules.py:3:1: error: the rules failed to load: ModuleNotFoundError" in result.output
+    # a module of the designer's beside rules.py: said as Python's 'No module named', which the file belied
+    root = _nim(tmp_path / "beside", "from helpers import X\n" + NIM)
+    (root / "cards/mini/helpers.py").write_text("X = 1\n", encoding="utf-8")
+    result = _simulate(root, "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "cards/mini/rules.py:1:1: error: the rules failed to load: ModuleNotFoundError" \
+        in result.output and "never a module beside it such as 'helpers'" in result.output, result.output
     root = _nim(tmp_path / "2", "class Rules:\n    pass\n")
     result = _simulate(root, "--out", str(tmp_path / "o"))
     assert "cards/mini/rules.py:1:1: error: rules.py must define `class Rules(GameRules)`" in result.output
@@ -550,6 +556,12 @@ RETURNED = {  # a hook returning a value pnp cannot take: said cut short, the ho
     "end reason forging a line": ('        return "last counter"', '        return "\\x1b[2J\\nsimulated mini: ok"',
                                   "end_reason returned '\\x1b[2J\\nsimulated mini: ok', not one line of printable "
                                   "text of at most 200 characters"),
+    "a set of moves": ('        return [("play", card.id) for card in self.game.tables.cards if card.power <= state["pile"]]',
+                       '        return {("play", card.id) for card in self.game.tables.cards if card.power <= state["pile"]}',
+                       "}, not a list or a tuple of moves"),
+    "a generator of moves": ('        return [("play", card.id) for card in self.game.tables.cards if card.power <= state["pile"]]',
+                             '        return (("play", card.id) for card in self.game.tables.cards)',
+                             ">, not a list or a tuple of moves"),
     "50 MB of moves": ('        return [("play", card.id) for card in self.game.tables.cards if card.power <= state["pile"]]',
                        '        return "m" * 50_000_000', "legal_moves returned 'mmm"),
 }
@@ -1227,18 +1239,29 @@ def test_rules_waiting_for_good_fail_at_their_line(tmp_path, wait):
     assert waiting.line == line
 
 
-@pytest.mark.parametrize("in_the_way, said", [("file", "error: cannot write: "), ("folder", "error: cannot write: "),
+@pytest.mark.parametrize("in_the_way, said", [("file", "error: cannot write: "),
+                                               ("folder", "o/mini/simulation.json: error: cannot write: a folder is in"),
+                                               ("lock link", "o/mini/.pnp.lock: error: cannot write: a symbolic link is"),
+                                               ("lock folder", "o/mini/.pnp.lock: error: cannot write: a folder is in"),
                                                ("long name", "is 300 bytes long, past the")])
 def test_results_that_cannot_be_written_are_said_before_the_games_are_played(tmp_path, in_the_way, said):
     """A file where --out's folder goes (/dev/null), or a folder where simulation.json goes: the run played
     every game, then said it could write none of their figures. A folder name longer than the system allows
-    was a traceback ("File name too long") where the folder in the way was looked for."""
+    was a traceback ("File name too long") where the folder in the way was looked for. A link or a folder in
+    the place of the folder's lock (a game folder sent with its output/) was said after the games, at the
+    folder (`output/mini: ... a symbolic link is in its place`, which it is not), in the system's words."""
     root = _nim(tmp_path)
     out = tmp_path / ("n" * 300 if in_the_way == "long name" else "f") / "o"
     if in_the_way == "file":
         (tmp_path / "f").write_text("mine", encoding="utf-8")
     elif in_the_way == "folder":
         (out / "mini" / "simulation.json").mkdir(parents=True)
+    elif in_the_way.startswith("lock"):
+        (out / "mini").mkdir(parents=True)
+        if in_the_way == "lock link":
+            (out / "mini" / ".pnp.lock").symlink_to(tmp_path / "elsewhere")
+        else:
+            (out / "mini" / ".pnp.lock").mkdir()
     result = _simulate(root, "--games", "2", "--jobs", "1", "--out", str(out))
     assert result.exit_code == 1 and said in result.output, result.output
     assert "mini: 2 games" not in result.output, "the games were played"
@@ -2049,6 +2072,22 @@ def test_results_a_full_disk_refuses_are_said_in_pnps_words_at_the_file(tmp_path
     report = Report(root)
     assert simulate_mod._written(Project(root), root / "output" / "mini", {}, report) is None
     assert [str(d) for d in report.errors] == ["output/mini/simulation.json: error: cannot write: the disk is full"]
+
+
+def test_a_lock_made_a_link_once_the_games_were_played_is_named_not_its_folder(tmp_path):
+    """A link put in the place of the folder's lock while the games played: said at the folder, `output/mini:
+    cannot write: a symbolic link is in its place`, which it is not (the lock, hidden, is)."""
+    import pnp.simulate as simulate_mod
+
+    root = make_project(tmp_path / "p")
+    (root / "output" / "mini").mkdir(parents=True)
+    (root / "output" / "mini" / ".pnp.lock").symlink_to(tmp_path / "elsewhere")
+    report = Report(root)
+    assert simulate_mod._written(Project(root), root / "output" / "mini", {}, report) is None
+    assert [str(d) for d in report.errors] == ["output/mini/.pnp.lock: error: cannot write: a symbolic link is in "
+                                               "its place (pnp never writes through one), or links on its way lead "
+                                               "in a loop"]
+    assert not (tmp_path / "elsewhere").exists()
 
 
 def test_what_cpython_prints_of_a_fault_of_its_own_is_not_printed_where_the_rules_play(capfd, monkeypatch):

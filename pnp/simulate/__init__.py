@@ -11,7 +11,7 @@ from typing import Any
 
 from ..check import load
 from ..errors import DataError, OutputError, UsageError, why_not_written
-from ..project import SIMULATION_FILE, Project, folders_on_the_way, output_lock, write_file
+from ..project import LOCK_NAME, SIMULATION_FILE, Project, folders_on_the_way, output_lock, write_file
 from ..report import Mark, Report, pasted, shell_word
 from ..model.load import Record
 from ..model.schema import player_range
@@ -131,16 +131,21 @@ def _unplayed_count(meta: Record, players: int) -> tuple[str, Mark | None] | Non
 
 
 def _in_the_way(path: Path) -> tuple[Path, str] | None:
-    """(what stands in the way, the system's words) when `path` could not be written for something already
-    there: a folder at it, or a file (/dev/null) where one of its folders goes. A run played its games, a
-    million of them maybe, before it found it could write none of their figures. A name the system cannot look
-    up (too long) is none of these: folders_on_the_way says it (it was a traceback here)."""
+    """(what stands in the way, in pnp's words as every write's) when `path` could not be written for something
+    already there: a folder at it, a link or a folder in the place of its folder's lock (which pnp never opens
+    through a link), or a file (/dev/null) where one of its folders goes. A run played its games, a million of
+    them maybe, before it found it could write none of their figures (a lock in the way was said then, and at
+    its folder, whose .pnp.lock the user may not see). A name the system cannot look up (too long) is none of
+    these: folders_on_the_way says it (it was a traceback here)."""
     # (os.path's tests, not Path's: a name too long for the system raised from Path's)
-    if os.path.isdir(path):
-        return path, os.strerror(errno.EISDIR)
+    lock = path.parent / LOCK_NAME
+    if os.path.isdir(path) or os.path.isdir(lock) and not os.path.islink(lock):
+        return (path if os.path.isdir(path) else lock), why_not_written(OSError(errno.EISDIR, ""))
+    if os.path.islink(lock):
+        return lock, why_not_written(OSError(errno.ELOOP, ""))
     for folder in path.parents:
         if os.path.exists(folder):
-            return None if os.path.isdir(folder) else (folder, os.strerror(errno.ENOTDIR))
+            return None if os.path.isdir(folder) else (folder, why_not_written(OSError(errno.ENOTDIR, "")))
     return None
 
 
@@ -151,8 +156,11 @@ def _written(project: Project, out_dir: Path, summary: dict[str, Any], report: R
         with output_lock(out_dir):  # the folder's writers' lock: see remove_leftovers
             write_file(path, to_json(summary))
     except OSError as e:
-        in_the_way = Path(e.filename) if isinstance(e.filename, (str, Path)) else path  # a file where a folder goes
-        at = in_the_way if in_the_way in path.parents else path
+        # the file in the way as every write names it (errors.write_failure: the lock that is a link was said at
+        # its folder), else a folder that is a file, else the results' file
+        named = e.filename2 if e.filename2 is not None else e.filename
+        in_the_way = Path(os.fsdecode(named)) if isinstance(named, (str, bytes, Path)) else path
+        at = in_the_way if in_the_way in (*path.parents, path.parent / LOCK_NAME) else path
         report.error(f"cannot write: {why_not_written(e)}", Mark(project.rel(at)))  # (pnp's words, as every write's)
         return None
     return path

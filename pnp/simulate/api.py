@@ -12,6 +12,7 @@ import inspect
 import io
 import linecache
 import math
+import os
 import random
 import re
 import reprlib
@@ -411,7 +412,8 @@ def rules_class(source: RulesSource, game_id: str) -> type[GameRules]:
             raise
         except BaseException as e:  # a designer's code: any error is theirs, said at its line (exit() too)
             sys.modules.pop(name, None)
-            raise DataError(f"the rules failed to load: {raised(e)}", code_mark(e, shown, path)) from None
+            raise DataError(f"the rules failed to load: {raised(e)}{_beside(e, path)}", code_mark(e, shown, path)) \
+                from None
     rules = getattr(module, "Rules", None)
     try:  # the designer's code too: a metaclass of theirs answers these (its __hash__, its __getattribute__),
         # and one that raised was 'a bug in pnp'
@@ -427,6 +429,19 @@ def rules_class(source: RulesSource, game_id: str) -> type[GameRules]:
     except BaseException as e:
         raise DataError(f"class Rules cannot be read: {raised(e)}", code_mark(e, shown, path)) from None
     return rules
+
+
+def _beside(error: BaseException, path: str) -> str:
+    """Why a module the rules import is not found when it is a file beside rules.py (helpers.py), a designer
+    splitting the rules in two: said as Python's 'No module named ...' alone, which the file there belies. The
+    game's folder is never on Python's path (a random.py there would stand for Python's own)."""
+    missing = getattr(error, "name", None) if isinstance(error, ModuleNotFoundError) else None
+    first = missing.partition(".")[0] if isinstance(missing, str) else ""
+    folder = os.path.dirname(path)  # (os.path's tests: a name too long for the system raised from Path's)
+    if first and (os.path.isfile(os.path.join(folder, f"{first}.py")) or os.path.isdir(os.path.join(folder, first))):
+        return (f" (pnp loads rules.py alone, never a module beside it such as {first!r}: "
+                "put that code in rules.py)")
+    return ""
 
 
 def _compiled(source: str, path: str, shown: str) -> CodeType:

@@ -368,7 +368,11 @@ LOGGED = _Logged()
 
 def _check_moves(moves: Any) -> None:
     if moves.__class__ not in (list, tuple) or not moves:
-        if not isinstance(moves, (list, tuple)) or not moves:
+        # a set or a generator of moves was said as empty ('it must list at least one move'), which it was not
+        if not isinstance(moves, (list, tuple)):
+            raise RulesFault(f"legal_moves returned {said(moves)}, not a list or a tuple of moves (their order is "
+                             "the one every run repeats: `sorted(...)` makes a list of a set)", hook="legal_moves")
+        if not moves:
             raise RulesFault(f"legal_moves returned {said(moves)} while the game is not over (it must list at least "
                              "one move)", hook="legal_moves")
     try:
