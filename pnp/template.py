@@ -1267,6 +1267,20 @@ def _data_text(container: object, value: object) -> object:
     return value
 
 
+# the text filters whose result is still the text they were given, changed (its case, its spaces, a part of it
+# replaced or cut): a text of the game's data stays one, which the rulebook prints as a card prints it
+# (`{{ card.text | trim }}` printed a card's 'R&amp;D' as 'R&D' and its '[a](b)' as a link, exit 0)
+_DATA_TEXT_FILTERS = frozenset({"capitalize", "center", "indent", "lower", "replace", "string", "title", "trim",
+                                "truncate", "upper", "wordwrap"})
+
+
+def _data_text_kept(name: str, given: tuple[Any, ...], result: object) -> object:
+    """A text filter's result as a _DataText when it was given one (_DATA_TEXT_FILTERS)."""
+    if type(result) is str and name in _DATA_TEXT_FILTERS and given and type(given[0]) is _DataText:
+        return _DataText(result)
+    return result
+
+
 # What Markdown reads in a text that card text prints as typed: entities ('&amp;'), code spans, HTML ('<br>' broke the
 # line) and addresses in angle brackets, a link's or a picture's brackets, table cells and struck text. Only where
 # Markdown would read it (an escape prints as typed inside a code span the template writes around a value). A card's
@@ -1280,6 +1294,14 @@ _BLOCK_START = re.compile(r"[#>+=-]|[0-9]{1,9}[.)]")
 # a card's escapes ('\*', '\:', '\[', a doubled backslash), or a backslash a card prints as typed ('\#', one ending
 # the text), which Markdown read as an escape ('#'), or at a line's end as a line break, printing no backslash
 _CARD_ESCAPE = re.compile(r"\\[*:\[\\]|\\")
+
+
+def _data_text_got(method: object, result: object) -> object:
+    """`card.get('text')` as `card.text` reads it (_data_text): it printed a card's 'R&amp;D' as 'R&D'."""
+    owner = getattr(method, "__self__", None)
+    if getattr(method, "__name__", None) == "get" and _is_mapping(owner):
+        return _data_text(owner, result)
+    return result
 
 
 def _card_escape_markdown(found: re.Match[str]) -> str:
@@ -1951,7 +1973,10 @@ def _filter_join(a: dict[str, Any]) -> int:
     _refuse_none([*items, a["d"]], "join is given")
     # what join is given to write: each item, a float as a template prints it (`[0.1 + 0.2] | join` wrote
     # 0.30000000000000004), the fields already read; and the separator (`xs | join(1 / 3)` wrote 0.3333333333333333)
-    a["value"], a["attribute"] = [_number_printed(item) for item in items], None
+    # (a text of the game's data as a card prints it, each item on its own: `{{ names | join(', ') }}` printed a
+    # card's 'R&amp;D' as 'R&D'; the separator is the template's own Markdown)
+    a["value"] = [_card_text_markdown(item) if type(item) is _DataText else _number_printed(item) for item in items]
+    a["attribute"] = None
     a["d"] = _number_printed(a["d"])
     return _joined_size(a["value"], a["d"])
 
@@ -2268,6 +2293,7 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
              if parameter in _TEXT_PARAMETERS]
 
     def guarded(*args: Any, **kwargs: Any) -> Any:
+        value_given = args[skip:skip + 1]  # (its value as given: replace's sizer turns it into plain text)
         if name in _NAMING_FILTERS:
             _refuse_unknown_named(name, args[skip + 1:], kwargs)
         if writes_html:
@@ -2320,7 +2346,7 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
             raise
         if isinstance(result, Iterator):
             return _Lazy(result)
-        return _check_result(result)
+        return _check_result(_data_text_kept(name, value_given, result))
 
     for attr in ("jinja_pass_arg", "__name__", "__doc__"):
         if hasattr(function, attr):
@@ -3011,7 +3037,7 @@ class _Env(ImmutableSandboxedEnvironment):
                                      "values given to loop() lead back to one another?)")
                 raise LimitError(f"macros call each other more than {MAX_CALL_DEPTH} deep "
                                  "(a macro that calls itself forever?)")
-            result = super().call(__context, __obj, *args, **kwargs)
+            result = _data_text_got(__obj, super().call(__context, __obj, *args, **kwargs))
             # (a macro's text, and a format's (_Env.getattr's `bounded`), were checked as they were joined)
             return result if type(__obj) is Macro else _check_result(result)
         except ValueError:

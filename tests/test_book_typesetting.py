@@ -616,6 +616,23 @@ def test_a_text_of_the_data_prints_in_the_book_as_on_a_card():
     assert "Rules a \\# b * \\ c\\ d Credits" in _book_text_and_icons(BookContent(title="T", markdown=markdown))[0]
 
 
+def test_a_text_of_the_data_changed_by_a_filter_or_joined_prints_in_the_book_as_on_a_card():
+    """`{{ card.text | trim }}`, `| replace`, `| upper`, `card.get('text')` and `| join` of texts of the data printed
+    a card's 'R&amp;D `x` [g](h)' in the rulebook as Markdown read it ('R&D x' and a link), exit 0: a text filter's
+    result is still the data's text, and join prints each item so (its separator the template's Markdown)."""
+    from pnp import template
+    from pnp.model.load import Record
+    text = "R&amp;D `x` [g](h) a|b"
+    card = Record({"text": text})
+    source = ("{{ card.text | trim }}\n{{ card.get('text') }}\n{{ card.text | replace('R', 'Q') }}\n"
+              "{{ card.text | upper }}\n{{ [card, card] | join(' **|** ', attribute='text') }}\n"
+              "{{ [card.text] | join }}\n{{ {'t': text}.get('t') | trim }}")
+    printed = template._card_text_markdown
+    assert template.render(source, {"card": card, "text": text}, markup=True).split("\n") == [
+        printed(text), printed(text), printed(text.replace("R", "Q")), printed(text.upper()),
+        f"{printed(text)} **|** {printed(text)}", printed(text), text]
+
+
 def test_a_value_as_typed_keeps_its_line_breaks_inside_a_heading_and_a_table_row():
     """`| as_typed` wrote a line break as Markdown's hard break, a backslash ending the line: in a heading it
     printed 'Roars\\' and the rest as a paragraph, and it split a table's row, with exit 0. A break is a space
