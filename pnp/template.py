@@ -1223,7 +1223,8 @@ def _add(left: Any, right: Any) -> Any:
     size_l, size_r = _size(left), _size(right)
     if size_l is not None and size_r is not None and size_l + size_r > MAX_STRING:
         raise LimitError(f"joining values of {size_l + size_r:,} characters or items (at most {MAX_STRING:,})")
-    return _check_result(left + right)
+    texts = isinstance(left, str) and isinstance(right, str)
+    return _check_result(_composed((left, right), (left, right)) if texts else left + right)
 
 
 # every arithmetic operator (each result checked to be finite: call_binop), those that can build too much sized first
@@ -1241,7 +1242,7 @@ def _concat(values: list[Any]) -> str:
     texts = [str(_number_printed(value)) for value in values]
     size = _refuse_longer(sum(map(len, texts)), "the text joined with ~")
     tick(size)
-    return "".join(texts)
+    return _composed(values, texts)
 
 
 def _joined_output(pieces: Iterable[str]) -> str:
@@ -1257,6 +1258,31 @@ class _DataText(str):
     a card prints it (_card_text_markdown)."""
 
     __slots__ = ()
+
+
+class _ComposedText(str):
+    """A text the rulebook's template joined (`~`, `+`) from texts of the game's data and of its own: compared and
+    looked up as the text it is, and printed by `{{ }}` with each text of the data in it as a card prints it
+    (`{{ '(' ~ k.timing ~ ')' }}` printed a card's 'R&amp;D' as 'R&D', exit 0)."""
+
+    printed: str  # (the text as `{{ }}` prints it)
+
+
+def _composed(values: Sequence[object], texts: Sequence[str]) -> str:
+    """The texts joined, a _ComposedText when a value among them is a text of the game's data."""
+    joined = "".join(texts)
+    if not any(type(value) in _MARKED_TEXTS for value in values):
+        return joined
+    composed = _ComposedText(joined)
+    composed.printed = "".join(_markdown_printed(value, text) for value, text in zip(values, texts))
+    return composed
+
+
+def _markdown_printed(value: object, text: str) -> str:
+    """`text` (the value as text) as the rulebook prints it: a text of the game's data as a card prints it."""
+    if type(value) is _DataText:
+        return _card_text_markdown(value)
+    return value.printed if type(value) is _ComposedText else text
 
 
 def _data_text(container: object, value: object) -> object:
@@ -1279,6 +1305,9 @@ def _data_text_kept(name: str, given: tuple[Any, ...], result: object) -> object
     if type(result) is str and name in _DATA_TEXT_FILTERS and given and type(given[0]) is _DataText:
         return _DataText(result)
     return result
+
+
+_MARKED_TEXTS = frozenset({_DataText, _ComposedText})  # the texts `{{ }}` prints otherwise than as Markdown
 
 
 # What Markdown reads in a text that card text prints as typed: entities ('&amp;'), code spans, HTML ('<br>' broke the
@@ -1338,8 +1367,8 @@ def _printed(value: object) -> object:
                          "left out?): print `x or ''`, or draw the element only `when: x`")
     if type(value) not in _SHORT_TEXTS:
         _refuse_longer(_text_size(value), "the printed text")
-    if type(value) is _DataText:
-        return _card_text_markdown(value)
+    if type(value) in _MARKED_TEXTS:
+        return _markdown_printed(value, cast(str, value))
     return _number_printed(value)
 
 
@@ -1975,7 +2004,8 @@ def _filter_join(a: dict[str, Any]) -> int:
     # 0.30000000000000004), the fields already read; and the separator (`xs | join(1 / 3)` wrote 0.3333333333333333)
     # (a text of the game's data as a card prints it, each item on its own: `{{ names | join(', ') }}` printed a
     # card's 'R&amp;D' as 'R&D'; the separator is the template's own Markdown)
-    a["value"] = [_card_text_markdown(item) if type(item) is _DataText else _number_printed(item) for item in items]
+    a["value"] = [_markdown_printed(item, item) if type(item) in _MARKED_TEXTS else _number_printed(item)
+                  for item in items]
     a["attribute"] = None
     a["d"] = _number_printed(a["d"])
     return _joined_size(a["value"], a["d"])

@@ -617,9 +617,10 @@ def test_a_text_of_the_data_prints_in_the_book_as_on_a_card():
 
 
 def test_a_text_of_the_data_changed_by_a_filter_or_joined_prints_in_the_book_as_on_a_card():
-    """`{{ card.text | trim }}`, `| replace`, `| upper`, `card.get('text')` and `| join` of texts of the data printed
+    """`{{ card.text | trim }}`, `| replace`, `| upper`, `card.get('text')`, `| join` and `'(' ~ card.text` printed
     a card's 'R&amp;D `x` [g](h)' in the rulebook as Markdown read it ('R&D x' and a link), exit 0: a text filter's
-    result is still the data's text, and join prints each item so (its separator the template's Markdown)."""
+    result is still the data's text, and join and `~` print each text of the data so (the template's own text its
+    Markdown)."""
     from pnp import template
     from pnp.model.load import Record
     text = "R&amp;D `x` [g](h) a|b"
@@ -631,6 +632,12 @@ def test_a_text_of_the_data_changed_by_a_filter_or_joined_prints_in_the_book_as_
     assert template.render(source, {"card": card, "text": text}, markup=True).split("\n") == [
         printed(text), printed(text), printed(text.replace("R", "Q")), printed(text.upper()),
         f"{printed(text)} **|** {printed(text)}", printed(text), text]
+    # joined with `~` or `+` to the template's own text: printed so, and compared as the text it is
+    source = ("{% set t = '(' ~ card.text ~ ') **b**' %}{{ t }}\n{{ '(' + card.text + ') **b**' }}\n"
+              "{{ t == '(' ~ text ~ ') **b**' }}\n{{ [t, '*c*'] | join(', ') }}\n{{ 1 ~ card.text }}")
+    assert template.render(source, {"card": card, "text": text}, markup=True).split("\n") == [
+        f"({printed(text)}) **b**", f"({printed(text)}) **b**", "True", f"({printed(text)}) **b**, *c*",
+        f"1{printed(text)}"]
 
 
 def test_a_value_as_typed_keeps_its_line_breaks_inside_a_heading_and_a_table_row():
