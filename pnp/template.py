@@ -1269,12 +1269,16 @@ class _ComposedText(str):
 
 
 def _composed(values: Sequence[object], texts: Sequence[str]) -> str:
-    """The texts joined, a _ComposedText when a value among them is a text of the game's data."""
-    joined = "".join(texts)
-    if not any(type(value) in _MARKED_TEXTS for value in values):
+    """The texts joined, a _ComposedText when a text of the game's data among them prints otherwise."""
+    joined, printed = "".join(texts), None
+    for n, value in enumerate(values):
+        if type(value) in _MARKED_TEXTS and (shown := _markdown_printed(value, texts[n])) != texts[n]:
+            printed = printed or list(texts)
+            printed[n] = shown
+    if printed is None:  # (as most are: plain text, kept so, which a loop joins again cheaply)
         return joined
     composed = _ComposedText(joined)
-    composed.printed = "".join(_markdown_printed(value, text) for value, text in zip(values, texts))
+    composed.printed = "".join(printed)
     return composed
 
 
@@ -1344,6 +1348,17 @@ def _card_text_unread(text: str) -> str:
 
 
 def _card_text_markdown(text: str) -> str:
+    """A text of the game's data as the rulebook's Markdown printing it as a card prints it (_card_text_read); a
+    short one remembered: a loop joining a field with `~` escaped it again at every turn (_composed)."""
+    return _card_text_remembered(text) if len(text) <= 200 else _card_text_read(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _card_text_remembered(text: str) -> str:
+    return _card_text_read(text)
+
+
+def _card_text_read(text: str) -> str:
     """A text of the game's data as the rulebook's Markdown printing it as a card prints it: 'R&amp;D `x` <br>' in
     a glossary term's text printed on the player aid as typed, in the rulebook as 'R&D x' and a line break."""
     pieces, at = [], 0
