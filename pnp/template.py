@@ -2931,7 +2931,9 @@ def _sliced(obj: Any, start: Any, stop: Any, step: Any) -> Any:
     if not isinstance(obj, (str, list, tuple, range)) and not isinstance(obj, Undefined):
         kind = _FRIENDLY.get(type(obj).__name__, _describe_value(obj))
         raise TypeError(f"[a:b] cuts a text or a list, not {kind if kind.startswith(('a ', 'text', 'nothing')) else 'a ' + kind}")
-    return obj[start:stop:step]
+    part = obj[start:stop:step]  # (a part of a text of the game's data is one: `{{ card.text[:40] }}` printed a
+    # card's 'R&amp;D' in the rulebook as 'R&D', exit 0)
+    return _DataText(part) if type(obj) is _DataText else part
 
 
 class _Compiler(CodeGenerator):
