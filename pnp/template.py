@@ -1223,8 +1223,10 @@ def _add(left: Any, right: Any) -> Any:
     size_l, size_r = _size(left), _size(right)
     if size_l is not None and size_r is not None and size_l + size_r > MAX_STRING:
         raise LimitError(f"joining values of {size_l + size_r:,} characters or items (at most {MAX_STRING:,})")
-    texts = isinstance(left, str) and isinstance(right, str)
-    return _check_result(_composed((left, right), (left, right)) if texts else left + right)
+    # (only a text of the data's, joined with text: Markup's own + escapes what it is given)
+    marked = type(left) in _MARKED_TEXTS and type(right) in _MARKED_TEXTS | {str} or \
+        type(right) in _MARKED_TEXTS and type(left) is str
+    return _check_result(_composed((left, right), (left, right)) if marked else left + right)
 
 
 # every arithmetic operator (each result checked to be finite: call_binop), those that can build too much sized first
