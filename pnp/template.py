@@ -1223,7 +1223,10 @@ def _add(left: Any, right: Any) -> Any:
     size_l, size_r = _size(left), _size(right)
     if size_l is not None and size_r is not None and size_l + size_r > MAX_STRING:
         raise LimitError(f"joining values of {size_l + size_r:,} characters or items (at most {MAX_STRING:,})")
-    return _check_result(left + right)
+    # (only a text of the data's, joined with text: Markup's own + escapes what it is given)
+    marked = type(left) in _MARKED_TEXTS and type(right) in _MARKED_TEXTS | {str} or \
+        type(right) in _MARKED_TEXTS and type(left) is str
+    return _check_result(_composed((left, right), (left, right)) if marked else left + right)
 
 
 # every arithmetic operator (each result checked to be finite: call_binop), those that can build too much sized first
@@ -1241,7 +1244,7 @@ def _concat(values: list[Any]) -> str:
     texts = [str(_number_printed(value)) for value in values]
     size = _refuse_longer(sum(map(len, texts)), "the text joined with ~")
     tick(size)
-    return "".join(texts)
+    return _composed(values, texts)
 
 
 def _joined_output(pieces: Iterable[str]) -> str:
@@ -1259,12 +1262,58 @@ class _DataText(str):
     __slots__ = ()
 
 
+class _ComposedText(str):
+    """A text the rulebook's template joined (`~`, `+`) from texts of the game's data and of its own: compared and
+    looked up as the text it is, and printed by `{{ }}` with each text of the data in it as a card prints it
+    (`{{ '(' ~ k.timing ~ ')' }}` printed a card's 'R&amp;D' as 'R&D', exit 0)."""
+
+    printed: str  # (the text as `{{ }}` prints it)
+
+
+def _composed(values: Sequence[object], texts: Sequence[str]) -> str:
+    """The texts joined, a _ComposedText when a text of the game's data among them prints otherwise."""
+    joined, printed = "".join(texts), None
+    for n, value in enumerate(values):
+        if type(value) in _MARKED_TEXTS and (shown := _markdown_printed(value, texts[n])) != texts[n]:
+            printed = printed or list(texts)
+            printed[n] = shown
+    if printed is None:  # (as most are: plain text, kept so, which a loop joins again cheaply)
+        return joined
+    composed = _ComposedText(joined)
+    composed.printed = "".join(printed)
+    return composed
+
+
+def _markdown_printed(value: object, text: str) -> str:
+    """`text` (the value as text) as the rulebook prints it: a text of the game's data as a card prints it."""
+    if type(value) is _DataText:
+        return _card_text_markdown(value)
+    return value.printed if type(value) is _ComposedText else text
+
+
 def _data_text(container: object, value: object) -> object:
     """`value`, read from `container`, as a _DataText when it is a text of the game's data (not of a mapping the
     template made) read while the rulebook renders."""
     if type(value) is str and type(container) is not dict and _MARKUP_READ.get():
         return _DataText(value)
     return value
+
+
+# the text filters whose result is still the text they were given, changed (its case, its spaces, a part of it
+# replaced or cut): a text of the game's data stays one, which the rulebook prints as a card prints it
+# (`{{ card.text | trim }}` printed a card's 'R&amp;D' as 'R&D' and its '[a](b)' as a link, exit 0)
+_DATA_TEXT_FILTERS = frozenset({"capitalize", "center", "indent", "lower", "replace", "string", "title", "trim",
+                                "truncate", "upper", "wordwrap"})
+
+
+def _data_text_kept(name: str, given: tuple[Any, ...], result: object) -> object:
+    """A text filter's result as a _DataText when it was given one (_DATA_TEXT_FILTERS)."""
+    if type(result) is str and name in _DATA_TEXT_FILTERS and given and type(given[0]) is _DataText:
+        return _DataText(result)
+    return result
+
+
+_MARKED_TEXTS = frozenset({_DataText, _ComposedText})  # the texts `{{ }}` prints otherwise than as Markdown
 
 
 # What Markdown reads in a text that card text prints as typed: entities ('&amp;'), code spans, HTML ('<br>' broke the
@@ -1282,6 +1331,14 @@ _BLOCK_START = re.compile(r"[#>+=-]|[0-9]{1,9}[.)]")
 _CARD_ESCAPE = re.compile(r"\\[*:\[\\]|\\")
 
 
+def _data_text_got(method: object, result: object) -> object:
+    """`card.get('text')` as `card.text` reads it (_data_text): it printed a card's 'R&amp;D' as 'R&D'."""
+    owner = getattr(method, "__self__", None)
+    if getattr(method, "__name__", None) == "get" and _is_mapping(owner):
+        return _data_text(owner, result)
+    return result
+
+
 def _card_escape_markdown(found: re.Match[str]) -> str:
     """A card's escape as written, a backslash the card prints as typed escaped (see _CARD_ESCAPE)."""
     return found.group() if len(found.group()) == 2 else "\\\\"
@@ -1293,6 +1350,17 @@ def _card_text_unread(text: str) -> str:
 
 
 def _card_text_markdown(text: str) -> str:
+    """A text of the game's data as the rulebook's Markdown printing it as a card prints it (_card_text_read); a
+    short one remembered: a loop joining a field with `~` escaped it again at every turn (_composed)."""
+    return _card_text_remembered(text) if len(text) <= 200 else _card_text_read(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _card_text_remembered(text: str) -> str:
+    return _card_text_read(text)
+
+
+def _card_text_read(text: str) -> str:
     """A text of the game's data as the rulebook's Markdown printing it as a card prints it: 'R&amp;D `x` <br>' in
     a glossary term's text printed on the player aid as typed, in the rulebook as 'R&D x' and a line break."""
     pieces, at = [], 0
@@ -1316,8 +1384,8 @@ def _printed(value: object) -> object:
                          "left out?): print `x or ''`, or draw the element only `when: x`")
     if type(value) not in _SHORT_TEXTS:
         _refuse_longer(_text_size(value), "the printed text")
-    if type(value) is _DataText:
-        return _card_text_markdown(value)
+    if type(value) in _MARKED_TEXTS:
+        return _markdown_printed(value, cast(str, value))
     return _number_printed(value)
 
 
@@ -1951,7 +2019,11 @@ def _filter_join(a: dict[str, Any]) -> int:
     _refuse_none([*items, a["d"]], "join is given")
     # what join is given to write: each item, a float as a template prints it (`[0.1 + 0.2] | join` wrote
     # 0.30000000000000004), the fields already read; and the separator (`xs | join(1 / 3)` wrote 0.3333333333333333)
-    a["value"], a["attribute"] = [_number_printed(item) for item in items], None
+    # (a text of the game's data as a card prints it, each item on its own: `{{ names | join(', ') }}` printed a
+    # card's 'R&amp;D' as 'R&D'; the separator is the template's own Markdown)
+    a["value"] = [_markdown_printed(item, item) if type(item) in _MARKED_TEXTS else _number_printed(item)
+                  for item in items]
+    a["attribute"] = None
     a["d"] = _number_printed(a["d"])
     return _joined_size(a["value"], a["d"])
 
@@ -2268,6 +2340,7 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
              if parameter in _TEXT_PARAMETERS]
 
     def guarded(*args: Any, **kwargs: Any) -> Any:
+        value_given = args[skip:skip + 1]  # (its value as given: replace's sizer turns it into plain text)
         if name in _NAMING_FILTERS:
             _refuse_unknown_named(name, args[skip + 1:], kwargs)
         if writes_html:
@@ -2320,7 +2393,7 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
             raise
         if isinstance(result, Iterator):
             return _Lazy(result)
-        return _check_result(result)
+        return _check_result(_data_text_kept(name, value_given, result))
 
     for attr in ("jinja_pass_arg", "__name__", "__doc__"):
         if hasattr(function, attr):
@@ -2876,7 +2949,9 @@ def _sliced(obj: Any, start: Any, stop: Any, step: Any) -> Any:
     if not isinstance(obj, (str, list, tuple, range)) and not isinstance(obj, Undefined):
         kind = _FRIENDLY.get(type(obj).__name__, _describe_value(obj))
         raise TypeError(f"[a:b] cuts a text or a list, not {kind if kind.startswith(('a ', 'text', 'nothing')) else 'a ' + kind}")
-    return obj[start:stop:step]
+    part = obj[start:stop:step]  # (a part of a text of the game's data is one: `{{ card.text[:40] }}` printed a
+    # card's 'R&amp;D' in the rulebook as 'R&D', exit 0)
+    return _DataText(part) if type(obj) is _DataText else part
 
 
 class _Compiler(CodeGenerator):
@@ -3027,7 +3102,7 @@ class _Env(ImmutableSandboxedEnvironment):
                                      "values given to loop() lead back to one another?)")
                 raise LimitError(f"macros call each other more than {MAX_CALL_DEPTH} deep "
                                  "(a macro that calls itself forever?)")
-            result = super().call(__context, __obj, *args, **kwargs)
+            result = _data_text_got(__obj, super().call(__context, __obj, *args, **kwargs))
             # (a macro's text, and a format's (_Env.getattr's `bounded`), were checked as they were joined)
             return result if type(__obj) is Macro else _check_result(result)
         except ValueError:

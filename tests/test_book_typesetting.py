@@ -616,6 +616,31 @@ def test_a_text_of_the_data_prints_in_the_book_as_on_a_card():
     assert "Rules a \\# b * \\ c\\ d Credits" in _book_text_and_icons(BookContent(title="T", markdown=markdown))[0]
 
 
+def test_a_text_of_the_data_changed_by_a_filter_or_joined_prints_in_the_book_as_on_a_card():
+    """`{{ card.text | trim }}`, `| replace`, `| upper`, `card.get('text')`, `| join`, `[:9]` and `'(' ~ card.text` printed
+    a card's 'R&amp;D `x` [g](h)' in the rulebook as Markdown read it ('R&D x' and a link), exit 0: a text filter's
+    result is still the data's text, and join and `~` print each text of the data so (the template's own text its
+    Markdown)."""
+    from pnp import template
+    from pnp.model.load import Record
+    text = "R&amp;D `x` [g](h) a|b"
+    card = Record({"text": text})
+    source = ("{{ card.text | trim }}\n{{ card.get('text') }}\n{{ card.text | replace('R', 'Q') }}\n"
+              "{{ card.text | upper }}\n{{ [card, card] | join(' **|** ', attribute='text') }}\n"
+              "{{ [card.text] | join }}\n{{ {'t': text}.get('t') | trim }}\n{{ card.text[:9] }}\n{{ card.text[0] }}")
+    printed = template._card_text_markdown
+    assert template.render(source, {"card": card, "text": text}, markup=True).split("\n") == [
+        printed(text), printed(text), printed(text.replace("R", "Q")), printed(text.upper()),
+        f"{printed(text)} **|** {printed(text)}", printed(text), text, printed(text[:9]), printed(text[0])]
+    # joined with `~` or `+` to the template's own text: printed so, and compared as the text it is
+    source = ("{% set t = '(' ~ card.text ~ ') **b**' %}{{ t }}\n{{ '(' + card.text + ') **b**' }}\n"
+              "{{ t == '(' ~ text ~ ') **b**' }}\n{{ [t, '*c*'] | join(', ') }}\n{{ 1 ~ card.text }}\n"
+              "{{ ('a&b' | e) + '<i>' }}")
+    assert template.render(source, {"card": card, "text": text}, markup=True).split("\n") == [
+        f"({printed(text)}) **b**", f"({printed(text)}) **b**", "True", f"({printed(text)}) **b**, *c*",
+        f"1{printed(text)}", "a&amp;b&lt;i&gt;"]  # (Markup's own + kept: it escapes what it is given)
+
+
 def test_a_value_as_typed_keeps_its_line_breaks_inside_a_heading_and_a_table_row():
     """`| as_typed` wrote a line break as Markdown's hard break, a backslash ending the line: in a heading it
     printed 'Roars\\' and the rest as a paragraph, and it split a table's row, with exit 0. A break is a space
