@@ -42,6 +42,20 @@ def test_the_real_limits_pass_a_board_picture_and_a_deck_of_full_art_cards_and_s
     assert 3 * 2 * 40_000_000 > budget.BASE_PIXELS + 9 * budget.PIXELS_PER_FACE
 
 
+@pytest.mark.parametrize("size, box_mm, as_is", [
+    ((6000, 6000), (254, 254), True),  # drawn as it is at 600 dpi: was embedded whole, a build of 1.07 GB
+    ((7000, 5000), (100, 100), True),  # resampled for its box, to 2362 x 1687: under the cap, kept
+    ((3000, 9000), (500, 500), False),  # turned or 16-bit (redrawn at its own size): capped too
+])
+def test_a_picture_is_embedded_with_at_most_the_pixels_reportlab_can_hold(size, box_mm, as_is):
+    # ReportLab keeps about 26 bytes a pixel of a picture it embeds while it compresses it
+    drawn = pictures.drawn_pixels(size, as_is, *(mm / 25.4 * 72 for mm in box_mm))
+    assert drawn is not None and drawn[0] * drawn[1] <= pictures.MAX_EMBEDDED_PIXELS
+    assert abs(drawn[0] / drawn[1] - size[0] / size[1]) < 0.01  # its aspect kept
+    if size == (7000, 5000):
+        assert drawn == pictures.printed_pixels(size, *(mm / 25.4 * 72 for mm in box_mm))
+
+
 @pytest.mark.parametrize("changes, where", [
     ({}, "layouts/mini/card.yaml:3:"),  # the element names the picture
     ({"layouts/mini/card.yaml": CARD.replace("images/{{ card.id }}.png", "{{ card.text }}"),

@@ -33,6 +33,11 @@ JPEG_QUALITY = 95  # a photograph resampled stays a JPEG, kept this close to its
 KEPT = 1024  # resampled pictures kept encoded in memory, for the next PDF that draws them ...
 KEPT_BYTES = 192 << 20  # ... and at most this many bytes of them (a full-art poker card is 1 to 6 MB)
 VERIFIED = 4096  # digests of pictures decoded whole in this process, most recent last
+# The most pixels one picture is embedded with, resampled to them past that: ReportLab decodes a picture it embeds
+# whole and keeps about 26 bytes a pixel while it compresses it (the decoded picture, its colours and alpha apart,
+# their compressed and ASCII85 copies): a 36-million-pixel PNG drawn 254 mm wide, as it is at 600 dpi, took a
+# build 1.07 GB. 16 million are a 254 mm square at 400 dpi, past the 300 print shops ask for
+MAX_EMBEDDED_PIXELS = 16_000_000
 
 
 def printed_pixels(size: tuple[int, int], width: float, height: float) -> tuple[int, int] | None:
@@ -49,9 +54,14 @@ def printed_pixels(size: tuple[int, int], width: float, height: float) -> tuple[
 def drawn_pixels(size: tuple[int, int], as_is: bool, width: float, height: float) -> tuple[int, int] | None:
     """printed_pixels, or the picture's own size for a picture that cannot be embedded as it is (turned by its
     EXIF orientation, or of samples of more than 8 bits, which ReportLab would clip): it is redrawn upright and
-    8-bit by resampling (_encoded_from)."""
+    8-bit by resampling (_encoded_from); either made at most MAX_EMBEDDED_PIXELS, its aspect kept."""
     needed = printed_pixels(size, width, height)
-    return size if needed is None and not as_is else needed
+    drawn = size if needed is None and not as_is else needed
+    pixels_w, pixels_h = size if drawn is None else drawn
+    if pixels_w * pixels_h <= MAX_EMBEDDED_PIXELS:
+        return drawn
+    scale = math.sqrt(MAX_EMBEDDED_PIXELS / (pixels_w * pixels_h))
+    return max(1, math.floor(pixels_w * scale)), max(1, math.floor(pixels_h * scale))
 
 
 def verified_picture(project: Project, path: Path, mark: Mark | None, shown: str, box: tuple[float, float],
