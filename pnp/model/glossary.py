@@ -124,8 +124,11 @@ def load_glossary(game: GameShape, meta: Record, chk: CheckerShape) -> Glossary:
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         chk.error("glossary is a table's name, or a list of table names", mark)
         return Glossary()
-    glossary = Glossary(tuple(n for n in names if n in game.tables))
-    for name in names:
+    glossary = Glossary(tuple(dict.fromkeys(n for n in names if n in game.tables)))
+    for i, name in enumerate(names):
+        if name in names[:i]:  # (each of its terms was said to be defined already, at its own line)
+            chk.error(f"glossary names table {named(name)} twice: name each table once", mark)
+            continue
         if name not in game.tables:
             chk.error(f"glossary: table '{name}' is not declared under tables:{did_you_mean(name, game.tables)}",
                       mark)

@@ -468,8 +468,10 @@ class Enum(Field):
         # `yes`, and the card printed 'True')
         if any(type(v) is plain_type(value) and v == value for v in self.values):
             return
-        if (twin := next((v for v in self.as_written if str(v) in (str(value), repr(plain_type(value)(value)))),
-                         None)) is not None:
+        # (a number quoted as written compared as its plain number's text; no other value is remade from itself:
+        # an enum field given as null, `half:` with nothing after it, was a bug in pnp, NoneType() taking no value)
+        plain = plain_type(value)(value) if isinstance(value, (int, float)) else value
+        if (twin := next((v for v in self.as_written if str(v) in (str(value), repr(plain))), None)) is not None:
             # (2 where the values are the texts "2", "3"...: it was said not to be one, "did you mean '2'?")
             # (the enum named, or 'the value' of one listed here: it was said "and the these values 1 is")
             whose = f"the {self.label}" if self.label != "these values" else "the value"
