@@ -1956,3 +1956,20 @@ def test_an_icons_shape_is_clipped_where_browsers_clip_it(body):
     square printed whole, where browsers show a quarter of it (exit 0)."""
     svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">{body}</svg>'.encode()
     assert _clipped_before_drawn(icons._drawing(svg, hashlib.sha256(svg).digest())) == [("Rect", True)]
+
+
+@pytest.mark.parametrize("first, said", [(b"OTTO", "an OpenType font of PostScript outlines (CFF)"),
+                                         (b"\0\0\0\0", "no font pnp knows")], ids=["postscript", "zeros"])
+def test_a_font_collection_whose_first_font_is_no_truetype_font_says_so(tmp_path, first, said):
+    """A collection (.ttc) prints its first font: one that is no TrueType font was refused in ReportLab's words
+    ("Not a recognized TrueType font: version=0x00000000")."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: c.ttc}\n  Display: {regular: c.ttc}\n"})
+    font = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
+    collection = bytearray(_collection(font, 1))
+    collection[16:20] = first
+    (root / "fonts" / "c.ttc").write_bytes(bytes(collection))
+    result = run(root, "validate")
+    assert result.exit_code == 1
+    assert ("fonts/fonts.yaml:2:19: error: font Body regular (c.ttc) cannot be loaded: a font collection whose "
+            f"first font (the one pnp prints) is {said}") in result.stderr, result.output

@@ -487,10 +487,21 @@ _OTHER_FONT_KINDS = {b"wOFF": "a WOFF web font", b"wOF2": "a WOFF2 web font",
 
 
 def _check_font_kind(font: bytes, what: str, mark: Mark | None) -> None:
-    """DataError when the file is not a TrueType font or collection (_TRUETYPE_KINDS), saying what it is."""
-    if font[:4] in _TRUETYPE_KINDS:
+    """DataError when the file is not a TrueType font or collection (_TRUETYPE_KINDS), saying what it is; nor is
+    a collection whose first font (the one printed) is not a TrueType font: ReportLab said only "Not a recognized
+    TrueType font: version=0x00000000"."""
+    begins = font[:4]
+    if begins == b"ttcf":
+        first = int.from_bytes(font[12:16], "big")
+        begins = font[first:first + 4]
+        if begins in _TRUETYPE_KINDS and begins != b"ttcf":
+            return
+        kind = _OTHER_FONT_KINDS.get(begins, "no font pnp knows (it does not begin as a TrueType font does)")
+        raise DataError(f"{what} cannot be loaded: a font collection whose first font (the one pnp prints) is "
+                        f"{kind}, where pnp embeds TrueType fonts (.ttf) and collections of them (.ttc)", mark)
+    if begins in _TRUETYPE_KINDS:
         return
-    kind = _OTHER_FONT_KINDS.get(font[:4], "no font file pnp knows (it does not begin as a TrueType font does)")
+    kind = _OTHER_FONT_KINDS.get(begins, "no font file pnp knows (it does not begin as a TrueType font does)")
     raise DataError(f"{what} cannot be loaded: {kind}, where pnp embeds TrueType fonts (.ttf) and collections of "
                     "them (.ttc); name the family's .ttf files", mark)
 
