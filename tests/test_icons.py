@@ -404,3 +404,12 @@ def test_an_icons_long_names_and_values_are_quoted_cut_short_as_every_message_qu
         found = icons.unreadable(icon)
         assert found is not None and "x" * QUOTE_LIMIT not in found[0] and "x" * (QUOTE_LIMIT - 10) + "…" in found[0], \
             (name, found[0][:300])
+
+
+def test_add_refuses_a_folder_where_an_icon_goes(tmp_path, package):
+    """A folder named as the icon's file was counted "1 already in", exit 0: the icon was never there."""
+    root = make_project(tmp_path / "proj")
+    (root / "layouts/mini/icons/anchor.svg").mkdir(parents=True)
+    result = run(root, "icons", "add", "mini", "anchor", "--package", str(package))
+    assert result.exit_code == 2 and "already in" not in result.output, result.output
+    assert "layouts/mini/icons/anchor.svg: error: a folder stands where the icon 'anchor' goes" in result.output

@@ -10,6 +10,7 @@ import io
 import json
 import math
 import re
+import stat
 import tarfile
 import urllib.request
 import zlib
@@ -219,6 +220,7 @@ def add_icons(project: Project, game_id: str, wanted: list[str], package: Path |
     # (a link to nothing is there: the designer's link to an icon kept elsewhere, a shared folder not mounted, was
     # replaced by the set's icon, as Path.exists follows it)
     todo = [n for n in wanted if not present(folder / f"{n}.svg")]
+    _refuse_no_file_in_place(project, folder, [n for n in wanted if n not in todo])
     if not todo:
         return []
     _refuse_alike(project, folder, todo)
@@ -235,6 +237,25 @@ def add_icons(project: Project, game_id: str, wanted: list[str], package: Path |
     except OSError as e:
         named = e.filename if isinstance(e.filename, (str, Path)) else folder
         raise UsageError(f"cannot write the icons there: {why_not_written(e)}", Mark(project.rel(named))) from None
+
+
+def _refuse_no_file_in_place(project: Project, folder: Path, there: list[str]) -> None:
+    """UsageError when what stands where a wanted icon goes is neither a file nor a link (a folder, a named pipe):
+    it was counted "already in", exit 0, and the icon was never there."""
+    import os
+
+    from ..project import not_regular
+
+    for name in there:
+        path = folder / f"{name}.svg"
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError:  # (removed since present() saw it: written as any icon not there)
+            continue
+        kind = None if stat.S_ISLNK(mode) else not_regular(mode)
+        if kind is not None:
+            raise UsageError(f"{kind} stands where the icon {shown(name)} goes, not an icon file: remove it first",
+                             Mark(project.rel(path)))
 
 
 def _refuse_alike(project: Project, folder: Path, todo: list[str]) -> None:
