@@ -169,8 +169,10 @@ NAMING_KEYS = {"counts": ("x", "by"), "scatter": ("by", "label"), "histogram": (
 
 def series_key(value: Any) -> tuple[bool, Any]:
     """The key a chart tells a value apart by: yes and no apart from the numbers 1 and 0, which Python holds
-    equal (a derived field giving yes for some rows and 1 for others drew one bar '1' counting both)."""
-    return isinstance(value, bool), value
+    equal (a derived field giving yes for some rows and 1 for others drew one bar '1' counting both). A list or
+    mapping, which a typed field's row still holds where its type refused it (an error at its line already), is
+    told apart by how it prints: it cannot be hashed, and the views are checked after the fields (a crash)."""
+    return isinstance(value, bool), value if _plain(value) else repr(value)
 
 
 def names_rows_plainly(game: GameShape, table: str, name: str, kind: str) -> bool:
@@ -179,8 +181,12 @@ def names_rows_plainly(game: GameShape, table: str, name: str, kind: str) -> boo
         return False
     if kind != "derived":
         return True
-    return all(v is None or isinstance(v, (str, bool, int, float)) for v in (it.get(name) for it in
-                                                                           game.tables.get(table, ())))
+    return all(_plain(v) for v in (it.get(name) for it in game.tables.get(table, ())))
+
+
+def _plain(value: Any) -> bool:
+    """Whether `value` is one a chart can name a row by: a text, a number, yes or no, or nothing."""
+    return value is None or isinstance(value, (str, bool, int, float))
 
 
 def _naming_problems(game: GameShape, view: Record, fields: dict[str, str]) -> Iterator[tuple[str, str]]:
