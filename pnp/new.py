@@ -99,11 +99,14 @@ def _written(project: "Project", game_id: str, start: str, title: str, parts: di
                 if not folder.is_dir():
                     folder.mkdir()  # (FileExistsError naming a file of that name)
                     made.append(folder)
-            move_into_place(staged / "cards" / game_id, targets[0])
+            # layouts/<game>/ first, cards/<game>/ last: a game is its cards/<game>/game.yaml, so a pnp killed
+            # between the two moves (no clean-up runs) leaves a layouts folder no command reads, not a game without
+            # its layouts, refused by every `pnp validate` and `pnp build` of the project until it was deleted
+            move_into_place(staged / "layouts" / game_id, targets[1])
             try:  # both folders appear, or neither
-                move_into_place(staged / "layouts" / game_id, targets[1])
+                move_into_place(staged / "cards" / game_id, targets[0])
             except OSError:
-                shutil.rmtree(targets[0])
+                shutil.rmtree(targets[1])
                 raise
         except OSError:  # (layouts/ a file: the cards/ made for the game was left behind, empty)
             _remove_made(made)

@@ -84,6 +84,31 @@ def test_a_game_made_by_another_pnp_new_meanwhile_is_named_and_kept(tmp_path, mo
     assert not (tmp_path / "layouts/mygame").exists() and not list(tmp_path.glob(".*"))
 
 
+class _Killed(BaseException):
+    """A kill: no `except OSError` clean-up of pnp's runs for it."""
+
+
+def test_a_new_killed_between_its_two_folders_leaves_no_game_without_its_layouts(tmp_path, monkeypatch):
+    """`pnp new` killed between moving in its two folders: it left cards/<game>/ without its layouts, a game
+    every later `pnp validate` and `pnp build` of the project refused (an icon unknown...) until it was deleted;
+    now the layouts go first (a layouts folder alone is read by no command), and the game exists only once its
+    cards/<game>/game.yaml is in place."""
+    from pnp import new as new_mod
+
+    moved, calls = new_mod.move_into_place, []
+
+    def killed_at_the_second(made, target):
+        calls.append(target)
+        if len(calls) == 2:
+            raise _Killed
+        moved(made, target)
+
+    monkeypatch.setattr(new_mod, "move_into_place", killed_at_the_second)
+    with pytest.raises(_Killed):
+        run(tmp_path, "new", "mygame")
+    assert not (tmp_path / "cards/mygame").exists() and (tmp_path / "layouts/mygame").is_dir()
+
+
 @pytest.mark.parametrize("blocked", ["cards", "layouts"])
 def test_new_where_a_games_folder_is_a_file_says_so_and_leaves_nothing(tmp_path, blocked):
     """A project whose cards/ (or layouts/) is a file was a traceback (FileExistsError), then said as 'something

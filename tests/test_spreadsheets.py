@@ -2271,6 +2271,18 @@ def test_a_sheet_key_naming_no_sheet_is_refused_at_its_line_not_as_the_workbooks
     assert "workbook has no sheet" not in converted.output and not (root / "back.yaml").exists()
 
 
+@pytest.mark.parametrize("files, said", [("12", "a whole number"), ("true", "true/false"), ("a.yaml", "text")])
+def test_convert_refuses_a_files_key_that_is_no_list_at_its_line(tmp_path, files, said):
+    # files: 12 (or true) was a bug in pnp ('int' object is not iterable); files: a.yaml was walked letter by letter
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str"}}}, {}, {"a.yaml": "- {id: x}\n"})
+    game_yaml = folder / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace("  a:\n", f"  a:\n    files: {files}\n", 1),
+                         encoding="utf-8")
+    converted = run(root, "convert", str(folder / "a.yaml"), "--to", "csv")
+    assert converted.exit_code == 1 and converted.output.startswith("cards/mini/game.yaml:"), converted.output
+    assert f"files: expected a list, got {said}" in converted.output and not (folder / "a.csv").exists()
+
+
 def test_a_header_of_a_hundred_thousand_characters_is_quoted_short_in_its_message(tmp_path):
     # an unknown field named by a CSV header of 130,000 characters was said whole: one line of 130 KB
     root, folder = two_tables(tmp_path, {"a": {"file": "a.csv", "fields": {"id": "str"}}}, {},

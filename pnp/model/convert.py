@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, LoadError, UsageError, cannot_write
+from ..options import type_name
 from ..project import Project, name_key, named_alike, write_file
 from ..report import Mark
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, plain, shown, values_allowance
@@ -245,6 +246,10 @@ def _table_of(project: Project, game_folder: Path, name: str) -> tuple[Record, A
     enums = meta.get("enums") if isinstance(meta, Record) else None
     if not isinstance(tables, Record):
         raise UsageError("declares no tables", Mark(shown))
+    for spec in tables.values():  # (files: 12 or true was a bug in pnp, 'int' object is not iterable; files: t.csv
+        # was walked letter by letter): said as validate says it, at its line
+        if isinstance(spec, Record) and "files" in spec and not isinstance(spec["files"], list):
+            raise DataError(f"files: expected a list, got {type_name(spec['files'])}", spec.mark_of("files"))
     read = [(table, spec, spec.get("files") or [spec.get("file") or default_file(game_folder, table)])
             for table, spec in tables.items() if isinstance(spec, Record)]
     table, spec = _table_reading(read, name, shown)
