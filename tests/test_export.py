@@ -665,6 +665,27 @@ def test_ghostscript_opens_nothing_beside_its_files(tmp_path, monkeypatch, gs_op
     assert sorted(p.name for p in work.iterdir()) == ["deck.pdf"]
 
 
+@pytest.mark.parametrize("written, said", [(None, "wrote nothing"), (b"junk", "not a whole PDF"),
+                                           (b"%PDF-1.4\n%%EOF\n", "not a whole PDF"), ("one page", "not a whole PDF")])
+def test_ghostscript_that_exits_0_without_a_whole_pdf_fails_the_export_as_such(tmp_path, written, said):
+    """Ghostscript that says it made the deck's PDF/X-1a but left no file, junk or a PDF short of pages (a disk
+    that filled up): the export fails saying so, not as a bug in pnp (qpdf's PdfError, or an IndexError)."""
+    import pikepdf
+
+    from pnp.export.drivethru import DriveThruError, _in_order
+
+    distinct = tmp_path / ".deck.pdf.distinct.pdf"
+    if written == "one page":
+        with pikepdf.new() as pdf:
+            pdf.add_blank_page()
+            pdf.save(distinct)
+    elif written is not None:
+        distinct.write_bytes(written)
+    with pytest.raises(DriveThruError, match=f"deck.pdf PDF/X-1a: .*{said}"):
+        _in_order(distinct, [0, 1, 1], tmp_path / "deck.pdf")
+    assert not (tmp_path / "deck.pdf").exists()
+
+
 def test_a_format_s_tasks_run_no_more_at_once_than_there_are_cores(tmp_path, monkeypatch):
     """`-j 64` runs a format's tasks (drivethru's Ghostscript conversion of each deck) at most one per core, as the
     images are: all at once, a game of 25 decks ran 25 Ghostscripts together on two cores (720 MB)."""
