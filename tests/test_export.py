@@ -686,6 +686,22 @@ def test_ghostscript_that_exits_0_without_a_whole_pdf_fails_the_export_as_such(t
     assert not (tmp_path / "deck.pdf").exists()
 
 
+@pytest.mark.parametrize("written", [None, b"junk", b"II*\x00"])
+def test_ghostscript_that_exits_0_without_a_whole_tiff_fails_the_ink_measure_as_such(tmp_path, monkeypatch, written):
+    """The ink measured on a page Ghostscript renders: none, junk or a TIFF cut short left by a Ghostscript that
+    exits 0 fails the export saying so (it was a bug in pnp, PIL's UnidentifiedImageError)."""
+    from pnp.export import drivethru
+
+    def ghostscript(arguments: list, folder: Path, doing: str) -> None:
+        if written is not None:
+            (folder / "deck.ink.tif").write_bytes(written)
+
+    monkeypatch.setattr(drivethru, "_ghostscript", ghostscript)
+    with pytest.raises(drivethru.DriveThruError, match="measure the ink of deck.pdf: .*not a whole TIFF"):
+        drivethru._rendered_max_ink(tmp_path / "deck.pdf")
+    assert not (tmp_path / "deck.ink.tif").exists()
+
+
 def test_a_format_s_tasks_run_no_more_at_once_than_there_are_cores(tmp_path, monkeypatch):
     """`-j 64` runs a format's tasks (drivethru's Ghostscript conversion of each deck) at most one per core, as the
     images are: all at once, a game of 25 decks ran 25 Ghostscripts together on two cores (720 MB)."""

@@ -274,11 +274,17 @@ def _rendered_max_ink(path: Path) -> float:
         _ghostscript(["-sDEVICE=tiff32nc", "-r72", f"-sOutputFile={named[0]}", named[1]], tiff.parent,
                      f"measure the ink of {Path(path).name}")
         worst = 0.0
-        with Image.open(tiff) as image:
-            for n in range(getattr(image, "n_frames", 1)):
-                image.seek(n)
-                planes = np.asarray(image.convert("CMYK"), dtype=np.float32)
-                worst = max(worst, float(planes.sum(axis=-1).max()) / 255.0 * 100.0)
+        try:
+            with Image.open(tiff) as image:
+                for n in range(getattr(image, "n_frames", 1)):
+                    image.seek(n)
+                    planes = np.asarray(image.convert("CMYK"), dtype=np.float32)
+                    worst = max(worst, float(planes.sum(axis=-1).max()) / 255.0 * 100.0)
+        except (OSError, ValueError, EOFError):
+            # Ghostscript that exits 0 yet leaves no image, or junk (a disk that filled up) was 'a bug in pnp'
+            # (PIL's UnidentifiedImageError) or a folder said missing for a file to be written in
+            raise DriveThruError(f"Ghostscript could not measure the ink of {Path(path).name}: it said it had, but "
+                                 "what it wrote is not a whole TIFF image") from None
         return worst
     finally:
         tiff.unlink(missing_ok=True)
