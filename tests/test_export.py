@@ -476,7 +476,7 @@ def test_a_card_size_no_product_fits_is_refused_not_stretched(tmp_path):
     for face in (card, root / "layouts/mini/back.yaml"):  # (a back is its front's size)
         face.write_text(face.read_text().replace("size: poker", "size: [60mm, 88mm]"))
     result = run(root, "export", "--format", "mpc")
-    assert ("layouts/mini/card.yaml:1:7: warning: Cards refused: 60 x 88 mm cards are none of MakePlayingCards's "
+    assert ("layouts/mini/card.yaml:1:7: warning: Cards refused: 60 x 88 mm cards are none of MakePlayingCards' "
             "card products (Poker Size 63.5 x 88.9 mm") in result.output
     assert not list((root / "output/mini/export/mpc").rglob("*.png"))
 
