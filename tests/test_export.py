@@ -476,7 +476,7 @@ def test_a_card_size_no_product_fits_is_refused_not_stretched(tmp_path):
     for face in (card, root / "layouts/mini/back.yaml"):  # (a back is its front's size)
         face.write_text(face.read_text().replace("size: poker", "size: [60mm, 88mm]"))
     result = run(root, "export", "--format", "mpc")
-    assert ("layouts/mini/card.yaml:1:7: warning: Cards refused: 60 x 88 mm cards are none of MakePlayingCards's "
+    assert ("layouts/mini/card.yaml:1:7: warning: Cards refused: 60 x 88 mm cards are none of MakePlayingCards' "
             "card products (Poker Size 63.5 x 88.9 mm") in result.output
     assert not list((root / "output/mini/export/mpc").rglob("*.png"))
 
@@ -663,6 +663,43 @@ def test_ghostscript_opens_nothing_beside_its_files(tmp_path, monkeypatch, gs_op
         _rendered_max_ink(work / "deck.pdf")
     assert not outside.exists()
     assert sorted(p.name for p in work.iterdir()) == ["deck.pdf"]
+
+
+@pytest.mark.parametrize("written, said", [(None, "wrote nothing"), (b"junk", "not a whole PDF"),
+                                           (b"%PDF-1.4\n%%EOF\n", "not a whole PDF"), ("one page", "not a whole PDF")])
+def test_ghostscript_that_exits_0_without_a_whole_pdf_fails_the_export_as_such(tmp_path, written, said):
+    """Ghostscript that says it made the deck's PDF/X-1a but left no file, junk or a PDF short of pages (a disk
+    that filled up): the export fails saying so, not as a bug in pnp (qpdf's PdfError, or an IndexError)."""
+    import pikepdf
+
+    from pnp.export.drivethru import DriveThruError, _in_order
+
+    distinct = tmp_path / ".deck.pdf.distinct.pdf"
+    if written == "one page":
+        with pikepdf.new() as pdf:
+            pdf.add_blank_page()
+            pdf.save(distinct)
+    elif written is not None:
+        distinct.write_bytes(written)
+    with pytest.raises(DriveThruError, match=f"deck.pdf PDF/X-1a: .*{said}"):
+        _in_order(distinct, [0, 1, 1], tmp_path / "deck.pdf")
+    assert not (tmp_path / "deck.pdf").exists()
+
+
+@pytest.mark.parametrize("written", [None, b"junk", b"II*\x00"])
+def test_ghostscript_that_exits_0_without_a_whole_tiff_fails_the_ink_measure_as_such(tmp_path, monkeypatch, written):
+    """The ink measured on a page Ghostscript renders: none, junk or a TIFF cut short left by a Ghostscript that
+    exits 0 fails the export saying so (it was a bug in pnp, PIL's UnidentifiedImageError)."""
+    from pnp.export import drivethru
+
+    def ghostscript(arguments: list, folder: Path, doing: str) -> None:
+        if written is not None:
+            (folder / "deck.ink.tif").write_bytes(written)
+
+    monkeypatch.setattr(drivethru, "_ghostscript", ghostscript)
+    with pytest.raises(drivethru.DriveThruError, match="measure the ink of deck.pdf: .*not a whole TIFF"):
+        drivethru._rendered_max_ink(tmp_path / "deck.pdf")
+    assert not (tmp_path / "deck.ink.tif").exists()
 
 
 def test_a_format_s_tasks_run_no_more_at_once_than_there_are_cores(tmp_path, monkeypatch):

@@ -274,11 +274,17 @@ def _rendered_max_ink(path: Path) -> float:
         _ghostscript(["-sDEVICE=tiff32nc", "-r72", f"-sOutputFile={named[0]}", named[1]], tiff.parent,
                      f"measure the ink of {Path(path).name}")
         worst = 0.0
-        with Image.open(tiff) as image:
-            for n in range(getattr(image, "n_frames", 1)):
-                image.seek(n)
-                planes = np.asarray(image.convert("CMYK"), dtype=np.float32)
-                worst = max(worst, float(planes.sum(axis=-1).max()) / 255.0 * 100.0)
+        try:
+            with Image.open(tiff) as image:
+                for n in range(getattr(image, "n_frames", 1)):
+                    image.seek(n)
+                    planes = np.asarray(image.convert("CMYK"), dtype=np.float32)
+                    worst = max(worst, float(planes.sum(axis=-1).max()) / 255.0 * 100.0)
+        except (OSError, ValueError, EOFError):
+            # Ghostscript that exits 0 yet leaves no image, or junk (a disk that filled up) was 'a bug in pnp'
+            # (PIL's UnidentifiedImageError) or a folder said missing for a file to be written in
+            raise DriveThruError(f"Ghostscript could not measure the ink of {Path(path).name}: it said it had, but "
+                                 "what it wrote is not a whole TIFF image") from None
         return worst
     finally:
         tiff.unlink(missing_ok=True)
@@ -376,20 +382,37 @@ MADE_ON = "D:20000101000000+00'00'"
 def _in_order(distinct: Path, order: list[int], target: Path) -> None:
     """The deck's PDF from its distinct pages: page n of the deck is page order[n] of `distinct`, repeated
     pages sharing their drawing (the file holds it once); dated MADE_ON, its /ID made from its title and content."""
-    with opened_pdf(distinct) as pdf:
-        if order != list(range(len(order))):
-            count = len(pdf.pages)
-            for n in order:
-                pdf.pages.append(pdf.pages[n])
-            del pdf.pages[:count]
-        pdf.docinfo["/CreationDate"] = pdf.docinfo["/ModDate"] = pikepdf.String(MADE_ON)
-        # qpdf keeps the first half of the /ID the file has (Ghostscript's, of the moment) and makes the second
-        # of the content: the first is made of what the file is, its title
-        first = pikepdf.String(hashlib.md5(bytes(pdf.docinfo.get("/Title", pikepdf.String(""))),
-                                           usedforsecurity=False).digest())
-        pdf.trailer.ID = pikepdf.Array([first, first])
-        with open(target, "wb") as stream:  # (opened by Python: see opened_pdf)
-            pdf.save(stream, deterministic_id=True)
+    if not distinct.is_file():  # (its open was said to be a folder missing for a file to be written in)
+        raise DriveThruError(f"Ghostscript could not make {target.name} PDF/X-1a: it said it had, but wrote nothing")
+    try:
+        with opened_pdf(distinct) as pdf:
+            _in_order_of(pdf, order, target)
+    except pikepdf.PdfError:
+        # Ghostscript that exits 0 yet leaves no whole PDF (a disk that filled up, a build of it that fails so)
+        # was 'a bug in pnp', in qpdf's words about the damaged file
+        raise DriveThruError(f"Ghostscript could not make {target.name} PDF/X-1a: it said it had, but what it "
+                             "wrote is not a whole PDF") from None
+
+
+def _in_order_of(pdf: pikepdf.Pdf, order: list[int], target: Path) -> None:
+    """_in_order of the distinct pages' Pdf, open. pikepdf.PdfError when it is damaged: qpdf reads a file
+    lazily, so a part found damaged is found only as the pages are copied or saved."""
+    if len(pdf.pages) != len(set(order)):
+        # (a recovered file of fewer pages: pages[n] would be an IndexError)
+        raise pikepdf.PdfError(f"{len(pdf.pages)} pages where {len(set(order))} were given")
+    if order != list(range(len(order))):
+        count = len(pdf.pages)
+        for n in order:
+            pdf.pages.append(pdf.pages[n])
+        del pdf.pages[:count]
+    pdf.docinfo["/CreationDate"] = pdf.docinfo["/ModDate"] = pikepdf.String(MADE_ON)
+    # qpdf keeps the first half of the /ID the file has (Ghostscript's, of the moment) and makes the second
+    # of the content: the first is made of what the file is, its title
+    first = pikepdf.String(hashlib.md5(bytes(pdf.docinfo.get("/Title", pikepdf.String(""))),
+                                       usedforsecurity=False).digest())
+    pdf.trailer.ID = pikepdf.Array([first, first])
+    with open(target, "wb") as stream:  # (opened by Python: see opened_pdf)
+        pdf.save(stream, deterministic_id=True)
 
 
 _TRANSFORM: list["ImageCmsTransform"] = []  # the sRGB -> CMYK transform, made once per process (making one takes a while)

@@ -87,13 +87,13 @@ def _deck(service: str, cards: list["Face"], studio: "Studio", plan: Plan) -> De
     product = product_for(service, cards[0].trim)
     if product is None:
         names = ", ".join(f"{p.name} {_mm(p.trim)}" for p in spec["products"])
-        plan.skipped.append((f"{component.name} refused: {_mm(cards[0].trim)} cards are none of {spec['title']}'s "
+        plan.skipped.append((f"{component.name} refused: {_mm(cards[0].trim)} cards are none of {_owner(service)} "
                              f"card products ({names}); pnp does not stretch cards to another size",
                              layout.spec.mark_of("size")))
         return None
     if product.trim != cards[0].trim:
         off = [abs(a - b) / 2 / MM for a, b in zip(product.trim, cards[0].trim)]
-        plan.notes.append((f"{component.name}: {_mm(cards[0].trim)} cards printed as {spec['title']}'s "
+        plan.notes.append((f"{component.name}: {_mm(cards[0].trim)} cards printed as {_owner(service)} "
                            f"{product.name} ({_mm(product.trim)}) at their own size, not stretched: the cut is "
                            f"{off[0]:.2g} mm and {off[1]:.2g} mm from the layout's trim", layout.spec.mark_of("size")))
     backs = {f.index: f for f in cards if f.side == "back"}

@@ -181,7 +181,8 @@ def made_line(s: dict, found: Simulated) -> str:
             f"{s['players']} players" if "players" in s else "",
             f"agents {', '.join(s['agents'])}" if s.get("agents") else "",
             f"seed {s['seed']}" if "seed" in s else ""]
-    return (f"Made {_when(found.made)} by `pnp simulate` ({found.shown}): " + ", ".join(x for x in said if x)
+    what = ", ".join(x for x in said if x)  # (none of them in a file of other parts: it printed '(...): .')
+    return (f"Made {_when(found.made)} by `pnp simulate` ({found.shown})" + (f": {what}" if what else "")
             + ". Every rate has its 95% confidence interval (Wilson's).")
 
 
