@@ -363,6 +363,8 @@ def shown_number(number: float) -> str:
         return _cut_number(str(number))
     if isinstance(number, int):  # a whole number typed in the data, however large, exactly
         return _cut_number(f"{number:,}")
+    if not math.isfinite(number):  # worked out past the largest float: said as the word, never int() of it
+        return f"{number:g}"
     if number == int(number) and abs(number) < 1e15:
         return f"{int(number):,}"
     short = f"{number:g}"  # (6 digits: 5.9999999 read "6 is out of range (expected 6 to 72)")

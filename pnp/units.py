@@ -142,7 +142,7 @@ def length(value: object, default_unit: str = "mm") -> float:
         if too_close_to_zero(value, written := getattr(value, "text", None)):  # (a size's side: [63, 4.9e-324])
             raise ValueError(closer_to_zero(repr(value) if written is None else shown(written)))
         try:
-            return float(value) * _UNITS[default_unit]
+            return _finite(float(value) * _UNITS[default_unit], value)
         except OverflowError:
             raise ValueError(f"{shown(value)} is too large for a length") from None  # (cut short: 400 digits were
             # copied whole)
@@ -152,7 +152,17 @@ def length(value: object, default_unit: str = "mm") -> float:
     if too_close_to_zero(number := float(m.group(1)), m.group(1)):  # ('1.0e-400mm' was read as 0, '4.9e-324mm'
         # as a length no float holds with its digits, where a number was refused)
         raise ValueError(closer_to_zero(shown(text)))
-    return number * _UNITS[m.group(2) or default_unit]
+    return _finite(number * _UNITS[m.group(2) or default_unit], text)
+
+
+def _finite(points: float, written: object) -> float:
+    """A length in points that a float holds: 1e308 mm is 2.8e308 points, an infinity no check compares sensibly
+    (a layout's `size: [1e308, 1e308]` was refused by a message that could not say it: a bug in pnp)."""
+    if points != points:
+        raise ValueError(f"expected a length like '3mm', got {shown(written)}")
+    if points in (float("inf"), float("-inf")):
+        raise ValueError(f"{shown(written)} is too large for a length")
+    return points
 
 
 def size(value: object) -> tuple[float, float]:

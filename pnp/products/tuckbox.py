@@ -12,7 +12,7 @@ from ..draw.fonts import unmapped_message
 from ..errors import DataError
 from ..impose import tuckbox as nets
 from ..impose.sheet import MARGIN, NET_FOOTER_ROOM
-from ..options import blank, did_you_mean
+from ..options import NUMBER_LIMIT, blank, did_you_mean
 from ..report import shortened
 from ..units import MM, paper_too_small, to_mm
 from .base import Kind
@@ -52,7 +52,9 @@ class TuckBox(Kind):
     component_keys = {
         "deck": Str.key(doc="the id of the component (a `deck` or an `aid`) whose cards the box holds"),
         "holds": WholeNumber.key(None, "how many cards one box holds (default: every card the deck prints); with "
-                                       "`copies`, a deck too thick for one box goes into several", minimum=1),
+                                       "`copies`, a deck too thick for one box goes into several", minimum=1,
+                                 # (a number of 400 digits reached the box's arithmetic: a bug in pnp)
+                                 maximum=NUMBER_LIMIT),
         "thickness": Decimal.key(None, f"the thickness of one card in mm (default {THICKNESS:g}: 300 g/m² card "
                                        "stock; about 0.5 with sleeves)", minimum=0.05, maximum=5),
         "clearance": Decimal.key(None, f"mm of play added to the box's width, height and depth (default "
