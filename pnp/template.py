@@ -1187,6 +1187,8 @@ def _multiply(left: Any, right: Any) -> Any:
         if size is not None and isinstance(n, int):
             if size * max(n, 0) > MAX_STRING:
                 raise LimitError(f"repeating {_sized(seq, size)} {n:,} times is too large (at most {MAX_STRING:,})")
+            if type(seq) in _MARKED_TEXTS and size and n > 0:  # a text of the data repeated prints as a card
+                return _check_result(_composed([seq] * n, [str(seq)] * n))  # does ('R&amp;D' * 2 printed 'R&D')
             return _check_result(left * right)
     return left * right
 
