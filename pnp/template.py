@@ -1187,6 +1187,8 @@ def _multiply(left: Any, right: Any) -> Any:
         if size is not None and isinstance(n, int):
             if size * max(n, 0) > MAX_STRING:
                 raise LimitError(f"repeating {_sized(seq, size)} {n:,} times is too large (at most {MAX_STRING:,})")
+            if type(seq) in _MARKED_TEXTS and size and n > 0:  # a text of the data repeated prints as a card
+                return _check_result(_composed([seq] * n, [str(seq)] * n))  # does ('R&amp;D' * 2 printed 'R&D')
             return _check_result(left * right)
     return left * right
 
@@ -1500,9 +1502,9 @@ def _container(value: object) -> type | None:
     """list, tuple or dict: how a value prints its parts (a list of the game's, a table's item, as these do;
     groupby's groups, the named tuples templates meet, print as tuples and are ones: their none and
     0.30000000000000004 were printed as Python writes them), else None."""
-    if isinstance(value, list):
-        return list
-    if isinstance(value, tuple):
+    if isinstance(value, list) or (isinstance(value, Sequence) and not isinstance(value, (str, bytes, range, tuple))):
+        return list  # (a list of the game's kept in a Sequence of its own: `glossary | tojson` said "Object of
+    if isinstance(value, tuple):  # type Reaching is not JSON serializable")
         return tuple
     if type(value) in _DICT_VIEWS:  # (`dict(a=0.1 + 0.2).items()` printed dict_items([('a', 0.30000000000000004)]))
         return type(value)
@@ -2141,7 +2143,7 @@ _NONE_WRITTEN = frozenset({"pprint", "tojson"})  # text filters that write none 
 _ITEMS_FILTERS = frozenset({"batch", "count", "count_by", "first", "groupby", "join", "last", "length", "list", "map",
                             "max", "min", "reject", "rejectattr", "reverse", "select", "selectattr", "slice", "sort",
                             "sum", "unique"})
-_MAPPING_FILTERS = frozenset({"dictsort", "items"})
+_MAPPING_FILTERS = frozenset({"dictsort", "items", "xmlattr"})  # (xmlattr of text said "'str' object has no attribute 'items'")
 # the filters that compare their values (their failures: _order_refusal, and unique's _unhashable_refusal)
 _ORDERING_FILTERS = frozenset({"sort", "max", "min", "dictsort", "groupby", "unique"})
 

@@ -635,10 +635,11 @@ def test_a_text_of_the_data_changed_by_a_filter_or_joined_prints_in_the_book_as_
     # joined with `~` or `+` to the template's own text: printed so, and compared as the text it is
     source = ("{% set t = '(' ~ card.text ~ ') **b**' %}{{ t }}\n{{ '(' + card.text + ') **b**' }}\n"
               "{{ t == '(' ~ text ~ ') **b**' }}\n{{ [t, '*c*'] | join(', ') }}\n{{ 1 ~ card.text }}\n"
-              "{{ ('a&b' | e) + '<i>' }}")
+              "{{ ('a&b' | e) + '<i>' }}\n{{ card.text * 2 }}\n{{ 2 * ('(' ~ card.text) }}")
     assert template.render(source, {"card": card, "text": text}, markup=True).split("\n") == [
         f"({printed(text)}) **b**", f"({printed(text)}) **b**", "True", f"({printed(text)}) **b**, *c*",
-        f"1{printed(text)}", "a&amp;b&lt;i&gt;"]  # (Markup's own + kept: it escapes what it is given)
+        f"1{printed(text)}", "a&amp;b&lt;i&gt;",  # (Markup's own + kept: it escapes what it is given)
+        printed(text) * 2, f"({printed(text)}" * 2]  # (repeated, it printed 'R&D x' twice)
 
 
 def test_a_value_as_typed_keeps_its_line_breaks_inside_a_heading_and_a_table_row():

@@ -1561,3 +1561,12 @@ def test_a_failure_at_a_template_instruction_of_no_line_keeps_the_line_before():
     error.__traceback__ = types.TracebackType(None, frame, lineless, -1)
     assert error.__traceback__.tb_lineno is None
     assert _template_line(error) == 7
+
+
+def test_tojson_and_xmlattr_of_odd_values_in_pnps_words() -> None:
+    """`glossary | tojson` (a list the game keeps in a Sequence of its own) said "Object of type Reaching is not
+    JSON serializable", a bug in pnp's words."""
+    from pnp.model.reads import Reaching
+    with pytest.raises(ExprError, match="xmlattr takes a mapping"):  # (it said "'str' object has no attribute 'items'")
+        template.render("{{ 'a' | xmlattr }}", {}, markup=True)
+    assert template.render("{{ g | tojson }}", {"g": Reaching([{"name": "Roar"}], lambda: ())}) == '[{"name": "Roar"}]'
