@@ -494,8 +494,8 @@ def _check_font_kind(font: bytes, what: str, mark: Mark | None) -> None:
     if begins == b"ttcf":
         first = int.from_bytes(font[12:16], "big")
         begins = font[first:first + 4]
-        if begins in _TRUETYPE_KINDS and begins != b"ttcf":
-            return
+        if begins in _TRUETYPE_KINDS and begins != b"ttcf" or first + 4 > len(font):
+            return  # (a first font past the file's end: a file cut short, which _check_tables_within says)
         kind = _OTHER_FONT_KINDS.get(begins, "no font pnp knows (it does not begin as a TrueType font does)")
         raise DataError(f"{what} cannot be loaded: a font collection whose first font (the one pnp prints) is "
                         f"{kind}, where pnp embeds TrueType fonts (.ttf) and collections of them (.ttc)", mark)
