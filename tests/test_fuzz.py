@@ -28,7 +28,9 @@ HANG = 20.0  # seconds: a validation this long is a hang, whatever the machine (
 GAME = os.environ.get("PNP_FUZZ_GAME", "diamonds-and-dinosaurs")  # the smallest shipped game validates fastest
 SWAPS = ["[1, 2]", "{a: 1}", "null", "99999999999999999999999", "-1", "0", "'{{ 1 / 0 }}'", "''", "yes",
          ".nan", "'{% for a in range(99999) %}{% for b in range(99) %}{% endfor %}{% endfor %}'",
-         "'{{ card.__class__ }}'", "*nothing", "!!python/name:os.system", "'x'", "[[[[[]]]]]", "3.5"]
+         "'{{ card.__class__ }}'", "*nothing", "!!python/name:os.system", "'x'", "[[[[[]]]]]", "3.5",
+         # (a length past the largest float, and a whole number past one: run 56 found each a bug at several keys)
+         "1e308", "[1e308, 1e308]", "1" + "0" * 400]
 CHARS = list(":{}[]-,\"'!&*#%|>\n\t 0a.{{}}")
 
 
