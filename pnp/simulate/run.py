@@ -681,6 +681,16 @@ def guard_idle_alarm() -> None:
     signal.alarm, signal.sigwait = alarm, wait
 
 
+def _guard_rules_process() -> None:
+    """What a process playing the rules sets before they load, the one that loaded them and each worker of
+    --jobs N alike (the workers' list lacked guard_idle_alarm: a worker started afresh, not forked, had none)."""
+    stop_hard_past_timeouts()
+    bound_recursion_limit()
+    guard_idle_alarm()
+    unprinted_c_faults()
+    keep_ignored_between()
+
+
 def unprinted_c_faults() -> None:
     """In a process pnp started to play the rules: an exception that CPython's C code prints as it goes
     (PyErr_Print, through sys.excepthook) is not printed. There no exception of the rules reaches that hook (each
@@ -729,10 +739,7 @@ def _start_worker(source: RulesSource, game_id: str, game_data: GameData, option
     end_with_parent()  # (the games of a run whose pnp ended are played for no one)
     _PLAYER["pid"] = os.getpid()
     _end_when_done()
-    stop_hard_past_timeouts()
-    bound_recursion_limit()
-    unprinted_c_faults()
-    keep_ignored_between()  # (for the worker's life)
+    _guard_rules_process()  # (for the worker's life)
     _cap_memory(RULES_MEMORY // (workers + 1), inherited=True)  # (see _play_apart)
     hold_continue()
     _tell_ctrl_c()
@@ -1462,11 +1469,7 @@ def _play_apart(sending: Connection, receiving: Connection, project: Project, ga
         # and what the rules hold here (their module's top, __init__) each worker copies as it writes it (or
         # touches a Python object in it), which no limit of address space sees
         _cap_memory(RULES_MEMORY // (pool_shape(options)[0] + 1))
-        stop_hard_past_timeouts()
-        bound_recursion_limit()
-        guard_idle_alarm()
-        unprinted_c_faults()
-        keep_ignored_between()  # (for the process's life: a thread of the rules may raise as the games are sent)
+        _guard_rules_process()  # (for the process's life: a thread of the rules may raise as the games are sent)
         played = _played(project, game, options, lambda n: _send(sending, ("progress", n)),
                          lambda: _send(sending, ("loaded", None)))
         _send(sending, ("played", played))
