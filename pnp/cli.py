@@ -415,7 +415,7 @@ def build(ctx: click.Context, games: tuple[str, ...], paper: str, out_dir: str |
             where = f"{_shown_path(project, Path(outcome.files[0]).parent)}/{outcome.all_name}"
             said = "up to date" if outcome.status == "up to date" else counted(len(outcome.files), "file")
             if outcome.status == "draft":
-                said = f"DRAFT, not for print ({outcome.marked} item{'s' * (outcome.marked != 1)} marked with " \
+                said = f"DRAFT, not for print ({counted(outcome.marked, 'item')} marked with " \
                        f"errors), {said}"
             click.echo(f"{outcome.game_id}: {said}, {counted(outcome.pages, 'page')} in {where}")
             if outcome.game_id in before:
@@ -480,7 +480,7 @@ def _reprint(project: "Project", outcome: "Outcome", state: "State", options: "P
     if done.path is None:
         click.echo(f"{outcome.game_id}: nothing added or changed since {done.since}; no reprint")
         return
-    click.echo(f"{outcome.game_id}: reprint of {done.items} item{'s' * (done.items != 1)} changed since "
+    click.echo(f"{outcome.game_id}: reprint of {counted(done.items, 'item')} changed since "
                f"{done.since}, {counted(done.pages, 'page')} in {_shown_path(project, done.path)}")
     _echo_lines(done.lines)
 
