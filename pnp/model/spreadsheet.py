@@ -1314,8 +1314,8 @@ def _past_excel_digits(value: object) -> str | None:
     <v>12345678901234567890</v>; Excel and LibreOffice read it as a float, keep 12345678901234600000 and show
     1.23457E+19, and openpyxl read all 20 digits, which pnp printed (exit 0) though no spreadsheet ever showed them.
     (A float cell is read as the sheet keeps it, in 15 digits: _in_excel_digits.)"""
-    if not isinstance(value, int) or isinstance(value, bool):
-        return None
+    if not isinstance(value, int) or isinstance(value, bool) or -10**15 < value < 10**15:
+        return None  # (a whole number of at most 15 digits is kept whole: no Decimal made for each such cell)
     kept = _EXCEL_DIGITS.plus(decimal.Decimal(value))
     if kept == value:
         return None
@@ -1631,7 +1631,13 @@ def excel_spelt(text: str, value: int | float) -> str:
     in 15 significant digits, E+20 or E-07 (a message quoted a cell's 1E+20 in Python's form, 1e+20)."""
     if "e" not in text or not math.isfinite(value):
         return text
-    mantissa, exponent = f"{value:.14E}".split("E")
+    return _with_exponent(value, 15)
+
+
+def _with_exponent(value: int | float, digits: int) -> str:
+    """`value` as a spreadsheet spells a number with an exponent, in at most `digits` significant digits: 1E+20,
+    1.23457E+19 (the zeros ending its mantissa, and a point left alone, not written)."""
+    mantissa, exponent = f"{value:.{digits - 1}E}".split("E")
     return mantissa.rstrip("0").rstrip(".") + "E" + exponent
 
 
@@ -1862,8 +1868,7 @@ def _general_text(value: int | float) -> str | None:
         return str(number)
     if not math.isfinite(value) or 1e-4 <= abs(value) < 1e11:
         return None
-    mantissa, exponent = f"{value:.5E}".split("E")
-    return mantissa.rstrip("0").rstrip(".") + "E" + exponent
+    return _with_exponent(value, 6)
 
 
 def _header(header: list[Any], where: str, line: int, fields: Mapping[str, Any]) -> list[str | None]:
