@@ -88,13 +88,7 @@ def named(name: object) -> str:
     could otherwise hold the marks of a part `pasted` (a control character, which a message never holds raw); so
     is a tab, which a message's own words never hold but a name may ('Mode\trate', a glossary term's, was
     suggested with its tab raw, alike on screen to spaces)."""
-    return f"'{unhidden(shortened(name if isinstance(name, str) else spelt(name), QUOTE_LIMIT))}'"
-
-
-def unhidden(text: str) -> str:
-    """Text a message quotes, its control characters written as their escapes (printable) and so its tabs, which
-    look like spaces on screen."""
-    return printable(text)  # (its tabs too)
+    return f"'{printable(shortened(name if isinstance(name, str) else spelt(name), QUOTE_LIMIT))}'"
 
 
 class _Written(str):

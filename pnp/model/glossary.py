@@ -11,7 +11,7 @@ from ..template import ExprError, evaluate
 from .load import MarkedList, Record
 from .shapes import CheckerShape, GameShape
 from ..options import blank, control_problem, did_you_mean
-from ..report import Mark, Suggest, named, shortened, shown, unhidden
+from ..report import Mark, Suggest, named, printable, shortened, shown
 
 # one character of a term's name as written: a backslash escape ('\*', as `| as_typed` writes a '*') is one, so a
 # name of 60 characters or fewer is one escaped (a 58-character name with 10 stars was refused as past 60); a
@@ -81,9 +81,9 @@ class Glossary:
         """(term, message) for each `[[Term]]` in text that the glossary does not define, and each `[[...]]`
         holding what no term can be named (it would print as typed); `suggest` says a name it may have meant."""
         read = [found[1] for found in _TERM_READ.finditer(text) if found[1] is not None] if "[[" in text else []
-        return [(term, f"'[[{unhidden(term)}]]' {self._not_defined(term, suggest)}") for term in read
+        return [(term, f"'[[{printable(term)}]]' {self._not_defined(term, suggest)}") for term in read
                 if TERM_IN_TEXT.fullmatch(f"[[{term}]]") and self.find(term) is None] + [
-            (found, f"'[[{unhidden(shortened(found, 40))}]]' would be printed as typed: a term's name is 1 to 60 characters")
+            (found, f"'[[{printable(shortened(found, 40))}]]' would be printed as typed: a term's name is 1 to 60 characters")
             for found in read if NOT_A_TERM.fullmatch(f"[[{found}]]")] + [
             (found, f"{named(f'[[{found}]]')} would be printed as typed, brackets and all: a term's name is written "
                     "on one line") for found in read if "\n" in found
