@@ -1294,9 +1294,9 @@ def _markdown_printed(value: object, text: str) -> str:
 
 
 def _data_text(container: object, value: object) -> object:
-    """`value`, read from `container`, as a _DataText when it is a text of the game's data (not of a mapping the
-    template made) read while the rulebook renders."""
-    if type(value) is str and type(container) is not dict and _MARKUP_READ.get():
+    """`value`, read from `container`, as a _DataText when it is a text of the game's data (not of a list, tuple or
+    mapping the template made, _is_built, nor a character of its own text) read while the rulebook renders."""
+    if type(value) is str and _MARKUP_READ.get() and not _is_built(container) and type(container) is not str:
         return _DataText(value)
     return value
 

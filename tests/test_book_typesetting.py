@@ -627,11 +627,13 @@ def test_a_text_of_the_data_changed_by_a_filter_or_joined_prints_in_the_book_as_
     card = Record({"text": text})
     source = ("{{ card.text | trim }}\n{{ card.get('text') }}\n{{ card.text | replace('R', 'Q') }}\n"
               "{{ card.text | upper }}\n{{ [card, card] | join(' **|** ', attribute='text') }}\n"
-              "{{ [card.text] | join }}\n{{ {'t': text}.get('t') | trim }}\n{{ card.text[:9] }}\n{{ card.text[0] }}")
+              "{{ [card.text] | join }}\n{{ {'t': text}.get('t') | trim }}\n{{ card.text[:9] }}\n{{ card.text[0] }}\n"
+              "{% set xs = [text] %}{{ xs[0] }}\n{{ ('*', text)[1] }}")
     printed = template._card_text_markdown
     assert template.render(source, {"card": card, "text": text}, markup=True).split("\n") == [
         printed(text), printed(text), printed(text.replace("R", "Q")), printed(text.upper()),
-        f"{printed(text)} **|** {printed(text)}", printed(text), text, printed(text[:9]), printed(text[0])]
+        f"{printed(text)} **|** {printed(text)}", printed(text), text, printed(text[:9]), printed(text[0]),
+        text, text]  # (a list or a tuple the template made holds its own text, as its dict did)
     # joined with `~` or `+` to the template's own text: printed so, and compared as the text it is
     source = ("{% set t = '(' ~ card.text ~ ') **b**' %}{{ t }}\n{{ '(' + card.text + ') **b**' }}\n"
               "{{ t == '(' ~ text ~ ') **b**' }}\n{{ [t, '*c*'] | join(', ') }}\n{{ 1 ~ card.text }}\n"
