@@ -1877,14 +1877,10 @@ def _check_unpacked(value: object, names: int, what: str = "`for`") -> None:
     count = len(value) if isinstance(value, Sized) else None
     if count != names:
         raise TypeError(f"a {what} of {names} names is given {_describe_value(value)}"
-                        + (f" of {count} {'characters' if isinstance(value, str) else 'values'}"
+                        + (f" of {counted(count, 'character' if isinstance(value, str) else 'value')}"
                            if count is not None else "")
                         + f", not {names} values"
                         + (" (a mapping's keys and values are `x.items()`)" if what == "`for`" else ""))
-
-
-# what Jinja's compiled code passes with a call besides the template's own arguments (the names set so far)
-_JINJA_OWN_ARGUMENTS = frozenset({"_loop_vars", "_block_vars"})
 
 
 def _check_loop_here(loop: LoopContext) -> None:
@@ -3082,7 +3078,7 @@ class _Env(ImmutableSandboxedEnvironment):
     def call(self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         tick()
         if type(__obj) is LoopContext:  # a recursive loop's next level: `loop(children)`, guarded as a `for`
-            if len(args) != 1 or kwargs.keys() - _JINJA_OWN_ARGUMENTS:  # (Python's words: "LoopContext.__call__() missing 1 required positional
+            if len(args) != 1 or kwargs.keys() - set(_JINJA_CALL_KEYS):  # (Python's words: "LoopContext.__call__() missing 1 required positional
                 # argument: 'iterable'", "... got an unexpected keyword argument 'caller'" for `{% call loop(x) %}`)
                 raise TypeError("loop(...) in a recursive loop is given one value, what its next level goes over: "
                                 "`loop(x.children)`")

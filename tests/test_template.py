@@ -57,6 +57,7 @@ from pnp.errors import ExprError, LimitError
                                                                           "number (5), not 2 values"),
     ("{% set a, b = 1 %}", "a `set` of 2 names is given a whole number (1), not 2 values"),
     ("{% set a, b = [1, 2, 3] %}", "a `set` of 2 names is given a list of 3 values, not 2 values"),
+    ("{% set a, b = [1] %}", "a `set` of 2 names is given a list of 1 value, not 2 values"),  # (it said "1 values")
     ("{{ lipsum(10) }}", "'lipsum' is not defined"),
     ("{% for a in range(99999) %}{{ 'x' * 99999 }}{% endfor %}", "text is longer than 1,000,000 characters"),
     # sizes computed from the inputs, before anything is built
