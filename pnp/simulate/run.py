@@ -1380,18 +1380,21 @@ RESIDENT_POLL = 0.1  # seconds between two looks at the rules' process's residen
 # time (every 20 ms: 5 ms in 0.5 s) made rules sleeping as they loaded seem busy to the idle check (IDLE_SHARE)
 
 
-def watch_resident(cap: list[int], stop: threading.Event | None = None) -> threading.Thread:
+def watch_resident(cap: list[int]) -> None:
     """A thread raising MemoryError in this process's main thread (where the rules play) as soon as its resident
-    memory passes `cap[0]` bytes (set once the thread has started), looking every RESIDENT_POLL s until `stop` is set: the second, honest bound of
+    memory passes `cap[0]` bytes (set once the thread has started), looking every RESIDENT_POLL s for the process's
+    life (none where the system has no /proc/self/statm to read it from): the second, honest bound of
     _cap_memory. A limit of address space counts only what the process maps anew, and a process forked from a
     heap holding much free space (pnp's, after it read a large game) filled that space unseen: rules forked from
     a test worker's heap took 700 MB of a 341 MB share. What the process holds in memory counts whatever the
     heap. Raised once the pages are touched, it is said at the rules' line as the limit's MemoryError is."""
     main = threading.main_thread().ident
+    if not os.path.exists("/proc/self/statm"):  # (it looked there ten times a second in vain for good)
+        return
 
     def look() -> None:
         page = os.sysconf("SC_PAGE_SIZE")
-        waiting = stop if stop is not None else threading.Event()
+        waiting = threading.Event()  # (never set: waited on for its timeout)
         while not waiting.wait(RESIDENT_POLL):
             with contextlib.suppress(OSError, ValueError, IndexError), open("/proc/self/statm", "rb") as statm:
                 if int(statm.read().split()[1]) * page > cap[0] and main is not None and \
@@ -1402,9 +1405,7 @@ def watch_resident(cap: list[int], stop: threading.Event | None = None) -> threa
                         _SENDING.release()
                     waiting.wait(RESIDENT_POLL * 10)  # (the exception's handling frees the memory meanwhile)
 
-    watcher = threading.Thread(target=look, name="pnp-resident-memory", daemon=True)
-    watcher.start()
-    return watcher
+    threading.Thread(target=look, name="pnp-resident-memory", daemon=True).start()
 
 
 # held while the process playing the rules writes a message to pnp: the resident watcher's MemoryError is not
