@@ -769,7 +769,7 @@ def _refuse_unprintable(value: object) -> None:
         # a record of pnp's own (a component of `components`) printed whole wrote Python's words on a card,
         # exit 0: "Component(id='deck', name='Cards', kind='deck', spec=Record({...}), count=8, items=[...])"
         names = ", ".join(f"`.{f.name}`" for f in dataclasses.fields(value))
-        raise LimitError(f"a {type(value).__name__.lower()} is printed whole, which pnp cannot write as text: "
+        raise LimitError(f"{type_name(value)} is printed whole, which pnp cannot write as text: "
                          f"print one of its fields ({names})")
     # a function is named without its object: `loop.changed` printed "<bound method ... of <LoopContext 1/1>>",
     # and a method of a whole table (data.cards.mark_of) every item of it, though no address showed
