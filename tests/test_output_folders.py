@@ -421,3 +421,39 @@ def test_a_write_that_fails_is_said_in_pnps_words_naming_the_path():
     assert str(cannot_write("out", OSError(5, "Input/output error"))) == "out: cannot write: Input/output error"
     assert str(cannot_write("out", OSError(errno.ELOOP, "Too many levels of symbolic links", "out", None,
                                            "out/.pnp.lock"))).startswith("out/.pnp.lock: cannot write: a symbolic link")
+
+
+@pytest.mark.parametrize("name, in_the_way", [
+    ("manifest.json", '{"name": "my web app", "icons": []}\n'),  # a manifest of something else
+    ("manifest.json", '{"game": "other", "files": []}\n'),  # another game's
+    ("mini-a4.pdf", "%PDF-1.7 my own file\n"),  # no manifest beside it lists it
+    ("mini-a4.pdf", None),  # a link, to a file of the user's
+])
+def test_a_build_never_replaces_a_file_no_build_of_the_game_wrote(project, tmp_path, name, in_the_way):
+    """`build --out ~/Desktop` over the user's own ~/Desktop/<game>/manifest.json (or a PDF of a kit's name)
+    replaced it with exit 0: refused at that file, which is kept, and nothing else of the kit is written."""
+    folder = tmp_path / "kits" / "mini"
+    folder.mkdir(parents=True)
+    mine = tmp_path / "mine.txt"
+    mine.write_text("mine\n")
+    if in_the_way is None:
+        (folder / name).symlink_to(mine)
+    else:
+        (folder / name).write_text(in_the_way)
+    result = run(project, "build", "mini", "--out", str(tmp_path / "kits"))
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith(f"{folder / name}: error: mini: build failed: "), result.output
+    assert "move it away, or choose another --out; previous output left intact" in result.output
+    assert sorted(p.name for p in folder.iterdir()) == [name]
+    assert (folder / name).is_symlink() if in_the_way is None else (folder / name).read_text() == in_the_way
+    assert mine.read_text() == "mine\n"
+
+
+def test_a_build_replaces_its_own_kit_though_a_file_was_changed_or_a_kind_added(project, tmp_path):
+    """What the folder's manifest of the game lists is the kit's, edited or not; a kind of component new to the
+    game writes a name that manifest does not list yet, in a folder only builds wrote to."""
+    kits = tmp_path / "kits"
+    assert run(project, "build", "mini", "--out", str(kits)).exit_code == 0
+    (kits / "mini/mini-a4.pdf").write_text("annotated in a viewer\n")
+    result = run(project, "build", "mini", "--out", str(kits))
+    assert result.exit_code == 0 and (kits / "mini/mini-a4.pdf").read_bytes().startswith(b"%PDF-"), result.output

@@ -8,6 +8,7 @@ import hashlib
 import json
 import marshal
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -253,7 +254,15 @@ def test_an_up_to_date_check_never_trusts_a_file_outside_the_kit(tmp_path):
     for damaged in ('{"inputs": {"files": [[[', "[" * 100_000, '{"inputs": 1}', "\xff"):
         (folder / "manifest.json").write_text(damaged, encoding="latin-1")
         assert already_built(project, "mini", PrintOptions(), folder) is None
-    assert "mini: 6 files" in run(root, "build").output  # and replaced
+    # not replaced, as it may be a file of the user's own: said at it, and built once it is moved away
+    refused = run(root, "build")
+    assert refused.exit_code == 1 and refused.output.startswith("output/mini/manifest.json: error: "), refused.output
+    assert (folder / "manifest.json").read_bytes() == b"\xff"
+    (folder / "manifest.json").unlink()  # now no manifest lists the kit's files: they too may be the user's
+    refused = run(root, "build")
+    assert refused.exit_code == 1 and refused.output.startswith("output/mini/mini-a4.pdf: error: "), refused.output
+    shutil.rmtree(folder)
+    assert "mini: 6 files" in run(root, "build").output
 
 
 def test_a_malformed_manifest_is_an_error_naming_it(tmp_path):

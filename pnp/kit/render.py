@@ -5,7 +5,8 @@ temporary names beside the old ones and replace them only when every one is writ
 import contextlib
 import os
 import re
-from collections.abc import Callable
+import stat
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, cast
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, cast
 from .. import __version__
 from ..draw.canvas import Canvas, new_canvas as deterministic_canvas
 from ..errors import UsageError, blame
+from ..report import Mark
 from ..products import KINDS
 from ..project import ErrorHoldingFile, commit_files, finishing, opened_pdf, temporary_beside
 from ..template import budget
@@ -209,17 +211,26 @@ def commit(result: GameBuild) -> list[Path]:
     folder = result.folder
     name = manifest_name(result.studio.options)
     before = _listed(folder / name)
+    try:
+        _refuse_foreign(folder, result.game.id, name, result.files, result.studio.project.rel)
+    except UsageError:
+        result.discard()
+        raise
     tmp = _temporary(folder, name)
     with open(tmp, "w", encoding="utf-8") as f:
         manifest(result).write(f)
+    # the manifest first: a build killed between two renames leaves a manifest listing every name of the new
+    # kit, so that the next build knows each file under them as pnp's (_refuse_foreign), old or new; the
+    # files it lists that are still old are not as it records them, so the kit is not up to date
+    renames = {tmp: folder / name} | {path: folder / final for final, path in result.files.items()}
     result.files[name] = tmp
     with finishing():  # (a worker whose pnp ended ends after this, not half way: project.end_with_parent)
         try:
-            commit_files({path: folder / final for final, path in result.files.items()})
+            commit_files(renames)
         finally:
             result.discard()  # whatever was not renamed
         seal(folder / name)
-        _remove_outgrown(folder, before, set(result.files), kit_names(result.game.id, result.studio.options))
+        _remove_outgrown(folder, before or {}, set(result.files), kit_names(result.game.id, result.studio.options))
         _remove_proofs(folder, result.game.id, result.studio.options)
     return [folder / final for final in result.files]
 
@@ -248,12 +259,55 @@ def _remove_proofs(folder: Path, game_id: str, options: "PrintOptions") -> None:
                 (folder / name).unlink()
 
 
-def _listed(path: Path) -> dict[str, str]:
-    """{name: sha256} of the files the manifest at `path` lists; none when it cannot be read as pnp's."""
+def _listed(path: Path) -> dict[str, str] | None:
+    """{name: sha256} of the files the manifest at `path` lists; None when it cannot be read as pnp's."""
     try:
         return {f["path"]: f["sha256"] for f in Manifest.read(path, path.name).files}
     except (UsageError, OSError, ValueError):
-        return {}
+        return None
+
+
+def _refuse_foreign(folder: Path, game_id: str, manifest: str, written: Iterable[str],
+                    rel: Callable[[Path], str]) -> None:
+    """UsageError at the first of the names this build writes (`written`, and its `manifest`) that holds what no
+    build of `game_id` wrote, which the build would replace: a link or a special file; a manifest that is not
+    one pnp wrote for the game; a file with no such manifest beside it, or one it does not list. `--out
+    ~/Desktop` over the user's own ~/Desktop/<game>/manifest.json or <game>-a4.pdf replaced it, exit 0. A file
+    the manifest lists is the kit's though changed since (replacing it is what a build is asked to do), as is
+    every file beside a manifest of the game whose list is damaged; a received folder's kit is replaced too.
+    A folder in the way is said when the build writes there ('cannot write')."""
+    listed = _names_listed(folder / manifest, game_id)
+    for name in sorted({manifest, *written}):
+        path = folder / name
+        try:
+            mode = path.lstat().st_mode
+        except OSError:  # none there (or said when the build writes it)
+            continue
+        if stat.S_ISDIR(mode) or (stat.S_ISREG(mode) and (listed is True or name in (listed or ()) or
+                                                          (name == manifest and listed is not None))):
+            continue
+        if not stat.S_ISREG(mode):
+            what = f"{'a link' if stat.S_ISLNK(mode) else 'a special file'}, where the kit writes a file,"
+        elif name == manifest:
+            what = f"a file pnp did not write (not a manifest of {game_id}'s kit)"
+        else:
+            what = "a file pnp did not write (" + (f"no {manifest} beside it" if listed is None else manifest) + \
+                " lists it)"
+        raise UsageError(f"{what} is in the kit's way: move it away, or choose another --out", Mark(rel(path)))
+
+
+def _names_listed(path: Path, game_id: str) -> "set[str] | bool | None":
+    """The names of the files that the kit manifest at `path` lists; True when it is one pnp wrote for `game_id`
+    (it names the game) but its list is not as pnp writes it; None when there is none, or it is not one."""
+    try:
+        if read_manifest(path, path.name).get("game") != game_id:
+            return None
+    except UsageError:  # (none, a link, not JSON)
+        return None
+    try:
+        return {f["path"] for f in Manifest.read(path, path.name).files}
+    except UsageError:
+        return True
 
 
 def _remove_outgrown(folder: Path, before: dict[str, str], written: set[str], own: set[str]) -> None:
