@@ -582,8 +582,11 @@ def open_beneath(root: Path, path: Path) -> int:
     from `root` without following any link below it: a folder of the path swapped for a link after the path
     was checked (a race) then leads nowhere instead of outside, and a file swapped for a pipe is refused without
     blocking. OSError (NotRegularFile, ELOOP) otherwise; ValueError when `path` is not below `root`."""
-    *folders, name = path.relative_to(root).parts
+    parts = path.relative_to(root).parts
     close_on_exec = getattr(os, "O_CLOEXEC", 0)
+    if not parts:  # `root` itself (a font's `regular: ..` from fonts/): a folder, refused as any other is
+        return _regular_blocking(os.open(root, os.O_RDONLY | os.O_NONBLOCK | close_on_exec), path)
+    *folders, name = parts
     folder = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | close_on_exec)
     try:
         for part in folders:

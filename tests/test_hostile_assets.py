@@ -254,6 +254,9 @@ def test_the_preview_says_a_damaged_picture_as_validation_does_not_in_reportlabs
     ("{regular: f.ttf, name: \"Sans\\e[31m\"}", "holds the control character U+001B"),
     ("{regular: f.ttf, name: \"Sans\\u202e\"}", "holds the control character U+202E"),
     ("{regular: f.ttf, license: /etc/hostname}", "licence file '/etc/hostname' is outside the project folder"),
+    # the project's own folder, named from fonts/ (a traceback: 'This is a bug in pnp')
+    ("{regular: f.ttf, license: ..}", "fonts.yaml:2:35: error: licence file '..' is a folder"),
+    ("{regular: ..}", "fonts.yaml:2:19: error: font file '..' is a folder"),
     # validate said ok, and the build refused them at the rulebook's template; said at the name (they were said
     # at the family's first key)
     ("{regular: f.ttf, name: \"Sans\\u2028Pro\"}", "fonts.yaml:2:32: error: character U+2028 "),

@@ -1775,7 +1775,8 @@ def _syntax_problem(svg: bytes) -> Problem | None:
         parser.Parse(svg, True)
     except expat.ExpatError as e:
         return f"not a well-formed SVG file ({expat.errors.messages[e.code]})", e.lineno, e.offset + 1
-    except ValueError:  # expat's of an encoding it cannot read (UTF-7, Shift_JIS...), said in its XML declaration
+    except (ValueError, LookupError):  # expat's of an encoding it cannot read (UTF-7, Shift_JIS...), said in its
+        # XML declaration, or Python's of one it has never heard of (encoding="x-bogus": 'This is a bug in pnp')
         return ("its XML declaration names an encoding pnp does not read (save it as UTF-8)",
                 parser.CurrentLineNumber or 1, 1)
     except _NestedTooDeep:
