@@ -483,6 +483,8 @@ class Choice(Option):
         return ", ".join(f"`{c}`" for c in self.choices)
 
     def convert(self, value: object) -> object:
+        if value is None:  # (`align: ~` was said "'None' is not one of ...", Python's spelling of YAML's null)
+            raise ValueError(f"expected one of {', '.join(self.choices)}, got nothing")
         text = spelt(value).strip()  # (`align: true` was said 'True', Python's spelling)
         if text not in self.choices:
             raise ValueError(f"{named(text)} is not one of {', '.join(self.choices)}{did_you_mean(text, self.choices)}")
