@@ -149,12 +149,25 @@ def _term_fields_type(name: str, fields: object, mark: Mark | None, chk: Checker
                   f"{' and '.join(missing)} (each term's name and its one rules text)", mark)
         return None
     kind = _name_type(fields["name"])
+    said = _text_type_said(name, fields, mark, chk)  # a rules text of a number or a list printed as one ('[1]')
     if kind in _NEVER_TEXT:
         chk.error(f"glossary: table '{name}' declares its field 'name' as {shown(kind)}, and a term's name is "
                   "text, as [[Term]] names it: declare it {type: str}",
                   fields.mark_of("name") if isinstance(fields, Record) else mark)
         return None
-    return kind
+    return None if said else kind
+
+
+def _text_type_said(name: str, fields: Mapping[str, object], mark: Mark | None, chk: CheckerShape) -> bool:
+    """Whether glossary table `name` declares its field `text` of a type whose values are never text (said):
+    a term's one rules text is printed as rich text, and a number, a list or a mapping printed so as written."""
+    kind = _name_type(fields["text"])
+    if kind not in _NEVER_TEXT:
+        return False
+    chk.error(f"glossary: table '{name}' declares its field 'text' as {shown(kind)}, and a term's rules text is "
+              "text, printed by cards, aids and the rulebook: declare it {type: text}",
+              fields.mark_of("text") if isinstance(fields, Record) else mark)
+    return True
 
 
 _TEXT_TYPES = ("str", "text", "id", "icon", "timing")  # a field's types whose schema refuses any value but text
@@ -168,6 +181,11 @@ def _name_type(spec: object) -> object:
 
 def _add_terms(glossary: Glossary, items: MarkedList, chk: CheckerShape, text_typed: bool) -> None:
     for item in items:
+        lacking = [f for f in TERM_FIELDS if item.get(f) is None]  # (left out of a field declared optional:
+        if lacking:  # the term was lost unsaid, or its text failed where a template asked for it)
+            chk.error("a glossary term has a name (which [[Term]] names it by) and its one rules text: "
+                      f"{_shown_id(item)}has no {' and no '.join(lacking)}", item.mark)
+            continue
         if not isinstance(item.get("name"), str):
             if not text_typed and "name" in item:  # (an enum's number: its table's schema takes it)
                 chk.error(f"glossary term {shown(item['name'])} is no text: [[Term]] names a term by its text; "
@@ -183,6 +201,11 @@ def _add_terms(glossary: Glossary, items: MarkedList, chk: CheckerShape, text_ty
             chk.error(f"glossary term {named(item[field])} is already defined at {other.mark_of(held_in)}"
                       f"{'' if held_in == 'name' else ' (as the id of ' + named(other.get('name')) + ')'}",
                       item.mark_of(field))
+
+
+def _shown_id(item: Record) -> str:
+    """'term <id> ' for a term with an id, else nothing: what names a term that has no name."""
+    return f"term {shown(item['id'])} " if item.get("id") is not None else "this term "
 
 
 def load_timings(game: GameShape, meta: Record, chk: CheckerShape) -> list[str] | None:
