@@ -121,7 +121,8 @@ class Field(options.Option):
         low, high = self.spec.get("min"), self.spec.get("max")
         if isinstance(low, (int, float)) and isinstance(high, (int, float)) and low > high:  # (every item was
             # refused, at its own line; true/false are refused as numbers above)
-            raise SpecError(f"'min' ({low:g}) is more than 'max' ({high:g}): no value could be given", _at(spec, "min"))
+            raise SpecError(f"'min' ({shown(low)}) is more than 'max' ({shown(high)}): no value could be given",
+                            _at(spec, "min"))  # (shown, not :g, which overflowed at a 400-digit whole number)
 
     @classmethod
     def key(cls, default: object = REQUIRED, doc: str = "", minimum: float | None = None,
@@ -270,7 +271,7 @@ class Str(Field):
         super().__init__(spec, enums)
         self.max_len = self._number_option("max_len")
         if self.max_len is not None and self.max_len < 0:  # (every item was refused, at its own line)
-            raise SpecError(f"'max_len' is {self.max_len:g}: a text is at least 0 characters long",
+            raise SpecError(f"'max_len' is {shown(self.max_len)}: a text is at least 0 characters long",
                             _at(spec, "max_len"))
         if self.max_len is not None and not isinstance(self.max_len, int):  # (said "at most 1.5 allowed")
             raise SpecError(f"'max_len' is a count of characters, a whole number, got {shown(self.max_len)}",
@@ -667,7 +668,7 @@ class Map(Field):
         self.min_total, self.max_total = self._number_option("min_total"), self._number_option("max_total")
         if self.min_total is not None and self.max_total is not None and self.min_total > self.max_total:
             # (every item was refused at its own line: 'total 3 is out of range (expected 5 to 2)')
-            raise SpecError(f"'min_total' ({self.min_total:g}) is more than 'max_total' ({self.max_total:g}): no map "
+            raise SpecError(f"'min_total' ({shown(self.min_total)}) is more than 'max_total' ({shown(self.max_total)}): no map "
                             "could be given", _at(spec, "min_total"))
         self._check_totals(spec)
 
