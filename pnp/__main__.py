@@ -8,7 +8,11 @@ import sys
 # `python -m` puts the current folder first on the import path, so a received game folder holding a pikepdf.py
 # (or yaml.py...) ran it at the first import of that library. pnp is imported already, its libraries are found
 # where they are installed: the current folder is taken off, as the installed script never has it.
-if sys.path and sys.path[0] in ("", os.getcwd()):
+try:
+    _here = os.getcwd()
+except OSError:  # (run in a folder deleted since: a traceback here; the command then says it as the script does)
+    _here = ""
+if sys.path and sys.path[0] in ("", _here):
     del sys.path[0]
 
 from .cli import main  # noqa: E402 - after the import path is made safe

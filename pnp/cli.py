@@ -1303,6 +1303,15 @@ def _progress() -> "_Bars | None":
     return _Bars() if sys.stderr.isatty() else None
 
 
+def _current_folder_there() -> bool:
+    """Whether the process's current folder still exists (os.getcwd fails once it was deleted)."""
+    try:
+        os.getcwd()
+    except OSError:
+        return False
+    return True
+
+
 def main() -> None:
     _COMMAND_LINE["on"] = True
     try:
@@ -1310,6 +1319,11 @@ def main() -> None:
     except OSError as e:
         if e.filename is not None:  # a file's own error escaping a command: a bug, shown whole
             raise
+        if not _current_folder_there():  # (its FileNotFoundError, of no file name, was said as output not written)
+            with contextlib.suppress(OSError):
+                sys.stderr.write("pnp: the current folder is gone (deleted or moved since the shell entered it): "
+                                 "cd into the project again, or give --root\n")
+            os._exit(2)
         # what pnp prints could not be written (its output sent to a full disk): one line, not a traceback
         with contextlib.suppress(OSError):
             sys.stderr.write(f"pnp: cannot write its output: {e.strerror or e}\n")

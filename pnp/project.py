@@ -10,8 +10,8 @@ import multiprocessing.context
 import os
 import secrets
 import signal
-import sys
 import stat
+import sys
 import threading
 import time
 import unicodedata
@@ -778,7 +778,10 @@ def commit_files(renames: dict[Path, Path]) -> None:
     done: list[tuple[Path, Path | None]] = []  # (final path, its old file's second name, None if it had none)
     try:
         for tmp, final in renames.items():
-            done.append((final, _kept_aside(final)))
+            done.append((final, old := _kept_aside(final)))
+            if old is not None:  # a file replaced keeps its permissions: a private (0600) credits file or table
+                with contextlib.suppress(OSError):  # rewritten by `icons add` or `convert --force` became 0644
+                    os.chmod(tmp, stat.S_IMODE(os.stat(old).st_mode))
             move_into_place(tmp, final)
     except OSError:
         for final, old in reversed(done):

@@ -116,6 +116,18 @@ def test_python_m_pnp_in_a_game_folder_imports_nothing_from_it(tmp_path):
     assert not marker.exists()
 
 
+def test_python_m_pnp_in_a_deleted_folder_is_no_traceback(tmp_path):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    code = f"import os, subprocess, sys; os.chdir({str(gone)!r}); os.rmdir({str(gone)!r}); " \
+           "r = subprocess.run([sys.executable, '-m', 'pnp', 'list'], capture_output=True, text=True); " \
+           "sys.stdout.write(r.stderr)"
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    # (os.getcwd() in __main__ raised FileNotFoundError; then it was said as output that could not be written)
+    assert "Traceback" not in result.stdout and "current folder is gone" in result.stdout
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full, a disk always full")
 def test_output_sent_to_a_full_disk_is_one_line_of_error_not_a_traceback(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(REPO)}

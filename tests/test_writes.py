@@ -535,3 +535,13 @@ def test_a_command_waiting_on_a_lock_file_removed_by_its_holder_locks_the_one_in
     one.join(10)
     two.join(10)
     assert sorted(p.name for p in folder.iterdir()) == [".pnp.lock", "written"]
+
+
+def test_a_file_written_over_keeps_its_permissions(tmp_path):
+    from pnp.project import write_file
+
+    private = tmp_path / "ATTRIBUTION.md"
+    private.write_text("mine\n")
+    private.chmod(0o600)
+    write_file(private, b"mine\nand a row\n")  # (was made 0644 by the rename: a private file made readable by all)
+    assert private.read_bytes() == b"mine\nand a row\n" and private.stat().st_mode & 0o777 == 0o600
