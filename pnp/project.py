@@ -832,7 +832,7 @@ def replace_folder(folder: Path, work: Path) -> None:
         os.chmod(work, 0o777 & ~mask)  # a temporary folder is private; the new one is as any folder made here
     old = None
     if folder.exists():
-        old = temporary_beside(folder, folder=True) / "old"
+        old = temporary_beside(folder, folder=True) / _SET_ASIDE
         move_into_place(folder, old)
     move_into_place(work, folder)
     if old is not None:
@@ -857,11 +857,17 @@ def temporary_beside(path: Path, folder: bool = False) -> Path:
             continue
 
 
+# what replace_folder names the old folder it moves aside, inside a temporary folder of its own: a name none of
+# a command's own files has (ids begin with a letter or digit), so a leftover holding it is known for one
+_SET_ASIDE = ".previous"
+
+
 def remove_leftovers(folder: Path) -> None:
     """Remove the temporary files and folders that a pnp killed while it wrote into `folder` left there (on
     SIGKILL or a power cut no clean-up runs): called with the folder's lock held, which every writer of
     temporaries there holds, so none is another's at work. They were never removed: each killed build left
-    PDFs' worth of hidden files for good."""
+    PDFs' worth of hidden files for good. A folder replace_folder had set aside when it was killed, before the
+    new one took its place, is put back first."""
     import shutil
 
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
@@ -869,10 +875,22 @@ def remove_leftovers(folder: Path) -> None:
             if not TEMPORARY_NAME.fullmatch(entry.name):
                 continue
             if entry.is_dir(follow_symlinks=False):
+                _put_back(folder, entry.name)
                 shutil.rmtree(entry.path, ignore_errors=True)
             else:
                 with contextlib.suppress(OSError):
                     os.unlink(entry.path)
+
+
+def _put_back(folder: Path, leftover: str) -> None:
+    """Put back the folder that replace_folder set aside in the temporary folder `leftover` of `folder`, when
+    nothing has taken its place: a kill between its two renames left no folder where the old one was, and the
+    next command's clean-up removed the old one with the temporaries (the previous export lost)."""
+    aside = folder / leftover / _SET_ASIDE
+    original = folder / leftover[1:-len(".pnp-000000000000.tmp")]  # (TEMPORARY_NAME: .<name>.pnp-<12 hex>.tmp)
+    with contextlib.suppress(OSError):
+        if aside.is_dir() and not aside.is_symlink() and not os.path.lexists(original):
+            os.rename(aside, original)
 
 
 PROTECTED = ("cards", "layouts", "fonts", ".git")  # what pnp reads: nothing it makes is written there

@@ -235,6 +235,24 @@ def test_an_export_folder_is_put_in_place_where_the_file_system_refuses_to_chang
     assert {p.name: p.read_bytes() for p in (tmp_path / "png").iterdir()} == {"new.png": b"new"}
 
 
+def test_an_export_folder_set_aside_by_a_run_killed_before_the_new_took_its_place_is_put_back(tmp_path, monkeypatch):
+    """A kill between replace_folder's two renames left no export folder, and the next run's clean-up removed
+    the old one, set aside, with the temporaries: the previous export was lost. A work folder a killed run left
+    is still removed."""
+    (tmp_path / "png").mkdir()
+    (tmp_path / "png" / "old.png").write_bytes(b"old")
+    work = temporary_beside(tmp_path / "png", folder=True)
+    (work / "new.png").write_bytes(b"new")
+    monkeypatch.setattr(project_module, "move_into_place", lambda source, target: (  # killed after the first
+        os.rename(source, target) if source == tmp_path / "png" else sys.exit("killed")))
+    with pytest.raises(SystemExit):
+        project_module.replace_folder(tmp_path / "png", work)
+    monkeypatch.undo()
+    project_module.remove_leftovers(tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == ["png"]
+    assert {p.name: p.read_bytes() for p in (tmp_path / "png").iterdir()} == {"old.png": b"old"}
+
+
 def test_a_commit_puts_every_new_file_in_place_and_leaves_no_second_name(tmp_path):
     commit_files(_kit(tmp_path))
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == \
