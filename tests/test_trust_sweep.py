@@ -193,6 +193,32 @@ def test_a_commit_that_fails_half_way_leaves_every_old_file_and_nothing_else(tmp
         {n: b"old " + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json")}
 
 
+@pytest.mark.parametrize("killed_after", [1, 2])
+def test_a_commit_killed_between_two_renames_leaves_the_old_files_for_the_next_clean_up_to_put_back(
+        tmp_path, monkeypatch, killed_after):
+    """A SIGKILL between two renames (no `except` or `finally` runs) left the first files new and the rest old,
+    and the next command's clean-up removed the old ones' second names: the previous kit was lost."""
+    renames = _kit(tmp_path)
+    moved = []
+
+    def killed(made, target):
+        if len(moved) == killed_after:
+            raise KeyboardInterrupt  # stands for the kill: what follows is what the kill leaves on disk
+        moved.append(target)
+        os.replace(made, target)
+
+    monkeypatch.setattr(project_module, "move_into_place", killed)
+    monkeypatch.setattr(shutil, "rmtree", lambda *args, **kwargs: None)  # (no clean-up ran)
+    with pytest.raises(KeyboardInterrupt):
+        commit_files(renames)
+    monkeypatch.undo()
+    project_module.remove_leftovers(tmp_path)
+    for tmp in renames:  # what the next writer's clean-up removes as well
+        tmp.unlink(missing_ok=True)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == \
+        {n: b"old " + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json")}
+
+
 @pytest.mark.parametrize("fails", [False, True])
 def test_a_commit_on_a_file_system_without_hard_links_replaces_the_old_files_or_puts_them_back(tmp_path, monkeypatch,
                                                                                              fails):
