@@ -770,19 +770,29 @@ def commit_files(renames: dict[Path, Path]) -> None:
     """Put each written temporary file (key) in place of its final path (value): every one made durable
     first, then all renamed, so that after a crash no final name holds half a file. All or none: each old
     file is kept under a second name (a hard link) until every rename is done, and put back when one fails
-    (a folder in the way of the third file had left the first two new, the rest old). OSError when it cannot;
-    the caller removes what was not renamed."""
+    (a folder in the way of the third file had left the first two new, the rest old). The second names of
+    several files are kept together in one temporary folder (see remove_leftovers), which stops holding them
+    in one rename once all are done: a kill between two renames left the first files new, the rest old, and
+    the next command's clean-up removed the old ones' second names. OSError when it cannot; the caller
+    removes what was not renamed."""
+    import shutil
+
     for tmp in renames:
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
+    finals = list(renames.values())
+    together = len(finals) > 1 and len({final.parent for final in finals}) == 1
+    aside = temporary_beside(finals[0].parent / _SET_ASIDE, folder=True) if together else None
     done: list[tuple[Path, Path | None]] = []  # (final path, its old file's second name, None if it had none)
     try:
         for tmp, final in renames.items():
-            done.append((final, old := _kept_aside(final)))
+            done.append((final, old := _kept_aside(final, aside)))
             if old is not None:  # a file replaced keeps its permissions: a private (0600) credits file or table
                 with contextlib.suppress(OSError):  # rewritten by `icons add` or `convert --force` became 0644
                     os.chmod(tmp, stat.S_IMODE(os.stat(old).st_mode))
             move_into_place(tmp, final)
+        if aside is not None:  # all done: what the folder holds is no longer to be put back
+            os.rename(aside, aside := temporary_beside(aside.parent / "done", folder=True))
     except OSError:
         for final, old in reversed(done):
             with contextlib.suppress(OSError):
@@ -790,19 +800,21 @@ def commit_files(renames: dict[Path, Path]) -> None:
         raise
     finally:
         for _, old in done:
-            if old is not None:
+            if old is not None and aside is None:
                 old.unlink(missing_ok=True)
+        if aside is not None:
+            shutil.rmtree(aside, ignore_errors=True)
 
 
-def _kept_aside(final: Path) -> Path | None:
+def _kept_aside(final: Path, aside: Path | None = None) -> Path | None:
     """A second name for the file at `final` (None when there is no file there), to put it back by: a hard link,
     or, on a file system that has none (FAT and exFAT: a USB stick given as --out; many network shares), the
     file renamed to it, so that `final` names no file until the new one is put there. With the link alone, every
     build or calibration sheet written again over an older one failed there ("Operation not permitted")."""
     if not final.is_file() or final.is_symlink():
         return None
-    old = temporary_beside(final)
-    old.unlink()
+    old = aside / final.name if aside is not None else temporary_beside(final)
+    old.unlink(missing_ok=True)
     try:
         os.link(final, old)
     except OSError:
@@ -838,7 +850,7 @@ def replace_folder(folder: Path, work: Path) -> None:
         os.chmod(work, 0o777 & ~mask)  # a temporary folder is private; the new one is as any folder made here
     old = None
     if folder.exists():
-        old = temporary_beside(folder, folder=True) / "old"
+        old = temporary_beside(folder, folder=True) / _SET_ASIDE
         move_into_place(folder, old)
     move_into_place(work, folder)
     if old is not None:
@@ -863,11 +875,17 @@ def temporary_beside(path: Path, folder: bool = False) -> Path:
             continue
 
 
+# what replace_folder names the old folder it moves aside, inside a temporary folder of its own: a name none of
+# a command's own files has (ids begin with a letter or digit), so a leftover holding it is known for one
+_SET_ASIDE = ".previous"
+
+
 def remove_leftovers(folder: Path) -> None:
     """Remove the temporary files and folders that a pnp killed while it wrote into `folder` left there (on
     SIGKILL or a power cut no clean-up runs): called with the folder's lock held, which every writer of
     temporaries there holds, so none is another's at work. They were never removed: each killed build left
-    PDFs' worth of hidden files for good."""
+    PDFs' worth of hidden files for good. A folder replace_folder had set aside when it was killed, before the
+    new one took its place, is put back first."""
     import shutil
 
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
@@ -875,10 +893,28 @@ def remove_leftovers(folder: Path) -> None:
             if not TEMPORARY_NAME.fullmatch(entry.name):
                 continue
             if entry.is_dir(follow_symlinks=False):
+                _put_back(folder, entry.name)
                 shutil.rmtree(entry.path, ignore_errors=True)
             else:
                 with contextlib.suppress(OSError):
                     os.unlink(entry.path)
+
+
+def _put_back(folder: Path, leftover: str) -> None:
+    """Put back the folder that replace_folder set aside in the temporary folder `leftover` of `folder`, when
+    nothing has taken its place: a kill between its two renames left no folder where the old one was, and the
+    next command's clean-up removed the old one with the temporaries (the previous export lost)."""
+    aside = folder / leftover / _SET_ASIDE
+    original = folder / leftover[1:-len(".pnp-000000000000.tmp")]  # (TEMPORARY_NAME: .<name>.pnp-<12 hex>.tmp)
+    with contextlib.suppress(OSError):
+        if aside.is_dir() and not aside.is_symlink() and not os.path.lexists(original):
+            os.rename(aside, original)
+        elif original.name == _SET_ASIDE:  # commit_files' second names of the files it was renaming: each put
+            # back, so the folder holds the previous files whole again (not the first few new, the rest old)
+            with os.scandir(folder / leftover) as kept:
+                for entry in kept:
+                    if entry.is_file(follow_symlinks=False):
+                        os.replace(entry.path, folder / entry.name)
 
 
 PROTECTED = ("cards", "layouts", "fonts", ".git")  # what pnp reads: nothing it makes is written there

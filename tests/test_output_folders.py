@@ -248,14 +248,17 @@ def test_a_file_put_in_the_export_folder_while_it_is_written_is_kept(exported, m
     assert not [p for p in (kits / "mini").iterdir() if p.name.endswith(".tmp")]  # no work folder left
 
 
-def test_an_export_whose_record_is_damaged_is_refused_saying_so(exported):
+@pytest.mark.parametrize("record", ['{"files": 3}',
+                                    # a game or format not text (or none) was said "the None export of ['a']"
+                                    '{"game": null, "format": ["a"]}', '{"format": "tts"}', '{"game": "mini"}'])
+def test_an_export_whose_record_is_damaged_is_refused_saying_so(exported, record):
     # every file was said to be one "no export wrote ... (its export.json does not list it)", which it did
     project, kits = exported
-    (kits / "mini/tts/export.json").write_text('{"files": 3}')
+    (kits / "mini/tts/export.json").write_text(record)
     result = run(project, "export", "mini", "--format", "tts", "--out", str(kits), "--force")
     assert result.exit_code == 1 and "and its export.json, which lists an export's files, is not one an export " \
         "writes" in result.output, result.output
-    assert (kits / "mini/tts/export.json").read_text() == '{"files": 3}'
+    assert (kits / "mini/tts/export.json").read_text() == record
 
 
 def test_an_export_never_replaces_another_games_or_formats_export(exported):

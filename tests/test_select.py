@@ -124,7 +124,8 @@ def test_a_selection_that_cannot_be_made_says_why(proj, args, message):
 
 @pytest.mark.parametrize("args, message", [
     (["--only", "card.kindd == 1"], "no field 'kindd' (did you mean 'kind'?)"),
-    (["--component", "nope"], "has no such component"),
+    (["--component", "nope"], "--component 'nope': mini has no such component"),
+    (["--component", ""], "--component '': mini has no such component"),  # (it was said "--component : ...")
     (["--only", "card.kind == 'rock'"], "the selection keeps nothing"),
 ])
 def test_a_selection_the_game_cannot_make_says_why(project, args, message):

@@ -205,6 +205,32 @@ def test_a_commit_that_fails_half_way_leaves_every_old_file_and_nothing_else(tmp
         {n: b"old " + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json")}
 
 
+@pytest.mark.parametrize("killed_after", [1, 2])
+def test_a_commit_killed_between_two_renames_leaves_the_old_files_for_the_next_clean_up_to_put_back(
+        tmp_path, monkeypatch, killed_after):
+    """A SIGKILL between two renames (no `except` or `finally` runs) left the first files new and the rest old,
+    and the next command's clean-up removed the old ones' second names: the previous kit was lost."""
+    renames = _kit(tmp_path)
+    moved = []
+
+    def killed(made, target):
+        if len(moved) == killed_after:
+            raise KeyboardInterrupt  # stands for the kill: what follows is what the kill leaves on disk
+        moved.append(target)
+        os.replace(made, target)
+
+    monkeypatch.setattr(project_module, "move_into_place", killed)
+    monkeypatch.setattr(shutil, "rmtree", lambda *args, **kwargs: None)  # (no clean-up ran)
+    with pytest.raises(KeyboardInterrupt):
+        commit_files(renames)
+    monkeypatch.undo()
+    project_module.remove_leftovers(tmp_path)
+    for tmp in renames:  # what the next writer's clean-up removes as well
+        tmp.unlink(missing_ok=True)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == \
+        {n: b"old " + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json")}
+
+
 @pytest.mark.parametrize("fails", [False, True])
 def test_a_commit_on_a_file_system_without_hard_links_replaces_the_old_files_or_puts_them_back(tmp_path, monkeypatch,
                                                                                              fails):
@@ -245,6 +271,24 @@ def test_an_export_folder_is_put_in_place_where_the_file_system_refuses_to_chang
     project_module.replace_folder(tmp_path / "png", work)
     assert [p.name for p in tmp_path.iterdir()] == ["png"]
     assert {p.name: p.read_bytes() for p in (tmp_path / "png").iterdir()} == {"new.png": b"new"}
+
+
+def test_an_export_folder_set_aside_by_a_run_killed_before_the_new_took_its_place_is_put_back(tmp_path, monkeypatch):
+    """A kill between replace_folder's two renames left no export folder, and the next run's clean-up removed
+    the old one, set aside, with the temporaries: the previous export was lost. A work folder a killed run left
+    is still removed."""
+    (tmp_path / "png").mkdir()
+    (tmp_path / "png" / "old.png").write_bytes(b"old")
+    work = temporary_beside(tmp_path / "png", folder=True)
+    (work / "new.png").write_bytes(b"new")
+    monkeypatch.setattr(project_module, "move_into_place", lambda source, target: (  # killed after the first
+        os.rename(source, target) if source == tmp_path / "png" else sys.exit("killed")))
+    with pytest.raises(SystemExit):
+        project_module.replace_folder(tmp_path / "png", work)
+    monkeypatch.undo()
+    project_module.remove_leftovers(tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == ["png"]
+    assert {p.name: p.read_bytes() for p in (tmp_path / "png").iterdir()} == {"old.png": b"old"}
 
 
 def test_a_commit_puts_every_new_file_in_place_and_leaves_no_second_name(tmp_path):

@@ -212,7 +212,11 @@ def _record_of(project: "Project", record: Path) -> tuple[tuple[Any, Any] | None
     pnp wrote), the files it lists, and how a file it does not list is said."""
     try:
         manifest = Manifest.read(record, project.rel(record))
-        return ((manifest.head.get("game"), manifest.head.get("format")),
+        made = (manifest.head.get("game"), manifest.head.get("format"))
+        if not all(isinstance(part, str) for part in made):  # an export names both as text: a record naming
+            # them otherwise (or not at all) was said to hold "the None export of ['a']", in Python's words
+            raise TypeError("not an export's record")
+        return (made,
                 {entry["path"]: (entry["sha256"], entry.get("bytes", -1)) for entry in manifest.files}, _UNLISTED)
     except (UsageError, OSError, TypeError, KeyError):  # none, or not one pnp wrote: it lists nothing
         if record.exists() or record.is_symlink():  # (said so: "does not list it" sent the user to read it)

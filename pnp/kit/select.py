@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError, cannot_write
 from ..project import output_lock, write_file
-from ..report import Report
+from ..report import Report, named
 from .inputs import manifest_name, sha256
 from .manifest import record_bytes, seal
 
@@ -84,7 +84,8 @@ def _check_components(game: "Game", ids: tuple[str, ...]) -> None:
     unknown = [c for c in ids if game.component(c) is None]
     if unknown:
         known = ", ".join(c.id for c in game.components)
-        raise UsageError(f"--component {unknown[0]}: {game.id} has no such component; its components: {known}")
+        # (quoted: an empty one was said "--component : ...", a value nowhere)
+        raise UsageError(f"--component {named(unknown[0])}: {game.id} has no such component; its components: {known}")
 
 
 def _sampled(keys: dict[str, list[str]], n: int, seed: int) -> dict[str, list[str]]:
