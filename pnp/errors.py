@@ -95,7 +95,8 @@ def write_refused(path: str, why: str) -> OutputError:
 WRITE_FAILURES = {errno.ENOENT: "a folder it is to be written in is not there",
                   errno.ENOTDIR: "a folder it is to be written in is a file",
                   errno.EISDIR: "a folder is in its place",
-                  errno.EEXIST: "something that is no file is in its place",
+                  errno.EEXIST: "something that is no ordinary file (a link, a pipe) is in its place; pnp "
+                                "replaces only files: move it away",
                   errno.EACCES: "pnp is not allowed to write there",
                   errno.EPERM: "pnp is not allowed to write there",
                   errno.EROFS: "it is on a disk that cannot be written (read-only)",

@@ -777,9 +777,7 @@ def commit_files(renames: dict[Path, Path]) -> None:
     removes what was not renamed."""
     import shutil
 
-    for tmp in renames:
-        with open(tmp, "rb+") as f:
-            os.fsync(f.fileno())
+    _ready_to_rename(renames)
     finals = list(renames.values())
     together = len(finals) > 1 and len({final.parent for final in finals}) == 1
     aside = temporary_beside(finals[0].parent / _SET_ASIDE, folder=True) if together else None
@@ -804,6 +802,29 @@ def commit_files(renames: dict[Path, Path]) -> None:
                 old.unlink(missing_ok=True)
         if aside is not None:
             shutil.rmtree(aside, ignore_errors=True)
+
+
+def _ready_to_rename(renames: dict[Path, Path]) -> None:
+    """Before commit_files renames anything: each final path checked (_refuse_no_file_in_place), each written
+    file made durable."""
+    for final in renames.values():
+        _refuse_no_file_in_place(final)
+    for tmp in renames:
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+
+
+def _refuse_no_file_in_place(final: Path) -> None:
+    """OSError (EEXIST, at `final`) when what is at `final` is neither a file nor a folder: pnp replaces only the
+    ordinary files it writes, and a link or a named pipe there is the user's (a link in output/ to a file of
+    theirs, named as the report or the calibration sheet, was replaced by the file with exit 0). A folder there
+    is said by the rename (EISDIR)."""
+    try:
+        mode = final.lstat().st_mode
+    except OSError:
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise OSError(errno.EEXIST, os.strerror(errno.EEXIST), str(final))
 
 
 def _kept_aside(final: Path, aside: Path | None = None) -> Path | None:

@@ -430,26 +430,18 @@ def test_a_write_that_fails_is_said_in_pnps_words_naming_the_path():
     ("manifest.json", '{"name": "my web app", "icons": []}\n'),  # a manifest of something else
     ("manifest.json", '{"game": "other", "files": []}\n'),  # another game's
     ("mini-a4.pdf", "%PDF-1.7 my own file\n"),  # no manifest beside it lists it
-    ("mini-a4.pdf", None),  # a link, to a file of the user's
 ])
 def test_a_build_never_replaces_a_file_no_build_of_the_game_wrote(project, tmp_path, name, in_the_way):
     """`build --out ~/Desktop` over the user's own ~/Desktop/<game>/manifest.json (or a PDF of a kit's name)
     replaced it with exit 0: refused at that file, which is kept, and nothing else of the kit is written."""
     folder = tmp_path / "kits" / "mini"
     folder.mkdir(parents=True)
-    mine = tmp_path / "mine.txt"
-    mine.write_text("mine\n")
-    if in_the_way is None:
-        (folder / name).symlink_to(mine)
-    else:
-        (folder / name).write_text(in_the_way)
+    (folder / name).write_text(in_the_way)
     result = run(project, "build", "mini", "--out", str(tmp_path / "kits"))
     assert result.exit_code == 1, result.output
     assert result.output.startswith(f"{folder / name}: error: mini: build failed: "), result.output
     assert "move it away, or choose another --out; previous output left intact" in result.output
-    assert sorted(p.name for p in folder.iterdir()) == [name]
-    assert (folder / name).is_symlink() if in_the_way is None else (folder / name).read_text() == in_the_way
-    assert mine.read_text() == "mine\n"
+    assert sorted(p.name for p in folder.iterdir()) == [name] and (folder / name).read_text() == in_the_way
 
 
 def test_a_build_replaces_its_own_kit_though_a_file_was_changed_or_a_kind_added(project, tmp_path):
@@ -460,3 +452,22 @@ def test_a_build_replaces_its_own_kit_though_a_file_was_changed_or_a_kind_added(
     (kits / "mini/mini-a4.pdf").write_text("annotated in a viewer\n")
     result = run(project, "build", "mini", "--out", str(kits))
     assert result.exit_code == 0 and (kits / "mini/mini-a4.pdf").read_bytes().startswith(b"%PDF-"), result.output
+
+
+@pytest.mark.parametrize("command, name", [(["calibrate"], "output/calibrate-a4.pdf"),
+                                           (["report", "mini"], "output/mini/mini-report.pdf"),
+                                           (["build", "mini"], "output/mini/mini-a4.pdf")])
+@pytest.mark.parametrize("kind", ["link", "pipe"])
+def test_a_link_or_a_pipe_where_a_file_goes_is_kept_and_said(project, tmp_path, command, name, kind):
+    """A link of the user's (to a file of theirs) or a named pipe at the name of a file pnp writes was replaced
+    by the file, exit 0: refused at it, and kept."""
+    (project / name).parent.mkdir(parents=True, exist_ok=True)
+    mine = tmp_path / "mine.txt"
+    mine.write_text("mine\n")
+    (project / name).symlink_to(mine) if kind == "link" else os.mkfifo(project / name)
+    result = run(project, *command)
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith(f"{name}: error: "), result.output
+    assert "cannot write: something that is no ordinary file (a link, a pipe) is in its place" in result.output
+    assert (project / name).is_symlink() if kind == "link" else (project / name).is_fifo()
+    assert mine.read_text() == "mine\n"

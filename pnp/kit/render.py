@@ -270,25 +270,23 @@ def _listed(path: Path) -> dict[str, str] | None:
 def _refuse_foreign(folder: Path, game_id: str, manifest: str, written: Iterable[str],
                     rel: Callable[[Path], str]) -> None:
     """UsageError at the first of the names this build writes (`written`, and its `manifest`) that holds what no
-    build of `game_id` wrote, which the build would replace: a link or a special file; a manifest that is not
-    one pnp wrote for the game; a file with no such manifest beside it, or one it does not list. `--out
+    build of `game_id` wrote, which the build would replace: a manifest that is not one pnp wrote for the game;
+    a file with no such manifest beside it, or one it does not list. `--out
     ~/Desktop` over the user's own ~/Desktop/<game>/manifest.json or <game>-a4.pdf replaced it, exit 0. A file
     the manifest lists is the kit's though changed since (replacing it is what a build is asked to do), as is
     every file beside a manifest of the game whose list is damaged; a received folder's kit is replaced too.
-    A folder in the way is said when the build writes there ('cannot write')."""
+    What is no file there (a folder, a link, a pipe) is said when the build writes there ('cannot write')."""
     listed = _names_listed(folder / manifest, game_id)
     for name in sorted({manifest, *written}):
         path = folder / name
         try:
-            mode = path.lstat().st_mode
+            if not stat.S_ISREG(path.lstat().st_mode):  # (a link or a pipe is refused by commit_files, a folder by
+                continue  # the rename: 'cannot write')
         except OSError:  # none there (or said when the build writes it)
             continue
-        if stat.S_ISDIR(mode) or (stat.S_ISREG(mode) and (listed is True or name in (listed or ()) or
-                                                          (name == manifest and listed is not None))):
+        if listed is True or name in (listed or ()) or (name == manifest and listed is not None):
             continue
-        if not stat.S_ISREG(mode):
-            what = f"{'a link' if stat.S_ISLNK(mode) else 'a special file'}, where the kit writes a file,"
-        elif name == manifest:
+        if name == manifest:
             what = f"a file pnp did not write (not a manifest of {game_id}'s kit)"
         else:
             what = "a file pnp did not write (" + (f"no {manifest} beside it" if listed is None else manifest) + \
