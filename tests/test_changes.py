@@ -769,6 +769,11 @@ def test_a_commit_named_by_its_message_is_compared_and_a_tree_is_refused_by_the_
     tree = run(root, "changes", "mini", "--since", "HEAD:cards")
     assert tree.exit_code == 2 and "--since HEAD:cards: neither a manifest file nor a git commit" in tree.output
     assert "(git: " in tree.output and not re.search("[0-9a-f]{40}", tree.output), tree.output  # named as given
+    # `^HEAD` (a range's excluded end): rev-parse --verify printed '^' and the id, taken for the commit, and
+    # ls-tree then said only that it "could not list the files of ^HEAD"
+    ranged = run(root, "changes", "mini", "--since", "^HEAD")
+    assert ranged.exit_code == 2 and "--since ^HEAD: neither a manifest file nor a git commit" in ranged.output, \
+        ranged.output
 
 
 def test_a_file_named_like_a_commit_is_refused_as_both_until_the_user_says_which(tmp_path, monkeypatch):

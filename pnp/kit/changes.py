@@ -312,7 +312,7 @@ def _names_a_commit(project: "Project", since: str) -> bool:
         done = _ran(_git_command(project, "rev-parse", "--verify", "--quiet", f"{since}^{{commit}}"))
     except (UsageError, subprocess.TimeoutExpired):
         return False
-    return done.returncode == 0
+    return done.returncode == 0 and _OBJECT_ID.fullmatch(done.stdout.decode("ascii", "replace").strip()) is not None
 
 
 # the print options that change what a face shows, so its fingerprint (the others place faces on sheets): faces
@@ -405,6 +405,9 @@ MAX_COMMIT_BYTES = MAX_BLOB_BYTES
 # 600,000 files ran for minutes); a game with a picture per card has a few hundred
 MAX_COMMIT_FILES = 20_000
 MAX_GIT_METADATA_BYTES = 64 * 1024 * 1024  # one file of the git folder besides objects/: refs of 500,000 tags
+# one object id, as `rev-parse --verify` prints a commit (SHA-1 or SHA-256): it printed '^' and the id for
+# `^HEAD` (a range's excluded end), which git's other commands then refused as no object
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 _TREE_ENTRY = re.compile(r"(\d+) (\w+) ([0-9a-f]+) +(-|\d+)\t(.*)", re.S)
 
 
@@ -601,6 +604,25 @@ def _git(project: "Project", *args: str) -> bytes:
     return done.stdout
 
 
+def _commit_named(project: "Project", ref: str) -> str:
+    """The object id of the one commit `ref` names in the project's (checked) repository; UsageError, in the
+    name given, when it names none."""
+    named = ref
+    try:
+        # named first, then taken to its commit: a suffix on the name itself made `:/fix typo` (the newest commit
+        # whose message says it) search for 'fix typo^{commit}' and refused it as no commit
+        named = _git(project, "rev-parse", "--verify", "--quiet", ref).decode("ascii").strip()
+        commit = _git(project, "rev-parse", "--verify", "--quiet", f"{named}^{{commit}}").decode("ascii").strip()
+    except UsageError as e:  # git says nothing of a ref it does not know, and why of a repository it refuses
+        said = e.message.partition(": ")[2].replace(named, ref).replace(ref, since_shown(ref))  # the name given, not its id
+        raise UsageError(f"--since {since_shown(ref)}: neither a manifest file nor a git commit of {project.root}"
+                         + (f" (git: {said})" if said else "")) from None
+    if not _OBJECT_ID.fullmatch(commit):  # git's answer to a range's end (`^HEAD`: '^' and an id), no one commit
+        raise UsageError(f"--since {since_shown(ref)}: neither a manifest file nor a git commit of {project.root} "
+                         "(it names a range of commits; give one commit)")
+    return commit
+
+
 def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOptions") -> Faces:
     """The faces of the game as it was at a git commit: its files written to a scratch project, validated
     and resolved there; none when the game was not in that commit."""
@@ -613,16 +635,7 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
         raise UsageError(f"--since {since_shown(ref)}: no such file, and the project is in no git repository "
                          "to name a commit of; give a build's manifest.json")
     _own_repository(project)
-    named = ref
-    try:
-        # named first, then taken to its commit: a suffix on the name itself made `:/fix typo` (the newest commit
-        # whose message says it) search for 'fix typo^{commit}' and refused it as no commit
-        named = _git(project, "rev-parse", "--verify", "--quiet", ref).decode("ascii").strip()
-        commit = _git(project, "rev-parse", "--verify", "--quiet", f"{named}^{{commit}}").decode("ascii").strip()
-    except UsageError as e:  # git says nothing of a ref it does not know, and why of a repository it refuses
-        said = e.message.partition(": ")[2].replace(named, ref).replace(ref, since_shown(ref))  # the name given, not its id
-        raise UsageError(f"--since {since_shown(ref)}: neither a manifest file nor a git commit of {project.root}"
-                         + (f" (git: {said})" if said else "")) from None
+    commit = _commit_named(project, ref)
     # only git's line end is dropped, and the bytes kept as the system names them: strip() took the space
     # off a folder ' kits' (then "not in that commit"), and a name not UTF-8 was a traceback
     prefix = os.fsdecode(_git(project, "rev-parse", "--show-prefix").removesuffix(b"\n"))
