@@ -232,6 +232,26 @@ def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads
     assert redirect != "partial clone" or not elsewhere.exists()  # the remote's command never ran
 
 
+@pytest.mark.parametrize("component, said", [
+    ({"faces": []}, "a component without its id and faces"),
+    ({"id": "cards", "faces": [["a", "front", 1, "look"]]}, "a face of cards is not a row of item, side"),
+    ({"id": "cards", "faces": [["a", "front", 1, ["look"], {"data": 1}]]}, "a face of cards is not a row of"),
+])
+def test_a_manifests_malformed_component_is_refused_in_pnps_words(tmp_path, component, said):
+    """A component without its id, or a face row of four fields, was refused with Python's words for it
+    ("KeyError('id')", "ValueError('not enough values to unpack (expected 5, got 4)')"); fingerprints that
+    are no text were compared as they were."""
+    import json
+
+    root = make_project(tmp_path / "proj")
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"game": "mini", "paper": "a4", "components": [component], "files": [],
+                                "warnings": [], "inputs": {}, "face_fields": ["item", "side", "copies", "look", "data"]}))
+    result = run(root, "changes", "mini", "--since", str(path))
+    assert result.exit_code == 2 and f"its components are not as pnp writes them ({said}" in result.output, result.output
+    assert "Error(" not in result.output
+
+
 def test_a_manifest_naming_a_component_by_a_number_is_refused_as_not_pnps(tmp_path):
     """Names a manifest gives must be text: a number among them could not be sorted with the rest (a
     TypeError traceback)."""

@@ -350,11 +350,22 @@ def read_faces(project: "Project", path: Path, game_id: str, follow: bool = Fals
             raise UsageError(f"this build was made {said} {flag}, which changes how every face looks: compare it "
                              f"{said} {flag}", Mark(where))
     try:
-        # a malformed part (a component not a mapping) raises TypeError, refused below
-        return {_text(c["id"]): _indexed(c["faces"]) for c in manifest.components}
-    except (KeyError, TypeError, ValueError) as e:
-        raise UsageError(f"not a pnp manifest: its components are not as pnp writes them ({e!r})",
+        return dict(_component_faces(c) for c in manifest.components)
+    except TypeError as e:  # (said in pnp's words: Python's, "KeyError('id')", were printed)
+        raise UsageError(f"not a pnp manifest: its components are not as pnp writes them ({e})",
                          Mark(where)) from None
+
+
+def _component_faces(component: object) -> tuple[str, dict[tuple[str, str], Fingerprints]]:
+    """(id, faces) of one component a manifest lists; TypeError, saying what is amiss, unless it is written as
+    pnp writes it: a mapping of an id and faces, each face a row of FACE_FIELDS whose fingerprints are text."""
+    if not isinstance(component, dict) or "id" not in component or not isinstance(component.get("faces"), list):
+        raise TypeError("a component without its id and faces")
+    cid = _text(component["id"])
+    for row in component["faces"]:
+        if not isinstance(row, list) or len(row) != len(FACE_FIELDS) or not all(isinstance(v, str) for v in row[-2:]):
+            raise TypeError(f"a face of {cid} is not a row of {', '.join(FACE_FIELDS)}")
+    return cid, _indexed(component["faces"])
 
 
 # the key each of pnp's other records holds in its head, and what it is a record of (a selection's was said to be
