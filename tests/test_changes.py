@@ -334,6 +334,12 @@ def test_a_received_repository_holding_the_project_in_a_subfolder_is_checked_as_
     result = run(root, "changes", "--since", "HEAD")
     assert result.exit_code == 2, result.output
     assert "sent/.git/config: error: --since: the project's git repository cannot be read safely" in result.output
+    # a .git file there naming a repository anywhere on the disk: git read its objects and config
+    (tmp_path / "sent" / ".git").rename(tmp_path / "elsewhere.git")
+    (tmp_path / "sent" / ".git").write_text(f"gitdir: {tmp_path / 'elsewhere.git'}\n")
+    result = run(root, "changes", "--since", "HEAD")
+    assert result.exit_code == 2, result.output
+    assert "sent/.git: error: --since: the project's git repository cannot be read safely: git folder" in result.output
 
 
 def test_a_game_made_since_the_commit_has_every_card_added(tmp_path):

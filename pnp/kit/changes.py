@@ -446,7 +446,7 @@ def _own_repository(project: "Project") -> None:
     try:
         git_dir = _git_folder(project, dotgit, work_tree)
         real = project.inside(git_dir, Mark(project.rel(dotgit)), "git folder", hidden=True) if work_tree == project.root \
-            else git_dir.resolve()  # the project's own is kept inside it; one above holds the project
+            else _held_by(project, dotgit, git_dir, work_tree)  # the project's own is kept inside it; one above holds the project
         _links_inside(project, real)
         for name in _ELSEWHERE:
             if (real / name).exists():
@@ -459,6 +459,17 @@ def _own_repository(project: "Project") -> None:
     except DataError as e:
         raise UsageError(f"--since: the project's git repository cannot be read safely: {e.message}",
                          e.mark) from None
+
+
+def _held_by(project: "Project", dotgit: Path, git_dir: Path, work_tree: Path) -> Path:
+    """The real git folder of a repository above the project, when it is kept in that repository's own folder
+    (`work_tree`); DataError otherwise: a .git file or link in the folder holding the project (one a received
+    folder holds) named any repository on the disk, whose objects and config git then read."""
+    real = git_dir.resolve()
+    if not real.is_relative_to(work_tree.resolve()):
+        raise DataError(f"git folder {shown(str(git_dir))} is outside the folder {shown(str(work_tree))} whose .git "
+                        "names it; pnp reads no repository kept elsewhere", Mark(project.rel(dotgit)))
+    return real
 
 
 def _git_folder(project: "Project", dotgit: Path, work_tree: Path) -> Path:
