@@ -757,6 +757,7 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
     asked = [oid for _, oid, _, size in entries if size <= MAX_BLOB_BYTES]  # a stand-in's blob is never read
     feeder = threading.Thread(target=_ask_all, args=(git.stdin, asked), daemon=True)
     feeder.start()
+    path = ""
     try:
         for mode, _, path, size in entries:
             target = root / path
@@ -773,7 +774,12 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
             else:
                 _copy(git.stdout, int(header[2]), target)
             git.stdout.read(1)  # the newline after each object
-    except (OSError, ValueError) as e:
+    except OSError as e:
+        if e.filename is not None:  # the scratch folder's refusal, not git's: a name too long for the system
+            raise UsageError(f"--since {since_shown(ref)}: the commit's file {shown(path)} cannot be written out: "
+                             f"{e.strerror}") from None
+        raise UsageError(f"--since {since_shown(ref)}: git cat-file failed ({e.strerror})") from None
+    except ValueError as e:
         raise UsageError(f"--since {since_shown(ref)}: git cat-file failed ({e})") from None
     finally:
         watchdog.cancel()
