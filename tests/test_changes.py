@@ -252,6 +252,17 @@ def test_a_manifests_malformed_component_is_refused_in_pnps_words(tmp_path, comp
     assert "Error(" not in result.output
 
 
+
+def test_a_manifest_that_is_no_json_is_refused_where_the_parse_stopped_in_pnps_words(tmp_path):
+    """`--since .git/HEAD` said "not a pnp manifest: Expecting value" (Python's JSON parser's words)."""
+    root = make_project(tmp_path / "proj")
+    path = tmp_path / "m.json"
+    path.write_text('{"game": "mini",\n  "paper": }')
+    result = run(root, "changes", "mini", "--since", str(path))
+    assert result.exit_code == 2 and f"{path}:2:12: error: not a pnp manifest: not JSON text" in result.output, result.output
+    assert "Expecting" not in result.output
+
+
 def test_a_manifest_naming_a_component_by_a_number_is_refused_as_not_pnps(tmp_path):
     """Names a manifest gives must be text: a number among them could not be sorted with the rest (a
     TypeError traceback)."""
