@@ -467,7 +467,7 @@ def _held_by(project: "Project", dotgit: Path, git_dir: Path, work_tree: Path) -
     folder holds) named any repository on the disk, whose objects and config git then read."""
     real = git_dir.resolve()
     if not real.is_relative_to(work_tree.resolve()):
-        raise DataError(f"git folder {shown(str(git_dir))} is outside the folder {shown(str(work_tree))} whose .git "
+        raise DataError(f"git folder {shown(str(real))} is outside the folder {shown(str(work_tree))} whose .git "
                         "names it; pnp reads no repository kept elsewhere", Mark(project.rel(dotgit)))
     return real
 
