@@ -232,6 +232,37 @@ def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads
     assert redirect != "partial clone" or not elsewhere.exists()  # the remote's command never ran
 
 
+@pytest.mark.parametrize("component, said", [
+    ({"faces": []}, "a component without its id and faces"),
+    ({"id": "cards", "faces": [["a", "front", 1, "look"]]}, "a face of cards is not a row of item, side"),
+    ({"id": "cards", "faces": [["a", "front", 1, ["look"], {"data": 1}]]}, "a face of cards is not a row of"),
+])
+def test_a_manifests_malformed_component_is_refused_in_pnps_words(tmp_path, component, said):
+    """A component without its id, or a face row of four fields, was refused with Python's words for it
+    ("KeyError('id')", "ValueError('not enough values to unpack (expected 5, got 4)')"); fingerprints that
+    are no text were compared as they were."""
+    import json
+
+    root = make_project(tmp_path / "proj")
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"game": "mini", "paper": "a4", "components": [component], "files": [],
+                                "warnings": [], "inputs": {}, "face_fields": ["item", "side", "copies", "look", "data"]}))
+    result = run(root, "changes", "mini", "--since", str(path))
+    assert result.exit_code == 2 and f"its components are not as pnp writes them ({said}" in result.output, result.output
+    assert "Error(" not in result.output
+
+
+
+def test_a_manifest_that_is_no_json_is_refused_where_the_parse_stopped_in_pnps_words(tmp_path):
+    """`--since .git/HEAD` said "not a pnp manifest: Expecting value" (Python's JSON parser's words)."""
+    root = make_project(tmp_path / "proj")
+    path = tmp_path / "m.json"
+    path.write_text('{"game": "mini",\n  "paper": }')
+    result = run(root, "changes", "mini", "--since", str(path))
+    assert result.exit_code == 2 and f"{path}:2:12: error: not a pnp manifest: not JSON text" in result.output, result.output
+    assert "Expecting" not in result.output
+
+
 def test_a_manifest_naming_a_component_by_a_number_is_refused_as_not_pnps(tmp_path):
     """Names a manifest gives must be text: a number among them could not be sorted with the rest (a
     TypeError traceback)."""
@@ -314,6 +345,12 @@ def test_a_received_repository_holding_the_project_in_a_subfolder_is_checked_as_
     result = run(root, "changes", "--since", "HEAD")
     assert result.exit_code == 2, result.output
     assert "sent/.git/config: error: --since: the project's git repository cannot be read safely" in result.output
+    # a .git file there naming a repository anywhere on the disk: git read its objects and config
+    (tmp_path / "sent" / ".git").rename(tmp_path / "elsewhere.git")
+    (tmp_path / "sent" / ".git").write_text(f"gitdir: {tmp_path / 'elsewhere.git'}\n")
+    result = run(root, "changes", "--since", "HEAD")
+    assert result.exit_code == 2, result.output
+    assert "sent/.git: error: --since: the project's git repository cannot be read safely: git folder" in result.output
 
 
 def test_a_game_made_since_the_commit_has_every_card_added(tmp_path):
@@ -482,6 +519,8 @@ def test_a_manifest_of_a_pnp_that_recorded_no_faces_is_refused_at_its_place(tmp_
     # a tree git itself would not write: a link and a folder of one name
     (lambda blob, tree: f"120000 blob {blob('cards.yaml')}\tsub\n040000 tree {tree()}\tsub\n",
      "link 'cards/mini/sub' cannot be made: "),
+    # a name past the system's 255 bytes: "git cat-file failed ([Errno 36] File name too long: '/tmp/…')"
+    (lambda blob, tree: f"100644 blob {blob('x')}\t{'n' * 300}.png\n", "file 'cards/mini/nnnn"),
 ])
 def test_a_commits_link_the_system_cannot_make_is_refused_by_name(tmp_path, entries, said):
     """A hostile repository's link of a 5,000-byte or NUL-holding target, or one where a folder of the commit
@@ -769,6 +808,11 @@ def test_a_commit_named_by_its_message_is_compared_and_a_tree_is_refused_by_the_
     tree = run(root, "changes", "mini", "--since", "HEAD:cards")
     assert tree.exit_code == 2 and "--since HEAD:cards: neither a manifest file nor a git commit" in tree.output
     assert "(git: " in tree.output and not re.search("[0-9a-f]{40}", tree.output), tree.output  # named as given
+    # `^HEAD` (a range's excluded end): rev-parse --verify printed '^' and the id, taken for the commit, and
+    # ls-tree then said only that it "could not list the files of ^HEAD"
+    ranged = run(root, "changes", "mini", "--since", "^HEAD")
+    assert ranged.exit_code == 2 and "--since ^HEAD: neither a manifest file nor a git commit" in ranged.output, \
+        ranged.output
 
 
 def test_a_file_named_like_a_commit_is_refused_as_both_until_the_user_says_which(tmp_path, monkeypatch):

@@ -312,7 +312,7 @@ def _names_a_commit(project: "Project", since: str) -> bool:
         done = _ran(_git_command(project, "rev-parse", "--verify", "--quiet", f"{since}^{{commit}}"))
     except (UsageError, subprocess.TimeoutExpired):
         return False
-    return done.returncode == 0
+    return done.returncode == 0 and _OBJECT_ID.fullmatch(done.stdout.decode("ascii", "replace").strip()) is not None
 
 
 # the print options that change what a face shows, so its fingerprint (the others place faces on sheets): faces
@@ -350,11 +350,22 @@ def read_faces(project: "Project", path: Path, game_id: str, follow: bool = Fals
             raise UsageError(f"this build was made {said} {flag}, which changes how every face looks: compare it "
                              f"{said} {flag}", Mark(where))
     try:
-        # a malformed part (a component not a mapping) raises TypeError, refused below
-        return {_text(c["id"]): _indexed(c["faces"]) for c in manifest.components}
-    except (KeyError, TypeError, ValueError) as e:
-        raise UsageError(f"not a pnp manifest: its components are not as pnp writes them ({e!r})",
+        return dict(_component_faces(c) for c in manifest.components)
+    except TypeError as e:  # (said in pnp's words: Python's, "KeyError('id')", were printed)
+        raise UsageError(f"not a pnp manifest: its components are not as pnp writes them ({e})",
                          Mark(where)) from None
+
+
+def _component_faces(component: object) -> tuple[str, dict[tuple[str, str], Fingerprints]]:
+    """(id, faces) of one component a manifest lists; TypeError, saying what is amiss, unless it is written as
+    pnp writes it: a mapping of an id and faces, each face a row of FACE_FIELDS whose fingerprints are text."""
+    if not isinstance(component, dict) or "id" not in component or not isinstance(component.get("faces"), list):
+        raise TypeError("a component without its id and faces")
+    cid = _text(component["id"])
+    for row in component["faces"]:
+        if not isinstance(row, list) or len(row) != len(FACE_FIELDS) or not all(isinstance(v, str) for v in row[-2:]):
+            raise TypeError(f"a face of {cid} is not a row of {', '.join(FACE_FIELDS)}")
+    return cid, _indexed(component["faces"])
 
 
 # the key each of pnp's other records holds in its head, and what it is a record of (a selection's was said to be
@@ -405,6 +416,9 @@ MAX_COMMIT_BYTES = MAX_BLOB_BYTES
 # 600,000 files ran for minutes); a game with a picture per card has a few hundred
 MAX_COMMIT_FILES = 20_000
 MAX_GIT_METADATA_BYTES = 64 * 1024 * 1024  # one file of the git folder besides objects/: refs of 500,000 tags
+# one object id, as `rev-parse --verify` prints a commit (SHA-1 or SHA-256): it printed '^' and the id for
+# `^HEAD` (a range's excluded end), which git's other commands then refused as no object
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 _TREE_ENTRY = re.compile(r"(\d+) (\w+) ([0-9a-f]+) +(-|\d+)\t(.*)", re.S)
 
 
@@ -432,7 +446,7 @@ def _own_repository(project: "Project") -> None:
     try:
         git_dir = _git_folder(project, dotgit, work_tree)
         real = project.inside(git_dir, Mark(project.rel(dotgit)), "git folder", hidden=True) if work_tree == project.root \
-            else git_dir.resolve()  # the project's own is kept inside it; one above holds the project
+            else _held_by(project, dotgit, git_dir, work_tree)  # the project's own is kept inside it; one above holds the project
         _links_inside(project, real)
         for name in _ELSEWHERE:
             if (real / name).exists():
@@ -445,6 +459,17 @@ def _own_repository(project: "Project") -> None:
     except DataError as e:
         raise UsageError(f"--since: the project's git repository cannot be read safely: {e.message}",
                          e.mark) from None
+
+
+def _held_by(project: "Project", dotgit: Path, git_dir: Path, work_tree: Path) -> Path:
+    """The real git folder of a repository above the project, when it is kept in that repository's own folder
+    (`work_tree`); DataError otherwise: a .git file or link in the folder holding the project (one a received
+    folder holds) named any repository on the disk, whose objects and config git then read."""
+    real = git_dir.resolve()
+    if not real.is_relative_to(work_tree.resolve()):
+        raise DataError(f"git folder {shown(str(real))} is outside the folder {shown(str(work_tree))} whose .git "
+                        "names it; pnp reads no repository kept elsewhere", Mark(project.rel(dotgit)))
+    return real
 
 
 def _git_folder(project: "Project", dotgit: Path, work_tree: Path) -> Path:
@@ -601,6 +626,25 @@ def _git(project: "Project", *args: str) -> bytes:
     return done.stdout
 
 
+def _commit_named(project: "Project", ref: str) -> str:
+    """The object id of the one commit `ref` names in the project's (checked) repository; UsageError, in the
+    name given, when it names none."""
+    named = ref
+    try:
+        # named first, then taken to its commit: a suffix on the name itself made `:/fix typo` (the newest commit
+        # whose message says it) search for 'fix typo^{commit}' and refused it as no commit
+        named = _git(project, "rev-parse", "--verify", "--quiet", ref).decode("ascii").strip()
+        commit = _git(project, "rev-parse", "--verify", "--quiet", f"{named}^{{commit}}").decode("ascii").strip()
+    except UsageError as e:  # git says nothing of a ref it does not know, and why of a repository it refuses
+        said = e.message.partition(": ")[2].replace(named, ref).replace(ref, since_shown(ref))  # the name given, not its id
+        raise UsageError(f"--since {since_shown(ref)}: neither a manifest file nor a git commit of {project.root}"
+                         + (f" (git: {said})" if said else "")) from None
+    if not _OBJECT_ID.fullmatch(commit):  # git's answer to a range's end (`^HEAD`: '^' and an id), no one commit
+        raise UsageError(f"--since {since_shown(ref)}: neither a manifest file nor a git commit of {project.root} "
+                         "(it names a range of commits; give one commit)")
+    return commit
+
+
 def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOptions") -> Faces:
     """The faces of the game as it was at a git commit: its files written to a scratch project, validated
     and resolved there; none when the game was not in that commit."""
@@ -613,16 +657,7 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
         raise UsageError(f"--since {since_shown(ref)}: no such file, and the project is in no git repository "
                          "to name a commit of; give a build's manifest.json")
     _own_repository(project)
-    named = ref
-    try:
-        # named first, then taken to its commit: a suffix on the name itself made `:/fix typo` (the newest commit
-        # whose message says it) search for 'fix typo^{commit}' and refused it as no commit
-        named = _git(project, "rev-parse", "--verify", "--quiet", ref).decode("ascii").strip()
-        commit = _git(project, "rev-parse", "--verify", "--quiet", f"{named}^{{commit}}").decode("ascii").strip()
-    except UsageError as e:  # git says nothing of a ref it does not know, and why of a repository it refuses
-        said = e.message.partition(": ")[2].replace(named, ref).replace(ref, since_shown(ref))  # the name given, not its id
-        raise UsageError(f"--since {since_shown(ref)}: neither a manifest file nor a git commit of {project.root}"
-                         + (f" (git: {said})" if said else "")) from None
+    commit = _commit_named(project, ref)
     # only git's line end is dropped, and the bytes kept as the system names them: strip() took the space
     # off a folder ' kits' (then "not in that commit"), and a name not UTF-8 was a traceback
     prefix = os.fsdecode(_git(project, "rev-parse", "--show-prefix").removesuffix(b"\n"))
@@ -722,6 +757,7 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
     asked = [oid for _, oid, _, size in entries if size <= MAX_BLOB_BYTES]  # a stand-in's blob is never read
     feeder = threading.Thread(target=_ask_all, args=(git.stdin, asked), daemon=True)
     feeder.start()
+    path = ""
     try:
         for mode, _, path, size in entries:
             target = root / path
@@ -738,7 +774,12 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
             else:
                 _copy(git.stdout, int(header[2]), target)
             git.stdout.read(1)  # the newline after each object
-    except (OSError, ValueError) as e:
+    except OSError as e:
+        if e.filename is not None:  # the scratch folder's refusal, not git's: a name too long for the system
+            raise UsageError(f"--since {since_shown(ref)}: the commit's file {shown(path)} cannot be written out: "
+                             f"{e.strerror}") from None
+        raise UsageError(f"--since {since_shown(ref)}: git cat-file failed ({e.strerror})") from None
+    except ValueError as e:
         raise UsageError(f"--since {since_shown(ref)}: git cat-file failed ({e})") from None
     finally:
         watchdog.cancel()

@@ -156,7 +156,8 @@ def read_manifest(path: Path, shown: str, follow: bool = False) -> dict[str, Any
     except UnicodeDecodeError as e:
         raise UsageError(f"not a pnp manifest: not UTF-8 ({e.reason})", Mark(shown)) from None
     except json.JSONDecodeError as e:
-        raise UsageError(f"not a pnp manifest: {e.msg}", Mark(shown, e.lineno, e.colno)) from None
+        # (at the place the parse stopped, in pnp's words: Python's parser's, "Expecting value", were printed)
+        raise UsageError("not a pnp manifest: not JSON text from here on", Mark(shown, e.lineno, e.colno)) from None
     except ValueError:  # the only other refusal of Python's JSON parser: an integer past its 4,300 digits
         raise UsageError("not a pnp manifest: a number of more than 4,300 digits", Mark(shown)) from None
     except RecursionError:
