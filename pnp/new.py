@@ -4,6 +4,7 @@ styles, an icon, the rulebook) and one folder per starting point (`deck`, `board
 alone), whose tables, constraints, components and rulebook lines fill the markers of the common files."""
 
 import contextlib
+import os
 import re
 import shutil
 import tempfile
@@ -49,7 +50,11 @@ def new_game(project: "Project", game_id: str, start: str = "deck", title: str |
         where = project.rel(named) if isinstance(named, (str, Path)) else project.rel(project.root)
         raise UsageError(f"cannot write the new game there: {why_not_written(e)}", Mark(where)) from None
     if given is not None:
-        _refuse_unless_valid(project, game_id, given, targets, made)
+        try:
+            _refuse_unless_valid(project, game_id, given, targets, made)
+        except (KeyboardInterrupt, SystemExit):  # Ctrl-C while the game was checked left a game it would refuse
+            _take_back(project, targets, made)
+            raise
     return written
 
 
@@ -77,12 +82,24 @@ def _refuse_unless_valid(project: "Project", game_id: str, title: str, targets: 
     ours = [d for d in report.sorted() if d.severity == "error" and d.mark is not None
             and Path(d.mark.file).parts[:2] in (("cards", game_id), ("layouts", game_id))]
     if ours:
-        for target in targets:
-            shutil.rmtree(target, ignore_errors=True)
-        _remove_made(made)  # (a refused title left a new project's cards/ and layouts/ behind, empty)
+        _take_back(project, targets, made)
         count = f"the first of {len(ours)} errors" if len(ours) > 1 else "its error"
         raise UsageError(f"--title {shown(title)}: pnp new wrote nothing: with this title the new game would not "
                          f"validate ({count}: {ours[0]})")
+
+
+def _take_back(project: "Project", targets: list[Path], made: list[Path]) -> None:
+    """Remove the game's two folders just written (cards/<game>/ first) and the project folders `made` for them.
+    Each folder is moved into a hidden one of the project in one rename before it is deleted: deleted where it
+    was, a pnp killed midway left cards/<game>/game.yaml without its tables, a game every `pnp validate` and
+    `pnp build` of the project refused until it was deleted; now a kill leaves the game whole or gone."""
+    with tempfile.TemporaryDirectory(dir=project.root, prefix=".pnp-new-") as tmp:
+        for number, target in enumerate(targets):
+            try:
+                os.replace(target, Path(tmp) / str(number))
+            except OSError:  # (cannot be moved: deleted where it is)
+                shutil.rmtree(target, ignore_errors=True)
+    _remove_made(made)  # (a refused title left a new project's cards/ and layouts/ behind, empty)
 
 
 def _written(project: "Project", game_id: str, start: str, title: str, parts: dict[str, str | None],

@@ -829,8 +829,8 @@ def _refuse_no_file_in_place(final: Path) -> None:
 
 def _kept_aside(final: Path, aside: Path | None = None) -> Path | None:
     """A second name for the file at `final` (None when there is no file there), to put it back by: a hard link,
-    or, on a file system that has none (FAT and exFAT: a USB stick given as --out; many network shares), the
-    file renamed to it, so that `final` names no file until the new one is put there. With the link alone, every
+    or, on a file system that has none (FAT and exFAT: a USB stick given as --out; many network shares), a copy
+    of the file, so that `final` names the old file whole until the new one is put there. With the link alone, every
     build or calibration sheet written again over an older one failed there ("Operation not permitted")."""
     if not final.is_file() or final.is_symlink():
         return None
@@ -839,7 +839,17 @@ def _kept_aside(final: Path, aside: Path | None = None) -> Path | None:
     try:
         os.link(final, old)
     except OSError:
-        os.replace(final, old)
+        # copied, not renamed away: renamed, a kill before the new file came left no file at `final` (a table
+        # `convert --force` rewrote, a credits file), its contents under a hidden name the next clean-up of an
+        # output folder deleted. Copied whole beside first, so a kill mid-copy leaves no half file to put back
+        import shutil
+
+        copy = temporary_beside(final)
+        try:
+            shutil.copy2(final, copy)
+            os.replace(copy, old)
+        finally:
+            copy.unlink(missing_ok=True)
     return old
 
 

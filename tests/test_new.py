@@ -267,3 +267,43 @@ def test_a_refused_title_leaves_no_folder_new_made(tmp_path):
     made = CliRunner().invoke(cli, ["--root", str(root), "new", "mygame", "--from", "tokens", "--title", "{{ x }}"])
     assert made.exit_code == 2 and "pnp new wrote nothing" in made.output, made.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_refused_title_taken_back_leaves_no_half_game_when_killed(tmp_path, monkeypatch):
+    """The game a refused title had written was deleted where it was: a pnp killed midway (here, at the first
+    deletion) left cards/mygame/ with part of its files, a game every validate of the project refused. Each
+    folder is moved out of the way in one rename first; Ctrl-C while the game is checked takes it back too."""
+    import shutil
+
+    from pnp.errors import UsageError
+    from pnp.new import new_game
+    from pnp.project import Project
+
+    class Killed(BaseException):
+        pass
+
+    removals = []
+    rmtree = shutil.rmtree
+
+    def killed(*args, **kwargs):  # the first removal is of the folder the game was staged in, once it is moved
+        removals.append(args[0])
+        if len(removals) > 1:
+            raise Killed
+        rmtree(*args, **kwargs)
+
+    monkeypatch.setattr(shutil, "rmtree", killed)
+    with pytest.raises(Killed):
+        new_game(Project(tmp_path), "mygame", "tokens", "{{ x }}")
+    assert not (tmp_path / "cards" / "mygame").exists() and not (tmp_path / "layouts" / "mygame").exists()
+    monkeypatch.undo()
+
+    def interrupted(*args, **kwargs):
+        raise SystemExit(130)  # (as Ctrl-C is: KeyboardInterrupt would stop pytest)
+
+    monkeypatch.setattr("pnp.check.validate", interrupted)
+    with pytest.raises(SystemExit):
+        new_game(Project(tmp_path), "other", "tokens", "A title")
+    assert not (tmp_path / "cards" / "other").exists() and not (tmp_path / "layouts" / "other").exists()
+    monkeypatch.undo()
+    with pytest.raises(UsageError):
+        new_game(Project(tmp_path), "mygame", "tokens", "{{ x }}")

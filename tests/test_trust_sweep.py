@@ -258,6 +258,27 @@ def test_a_commit_on_a_file_system_without_hard_links_replaces_the_old_files_or_
         {n: (b"old " if fails else b"new ") + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json")}
 
 
+def test_a_kill_between_the_renames_of_a_write_without_hard_links_leaves_the_old_file_at_its_name(tmp_path,
+                                                                                                   monkeypatch):
+    """Without hard links (FAT, a network share) the old file was renamed away to be kept: a pnp killed before
+    the new file came left no file at its name (`convert --force` over a table: the table gone)."""
+    class Killed(BaseException):
+        pass
+
+    def no_hard_links(*args, **kwargs):
+        raise PermissionError(1, "Operation not permitted")
+
+    def killed(made, target):
+        raise Killed
+
+    (tmp_path / "x.csv").write_bytes(b"mine")
+    monkeypatch.setattr(project_module.os, "link", no_hard_links)
+    monkeypatch.setattr(project_module, "move_into_place", killed)
+    with pytest.raises(Killed):
+        project_module.write_file(tmp_path / "x.csv", b"new")
+    assert (tmp_path / "x.csv").read_bytes() == b"mine"
+
+
 def test_an_export_folder_is_put_in_place_where_the_file_system_refuses_to_change_its_mode(tmp_path, monkeypatch):
     """FAT refuses a folder mode it cannot store: the export failed after every image was made."""
     def no_modes(*args, **kwargs):
