@@ -950,6 +950,11 @@ SHAPES = {  # what the rules declare or track, of a shape the run or the report 
                                      "tracked returned more than 100,000 (table, id) pairs in a game", "def tracked"),
     "an item that is no pair": ((_TRACKED, _TRACKED.replace("cards,", '{"ab"},')), "tracked returned 'ab', not a (table, id) pair",
                                 "def tracked"),
+    "an event's items that are None": ((_TRACKED, _TRACKED.replace('"taken": p,', '"taken": None,')),
+                                       "tracked returned None where the items go, not a set of (table, id) pairs",
+                                       "def tracked"),
+    "an event's items that are a text": ((_TRACKED, _TRACKED.replace('"taken": p,', '"taken": "cards",')),
+                                         "tracked returned 'cards' where the items go", "def tracked"),
     "41 events": ((_TRACKED, _TRACKED.replace('"effective": w', '"effective": w, **{f"e{k}": p for k in range(38)}')),
                   "tracked returned the events {", "def tracked"),
     "41 ways to end": (('        return "last counter"', '        self.ended = getattr(self, "ended", 0) + 1\n'
