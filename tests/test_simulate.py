@@ -236,9 +236,17 @@ def test_rules_that_do_not_load_are_errors_at_their_line(tmp_path):
     result = _simulate(root, "--out", str(tmp_path / "o"))
     assert result.exit_code == 1 and "cards/mini/rules.py:1:1: error: the rules failed to load: ModuleNotFoundError" \
         in result.output and "never a module beside it such as 'helpers'" in result.output, result.output
-    root = _nim(tmp_path / "2", "class Rules:\n    pass\n")
+    root = _nim(tmp_path / "2", "import random\n\nclass Rules:\n    pass\n")
     result = _simulate(root, "--out", str(tmp_path / "o"))
-    assert "cards/mini/rules.py:1:1: error: rules.py must define `class Rules(GameRules)`" in result.output
+    assert "cards/mini/rules.py:3:1: error: rules.py must define `class Rules(GameRules)`" in result.output
+    (root / "cards/mini/rules.py").write_text("from pnp.simulate.api import GameRules\n\n\nclass Rules(GameRules):\n"
+                                              "    pass\n", encoding="utf-8")  # said at the class, not its imports
+    result = _simulate(root, "--out", str(tmp_path / "o"))
+    assert "cards/mini/rules.py:4:1: error: class Rules lacks apply, " in result.output, result.output
+    (root / "cards/mini/rules.py").write_text("import random\nfrom pnp.simulate.api import GameRules as Rules\n",
+                                              encoding="utf-8")  # (a class of another file: at no line of its)
+    result = _simulate(root, "--out", str(tmp_path / "o"))
+    assert "cards/mini/rules.py:1:1: error: class Rules lacks apply, " in result.output, result.output
     # too deep for Python's compiler, which says so at no line ("RecursionError ... during compilation")
     (root / "cards/mini/rules.py").write_text("x = " + "+".join(["1"] * 30_000) + "\n" + NIM, encoding="utf-8")
     result = _simulate(root, "--out", str(tmp_path / "o"))
