@@ -1256,7 +1256,10 @@ def test_rules_waiting_for_good_fail_at_their_line(tmp_path, wait):
                                                ("folder", "o/mini/simulation.json: error: cannot write: a folder is in"),
                                                ("lock link", "o/mini/.pnp.lock: error: cannot write: a symbolic link is"),
                                                ("lock folder", "o/mini/.pnp.lock: error: cannot write: a folder is in"),
-                                               ("long name", "is 300 bytes long, past the")])
+                                               ("long name", "is 300 bytes long, past the"),
+                                               ("user's file", "o/mini/simulation.json: error: a file pnp did not "
+                                                               "write (no simulation.json of mini) is in the results'"),
+                                               ("link", "o/mini/simulation.json: error: a link is in the results'")])
 def test_results_that_cannot_be_written_are_said_before_the_games_are_played(tmp_path, in_the_way, said):
     """A file where --out's folder goes (/dev/null), or a folder where simulation.json goes: the run played
     every game, then said it could write none of their figures. A folder name longer than the system allows
@@ -1269,6 +1272,13 @@ def test_results_that_cannot_be_written_are_said_before_the_games_are_played(tmp
         (tmp_path / "f").write_text("mine", encoding="utf-8")
     elif in_the_way == "folder":
         (out / "mini" / "simulation.json").mkdir(parents=True)
+    elif in_the_way in ("user's file", "link"):  # (--out ~/Desktop over the user's own file: replaced, exit 0)
+        (out / "mini").mkdir(parents=True)
+        (tmp_path / "mine.json").write_text("mine", encoding="utf-8")
+        if in_the_way == "link":
+            (out / "mini" / "simulation.json").symlink_to(tmp_path / "mine.json")
+        else:
+            (out / "mini" / "simulation.json").write_text("mine", encoding="utf-8")
     elif in_the_way.startswith("lock"):
         (out / "mini").mkdir(parents=True)
         if in_the_way == "lock link":
@@ -1278,6 +1288,9 @@ def test_results_that_cannot_be_written_are_said_before_the_games_are_played(tmp
     result = _simulate(root, "--games", "2", "--jobs", "1", "--out", str(out))
     assert result.exit_code == 1 and said in result.output, result.output
     assert "mini: 2 games" not in result.output, "the games were played"
+    if in_the_way in ("user's file", "link"):
+        assert (out / "mini/simulation.json").read_text(encoding="utf-8") == "mine"  # kept, link and all
+        assert (out / "mini/simulation.json").is_symlink() == (in_the_way == "link")
 
 
 def test_rules_looping_inside_one_call_of_python_are_ended_at_their_timeout(tmp_path):
