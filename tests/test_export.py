@@ -737,9 +737,13 @@ def test_an_export_of_more_pixels_than_one_export_writes_is_refused_before_drawi
                                                                                    "components:\n" + boards]]}})
     result = run(root, "export", "mini", "--format", "png", "--dpi", "1200")
     assert result.exit_code == 1
-    said = re.search(r"^cards/mini/game\.yaml: error: mini: the png export's 65 images would hold ([\d,]+) million "
-                     r"pixels, more than the ([\d,]+) million .*; export at --dpi (\d+) or less$", result.output, re.M)
+    said = re.search(r"^cards/mini/game\.yaml:(\d+):\d+: error: mini: the png export's 65 images would hold ([\d,]+) "
+                     r"million pixels \('b0' the most\), more than the ([\d,]+) million .*; export at --dpi (\d+) or "
+                     r"less$", result.output, re.M)
     assert said, result.output
+    lines = (root / "cards/mini/game.yaml").read_text(encoding="utf-8").splitlines()
+    assert lines[int(said[1]) - 1].startswith("  - {id: b0,")  # at the component to print fewer of, not at no line
+    said = said.group(0, 2, 3, 4)
     assert int(said[1].replace(",", "")) > int(said[2].replace(",", "")) == MAX_EXPORT_PIXELS // 10**6
     assert 72 <= int(said[3]) < 1200
     assert not (root / "output/mini/export/png-1200dpi").exists()  # nothing drawn, nothing written

@@ -236,9 +236,17 @@ def test_rules_that_do_not_load_are_errors_at_their_line(tmp_path):
     result = _simulate(root, "--out", str(tmp_path / "o"))
     assert result.exit_code == 1 and "cards/mini/rules.py:1:1: error: the rules failed to load: ModuleNotFoundError" \
         in result.output and "never a module beside it such as 'helpers'" in result.output, result.output
-    root = _nim(tmp_path / "2", "class Rules:\n    pass\n")
+    root = _nim(tmp_path / "2", "import random\n\nclass Rules:\n    pass\n")
     result = _simulate(root, "--out", str(tmp_path / "o"))
-    assert "cards/mini/rules.py:1:1: error: rules.py must define `class Rules(GameRules)`" in result.output
+    assert "cards/mini/rules.py:3:1: error: rules.py must define `class Rules(GameRules)`" in result.output
+    (root / "cards/mini/rules.py").write_text("from pnp.simulate.api import GameRules\n\n\nclass Rules(GameRules):\n"
+                                              "    pass\n", encoding="utf-8")  # said at the class, not its imports
+    result = _simulate(root, "--out", str(tmp_path / "o"))
+    assert "cards/mini/rules.py:4:1: error: class Rules lacks apply, " in result.output, result.output
+    (root / "cards/mini/rules.py").write_text("import random\nfrom pnp.simulate.api import GameRules as Rules\n",
+                                              encoding="utf-8")  # (a class of another file: at no line of its)
+    result = _simulate(root, "--out", str(tmp_path / "o"))
+    assert "cards/mini/rules.py:1:1: error: class Rules lacks apply, " in result.output, result.output
     # too deep for Python's compiler, which says so at no line ("RecursionError ... during compilation")
     (root / "cards/mini/rules.py").write_text("x = " + "+".join(["1"] * 30_000) + "\n" + NIM, encoding="utf-8")
     result = _simulate(root, "--out", str(tmp_path / "o"))
@@ -950,6 +958,11 @@ SHAPES = {  # what the rules declare or track, of a shape the run or the report 
                                      "tracked returned more than 100,000 (table, id) pairs in a game", "def tracked"),
     "an item that is no pair": ((_TRACKED, _TRACKED.replace("cards,", '{"ab"},')), "tracked returned 'ab', not a (table, id) pair",
                                 "def tracked"),
+    "an event's items that are None": ((_TRACKED, _TRACKED.replace('"taken": p,', '"taken": None,')),
+                                       "tracked returned None where the items go, not a set of (table, id) pairs",
+                                       "def tracked"),
+    "an event's items that are a text": ((_TRACKED, _TRACKED.replace('"taken": p,', '"taken": "cards",')),
+                                         "tracked returned 'cards' where the items go", "def tracked"),
     "41 events": ((_TRACKED, _TRACKED.replace('"effective": w', '"effective": w, **{f"e{k}": p for k in range(38)}')),
                   "tracked returned the events {", "def tracked"),
     "41 ways to end": (('        return "last counter"', '        self.ended = getattr(self, "ended", 0) + 1\n'
@@ -1243,7 +1256,10 @@ def test_rules_waiting_for_good_fail_at_their_line(tmp_path, wait):
                                                ("folder", "o/mini/simulation.json: error: cannot write: a folder is in"),
                                                ("lock link", "o/mini/.pnp.lock: error: cannot write: a symbolic link is"),
                                                ("lock folder", "o/mini/.pnp.lock: error: cannot write: a folder is in"),
-                                               ("long name", "is 300 bytes long, past the")])
+                                               ("long name", "is 300 bytes long, past the"),
+                                               ("user's file", "o/mini/simulation.json: error: a file pnp did not "
+                                                               "write (no simulation.json of mini) is in the results'"),
+                                               ("link", "o/mini/simulation.json: error: a link is in the results'")])
 def test_results_that_cannot_be_written_are_said_before_the_games_are_played(tmp_path, in_the_way, said):
     """A file where --out's folder goes (/dev/null), or a folder where simulation.json goes: the run played
     every game, then said it could write none of their figures. A folder name longer than the system allows
@@ -1256,6 +1272,13 @@ def test_results_that_cannot_be_written_are_said_before_the_games_are_played(tmp
         (tmp_path / "f").write_text("mine", encoding="utf-8")
     elif in_the_way == "folder":
         (out / "mini" / "simulation.json").mkdir(parents=True)
+    elif in_the_way in ("user's file", "link"):  # (--out ~/Desktop over the user's own file: replaced, exit 0)
+        (out / "mini").mkdir(parents=True)
+        (tmp_path / "mine.json").write_text("mine", encoding="utf-8")
+        if in_the_way == "link":
+            (out / "mini" / "simulation.json").symlink_to(tmp_path / "mine.json")
+        else:
+            (out / "mini" / "simulation.json").write_text("mine", encoding="utf-8")
     elif in_the_way.startswith("lock"):
         (out / "mini").mkdir(parents=True)
         if in_the_way == "lock link":
@@ -1265,6 +1288,9 @@ def test_results_that_cannot_be_written_are_said_before_the_games_are_played(tmp
     result = _simulate(root, "--games", "2", "--jobs", "1", "--out", str(out))
     assert result.exit_code == 1 and said in result.output, result.output
     assert "mini: 2 games" not in result.output, "the games were played"
+    if in_the_way in ("user's file", "link"):
+        assert (out / "mini/simulation.json").read_text(encoding="utf-8") == "mine"  # kept, link and all
+        assert (out / "mini/simulation.json").is_symlink() == (in_the_way == "link")
 
 
 def test_rules_looping_inside_one_call_of_python_are_ended_at_their_timeout(tmp_path):

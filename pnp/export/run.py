@@ -334,10 +334,18 @@ def within_work(project: "Project", studio: "Studio", fmt: str, faces: list["Fac
             middle = (least + most + 1) // 2
             least, most = (middle, most) if fits(middle) else (least, middle - 1)
         advice = f"export at --dpi {least} or less"
+    # said at the component whose faces are the most area together (it was game.yaml at no line: which of a
+    # game's components to print fewer of was left to guess)
+    area: dict[str, float] = {}
+    for face in faces:
+        area[face.component.id] = area.get(face.component.id, 0.0) + face.trim[0] * face.trim[1]
+    largest = next((face.component for face in faces if face.component.id == max(area, key=area.__getitem__)), None)
+    most = f" ('{largest.id}' the most)" if largest is not None else ""
     report.error(f"{studio.game.id}: the {fmt} export's {len(plan.expect):,} images would hold "
-                 f"{total / 1e6:,.0f} million pixels, more than the {MAX_EXPORT_PIXELS / 1e6:,.0f} million pnp writes in "
-                 f"one export (minutes of work, gigabytes of files); {advice}",
-                 Mark(project.rel(studio.game.folder / "game.yaml")))
+                 f"{total / 1e6:,.0f} million pixels{most}, more than the {MAX_EXPORT_PIXELS / 1e6:,.0f} million pnp "
+                 f"writes in one export (minutes of work, gigabytes of files); {advice}",
+                 Mark(project.rel(studio.game.folder / "game.yaml")) if largest is None else
+                 largest.spec.mark_of("count") if "count" in largest.spec else largest.spec.mark)
 
 
 def _pixels(plan: Plan) -> int:

@@ -2,8 +2,10 @@
 checked on what the games measure."""
 
 import errno
+import json
 import os
 import re
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,6 +87,10 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
         at, problem = blocked
         report.error(f"cannot write: {problem}", Mark(project.rel(at)))
         return Simulation()
+    if (foreign := _foreign(out_dir / SIMULATION_FILE, game_id)) is not None:
+        report.error(f"{foreign} is in the results' way: move it away, or choose another --out",
+                     Mark(project.rel(out_dir / SIMULATION_FILE)))
+        return Simulation()
     try:  # (as every command's output: a name or a path longer than the system allows, a folder it cannot write)
         folders_on_the_way(project, out_dir)
     except OutputError as e:
@@ -128,6 +134,32 @@ def _unplayed_count(meta: Record, players: int) -> tuple[str, Mark | None] | Non
         return None
     return (f"--players {players}: the game is played by {declared} players (its `players`); simulate a "
             f"count it is played by, e.g. --players {least}", meta.mark_of("players"))
+
+
+MAX_RESULTS_READ = 64 * 2**20  # bytes of a simulation.json read to tell whether pnp wrote it (one is a few MB)
+
+
+def _foreign(path: Path, game_id: str) -> str | None:
+    """What stands at `path` that no run of `game_id` wrote, which writing the results would replace: a link or
+    a special file, or a file that is not a simulation.json of the game. `--out ~/Desktop` over the user's own
+    ~/Desktop/<game>/simulation.json (or a link there) replaced it, exit 0, as a build did a kit's name."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:  # none there (or said when the results are written)
+        return None
+    if stat.S_ISDIR(mode):
+        return None  # (said by _in_the_way)
+    if not stat.S_ISREG(mode):
+        return "a link" if stat.S_ISLNK(mode) else "a special file"
+    try:
+        with open(path, "rb") as file:
+            data = json.loads(file.read(MAX_RESULTS_READ + 1)) if os.fstat(file.fileno()).st_size <= MAX_RESULTS_READ \
+                else None
+    except (OSError, ValueError, RecursionError):  # (unreadable, or no JSON: no results of pnp's)
+        data = None
+    if isinstance(data, dict) and data.get("game") == game_id:
+        return None
+    return f"a file pnp did not write (no simulation.json of {game_id})"
 
 
 def _in_the_way(path: Path) -> tuple[Path, str] | None:

@@ -419,16 +419,24 @@ def rules_class(source: RulesSource, game_id: str) -> type[GameRules]:
         # and one that raised was 'a bug in pnp'
         if not (isinstance(rules, type) and issubclass(rules, GameRules)):
             raise DataError("rules.py must define `class Rules(GameRules)` (from pnp.simulate.api import GameRules)",
-                            Mark(shown, 1, 1))
+                            Mark(shown, _line_of_class(rules, path), 1))
         missing = sorted(getattr(rules, "__abstractmethods__", ()))
         if missing:
-            raise DataError(f"class Rules lacks {', '.join(missing)}", Mark(shown, 1, 1))
+            raise DataError(f"class Rules lacks {', '.join(missing)}", Mark(shown, _line_of_class(rules, path), 1))
         type.__setattr__(rules, SOURCE, source)  # as stored: not through a metaclass of theirs
     except (Stopped, DataError):  # pnp's alarm (said by the run), Ctrl-C (Interrupted), or said above
         raise
     except BaseException as e:
         raise DataError(f"class Rules cannot be read: {raised(e)}", code_mark(e, shown, path)) from None
     return rules
+
+
+def _line_of_class(rules: object, path: str) -> int:
+    """The line of `class Rules` in the rules file at `path`, or 1 when it is no class of that file (imported, or
+    no class at all): a class lacking hooks was said at line 1, the file's imports."""
+    if not isinstance(rules, type) or getattr(sys.modules.get(rules.__module__), "__file__", None) != path:
+        return 1
+    return _class_line(rules) or 1
 
 
 def _beside(error: BaseException, path: str) -> str:

@@ -429,6 +429,11 @@ def _keep_tracked(tracked: Tracked, result: GameResult) -> None:
 def _keys(pairs: Any, counted: Iterator[int]) -> list[ItemKey]:
     """The (table, id) of each pair of an iterable the rules tracked, in order; RulesFault for a
     pair of another shape (said as pnp's own unpacking error, at no line) or past MAX_PAIRS in the game."""
+    if isinstance(pairs, (str, bytes, bytearray)) or not isinstance(pairs, Iterable):
+        # (iterated as they were, None was said as the rules raising pnp's own TypeError, and "cards" as the
+        # rules returning the item 'c')
+        raise RulesFault(f"tracked returned {said(pairs)} where the items go, not a set of (table, id) pairs",
+                         hook="tracked")
     keys: set[ItemKey] = set()
     for pair in pairs:
         if next(counted) >= MAX_PAIRS:
