@@ -96,7 +96,7 @@ def _take_back(project: "Project", targets: list[Path], made: list[Path]) -> Non
     with tempfile.TemporaryDirectory(dir=project.root, prefix=".pnp-new-") as tmp:
         for number, target in enumerate(targets):
             try:
-                os.replace(target, Path(tmp) / str(number))
+                move_into_place(target, Path(tmp) / str(number))
             except OSError:  # (cannot be moved: deleted where it is)
                 shutil.rmtree(target, ignore_errors=True)
     _remove_made(made)  # (a refused title left a new project's cards/ and layouts/ behind, empty)
