@@ -4,7 +4,6 @@ styles, an icon, the rulebook) and one folder per starting point (`deck`, `board
 alone), whose tables, constraints, components and rulebook lines fill the markers of the common files."""
 
 import contextlib
-import os
 import re
 import shutil
 import tempfile
