@@ -218,6 +218,40 @@ def test_two_builds_are_byte_identical(tmp_path):
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
 
 
+def test_a_pdf_saved_part_by_part_is_the_pdf_reportlab_would_have_joined(tmp_path):
+    """FormCanvas.save writes each part of the PDF to its file as it is made (the pictures of a full-art deck
+    were held three times over while saving): the bytes are those of ReportLab's own getpdfdata, to a path or
+    to a stream, and a getpdfdata after a save still gives its bytes."""
+    import io
+
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+
+    from pnp.draw.canvas import new_canvas
+
+    picture = io.BytesIO()
+    Image.effect_noise((64, 48), 90).convert("RGB").save(picture, "PNG")
+
+    def drawn(target):
+        canvas = new_canvas(target, "Helvetica", compression=1)
+        for page in range(3):
+            canvas.beginForm(f"f{page}")
+            canvas.drawImage(ImageReader(io.BytesIO(picture.getvalue())), 0, 0, 64 + page, 48)
+            canvas.endForm()
+            canvas.doForm(f"f{page}")
+            canvas.drawString(10, 10, f"page {page}")
+            canvas.showPage()
+        return canvas
+
+    joined = drawn(io.BytesIO()).getpdfdata()
+    drawn(str(tmp_path / "a.pdf")).save()
+    stream = io.BytesIO()
+    drawn(stream).save()
+    assert joined.startswith(b"%PDF-") and len(joined) > 9_000
+    assert (tmp_path / "a.pdf").read_bytes() == joined == stream.getvalue()
+    assert drawn(io.BytesIO()).getpdfdata() == joined  # (ReportLab's own way, after pnp's saves)
+
+
 def test_failed_build_leaves_previous_output_intact(tmp_path, monkeypatch):
     root = make_project(tmp_path / "p")
     out = build(root)

@@ -1,10 +1,42 @@
 """The one way pnp makes a ReportLab canvas: deterministic (`invariant`), so the same drawing gives the same
 bytes on every run, and starting in the font the drawing sets first."""
 
+import contextlib
+import os
+import threading
 from collections.abc import Callable
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
+
+# the file a canvas of this thread is saving into (FormCanvas.save), which _StreamedPDFFile writes to
+_saving_into = threading.local()
+
+
+class _StreamedPDFFile(pdfdoc.PDFFile):
+    """ReportLab's collector of a PDF's bytes, which, while FormCanvas.save saves into a file, writes each part
+    straight to that file instead of holding them all and joining them: ReportLab held every object formatted,
+    then their join, beside the objects themselves, three copies of every picture's stream (a deck of 60
+    full-art cards of 9 MB pictures peaked at 2.3 GB while saving its PDF). The same bytes in the same order:
+    ReportLab's offsets count the bytes added, whoever keeps them. Elsewhere (getpdfdata) it is ReportLab's own."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        target = getattr(_saving_into, "file", None)
+        self.streamed = target is not None
+        if target is not None:
+            added: list[bytes] = self.strings
+            for part in added:  # (the header, added by ReportLab's own __init__)
+                target.write(part)
+            self.strings: list[bytes] = []
+            self.write = target.write
+
+    def format(self, document: Any) -> bytes:
+        return b"" if self.streamed else super().format(document)
+
+
+pdfdoc.PDFFile = _StreamedPDFFile  # (the name ReportLab's PDFDocument.format makes its collector by)
 
 
 class FormCanvas(Canvas):
@@ -25,6 +57,20 @@ class FormCanvas(Canvas):
         resources.setShading(self._shadingUsed)
         resources.setColorSpace(self._colorsUsed)
         super().endForm(**{"Resources": resources, **extra_attributes})
+
+    def save(self) -> None:
+        """Save the PDF as ReportLab's save does, each of its parts written to the file as it is made
+        (_StreamedPDFFile)."""
+        if len(self._code):
+            self.showPage()
+        target = self._filename
+        opened = open(target, "wb") if isinstance(target, (str, os.PathLike)) else contextlib.nullcontext(target)
+        with opened as file:
+            _saving_into.file = file
+            try:
+                self._doc.SaveToFile(file, self)
+            finally:
+                _saving_into.file = None
 
 
 class CountedCanvas(FormCanvas):

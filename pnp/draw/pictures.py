@@ -9,18 +9,20 @@ resamples it there for the box it is drawn in, so that drawing finds it made; pi
 this process (the same bytes) are not decoded again. Every decoding is paid for from the game's drawing
 budget (layout.budget: pixels), before it is done."""
 
+import contextlib
 import hashlib
 import io
+import itertools
 import math
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
 from PIL import Image, ImageFile
 from reportlab.pdfgen.canvas import Canvas
 
-from ..errors import DataError
+from ..errors import BudgetSpent, DataError
 from ..model.images import (CHANGED, DEEP_MODES, GREY_MODES, IMAGE_FORMATS, JPEG_KINDS, MAX_IMAGE_BYTES, TURNED,
                             checked_picture, colour_keyed, opened_image, orientation, srgb_profile, srgb_transform)
 from ..project import Project, read_project_file
@@ -38,6 +40,10 @@ VERIFIED = 4096  # digests of pictures decoded whole in this process, most recen
 # their compressed and ASCII85 copies): a 36-million-pixel PNG drawn 254 mm wide, as it is at 600 dpi, took a
 # build 1.07 GB. 16 million are a 254 mm square at 400 dpi, past the 300 print shops ask for
 MAX_EMBEDDED_PIXELS = 16_000_000
+# The bytes of pictures one PDF may hold: ReportLab holds every picture's stream until the PDF is written (60
+# full-art cards of incompressible 9 MB pictures peaked at 993 MB). Past it, the picture that crosses it is refused
+# at its element. A JPEG is embedded as its own bytes, a fraction of those of the same photograph as PNG
+MAX_PDF_PICTURE_BYTES = 400 << 20
 
 
 def printed_pixels(size: tuple[int, int], width: float, height: float) -> tuple[int, int] | None:
@@ -170,7 +176,9 @@ def draw_as_is(canvas: Canvas, picture: CheckedPicture, x: float, y: float, widt
     name = f"picture{picture.digest[:32]}{picture.real.suffix.lower()}"
     # (ReportLab reads a name once a PDF)
     source = b"" if name in drawn else _checked_bytes(picture, mark, shown, checked)
-    canvas.drawImage(_Embedded(name, source), x, y, width, height, preserveAspectRatio=True, anchor="c", mask="auto")
+    with _held(canvas, mark, shown):
+        canvas.drawImage(_Embedded(name, source), x, y, width, height, preserveAspectRatio=True, anchor="c",
+                         mask="auto")
     drawn.add(name)
 
 
@@ -190,7 +198,8 @@ def draw_resampled(canvas: Canvas, picture: CheckedPicture, size: tuple[int, int
         name = forms[(picture.digest, size)] = f"picture{digest}"
         if not canvas.hasForm(name):  # two files of the same bytes are one form (a second was a broken PDF)
             canvas.beginForm(name, 0, 0, size[0], size[1])
-            canvas.drawImage(ImageReader(io.BytesIO(data)), 0, 0, size[0], size[1], mask="auto")
+            with _held(canvas, mark, shown):
+                canvas.drawImage(ImageReader(io.BytesIO(data)), 0, 0, size[0], size[1], mask="auto")
             canvas.endForm()
     scale = min(width / size[0], height / size[1])
     canvas.saveState()
@@ -198,6 +207,21 @@ def draw_resampled(canvas: Canvas, picture: CheckedPicture, size: tuple[int, int
     canvas.scale(scale, scale)
     canvas.doForm(name)
     canvas.restoreState()
+
+
+@contextlib.contextmanager
+def _held(canvas: Canvas, mark: Mark | None, shown: str) -> Iterator[None]:
+    """Around a drawImage: the bytes of the streams it added to the PDF (a picture and its mask; none when the
+    PDF holds it already) counted against MAX_PDF_PICTURE_BYTES, LimitError at `mark` past it."""
+    objects = canvas._doc.idToObject
+    before = len(objects)
+    yield
+    added = sum(len(getattr(made, "streamContent", b"") or b"") for made in itertools.islice(objects.values(), before, None))
+    held = canvas.__dict__["_pnp_picture_bytes"] = canvas.__dict__.get("_pnp_picture_bytes", 0) + added
+    if held > MAX_PDF_PICTURE_BYTES:
+        raise BudgetSpent(f"picture '{shown}': the PDF would hold more than {MAX_PDF_PICTURE_BYTES >> 20} MB of "
+                         "pictures with it, which pnp keeps in memory until the PDF is written: save the art as "
+                         "JPEG (a photograph takes a fraction of its bytes as PNG), or with fewer pixels", mark)
 
 
 def _key(digest: str, size: tuple[int, int]) -> str:
