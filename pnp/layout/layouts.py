@@ -267,8 +267,9 @@ class LayoutSet:
         for name in values.get("vars", {}):
             if not isinstance(name, str):  # (`vars: {true: x}` or {1: x}: every template of the layout stopped in
                 # Python's words, "keywords must be strings", at an element, not at the name)
-                problems.append((f"vars: a variable's name is text, as templates write it; not "
-                                 f"{shown(spec['vars'].key_quoted(name))}", spec["vars"].key_mark(name)))
+                problems.append((f"vars: a variable's name is text, and {shown(spec['vars'].key_quoted(name))} is "
+                                 f"{type_name(name)}: name it with letters, digits and _, as templates write it",
+                                 spec["vars"].key_mark(name)))
             elif (hidden := hides_reserved("a variable", name)) is not None:
                 problems.append((hidden, spec["vars"].key_mark(name)))
             elif (found := P.template_inside(spec["vars"], name)) is not None:
