@@ -3714,16 +3714,32 @@ def _described(error: BaseException) -> str:
     for kind, words in _PLAIN_FAILURES:
         if isinstance(error, kind):
             return words
-    if type(error) is TypeError and (unhashable := _UNHASHABLE.fullmatch(str(error))):  # (a mapping's key:
-        # `{[1]: 2}`, `dict([[[1], 2]])` said Python's "unhashable type: 'list'")
-        said = {"list": "a list", "dict": "a mapping", "set": "a set"}.get(unhashable[1], "that value")
-        return f"a mapping's key is text, a number, true or false, not {said}"
+    if type(error) is TypeError and (said := _type_error_said(str(error))) is not None:
+        return said
     if type(error) is KeyError and error.args:  # ('%(nmae)s' % card said only "'nmae'")
         return f"no field or key {_short(repr(error.args[0]), 60)} in the value formatted"
     return _friendly(str(error) or type(error).__name__)
 
 
+def _type_error_said(text: str) -> str | None:
+    """A TypeError of Python's whose words pnp says its own way, or None."""
+    if unhashable := _UNHASHABLE.fullmatch(text):  # (a mapping's key:
+        # `{[1]: 2}`, `dict([[[1], 2]])` said Python's "unhashable type: 'list'")
+        said = {"list": "a list", "dict": "a mapping", "set": "a set"}.get(unhashable[1], "that value")
+        return f"a mapping's key is text, a number, true or false, not {said}"
+    if text == "keywords must be strings":  # (`f(**{1: 2})`, Python's words)
+        return "a mapping spread into a call's names (`**m`) has keys that are text: one here is not"
+    if spread := _SPREAD.fullmatch(text):  # (`f(**[1])` said
+        # "pnp.template._Env.call() argument after ** must be a mapping, not list": pnp's insides, Python's words)
+        return (f"`{spread[1]}` before a value in a call spreads {'a mapping' if spread[1] == '**' else 'a list'}, "
+                f"not {_PYTHON_TYPES.get(spread[2], 'that value')}")
+    return None
+
+
 _UNHASHABLE = re.compile(r"unhashable type: '(\w+)'")
+_SPREAD = re.compile(r".*(?:argument|Value) after (\*\*?) must be (?:a mapping|an iterable), not (\w+)", re.S)
+_PYTHON_TYPES = {"int": "a whole number", "float": "a number", "str": "text", "bool": "true/false", "list": "a list",
+                 "dict": "a mapping", "tuple": "a list", "NoneType": "nothing (none)"}
 _NO_SUCH_NAME = re.compile(r"No (filter|test) named (.*)\.", re.S)  # (Jinja's words, at compiling and in map/select)
 
 

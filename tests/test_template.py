@@ -209,6 +209,11 @@ from pnp.errors import ExprError, LimitError
     ("{{ 1 in card.name }}", "`in` of text looks for text, not a whole number (1)"),
     ("{{ [1] | select('in', none) | list }}", "`in` looks in a list, text or mapping, not in nothing (none)"),
     ("{{ {} is in card }}", "`in` of a mapping looks for one of its keys, which a mapping cannot be"),
+    # a call's `**m` / `*l` of what cannot be spread, in pnp's words (Python's "keywords must be strings",
+    # "pnp.template._Env.call() argument after ** must be a mapping, not list")
+    ("{{ dict(**{1: 2}) }}", "a mapping spread into a call's names (`**m`) has keys that are text"),
+    ("{{ dict(**[1]) }}", "`**` before a value in a call spreads a mapping, not a list"),
+    ("{{ dict(*1) }}", "`*` before a value in a call spreads a list, not a whole number"),
 ])
 def test_refused_with_a_message(source, message):
     with pytest.raises(ExprError) as e:

@@ -13,7 +13,7 @@ from ..template import CallerPlaces, MacroArgument, TableEnums, enum_mistakes as
 from . import params as P
 from .elements import ELEMENTS
 from .place import RELATIONS, REST
-from ..report import Mark, named
+from ..report import Mark, named, shown
 from .elements.base import RESERVED, Context, Element, hides_reserved, unused_common, unused_paint
 from .styles import StyleSet
 
@@ -132,12 +132,21 @@ class _Compiler:
             self._value(compiled, name, param)
         compiled.when, compiled.repeat = spec.get("when"), spec.get("repeat")
         compiled.name, compiled.step = compiled.consts["as"], compiled.consts["step"]
-        if (hidden := hides_reserved("as: a repeated copy", compiled.name, COPY_HIDES)) is not None:
-            self.problems.append((hidden, spec.mark_of("as")))
+        if (named_wrong := self._copy_name_problem(compiled.name)) is not None:
+            self.problems.append((named_wrong, spec.mark_of("as")))
         if kind == "group" and compiled.consts.get("elements"):
             compiled.children = self.elements(compiled.consts["elements"], spec.mark_of("elements"))
             self._placed_in_group(compiled.children)
         return compiled
+
+    @staticmethod
+    def _copy_name_problem(name: object) -> str | None:
+        """Why a repeat's `as:` cannot name its copies, or None. (`as: 1` or `as: 'a b'` named a value no
+        template can write: it built, and every read of the copy's value stopped as an unknown name.)"""
+        if isinstance(name, str) and not name.isidentifier():
+            return (f"as: a repeated copy's name is letters, digits and _ (not first a digit), as templates write "
+                    f"it; not {shown(name)}")
+        return hides_reserved("as: a repeated copy", name, COPY_HIDES) if isinstance(name, str) else None
 
     def _placed_in_group(self, children: list[Compiled]) -> None:
         """Placement (`below: NAME`, `h: rest`) is worked out among a layout's own elements: inside a group it

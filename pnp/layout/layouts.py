@@ -265,7 +265,12 @@ class LayoutSet:
             if (tiny := P.tiny_number_inside(known[key], spec, key)) is not None:
                 problems.append(tiny)
         for name in values.get("vars", {}):
-            if (hidden := hides_reserved("a variable", name)) is not None:
+            if not isinstance(name, str):  # (`vars: {true: x}` or {1: x}: every template of the layout stopped in
+                # Python's words, "keywords must be strings", at an element, not at the name)
+                problems.append((f"vars: a variable's name is text, and {shown(spec['vars'].key_quoted(name))} is "
+                                 f"{type_name(name)}: name it with letters, digits and _, as templates write it",
+                                 spec["vars"].key_mark(name)))
+            elif (hidden := hides_reserved("a variable", name)) is not None:
                 problems.append((hidden, spec["vars"].key_mark(name)))
             elif (found := P.template_inside(spec["vars"], name)) is not None:
                 problems.append((f"vars: '{name}' holds a template ({shown(found[0], 40)}), which a variable prints "
