@@ -5,6 +5,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import shutil
 import signal
 import socket
@@ -23,7 +24,7 @@ from pnp.errors import LayoutError
 from pnp.printables import Studio
 from pnp.project import Project
 from pnp.report import Mark
-from pnp.serve.app import HostCheck, Latest, allowed_names, create_app, exposure, project_file, served, server
+from pnp.serve.app import HostCheck, Latest, _title, allowed_names, create_app, exposure, project_file, served, server
 from pnp.serve.preview import Preview
 from pnp.serve.watch import InputFilter, games_of
 
@@ -317,6 +318,15 @@ def test_the_rulebook_is_served_as_pages_and_the_index_lists_the_games(mini):
     with TestClient(create_app(mini, ["mini", "second"]), base_url=LOCAL) as client:
         index = client.get("/").text
         assert 'href="/g/mini/"' in index and 'href="/g/second/"' in index
+
+
+@pytest.mark.parametrize(("written", "shown"), [("{a: [1, 2]}", "mini"), ("[x]", "mini"), ("true", "mini"),
+                                               ("''", "mini"), ("0", "0"), ("Big Game", "Big Game")])
+def test_the_index_shows_a_title_as_list_does(mini, written, shown):
+    """A refused title was shown as Python writes it ("{'a': [1, 2]}"), and 'title: 0' as the game's id."""
+    path = mini.cards / "mini" / "game.yaml"
+    path.write_text(re.sub(r"(?m)^title:.*$", f"title: {written}", path.read_text()))
+    assert _title(mini, "mini", {}) == shown
 
 
 def test_games_named_with_url_signs_are_linked_to_their_own_pages(mini, running):
