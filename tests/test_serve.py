@@ -991,6 +991,35 @@ def test_a_folder_gone_before_its_watch_began_does_not_end_the_watcher(mini, mon
     assert not ended and len(walks) >= 3 and {"mini"} in changed
 
 
+def test_a_name_not_utf8_ends_one_watch_not_the_watcher(mini, monkeypatch):
+    """A change to a file named with a byte not UTF-8 (cards/mini/x\\xff made while served) raised watchfiles'
+    internal error in a task group: the watcher ended for good, said as 'ExceptionGroup: unhandled errors in a
+    TaskGroup'. It is now a failure of one watch (OSError), begun again as a folder gone is; other errors pass."""
+    import asyncio
+
+    from watchfiles._rust_notify import WatchfilesRustInternalError
+
+    from pnp.serve import watch
+
+    def raising(error):
+        async def awatch(*args, **kwargs):
+            raise error
+            yield  # (an async generator, as watchfiles' is)
+        return awatch
+
+    for error, expected in [(ExceptionGroup("g", [WatchfilesRustInternalError('Unable to decode path "x"')]), OSError),
+                            (WatchfilesRustInternalError("x"), OSError), (ExceptionGroup("g", [KeyError("k")]), ExceptionGroup)]:
+        monkeypatch.setattr(watch, "awatch", raising(error))
+        with pytest.raises(expected) as raised:
+            asyncio.run(watch._watched(mini, ["mini"], [(mini.cards, 1)], watch.InputFilter(mini, ["mini"]),
+                                       lambda games: None, None, watch._WatchFailures()))
+        assert expected is not OSError or "not UTF-8" in str(raised.value)
+    # a folder so named is not watched: handed to watchfiles, its name ended the watcher (UnicodeEncodeError)
+    os.mkdir(os.fsencode(mini.cards / "mini") + b"/x\xff")
+    assert mini.cards / "mini" in list(watch._folders_below(mini.cards / "mini"))
+    assert all(str(folder).isprintable() for folder in watch._folders_below(mini.cards / "mini"))
+
+
 def test_a_watcher_ended_by_an_error_is_said_in_the_terminal(capsys):
     """The watcher's task ending in an error ended with not a word: pages showed no edit again."""
     import asyncio
