@@ -987,7 +987,8 @@ def list_games(ctx: click.Context, games: tuple[str, ...]) -> None:
         for c in game.components:
             click.echo(f"  {c.count:>4} × {c.name} [{c.kind}]")
     if report.errors:
-        click.echo(f"({len(report.errors)} data errors: run 'pnp validate')", err=True)
+        errors = len(report.errors)
+        click.echo(f"({errors} data error{'s' if errors > 1 else ''}: run 'pnp validate')", err=True)
 
 
 @cli.command(epilog=EPILOG)

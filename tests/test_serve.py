@@ -5,6 +5,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import shutil
 import signal
 import socket
@@ -23,7 +24,7 @@ from pnp.errors import LayoutError
 from pnp.printables import Studio
 from pnp.project import Project
 from pnp.report import Mark
-from pnp.serve.app import HostCheck, Latest, allowed_names, create_app, exposure, project_file, served, server
+from pnp.serve.app import HostCheck, Latest, _title, allowed_names, create_app, exposure, project_file, served, server
 from pnp.serve.preview import Preview
 from pnp.serve.watch import InputFilter, games_of
 
@@ -317,6 +318,15 @@ def test_the_rulebook_is_served_as_pages_and_the_index_lists_the_games(mini):
     with TestClient(create_app(mini, ["mini", "second"]), base_url=LOCAL) as client:
         index = client.get("/").text
         assert 'href="/g/mini/"' in index and 'href="/g/second/"' in index
+
+
+@pytest.mark.parametrize(("written", "shown"), [("{a: [1, 2]}", "mini"), ("[x]", "mini"), ("true", "mini"),
+                                               ("''", "mini"), ("0", "0"), ("Big Game", "Big Game")])
+def test_the_index_shows_a_title_as_list_does(mini, written, shown):
+    """A refused title was shown as Python writes it ("{'a': [1, 2]}"), and 'title: 0' as the game's id."""
+    path = mini.cards / "mini" / "game.yaml"
+    path.write_text(re.sub(r"(?m)^title:.*$", f"title: {written}", path.read_text()))
+    assert _title(mini, "mini", {}) == shown
 
 
 def test_games_named_with_url_signs_are_linked_to_their_own_pages(mini, running):
@@ -979,6 +989,35 @@ def test_a_folder_gone_before_its_watch_began_does_not_end_the_watcher(mini, mon
 
     changed, ended = asyncio.run(watched())
     assert not ended and len(walks) >= 3 and {"mini"} in changed
+
+
+def test_a_name_not_utf8_ends_one_watch_not_the_watcher(mini, monkeypatch):
+    """A change to a file named with a byte not UTF-8 (cards/mini/x\\xff made while served) raised watchfiles'
+    internal error in a task group: the watcher ended for good, said as 'ExceptionGroup: unhandled errors in a
+    TaskGroup'. It is now a failure of one watch (OSError), begun again as a folder gone is; other errors pass."""
+    import asyncio
+
+    from watchfiles._rust_notify import WatchfilesRustInternalError
+
+    from pnp.serve import watch
+
+    def raising(error):
+        async def awatch(*args, **kwargs):
+            raise error
+            yield  # (an async generator, as watchfiles' is)
+        return awatch
+
+    for error, expected in [(ExceptionGroup("g", [WatchfilesRustInternalError('Unable to decode path "x"')]), OSError),
+                            (WatchfilesRustInternalError("x"), OSError), (ExceptionGroup("g", [KeyError("k")]), ExceptionGroup)]:
+        monkeypatch.setattr(watch, "awatch", raising(error))
+        with pytest.raises(expected) as raised:
+            asyncio.run(watch._watched(mini, ["mini"], [(mini.cards, 1)], watch.InputFilter(mini, ["mini"]),
+                                       lambda games: None, None, watch._WatchFailures()))
+        assert expected is not OSError or "not UTF-8" in str(raised.value)
+    # a folder so named is not watched: handed to watchfiles, its name ended the watcher (UnicodeEncodeError)
+    os.mkdir(os.fsencode(mini.cards / "mini") + b"/x\xff")
+    assert mini.cards / "mini" in list(watch._folders_below(mini.cards / "mini"))
+    assert all(str(folder).isprintable() for folder in watch._folders_below(mini.cards / "mini"))
 
 
 def test_a_watcher_ended_by_an_error_is_said_in_the_terminal(capsys):

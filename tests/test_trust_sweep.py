@@ -405,12 +405,14 @@ def test_games_are_found_in_no_hidden_folder_and_never_outside_the_project(tmp_p
         Project(tmp_path / "other" / "project").games()
 
 
-def test_list_says_a_refused_player_count_or_time_is_unknown_not_none(tmp_path):
-    """A value validate refuses is held as None: `pnp list` said 'Mini Game (None players, None)', Python's word."""
+def test_list_says_a_refused_title_player_count_or_time_is_unknown_not_none(tmp_path):
+    """A value validate refuses is held as None: `pnp list` said 'None (None players, None)', Python's word."""
     root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [
-        ["players: 2-3", "players: [2, 4]"], ["time: 10 minutes", "time: {a: 1}"]]}})
+        ["players: 2-3", "players: [2, 4]"], ["time: 10 minutes", "time: {a: 1}"], ["title: Mini Game", "title: [1]"]]}})
     listed = run(root, "list")
-    assert listed.stdout.startswith("mini: Mini Game (? players, ?)\n") and "data errors" in listed.stderr
+    assert listed.stdout.startswith("mini: mini (? players, ?)\n") and "(3 data errors:" in listed.stderr
+    one = make_project(tmp_path / "one", case={"replace": {"cards/mini/game.yaml": [["title: Mini Game", "title: {a: 1}"]]}})
+    assert "(1 data error: run" in run(one, "list").stderr  # not '1 data errors'
 
 
 def test_font_files_named_by_many_families_are_read_within_a_bound(tmp_path, monkeypatch):

@@ -134,7 +134,9 @@ class Game:
 
     @property
     def title(self) -> str:
-        return str(self.meta.get("title", self.id)) if self.meta else self.id
+        # (a title validate refuses is held as None: `pnp list` and the preview's index said the game's title was 'None')
+        title = self.meta.get("title") if self.meta else None
+        return self.id if title is None else str(title)
 
     @property
     def shown_title(self) -> str:

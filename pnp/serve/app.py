@@ -586,7 +586,11 @@ def _title(project: "Project", game: str, known: dict[str, tuple[object, str]]) 
         return known[game][1]
     try:
         meta = load_file(project.inside(path), game, project.root)
-        title = shown_title(str(meta.get("title") or game)) if isinstance(meta, Mapping) else game
+        value = meta.get("title") if isinstance(meta, Mapping) else None
+        # a title as validate takes it (text or a number, 0 too), else the id as `pnp list` says it: a refused
+        # list or mapping was shown as Python writes it ("{'a': [1, 2]}") and 'title: 0' as the game's id
+        valid = isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value).strip()
+        title = shown_title(str(value)) if valid else game
     except PnpError:
         title = game
     known[game] = seen, title

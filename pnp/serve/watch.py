@@ -6,6 +6,7 @@ ignored."""
 
 import asyncio
 import contextlib
+import errno
 import os
 import stat
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from watchfiles import Change, DefaultFilter, awatch
+from watchfiles._rust_notify import WatchfilesRustInternalError
 
 from ..project import MAX_FOLDER_FILES, SIMULATION_FILE, file_status
 from ..report import printable
@@ -147,11 +149,22 @@ def _folders_below(top: Path) -> Iterator[Path]:
                     listed += 1
                     if listed > MAX_TREE_ENTRIES:
                         return
-                    if not entry.name.startswith(".") and entry.is_dir(follow_symlinks=False):
+                    # (a folder whose name is not UTF-8 cannot be given to watchfiles: UnicodeEncodeError ended
+                    # the watcher; a game's input there is refused by its name anyway)
+                    if not entry.name.startswith(".") and _utf8(entry.name) and entry.is_dir(follow_symlinks=False):
                         below.append(Path(entry.path))
         except OSError:  # gone or unreadable since it was listed: nothing of it to watch
             continue
         folders.extend(sorted(below, reverse=True))  # the first by name next, as os.walk walks
+
+
+def _utf8(name: str) -> bool:
+    """Whether a file name read from the disk is UTF-8 text (not a byte kept as a lone surrogate by Python)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _say_if_capped(folders: list[tuple[Path, int]]) -> None:
@@ -209,17 +222,26 @@ async def _watched(project: "Project", games: list[str], folders: list[tuple[Pat
                    failures: "_WatchFailures") -> list[tuple[Path, int]] | None:
     """Watch `folders` until the folders to watch are others (given back) or the watch ends (None), calling
     `on_change` with the games each batch of changes concerns (a batch: the watch began, no failure in a row)."""
-    async for changes in awatch(*(folder for folder, _ in folders), watch_filter=found, stop_event=stop_event,
-                                debounce=400, step=30, rust_timeout=FOLDERS_LOOKED_FOR_MS, yield_on_timeout=True,
-                                recursive=False):
-        failures.count = 0
-        concerned: set[str] = set()
-        for _, path in changes:
-            concerned |= games_of(project, path, games)
-        if concerned:
-            on_change(concerned)
-        if (now := await asyncio.to_thread(_folders_now, project, games)) != folders:
-            return now
+    try:
+        async for changes in awatch(*(folder for folder, _ in folders), watch_filter=found, stop_event=stop_event,
+                                    debounce=400, step=30, rust_timeout=FOLDERS_LOOKED_FOR_MS, yield_on_timeout=True,
+                                    recursive=False):
+            failures.count = 0
+            concerned: set[str] = set()
+            for _, path in changes:
+                concerned |= games_of(project, path, games)
+            if concerned:
+                on_change(concerned)
+            if (now := await asyncio.to_thread(_folders_now, project, games)) != folders:
+                return now
+    except (WatchfilesRustInternalError, ExceptionGroup) as e:
+        # a change to a file or folder whose name is not UTF-8 (cards/<game>/ made with a byte \xff in its
+        # name) ended the watch for good, in watchfiles' words ('ExceptionGroup: unhandled errors in a
+        # TaskGroup'), and the page showed no edit again: a failure of the watch, begun again a second later
+        rest = e.split(WatchfilesRustInternalError)[1] if isinstance(e, ExceptionGroup) else None
+        if rest is not None:
+            raise
+        raise OSError(errno.EILSEQ, "a name there is not UTF-8 text") from e
     return None
 
 
