@@ -713,7 +713,8 @@ def write_file(path: str | Path, data: bytes, durable: bool = True) -> None:
 # The mark of a PDF pnp writes alone in a folder, with no manifest to list it (a report, a calibration sheet):
 # its Info's /Creator starts with PDF_CREATOR (ReportLab writes the Info near the end, uncompressed). Reports
 # of earlier pnp versions carry ReportLab's '(unspecified)' creator beside pnp as the author instead.
-PDF_MARKS = ((b"/Creator (" + PDF_CREATOR.encode(),), (b"/Author (pnp)", b"/Creator (\\(unspecified\\))"))
+PDF_MARKS = ((b"/Creator (" + PDF_CREATOR.encode() + b")",), (b"/Creator (" + PDF_CREATOR.encode() + b" ",),  # (a kit's
+            (b"/Author (pnp)", b"/Creator (\\(unspecified\\))"))  # 'pnp VERSION'; not another tool's 'pnpx')
 PDF_MARK_WINDOW = 64 * 1024  # the tail of the file read for the mark
 
 

@@ -176,6 +176,8 @@ def test_a_users_file_at_the_name_of_a_pdf_written_alone_is_refused_and_kept(tmp
     (b"%PDF-1.4\n<< /Author (pnp) /Creator (\\(unspecified\\)) /Title (G: design report) >>\n", False),  # earlier
     (b"%PDF-1.4\n<< /Creator (pnp) >>\n" + b" " * 70_000, True),  # a mark before the last 64 KB is not looked at
     (b"%PDF-1.4\n<< /Author (pnp) /Creator (Word) >>\n", True),
+    (b"%PDF-1.4\n<< /Creator (pnp 0.1.0) >>\n", False),  # a kit's
+    (b"%PDF-1.4\n<< /Creator (pnpx) >>\n", True),  # another tool's
     (b"mine\n", True),
 ])
 def test_a_pdf_written_alone_is_pnps_by_its_mark(tmp_path, tail, refused):
