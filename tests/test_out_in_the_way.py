@@ -5,6 +5,7 @@ import os
 import pytest
 
 from conftest import make_project, run
+from pnp.kit.select import Selection
 from pnp.printables import Studio
 
 
@@ -156,11 +157,15 @@ def test_a_link_to_nothing_where_the_games_folder_goes_is_refused_before_any_dra
     assert drawn == [] and [p.name for p in out.iterdir()] == ["mini"] and not (mini.parent / "nowhere").exists()
 
 
-@pytest.mark.parametrize("command, name", [(["report", "mini"], "mini/mini-report.pdf"),
-                                           (["calibrate"], "calibrate-a4.pdf")])
+@pytest.mark.parametrize("command, name", [
+    (["report", "mini"], "mini/mini-report.pdf"),
+    (["calibrate"], "calibrate-a4.pdf"),
+    (["build", "mini", "--only", "true"], f"mini/mini-selection-{Selection(only='true').key()}-a4.pdf"),  # a proof
+])
 def test_a_users_file_at_the_name_of_a_pdf_written_alone_is_refused_and_kept(tmp_path, mini, command, name):
     """`pnp report GAME --out DIR` replaced the user's own DIR/<game>/<game>-report.pdf, `pnp calibrate --out DIR`
-    their DIR/calibrate-<paper>.pdf, exit 0: no manifest lists either, so pnp tells its own by its mark."""
+    their DIR/calibrate-<paper>.pdf, a proof its <game>-selection-<key>-<paper>.pdf (a reprint likewise), exit 0:
+    no manifest lists any, so pnp tells its own by its mark."""
     mine = tmp_path / "out" / name
     mine.parent.mkdir(parents=True)
     mine.write_text("mine\n")
