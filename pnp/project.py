@@ -711,7 +711,7 @@ def write_file(path: str | Path, data: bytes, durable: bool = True) -> None:
 
 
 # The mark of a PDF pnp writes alone in a folder, with no manifest to list it (a report, a calibration sheet):
-# its Info's /Creator starts with PDF_CREATOR (ReportLab writes the Info near the end, uncompressed). Reports
+# its Info's /Creator is PDF_CREATOR, or it and the version (ReportLab writes the Info near the end, uncompressed). Reports
 # of earlier pnp versions carry ReportLab's '(unspecified)' creator beside pnp as the author instead.
 PDF_MARKS = ((b"/Creator (" + PDF_CREATOR.encode() + b")",), (b"/Creator (" + PDF_CREATOR.encode() + b" ",),  # (a kit's
             (b"/Author (pnp)", b"/Creator (\\(unspecified\\))"))  # 'pnp VERSION'; not another tool's 'pnpx')
@@ -726,23 +726,31 @@ def refuse_unmarked_pdf(path: Path, what: str, rel: Callable[[Path], str]) -> No
     try:
         if not stat.S_ISREG(path.lstat().st_mode):
             return
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:  # none there, or unreadable: said when the command writes it
+    except OSError:  # none there
         return
-    try:
-        size = os.fstat(fd).st_size
-        os.lseek(fd, max(0, size - PDF_MARK_WINDOW), os.SEEK_SET)
-        tail = b""
-        while len(tail) < PDF_MARK_WINDOW and (chunk := os.read(fd, PDF_MARK_WINDOW - len(tail))):
-            tail += chunk  # (at most the window, however the file grows meanwhile)
-    except OSError:
-        return
-    finally:
-        os.close(fd)
-    if any(all(part in tail for part in mark) for mark in PDF_MARKS):
+    if any(all(part in _pdf_tail(path) for part in mark) for mark in PDF_MARKS):
         return
     raise UsageError(f"a file pnp did not write (no mark of pnp's in it) is in {what}'s way: move it away, or "
                      "choose another --out", Mark(rel(path)))
+
+
+def _pdf_tail(path: Path) -> bytes:
+    """The last PDF_MARK_WINDOW bytes of the file at `path`; none when it cannot be read, so that a file pnp
+    cannot read is kept as the user's (a rename replaces a file however unreadable)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return b""
+    try:
+        os.lseek(fd, max(0, os.fstat(fd).st_size - PDF_MARK_WINDOW), os.SEEK_SET)
+        tail = b""
+        while len(tail) < PDF_MARK_WINDOW and (chunk := os.read(fd, PDF_MARK_WINDOW - len(tail))):
+            tail += chunk  # (at most the window, however the file grows meanwhile)
+        return tail
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
 
 
 @contextlib.contextmanager

@@ -195,3 +195,17 @@ def test_a_pdf_written_alone_is_pnps_by_its_mark(tmp_path, tail, refused):
         assert not refused
     except UsageError as e:
         assert refused and str(e.mark) == "a.pdf" and "in the report's way" in e.message
+
+
+def test_a_pdf_pnp_cannot_read_is_kept_as_the_users(tmp_path, monkeypatch):
+    """An unreadable file at the name was let through ('said when written'), and the rename replaced it."""
+    import pnp.project
+    from pnp.errors import UsageError
+
+    (tmp_path / "a.pdf").write_bytes(b"%PDF-1.4\n<< /Creator (pnp) >>\n")
+
+    def unreadable(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(pnp.project.os, "open", unreadable)
+    with pytest.raises(UsageError, match="in the report's way"):
+        pnp.project.refuse_unmarked_pdf(tmp_path / "a.pdf", "the report", lambda p: p.name)
