@@ -473,6 +473,9 @@ def _reprint(project: "Project", outcome: "Outcome", state: "State", options: "P
     folder = Path(outcome.files[0]).parent
     try:
         done = write_reprint(project, outcome.game_id, folder, state, options)
+    except UsageError as e:  # a file of the user's at the reprint's name
+        report.error(f"{outcome.game_id}: reprint failed: {e.message}", e.mark)
+        return
     except OSError as e:
         refused = cannot_write(project.rel(folder), e, project.rel)
         report.error(f"{outcome.game_id}: reprint failed: {refused.message}", refused.mark)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, BinaryIO, Callable, Iterator, Sequence
 if TYPE_CHECKING:
     import pikepdf
 
+from . import PDF_CREATOR
 from .errors import TEMPORARY_NAME, DataError, LoadError, UsageError, write_refused
 from .options import did_you_mean
 from .units import PAPER_SIZES
@@ -707,6 +708,49 @@ def write_file(path: str | Path, data: bytes, durable: bool = True) -> None:
     see written_beside."""
     with written_beside(path, durable) as tmp:
         tmp.write_bytes(data)
+
+
+# The mark of a PDF pnp writes alone in a folder, with no manifest to list it (a report, a calibration sheet):
+# its Info's /Creator is PDF_CREATOR, or it and the version (ReportLab writes the Info near the end, uncompressed). Reports
+# of earlier pnp versions carry ReportLab's '(unspecified)' creator beside pnp as the author instead.
+PDF_MARKS = ((b"/Creator (" + PDF_CREATOR.encode() + b")",), (b"/Creator (" + PDF_CREATOR.encode() + b" ",),  # (a kit's
+            (b"/Author (pnp)", b"/Creator (\\(unspecified\\))"))  # 'pnp VERSION'; not another tool's 'pnpx')
+PDF_MARK_WINDOW = 64 * 1024  # the tail of the file read for the mark
+
+
+def refuse_unmarked_pdf(path: Path, what: str, rel: Callable[[Path], str]) -> None:
+    """UsageError at `path` when a regular file there holds no mark of pnp's in its last PDF_MARK_WINDOW
+    bytes: the file a command writes alone (`what`: 'the report') would replace the user's own file of that
+    name (`report --out ~/Desktop` replaced ~/Desktop/<game>/<game>-report.pdf holding the user's text, exit 0).
+    What is no regular file there (a link, a pipe, a folder) is said when the command writes ('cannot write')."""
+    try:
+        if not stat.S_ISREG(path.lstat().st_mode):
+            return
+    except OSError:  # none there
+        return
+    if any(all(part in _pdf_tail(path) for part in mark) for mark in PDF_MARKS):
+        return
+    raise UsageError(f"a file pnp did not write (no mark of pnp's in it) is in {what}'s way: move it away, or "
+                     "choose another --out", Mark(rel(path)))
+
+
+def _pdf_tail(path: Path) -> bytes:
+    """The last PDF_MARK_WINDOW bytes of the file at `path`; none when it cannot be read, so that a file pnp
+    cannot read is kept as the user's (a rename replaces a file however unreadable)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return b""
+    try:
+        os.lseek(fd, max(0, os.fstat(fd).st_size - PDF_MARK_WINDOW), os.SEEK_SET)
+        tail = b""
+        while len(tail) < PDF_MARK_WINDOW and (chunk := os.read(fd, PDF_MARK_WINDOW - len(tail))):
+            tail += chunk  # (at most the window, however the file grows meanwhile)
+        return tail
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
 
 
 @contextlib.contextmanager

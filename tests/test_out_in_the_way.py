@@ -5,6 +5,7 @@ import os
 import pytest
 
 from conftest import make_project, run
+from pnp.kit.select import Selection
 from pnp.printables import Studio
 
 
@@ -154,3 +155,57 @@ def test_a_link_to_nothing_where_the_games_folder_goes_is_refused_before_any_dra
     assert result.exit_code == 1 and f"{out / 'mini'} is a symbolic link to {mini.parent / 'nowhere'}, which is no folder" \
         in result.output, result.output
     assert drawn == [] and [p.name for p in out.iterdir()] == ["mini"] and not (mini.parent / "nowhere").exists()
+
+
+@pytest.mark.parametrize("command, name", [
+    (["report", "mini"], "mini/mini-report.pdf"),
+    (["calibrate"], "calibrate-a4.pdf"),
+    (["build", "mini", "--only", "true"], f"mini/mini-selection-{Selection(only='true').key()}-a4.pdf"),  # a proof
+])
+def test_a_users_file_at_the_name_of_a_pdf_written_alone_is_refused_and_kept(tmp_path, mini, command, name):
+    """`pnp report GAME --out DIR` replaced the user's own DIR/<game>/<game>-report.pdf, `pnp calibrate --out DIR`
+    their DIR/calibrate-<paper>.pdf, a proof its <game>-selection-<key>-<paper>.pdf (a reprint likewise), exit 0:
+    no manifest lists any, so pnp tells its own by its mark."""
+    mine = tmp_path / "out" / name
+    mine.parent.mkdir(parents=True)
+    mine.write_text("mine\n")
+    result = run(mini, *command, "--out", str(tmp_path / "out"))
+    assert result.exit_code != 0 and f"{name}: error: " in result.output \
+        and "a file pnp did not write" in result.output and "move it away, or choose another --out" \
+        in result.output, result.output
+    assert mine.read_text() == "mine\n"
+
+
+@pytest.mark.parametrize("tail, refused", [
+    (b"%PDF-1.4\n<< /Creator (pnp) /Title (x) >>\n%%EOF\n", False),  # pnp's mark, as every PDF pnp writes now
+    (b"%PDF-1.4\n<< /Author (pnp) /Creator (\\(unspecified\\)) /Title (G: design report) >>\n", False),  # earlier
+    (b"%PDF-1.4\n<< /Creator (pnp) >>\n" + b" " * 70_000, True),  # a mark before the last 64 KB is not looked at
+    (b"%PDF-1.4\n<< /Author (pnp) /Creator (Word) >>\n", True),
+    (b"%PDF-1.4\n<< /Creator (pnp 0.1.0) >>\n", False),  # a kit's
+    (b"%PDF-1.4\n<< /Creator (pnpx) >>\n", True),  # another tool's
+    (b"mine\n", True),
+])
+def test_a_pdf_written_alone_is_pnps_by_its_mark(tmp_path, tail, refused):
+    from pnp.errors import UsageError
+    from pnp.project import refuse_unmarked_pdf
+
+    (tmp_path / "a.pdf").write_bytes(tail)
+    try:
+        refuse_unmarked_pdf(tmp_path / "a.pdf", "the report", lambda p: p.name)
+        assert not refused
+    except UsageError as e:
+        assert refused and str(e.mark) == "a.pdf" and "in the report's way" in e.message
+
+
+def test_a_pdf_pnp_cannot_read_is_kept_as_the_users(tmp_path, monkeypatch):
+    """An unreadable file at the name was let through ('said when written'), and the rename replaced it."""
+    import pnp.project
+    from pnp.errors import UsageError
+
+    (tmp_path / "a.pdf").write_bytes(b"%PDF-1.4\n<< /Creator (pnp) >>\n")
+
+    def unreadable(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(pnp.project.os, "open", unreadable)
+    with pytest.raises(UsageError, match="in the report's way"):
+        pnp.project.refuse_unmarked_pdf(tmp_path / "a.pdf", "the report", lambda p: p.name)

@@ -6,6 +6,8 @@ import io
 
 from reportlab.lib import colors
 
+from .. import PDF_CREATOR
+
 from ..units import MM
 from .fonts import FontSet
 from .canvas import Canvas, new_canvas
@@ -26,7 +28,7 @@ def calibration_sheet(paper: tuple[float, float], fonts: FontSet, title: str) ->
     buf = io.BytesIO()
     c = new_canvas(buf, fonts.name("Body"), paper)
     c.setTitle(title)
-    c.setCreator("pnp")
+    c.setCreator(PDF_CREATOR)  # the mark that tells pnp's own sheet from a user's file of its name
     pw, ph = paper
     cx, cy = pw / 2, ph / 2
     c.setFont(fonts.name("Display"), 18)

@@ -21,6 +21,7 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, SimpleDocTempl
 from xml.sax.saxutils import escape
 
 from .text import SOFT_HYPHEN, cut_to_width
+from .. import PDF_CREATOR
 from ..report import shortened
 from .fonts import FontSet
 from pathlib import Path
@@ -665,5 +666,7 @@ def write_report(path: Path | IO[bytes], blocks: Iterable[Block], fonts: FontSet
         canvas.drawRightString(A4[0] - 20 * mm, 10 * mm, number)
     doc = SimpleDocTemplate(path if hasattr(path, "write") else str(path), pagesize=A4, leftMargin=20 * mm, rightMargin=20 * mm, topMargin=16 * mm,
                             bottomMargin=18 * mm, title=f"{title}: design report", author="pnp", invariant=1,
+                            creator=PDF_CREATOR,  # the mark that tells pnp's own report from a user's file
+
                             initialFontName=st.body)
     doc.build(flowables(blocks, st), onFirstPage=footer, onLaterPages=footer)

@@ -559,18 +559,27 @@ def write_game_report(project: "Project", game_id: str, folder: str | Path, repo
                       emit: Emit = lambda *event: None) -> Path | None:
     """Check a game's data and write folder/<game>-report.pdf; returns its path, or None when the data has
     errors (they are in `report`). `emit(event, game_id, value)` tells progress as the build's does."""
-    from ..errors import cannot_write
-    from ..project import output_lock, write_file
+    from ..errors import UsageError, cannot_write
+    from ..project import output_lock, refuse_unmarked_pdf, write_file
 
     try:
+        folder = Path(folder)
+        target = folder / f"{game_id}-report.pdf"
+        try:  # said before the report is drawn (and again under the lock, where it is written)
+            refuse_unmarked_pdf(target, "the report", project.rel)
+        except UsageError as e:
+            report.error(f"{game_id}: no report: {e.message}", e.mark)
+            return None
         pdf = game_report_pdf(project, game_id, report, emit)
         if pdf is None:
             return None
-        folder = Path(folder)
-        target = folder / f"{game_id}-report.pdf"
         try:
             with output_lock(folder, project.rel(folder)):  # the folder's writers' lock: see remove_leftovers
+                refuse_unmarked_pdf(target, "the report", project.rel)  # (the user's own file of its name)
                 write_file(target, pdf)  # atomic, under a name of its own: two reports at once never share a file
+        except UsageError as e:
+            report.error(f"{game_id}: no report: {e.message}", e.mark)
+            return None
         except OSError as e:
             refused = cannot_write(project.rel(folder), e, project.rel)
             report.error(f"{game_id}: no report: {refused.message}", refused.mark)

@@ -37,15 +37,17 @@ def write_calibration(project: "Project", paper: str, folder: str | Path) -> Pat
     from ..draw.calibrate import calibration_sheet
     from ..draw.fonts import load_fonts
     from ..errors import cannot_write
-    from ..project import BUILTIN_FONTS, Project, calibration_name, output_lock, write_file
+    from ..project import BUILTIN_FONTS, Project, calibration_name, output_lock, refuse_unmarked_pdf, write_file
     from ..units import PrintOptions
 
-    size = PrintOptions(paper).paper_size
-    data = calibration_sheet(size, load_fonts(Project(BUILTIN_FONTS.parent)), f"pnp duplex calibration ({paper.upper()})")
     folder = Path(folder)
     path = folder / calibration_name(paper)
+    refuse_unmarked_pdf(path, "the calibration sheet", project.rel)  # before it is drawn (again where written)
+    size = PrintOptions(paper).paper_size
+    data = calibration_sheet(size, load_fonts(Project(BUILTIN_FONTS.parent)), f"pnp duplex calibration ({paper.upper()})")
     try:
         with output_lock(folder, project.rel(folder)):  # the folder's writers' lock: see remove_leftovers
+            refuse_unmarked_pdf(path, "the calibration sheet", project.rel)  # (the user's own file of its name)
             write_file(path, data)
     except OSError as e:
         raise cannot_write(project.rel(folder), e, project.rel) from None

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
-from ..project import not_regular, output_lock, program, read_project_file, repository, special_file, write_file, written_beside
+from ..project import not_regular, output_lock, program, refuse_unmarked_pdf, read_project_file, repository, special_file, write_file, written_beside
 from ..report import Mark, Report, counted, pasted, printable, shell_word, shortened, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
 from .inputs import manifest_name
@@ -922,6 +922,7 @@ def write_reprint(project: "Project", game_id: str, folder: Path, state: State, 
     # with the folder's lock, as the kit was written: the reprint was written beside another build's kit as
     # it wrote, and no manifest said what it held or since when
     with output_lock(folder, project.rel(folder)):
+        refuse_unmarked_pdf(target, "the reprint", project.rel)  # (replaced, or removed when nothing changed)
         if keys:
             checked = Report(project.root)
             _, studio = validate(project, game_id, checked, options)

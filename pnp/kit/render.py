@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
-from .. import __version__
+from .. import PDF_CREATOR, __version__
 from ..draw.canvas import Canvas, new_canvas as deterministic_canvas
 from ..errors import UsageError, blame
 from ..report import Mark
@@ -54,7 +54,7 @@ def new_canvas(target: Path, studio: "Studio", what: str, on_page: Callable[[], 
     c = deterministic_canvas(str(target), studio.fonts.name("Body"), studio.paper, compression=1, on_page=on_page)
     c.setTitle(f"{studio.game.title} — {what}")
     c.setAuthor(_author(studio))
-    c.setCreator(f"pnp {__version__}")
+    c.setCreator(f"{PDF_CREATOR} {__version__}")
     c.setSubject("Print-and-play kit")
     return c
 
@@ -177,7 +177,7 @@ def _assemble(target: Path, parts: list[Path], studio: "Studio") -> None:
         info = whole.docinfo
         info["/Title"] = f"{studio.game.title} — everything"
         info["/Author"] = _author(studio)
-        info["/Creator"] = f"pnp {__version__}"
+        info["/Creator"] = f"{PDF_CREATOR} {__version__}"
         info["/Producer"] = f"pnp {__version__} (ReportLab, qpdf)"
         info["/Subject"] = "Print-and-play kit"
         with open(target, "wb") as file:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError, cannot_write
-from ..project import output_lock, write_file
+from ..project import output_lock, refuse_unmarked_pdf, write_file
 from ..report import Report, named
 from .inputs import manifest_name, sha256
 from .manifest import record_bytes, seal
@@ -143,9 +143,9 @@ def write_selected(studio: "Studio", selection: Selection, folder: str | Path) -
         studio.options = dataclasses.replace(studio.options, draft=True)  # it holds a card drawn marked
     options = studio.options
     folder = Path(folder)
-    name = f"{studio.game.id}-selection-{selection.key()}-{options.paper}{options.variant}"
-    pdf = folder / f"{name}.pdf"
+    pdf = selection_pdf(folder, studio.game.id, selection, options)
     with output_lock(folder):  # the PDF and its manifest from one selection, never two mixed
+        refuse_unmarked_pdf(pdf, "the proof", studio.project.rel)  # (a file of the user's at its name)
         pages = write_selection(studio, {cid: set(items) for cid, items in keys.items()}, pdf, "selection")
         record = {"game": studio.game.id, **options.record(), "selection": selection.record(), "file": pdf.name,
                   "sha256": sha256(pdf, follow=False), "bytes": pdf.stat().st_size, "pages": pages, "items": keys}
@@ -153,6 +153,11 @@ def write_selected(studio: "Studio", selection: Selection, folder: str | Path) -
         write_file(written, record_bytes(record))
         seal(written)  # (only a proof this user's pnp made is removed by the next kit: render._remove_proofs)
     return pdf, pages, sum(len(v) for v in keys.values())
+
+
+def selection_pdf(folder: Path, game_id: str, selection: Selection, options: "PrintOptions") -> Path:
+    """The PDF a proof of `selection` is written to in `folder`."""
+    return folder / f"{game_id}-selection-{selection.key()}-{options.paper}{options.variant}.pdf"
 
 
 def proof(project: "Project", game_id: str, options: "PrintOptions", selection: Selection, folder: Path,
@@ -163,6 +168,8 @@ def proof(project: "Project", game_id: str, options: "PrintOptions", selection: 
     proof is a draft only if it holds a card with an error (write_selected tells)."""
     from ..check import validate
 
+    # a file of the user's at the proof's name is said before the game is drawn (and again where it is written)
+    refuse_unmarked_pdf(selection_pdf(Path(folder), game_id, selection, options), "the proof", project.rel)
     before = len(report.diagnostics)
     _, studio = validate(project, game_id, report, dataclasses.replace(options, draft=True))
     whole_game = studio.mark_data_errors(report.diagnostics[before:]) if studio is not None else None
