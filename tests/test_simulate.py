@@ -1260,26 +1260,31 @@ def test_rules_waiting_for_good_fail_at_their_line(tmp_path, wait):
                                                ("long name", "is 300 bytes long, past the"),
                                                ("user's file", "o/mini/simulation.json: error: a file pnp did not "
                                                                "write (no simulation.json of mini) is in the results'"),
+                                               ("user's json", "o/mini/simulation.json: error: a file pnp did not "
+                                                               "write (no simulation.json of mini) is in the results'"),
                                                ("link", "o/mini/simulation.json: error: a link is in the results'")])
 def test_results_that_cannot_be_written_are_said_before_the_games_are_played(tmp_path, in_the_way, said):
     """A file where --out's folder goes (/dev/null), or a folder where simulation.json goes: the run played
     every game, then said it could write none of their figures. A folder name longer than the system allows
     was a traceback ("File name too long") where the folder in the way was looked for. A link or a folder in
     the place of the folder's lock (a game folder sent with its output/) was said after the games, at the
-    folder (`output/mini: ... a symbolic link is in its place`, which it is not), in the system's words."""
+    folder (`output/mini: ... a symbolic link is in its place`, which it is not), in the system's words. A
+    results file is known by the line naming its game as pnp writes it, not by parsing it (a received one of
+    64 MB of `[],` took 4.7 s and 1.7 GB to parse): a JSON of the user's naming the game otherwise is kept."""
     root = _nim(tmp_path)
     out = tmp_path / ("n" * 300 if in_the_way == "long name" else "f") / "o"
     if in_the_way == "file":
         (tmp_path / "f").write_text("mine", encoding="utf-8")
     elif in_the_way == "folder":
         (out / "mini" / "simulation.json").mkdir(parents=True)
-    elif in_the_way in ("user's file", "link"):  # (--out ~/Desktop over the user's own file: replaced, exit 0)
-        (out / "mini").mkdir(parents=True)
-        (tmp_path / "mine.json").write_text("mine", encoding="utf-8")
+    elif in_the_way in ("user's file", "user's json", "link"):  # (--out ~/Desktop over the user's own file:
+        (out / "mini").mkdir(parents=True)  # replaced, exit 0)
+        mine = '{"game": "mini"}' if in_the_way == "user's json" else "mine"
+        (tmp_path / "mine.json").write_text(mine, encoding="utf-8")
         if in_the_way == "link":
             (out / "mini" / "simulation.json").symlink_to(tmp_path / "mine.json")
         else:
-            (out / "mini" / "simulation.json").write_text("mine", encoding="utf-8")
+            (out / "mini" / "simulation.json").write_text(mine, encoding="utf-8")
     elif in_the_way.startswith("lock"):
         (out / "mini").mkdir(parents=True)
         if in_the_way == "lock link":
@@ -1289,8 +1294,9 @@ def test_results_that_cannot_be_written_are_said_before_the_games_are_played(tmp
     result = _simulate(root, "--games", "2", "--jobs", "1", "--out", str(out))
     assert result.exit_code == 1 and said in result.output, result.output
     assert "mini: 2 games" not in result.output, "the games were played"
-    if in_the_way in ("user's file", "link"):
-        assert (out / "mini/simulation.json").read_text(encoding="utf-8") == "mine"  # kept, link and all
+    if in_the_way in ("user's file", "user's json", "link"):
+        assert (out / "mini/simulation.json").read_text(encoding="utf-8") == (tmp_path / "mine.json").read_text(
+            encoding="utf-8")  # kept, link and all
         assert (out / "mini/simulation.json").is_symlink() == (in_the_way == "link")
 
 
