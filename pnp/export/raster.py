@@ -2,7 +2,7 @@
 processes: rendering is quick, PNG encoding is what takes the time."""
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,10 +22,14 @@ if TYPE_CHECKING:
 
 MAX_PIXELS = 40_000_000  # in one image: rendering takes ~10 bytes a pixel at its peak, so ~400 MB (a 530 mm
 # square board at 300 dpi); a larger image is planned at a lower resolution (formats.within_cap)
-BYTES_PER_PIXEL = 10  # what rendering an image takes at its peak: pdfium's bitmap, the crop, the PNG strips
-RENDER_MEMORY = 500_000_000  # the images being rendered by all the workers together, at most: one worker per core
+BYTES_PER_PIXEL = 10  # what rendering an image takes at its peak: pdfium's bitmap, the crop, the PNG strips, the
+# compressed file (3 bytes a pixel of noise; measured: 139 MB in a worker for a 14.5-megapixel card of noise)
+RENDER_MEMORY = 400_000_000  # the images being rendered by all the workers together, at most: one worker per core
 # each rendering an image near MAX_PIXELS took 400 MB apiece (984 MB on two cores, 3 GB or more on eight); the
-# batches are given to the workers as earlier ones end, within it (write_all)
+# batches are given to the workers as earlier ones end, within it (write_all). Beside it: pnp drawing the next
+# faces (~160 MB while it draws pictures) and what the workers share of it (~200 MB after checking 20 noisy
+# 1600 x 2200 pictures); 500 MB let three 1200-dpi poker cards (145 MB apiece) be rendered at once, 400 two (and
+# one image near MAX_PIXELS, alone)
 MAX_EXPORT_PIXELS = 2_000_000_000  # in every image of one export together: about a minute of rendering and encoding
 # on one core, and room for about 1,900 poker-card faces at 300 dpi, what a large card game sends a print service
 # (DinoSpan's 356 faces at 300 dpi are 370 million); beyond it an export is refused before any is drawn
@@ -106,13 +110,23 @@ def _with_bleed(pixels: "np.ndarray", art_px: tuple, want: tuple) -> "np.ndarray
 
 
 def save(pixels: "np.ndarray", path: str, dpi: float) -> None:
+    """The PNG file written piece by piece (png_pieces): joined first, a noisy picture's file was held four times
+    over (the pieces, their join, the chunk, the file's join), 12 bytes a pixel beside the rendering's 3; two
+    workers at 1200 dpi took 240 MB apiece (20 noisy full-art poker cards: 805 MB summed with -j 2)."""
     with open(path, "wb") as out:
-        out.write(png_bytes(pixels, dpi))
+        for piece in png_pieces(pixels, dpi):
+            out.write(piece)
 
 
 def png_bytes(pixels: "np.ndarray", dpi: float, up: bool = True) -> bytes:
-    """RGB pixels (rows x columns x 3) as PNG bytes, the dpi in its pHYs chunk, every row with PNG's "Up"
-    filter and zlib at PNG_LEVEL. Measured (benchmarks/bench_png.py) on Diamonds & Dinosaurs' faces at 300 dpi:
+    """RGB pixels (rows x columns x 3) as PNG bytes (png_pieces joined): the preview's small images."""
+    return b"".join(png_pieces(pixels, dpi, up))
+
+
+def png_pieces(pixels: "np.ndarray", dpi: float, up: bool = True) -> Iterator[bytes]:
+    """RGB pixels (rows x columns x 3) as the pieces of a PNG file, the dpi in its pHYs chunk, every row with
+    PNG's "Up" filter and zlib at PNG_LEVEL, the compressed strips held once (a chunk's length comes before its
+    data) and never joined. Measured (benchmarks/bench_png.py) on Diamonds & Dinosaurs' faces at 300 dpi:
     Pillow's encoder takes 20 ms a face at compress_level 1 or 3 and 33 ms at 6, most of it choosing a filter for
     each row; this takes 9 ms for files 5% larger than level 3's (on a noisy photograph: 40% less time, for
     files no larger). The same pixels give the same bytes (one filter, one level, strips of fixed height).
@@ -144,10 +158,15 @@ def png_bytes(pixels: "np.ndarray", dpi: float, up: bool = True) -> bytes:
         idat.append(deflate.compress(strip[:n]))  # type: ignore[arg-type]  # a C-contiguous array is a buffer (its stubs do not say so)
     idat.append(deflate.flush())
     per_metre = int(dpi / 0.0254 + 0.5)
-    return b"".join([b"\x89PNG\r\n\x1a\n",
-                     chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
-                     chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),
-                     chunk(b"IDAT", b"".join(idat)), chunk(b"IEND", b"")])
+    yield (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+           + chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)))
+    # one IDAT chunk, as before (the same bytes): its length, then the strips, its CRC carried along them
+    yield struct.pack(">I", sum(len(piece) for piece in idat)) + b"IDAT"
+    crc = zlib.crc32(b"IDAT")
+    for piece in idat:
+        crc = zlib.crc32(piece, crc)
+        yield piece
+    yield struct.pack(">I", crc) + chunk(b"IEND", b"")
 
 
 BATCH = 8  # shots one task renders: small enough to share a chunk's pages between the processes
@@ -259,7 +278,11 @@ def _pool(jobs: int) -> "ProcessPoolExecutor":
     waited for good; here the worker's end is an error (BrokenProcessPool)."""
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(jobs, mp_context=worker_context("fork"), initializer=_load_libraries)
+    pool = ProcessPoolExecutor(jobs, mp_context=worker_context("fork"), initializer=_load_libraries)
+    # forked now, before the first faces are drawn (a forking pool starts all its processes at its first task),
+    # not at the first batch, when pnp held what drawing it used: a waiting worker's own memory 29 MB, now 17
+    pool.submit(_nothing)
+    return pool
 
 
 def batch_memory(shots: list[Shot]) -> int:
