@@ -297,14 +297,16 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool, impositi
     Prints one line per problem as path:line:col: error: message, then a summary.
     """
     from .check import validate as validate_game
+    from .draw.pictures import checked_only
     from .units import PrintOptions
 
     project = _project(ctx)
     selected = project.select(games)
     report = Report(project.root)
     options = PrintOptions(imposition=imposition) if imposition != "duplex" else None  # (None: the default kit's)
-    for game_id in selected:
-        validate_game(project, game_id, report, options)
+    with checked_only():  # (nothing is drawn after)
+        for game_id in selected:
+            validate_game(project, game_id, report, options)
     what = f"validated {len(selected)} game{'s' * (len(selected) != 1)}"
     if as_json:
         import json

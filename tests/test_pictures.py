@@ -2,6 +2,7 @@
 with the same bytes on every build; a picture that has no more than that is embedded as it is."""
 
 import base64
+import hashlib
 import io
 
 import pdfplumber
@@ -1349,3 +1350,32 @@ def test_a_picture_is_read_and_digested_once_for_its_first_drawing(tmp_path, mon
         assert len(reads) == 1
         draw(new_canvas(io.BytesIO(), "Helvetica"), picture, None)
         assert len(reads) == 2
+
+
+def test_validation_alone_resamples_a_picture_to_check_it_but_keeps_no_encoding_for_a_drawing(tmp_path):
+    """`pnp validate` of 20 full-art cards of 1600x2200 pictures spent three quarters of its time encoding each
+    resampled picture as PNG, kept for a drawing that never came. Validation alone (checked_only) resamples it,
+    as a build's does, and refuses what it refuses, but encodes nothing; a build's validation keeps it."""
+    from pnp.draw import pictures
+    from pnp.errors import DataError
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    whole, cut = tmp_path / "art.png", tmp_path / "cut.png"
+    Image.effect_noise((300, 300), 80).save(whole)
+    whole_bytes = whole.read_bytes()
+    cut.write_bytes(whole_bytes[: len(whole_bytes) // 2])
+    needed = pictures.printed_pixels((300, 300), 1.2, 1.2)
+    assert needed is not None
+    project, key = Project(tmp_path), pictures._key(hashlib.sha256(whole_bytes).hexdigest(), needed)
+
+    def verified(path):
+        return pictures.verified_picture(project, path, Mark("card.yaml", 3), path.name, (1.2, 1.2),
+                                         lambda work, pixels: None)
+
+    pictures._kept.pop(key, None)
+    with pictures.checked_only():
+        assert verified(whole) == (300, 300) and key not in pictures._kept
+        with pytest.raises(DataError):
+            verified(cut)
+    assert verified(whole) == (300, 300) and key in pictures._kept

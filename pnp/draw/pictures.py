@@ -16,6 +16,7 @@ import itertools
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from pathlib import Path
 from typing import NamedTuple
 
@@ -89,8 +90,10 @@ def verified_picture(project: Project, path: Path, mark: Mark | None, shown: str
     with opened_image(io.BytesIO(source), shown, mark) as image:
         if needed is None:
             image.load()
-        else:
+        elif _DRAWN_AFTER.get():
             _keep(_key(digest, needed), _encoded_from(image, needed))
+        else:  # resampled as drawing would, its failures said the same, but not encoded: nothing draws it
+            _resampled_image(image, needed)
     _verified[digest] = size
     while len(_verified) > VERIFIED:
         _verified.popitem(last=False)
@@ -252,15 +255,36 @@ def _keep(key: str, data: bytes) -> tuple[bytes, str]:
     return found
 
 
+# Whether what this process validates is drawn after (a build, an export, the preview), and the pictures it
+# resamples are worth encoding and keeping for it: `pnp validate` alone (checked_only) spent most of its time
+# encoding full-art pictures (PNG, a second each on a loaded machine) that nothing drew
+_DRAWN_AFTER: ContextVar[bool] = ContextVar("_DRAWN_AFTER", default=True)
+
+
+@contextlib.contextmanager
+def checked_only() -> Iterator[None]:
+    """Within it, validation checks pictures without keeping what only drawing needs (see _DRAWN_AFTER)."""
+    token = _DRAWN_AFTER.set(False)
+    try:
+        yield
+    finally:
+        _DRAWN_AFTER.reset(token)
+
+
 _kept: OrderedDict[str, tuple[bytes, str]] = OrderedDict()  # key -> (encoded picture, digest), oldest first
 _verified: OrderedDict[str, tuple[int, int]] = OrderedDict()  # digest of a picture decoded whole -> its size
 
 
 def _encoded_from(image: Image.Image, size: tuple[int, int]) -> bytes:
-    """The open picture `image` resampled to `size` (Lanczos; a JPEG decoded at a reduced scale first, which
-    costs a fraction of the time and memory), as JPEG when it was one, else as PNG: Pillow's encoders give the
-    same bytes for the same pixels, so a rebuild gives the same PDF. Its colours are converted to sRGB from a
-    colour profile that is not sRGB's (srgb_profile): ReportLab embeds numbers, which a PDF prints as sRGB."""
+    """The open picture `image` resampled to `size` (_resampled_image) and encoded (_encoded)."""
+    return _encoded(*_resampled_image(image, size))
+
+
+def _resampled_image(image: Image.Image, size: tuple[int, int]) -> tuple[Image.Image, bool]:
+    """(the open picture `image` resampled to `size` (Lanczos; a JPEG decoded at a reduced scale first, which
+    costs a fraction of the time and memory), whether it is encoded as a JPEG: when it was one). Its colours are
+    converted to sRGB from a colour profile that is not sRGB's (srgb_profile): ReportLab embeds numbers, which a
+    PDF prints as sRGB."""
     was_jpeg = image.format in JPEG_KINDS and image.mode in ("L", "RGB", "CMYK")
     profile = srgb_profile(image)
     held = orientation(image)
@@ -273,6 +297,12 @@ def _encoded_from(image: Image.Image, size: tuple[int, int]) -> bytes:
     resampled = picture.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
     if profile is not None:  # converted once resampled: fewer pixels
         resampled = _converted_to_srgb(resampled, profile, grey=image.mode in GREY_MODES)
+    return resampled, was_jpeg
+
+
+def _encoded(resampled: Image.Image, was_jpeg: bool) -> bytes:
+    """A resampled picture (_resampled_image) as JPEG when `was_jpeg`, else as PNG: Pillow's encoders give the
+    same bytes for the same pixels, so a rebuild gives the same PDF."""
     out = io.BytesIO()
     if was_jpeg:
         resampled.save(out, "JPEG", quality=JPEG_QUALITY, subsampling=0, optimize=False)

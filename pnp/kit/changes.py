@@ -674,13 +674,15 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
     if not any(path.startswith(f"cards/{game_id}/") for _, _, path, _ in entries):
         return {}
     from ..check import validate  # (only now: its imports took 3 s before a ref git does not know was refused)
+    from ..draw.pictures import checked_only
 
     with tempfile.TemporaryDirectory(prefix="pnp-since-") as tmp:
         root = Path(tmp) / "project"
         _write_tree(project, ref, entries, root)
         scratch = Project(root.resolve())
         report = Report(scratch.root)
-        game, studio = validate(scratch, game_id, report, options)
+        with checked_only():  # (its faces are compared, never drawn: its pictures need not be kept encoded)
+            game, studio = validate(scratch, game_id, report, options)
         if studio is None or report.errors:
             first = report.errors[0] if report.errors else None
             at = Mark(f"{since_shown(ref)}:{first.mark.file}", first.mark.line, first.mark.col) if first and first.mark else None
