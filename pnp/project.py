@@ -761,7 +761,10 @@ def written_beside(path: str | Path, durable: bool = True) -> Iterator[Path]:
     checksummed and made again when damaged, needs no wait on the disk (a first build stored 1,600 entries,
     each waiting for its fsync)."""
     tmp = temporary_beside(Path(path))
+    held = _held(tmp) if durable else None
     try:
+        if durable:
+            _remove_dead_writers(Path(path), tmp)
         yield tmp
         if durable:
             commit_files({tmp: Path(path)})
@@ -769,6 +772,56 @@ def written_beside(path: str | Path, durable: bool = True) -> Iterator[Path]:
             move_into_place(tmp, Path(path))
     finally:
         tmp.unlink(missing_ok=True)
+        if held is not None:
+            os.close(held)
+
+
+# a temporary no lock is held on yet is left alone this long after it was last written: its writer may have
+# made it an instant ago (temporary_beside), and a writer by other means (a kit's PDF) holds none
+_DEAD_AFTER = 60.0  # seconds
+
+
+def _held(tmp: Path) -> int | None:
+    """A descriptor holding an exclusive lock on the temporary `tmp` as long as its writer lives: the system
+    releases it when the process ends however it ends, which tells a killed writer's leftover from a live one's
+    (None where the system has no flock)."""
+    try:
+        import fcntl
+    except ImportError:  # (Windows: no leftover of a live writer can be removed there anyway: it is open)
+        return None
+    try:
+        fd = os.open(tmp, os.O_RDONLY | NO_FOLLOW)
+    except OSError:
+        return None
+    with contextlib.suppress(OSError):
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    return fd
+
+
+def _remove_dead_writers(path: Path, mine: Path) -> None:
+    """Remove the temporaries of `path` (beside it, see temporary_beside) whose writers were killed: written
+    outside any output folder's lock (convert beside its table, icons add, simulate --out), each killed run left
+    its whole file behind, hidden, for good, and remove_leftovers never looks there. One whose lock is held, or
+    written less than _DEAD_AFTER ago, is a live writer's."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    prefix = f".{path.name}.pnp-"
+    with contextlib.suppress(OSError), os.scandir(path.parent) as entries:
+        for entry in entries:
+            if (entry.name == mine.name or not entry.name.startswith(prefix) or len(entry.name) != len(prefix) + 16
+                    or not TEMPORARY_NAME.fullmatch(entry.name) or not entry.is_file(follow_symlinks=False)):
+                continue
+            with contextlib.suppress(OSError):
+                if time.time() - entry.stat(follow_symlinks=False).st_mtime < _DEAD_AFTER:
+                    continue
+                fd = os.open(entry.path, os.O_RDONLY | NO_FOLLOW | getattr(os, "O_NONBLOCK", 0))
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # (BlockingIOError, an OSError: a live writer's)
+                    os.unlink(entry.path)
+                finally:
+                    os.close(fd)
 
 
 class ErrorHoldingFile:
