@@ -8,6 +8,7 @@ import gc
 import multiprocessing
 import multiprocessing.context
 import os
+import re
 import secrets
 import signal
 import stat
@@ -1196,12 +1197,27 @@ def _writable(project: "Project", target: Path, folder: Path) -> None:
     """OutputError if nothing can be made in the existing `folder` (on the way to `target`)."""
     try:
         probe = temporary_beside(folder / "probe", folder=True)
-        with contextlib.suppress(FileNotFoundError):  # (a pnp holding the folder's lock removes such leftovers)
+        with contextlib.suppress(FileNotFoundError):  # (another pnp's _remove_probes may have removed it)
             probe.rmdir()
+        _remove_probes(folder)
     except (OSError, ValueError) as e:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
         raise write_refused(project.rel(target), f"nothing can be made in {printable(project.rel(folder))} "
                             f"({reason})") from None
+
+
+def _remove_probes(folder: Path) -> None:
+    """Remove the empty probes (_writable) that pnps killed between making and removing one left in `folder`:
+    no lock is held there (an export's game folder, the project's folder for calibrate), so none was ever
+    removed. Only an empty folder can go (rmdir), and a live pnp's own rmdir of its probe takes it gone."""
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            if _PROBE.fullmatch(entry.name):
+                with contextlib.suppress(OSError):
+                    os.rmdir(entry.path)
+
+
+_PROBE = re.compile(r"\.probe\.pnp-[0-9a-f]{12}\.tmp")  # (temporary_beside's name for _writable's probe)
 
 
 def _no_link_inside(project: "Project", path: Path, refused: Callable[[str], UsageError], out_option: bool = True) -> None:

@@ -529,3 +529,19 @@ def test_a_write_outside_any_lock_removes_the_temporaries_killed_writers_of_its_
         os.close(held)
     assert target.read_bytes() == b"new"
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([target.name, live.name, fresh.name, other.name])
+
+
+def test_a_probe_a_killed_pnp_left_where_no_lock_is_held_is_removed_by_the_next_probe(tmp_path):
+    """`pnp export` SIGKILLed between making and removing the probe of its game folder (which no lock of
+    export's covers) left an empty .probe.pnp-<hex>.tmp folder there that no later export ever removed. The
+    next probe there removes it, but never a non-empty folder of that name nor another name."""
+    from pnp import project as project_module
+    folder = tmp_path / "game"
+    folder.mkdir()
+    left = temporary_beside(folder / "probe", folder=True)
+    kept = temporary_beside(folder / "probe", folder=True)
+    (kept / "x").write_bytes(b"")
+    other = temporary_beside(folder / "other", folder=True)
+    project_module._writable(Project(tmp_path), folder / "export" / "tgc", folder)
+    assert sorted(p.name for p in folder.iterdir()) == sorted([kept.name, other.name])
+    assert not left.exists()
