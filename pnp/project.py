@@ -8,6 +8,7 @@ import gc
 import multiprocessing
 import multiprocessing.context
 import os
+import re
 import secrets
 import signal
 import stat
@@ -761,7 +762,10 @@ def written_beside(path: str | Path, durable: bool = True) -> Iterator[Path]:
     checksummed and made again when damaged, needs no wait on the disk (a first build stored 1,600 entries,
     each waiting for its fsync)."""
     tmp = temporary_beside(Path(path))
+    held = _held(tmp) if durable else None
     try:
+        if durable:
+            _remove_dead_writers(Path(path), tmp)
         yield tmp
         if durable:
             commit_files({tmp: Path(path)})
@@ -769,6 +773,56 @@ def written_beside(path: str | Path, durable: bool = True) -> Iterator[Path]:
             move_into_place(tmp, Path(path))
     finally:
         tmp.unlink(missing_ok=True)
+        if held is not None:
+            os.close(held)
+
+
+# a temporary no lock is held on yet is left alone this long after it was last written: its writer may have
+# made it an instant ago (temporary_beside), and a writer by other means (a kit's PDF) holds none
+_DEAD_AFTER = 60.0  # seconds
+
+
+def _held(tmp: Path) -> int | None:
+    """A descriptor holding an exclusive lock on the temporary `tmp` as long as its writer lives: the system
+    releases it when the process ends however it ends, which tells a killed writer's leftover from a live one's
+    (None where the system has no flock)."""
+    try:
+        import fcntl
+    except ImportError:  # (Windows: no leftover of a live writer can be removed there anyway: it is open)
+        return None
+    try:
+        fd = os.open(tmp, os.O_RDONLY | NO_FOLLOW)
+    except OSError:
+        return None
+    with contextlib.suppress(OSError):
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    return fd
+
+
+def _remove_dead_writers(path: Path, mine: Path) -> None:
+    """Remove the temporaries of `path` (beside it, see temporary_beside) whose writers were killed: written
+    outside any output folder's lock (convert beside its table, icons add, simulate --out), each killed run left
+    its whole file behind, hidden, for good, and remove_leftovers never looks there. One whose lock is held, or
+    written less than _DEAD_AFTER ago, is a live writer's."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    prefix = f".{path.name}.pnp-"
+    with contextlib.suppress(OSError), os.scandir(path.parent) as entries:
+        for entry in entries:
+            if (entry.name == mine.name or not entry.name.startswith(prefix) or len(entry.name) != len(prefix) + 16
+                    or not TEMPORARY_NAME.fullmatch(entry.name) or not entry.is_file(follow_symlinks=False)):
+                continue
+            with contextlib.suppress(OSError):
+                if time.time() - entry.stat(follow_symlinks=False).st_mtime < _DEAD_AFTER:
+                    continue
+                fd = os.open(entry.path, os.O_RDONLY | NO_FOLLOW | getattr(os, "O_NONBLOCK", 0))
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # (BlockingIOError, an OSError: a live writer's)
+                    os.unlink(entry.path)
+                finally:
+                    os.close(fd)
 
 
 class ErrorHoldingFile:
@@ -1143,12 +1197,27 @@ def _writable(project: "Project", target: Path, folder: Path) -> None:
     """OutputError if nothing can be made in the existing `folder` (on the way to `target`)."""
     try:
         probe = temporary_beside(folder / "probe", folder=True)
-        with contextlib.suppress(FileNotFoundError):  # (a pnp holding the folder's lock removes such leftovers)
+        with contextlib.suppress(FileNotFoundError):  # (another pnp's _remove_probes may have removed it)
             probe.rmdir()
+        _remove_probes(folder)
     except (OSError, ValueError) as e:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
         raise write_refused(project.rel(target), f"nothing can be made in {printable(project.rel(folder))} "
                             f"({reason})") from None
+
+
+def _remove_probes(folder: Path) -> None:
+    """Remove the empty probes (_writable) that pnps killed between making and removing one left in `folder`:
+    no lock is held there (an export's game folder, the project's folder for calibrate), so none was ever
+    removed. Only an empty folder can go (rmdir), and a live pnp's own rmdir of its probe takes it gone."""
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            if _PROBE.fullmatch(entry.name):
+                with contextlib.suppress(OSError):
+                    os.rmdir(entry.path)
+
+
+_PROBE = re.compile(r"\.probe\.pnp-[0-9a-f]{12}\.tmp")  # (temporary_beside's name for _writable's probe)
 
 
 def _no_link_inside(project: "Project", path: Path, refused: Callable[[str], UsageError], out_option: bool = True) -> None:

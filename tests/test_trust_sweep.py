@@ -504,3 +504,44 @@ def test_a_kit_inputs_digest_reads_a_file_as_it_was_checked_inside_the_project(t
     monkeypatch.setattr(inputs, "is_hidden", swapped_after_the_check)
     said = inputs._digest(Project(root), root / "cards/g/cards.yaml")
     assert said != inputs.sha256(outside / "cards.yaml") and "cannot be read" in said, said
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="flock: POSIX")
+def test_a_write_outside_any_lock_removes_the_temporaries_killed_writers_of_its_file_left_not_a_live_ones(tmp_path):
+    """`pnp convert` (or icons add, simulate --out) SIGKILLed between making its temporary and renaming it left
+    the whole hidden file beside the table for good: nothing of pnp's ever removed it. The next write of that
+    file removes the ones no live writer holds; a held one, or one just made, is left."""
+    import fcntl
+    import time
+
+    from pnp.project import write_file
+    target = tmp_path / "cards.xlsx"
+    dead, live, fresh = (temporary_beside(target) for _ in range(3))
+    other = temporary_beside(tmp_path / "x.yaml")  # another file's: never this write's to remove
+    old = time.time() - 3600
+    for path in (dead, live, other):
+        os.utime(path, (old, old))
+    held = os.open(live, os.O_RDONLY)
+    fcntl.flock(held, fcntl.LOCK_EX)
+    try:
+        write_file(target, b"new")
+    finally:
+        os.close(held)
+    assert target.read_bytes() == b"new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([target.name, live.name, fresh.name, other.name])
+
+
+def test_a_probe_a_killed_pnp_left_where_no_lock_is_held_is_removed_by_the_next_probe(tmp_path):
+    """`pnp export` SIGKILLed between making and removing the probe of its game folder (which no lock of
+    export's covers) left an empty .probe.pnp-<hex>.tmp folder there that no later export ever removed. The
+    next probe there removes it, but never a non-empty folder of that name nor another name."""
+    from pnp import project as project_module
+    folder = tmp_path / "game"
+    folder.mkdir()
+    left = temporary_beside(folder / "probe", folder=True)
+    kept = temporary_beside(folder / "probe", folder=True)
+    (kept / "x").write_bytes(b"")
+    other = temporary_beside(folder / "other", folder=True)
+    project_module._writable(Project(tmp_path), folder / "export" / "tgc", folder)
+    assert sorted(p.name for p in folder.iterdir()) == sorted([kept.name, other.name])
+    assert not left.exists()
