@@ -226,3 +226,13 @@ def test_a_huge_file_unpacked_over_a_sealed_manifest_or_a_file_it_lists_is_never
     said = run(root, "changes", "mini")
     assert said.exit_code == 2 and "output/mini/manifest.json: error: mini: it is not one your pnp wrote" in said.output, said.output
     assert max(read) < 1 << 20
+
+
+def test_a_manifest_that_is_a_link_to_itself_is_not_pnps_and_no_bug(tmp_path, own_disk_cache):
+    """A manifest.json that is a link to itself made Path.resolve raise RuntimeError on Python 3.11, and
+    `pnp build` said 'This is a bug in pnp'. It is no manifest pnp wrote: the kit is not up to date."""
+    from pnp.kit.manifest import sealed
+
+    loop = tmp_path / "manifest.json"
+    loop.symlink_to("manifest.json")
+    assert sealed(loop) is False

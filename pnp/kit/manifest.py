@@ -175,10 +175,17 @@ def up_to_date(project: "Project", game_id: str, options: "PrintOptions | dict",
 _WRITTEN = DiskCache("manifests")
 
 
+def _real(path: Path) -> bytes:
+    """The key of the manifest at `path` in the record: its real path. os.path.realpath, not Path.resolve: a
+    manifest.json that is a link to itself made resolve raise RuntimeError ('This is a bug in pnp') on Python
+    3.11; realpath leaves the loop unresolved and sha256(follow=False) then refuses the link."""
+    return os.fsencode(os.path.realpath(path))
+
+
 def seal(path: Path) -> None:
     """Record the manifest at `path`, just written by pnp, as this user's pnp's (sealed tells)."""
     try:
-        _WRITTEN.store(os.fsencode(path.resolve()), sha256(path, follow=False))
+        _WRITTEN.store(_real(path), sha256(path, follow=False))
     except OSError:  # not kept: the next build makes it again
         pass
 
@@ -194,5 +201,5 @@ def sealed(path: Path) -> bool:
     cannot be read. One larger than any manifest pnp writes is not read: a 10 GB file (sparse: a few KB in an
     archive) unpacked over a sealed export.json or manifest.json was read whole, for minutes, by every build,
     export and `pnp changes` that looked at it."""
-    kept = _WRITTEN.stored(os.fsencode(path.resolve()), lambda value: isinstance(value, str))
+    kept = _WRITTEN.stored(_real(path), lambda value: isinstance(value, str))
     return kept is not None and kept == sha256(path, follow=False, at_most=MANIFEST_MAX_BYTES)
