@@ -787,12 +787,15 @@ def test_ctrl_z_stops_the_rules_with_pnp_and_what_they_started_outside_their_gro
     pnp = subprocess.Popen([sys.executable, "-m", "pnp", "--root", str(root), "simulate", "mini", "--games",
                             "100000", "--jobs", "1", "--out", str(tmp_path / "o")],
                            env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE)
+                           stderr=subprocess.PIPE, process_group=0)
+    # (pnp in a group of its own, whose parent, this test, is in another of the same session, as a shell's job
+    # is: the system discards a SIGTSTP sent to a process of an orphaned group, which no shell could continue,
+    # and the test's own group is orphaned when pytest runs where no shell leads it, `setsid pytest` or a CI
+    # runner: pnp stopping itself as the default does, by SIGTSTP, was not stopped, and the test failed there)
 
-    def stopped(pids, stopped=True):  # whether each is (or is not) stopped within 30 s (a loaded machine took
-        # more than the 2 s this waited first, and once, at a load of 12 on 2 cores, more than 10 s): its state,
-        # after its name in parentheses, 'T'
-        for _ in range(1500):
+    def stopped(pids, stopped=True):  # whether each is (or is not) stopped within 10 s (a loaded machine took
+        # more than the 2 s this waited first): its state, after its name in parentheses, 'T'
+        for _ in range(500):
             if all((Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0] == "T") == stopped
                    for pid in pids):
                 return True
