@@ -36,6 +36,12 @@ def test_aliases_and_merges_are_plain_data():
     assert dict(data["item"]) == {"x": 1, "y": 5}
 
 
+def test_an_alias_of_an_anchored_null_is_that_null_not_a_recursion():
+    """`&none ~` names the value null; it was taken for an anchor whose collection is still being read."""
+    data = load_text("a: &none ~\nb: *none\nc: &l [1]\nd: *l\n", "f.yaml")
+    assert data["b"] is None and list(data["d"]) == [1]
+
+
 def test_alias_bomb_is_refused_quickly():
     rows = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
     rows += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]

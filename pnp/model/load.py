@@ -397,6 +397,11 @@ def _compressed(found: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     return tuple(kept)
 
 
+# what an anchor names while its own list or mapping is still being read (an alias to it then is recursive);
+# not None, which is the value of an anchored null (`a: &none ~`, then `b: *none`)
+_UNFINISHED = object()
+
+
 class _Collection:
     """A list or mapping being built from parser events."""
 
@@ -713,7 +718,7 @@ class _Builder:
             name = shortened(str(event.anchor), QUOTE_LIMIT)  # (a name of 5,000 characters was quoted whole, twice)
             raise LoadError(f"alias '*{name}' names no anchor '&{name}' above it", mark)
         value, size = self.anchors[event.anchor]
-        if value is None:
+        if value is _UNFINISHED:
             raise LoadError("recursive YAML alias: a value contains itself", mark)
         written = self.anchors_written.get(event.anchor)
         if written is not None and type(value) in (int, float):
@@ -734,7 +739,7 @@ class _Builder:
         if len(self.stack) >= MAX_DEPTH:
             raise LoadError(f"lists and mappings nested more than {MAX_DEPTH} deep", mark)
         if event.anchor is not None:
-            self.anchors[event.anchor] = (None, 0)
+            self.anchors[event.anchor] = (_UNFINISHED, 0)
         self.stack.append(_Collection(isinstance(event, yaml.MappingStartEvent), mark, event.anchor,
                                       bool(event.flow_style)))
 
