@@ -198,7 +198,9 @@ class Game:
     def file(self, name: object, mark: Mark | None, what: str = "file") -> Path:
         """A file of this game's cards/ folder named in game.yaml (a table's, the rules'): it must be inside the
         project, and not in its output/ (a table read from an earlier build's folder, as pictures are not)."""
-        if not isinstance(name, str) or not name:
+        if name == "":  # ("must be text, got ''" said text was not text)
+            raise DataError(f"a {what} name is empty: name a file of {self.project.rel(self.folder)}/", mark)
+        if not isinstance(name, str):
             raise DataError(f"{what} name must be text, got {shown(name)}", mark)
         return self.project.inside(self.folder / name, mark, what, shown=name, built=False)
 
