@@ -161,11 +161,13 @@ def test_a_link_to_nothing_where_the_games_folder_goes_is_refused_before_any_dra
     (["report", "mini"], "mini/mini-report.pdf"),
     (["calibrate"], "calibrate-a4.pdf"),
     (["build", "mini", "--only", "true"], f"mini/mini-selection-{Selection(only='true').key()}-a4.pdf"),  # a proof
+    (["build", "mini", "--only", "true"], f"mini/manifest-selection-{Selection(only='true').key()}.json"),  # its record
 ])
 def test_a_users_file_at_the_name_of_a_pdf_written_alone_is_refused_and_kept(tmp_path, mini, command, name):
     """`pnp report GAME --out DIR` replaced the user's own DIR/<game>/<game>-report.pdf, `pnp calibrate --out DIR`
     their DIR/calibrate-<paper>.pdf, a proof its <game>-selection-<key>-<paper>.pdf (a reprint likewise), exit 0:
-    no manifest lists any, so pnp tells its own by its mark."""
+    no manifest lists any, so pnp tells its own by its mark. A proof's record, manifest-selection-<key>.json, is
+    pnp's when it is a manifest naming the game."""
     mine = tmp_path / "out" / name
     mine.parent.mkdir(parents=True)
     mine.write_text("mine\n")

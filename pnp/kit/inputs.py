@@ -25,7 +25,7 @@ from ..project import MAX_LINK_HOPS, is_hidden, open_project_file, open_regular
 from ..report import Mark
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterable
+    from collections.abc import Callable, Collection, Iterable
 
     from ..project import Project
     from ..units import PrintOptions
@@ -165,6 +165,25 @@ def read_manifest(path: Path, shown: str, follow: bool = False) -> dict[str, Any
     if not isinstance(manifest, dict):
         raise UsageError("not a pnp manifest: expected a JSON object", Mark(shown, 1, 1))
     return manifest
+
+
+def refuse_foreign_record(path: Path, game_id: str, what: str, rel: "Callable[[Path], str]") -> None:
+    """UsageError at `path`, the name of the record (a manifest) a proof or a reprint of `game_id` writes beside
+    its PDF (`what`: 'the reprint'), when something is there that is not such a manifest of the game: a build
+    --changed-since replaced the user's own manifest-reprint-KEY.json there, or removed it when nothing had
+    changed, exit 0 (its PDF was already refused by its mark: refuse_unmarked_pdf). A manifest is told as the
+    kit's is (render._names_listed): a JSON object naming the game."""
+    try:
+        os.lstat(path)
+    except OSError:  # none there (or said when it is written)
+        return
+    try:
+        if read_manifest(path, path.name).get("game") == game_id:
+            return
+    except UsageError:  # (a link, a pipe, not JSON: not one pnp wrote)
+        pass
+    raise UsageError(f"a file pnp did not write (not a manifest of {game_id}'s) is in {what}'s way: move it away, "
+                     "or choose another --out", Mark(rel(path)))
 
 
 def _parsed(text: str) -> Any:
