@@ -199,6 +199,27 @@ def test_a_pdf_written_alone_is_pnps_by_its_mark(tmp_path, tail, refused):
         assert refused and str(e.mark) == "a.pdf" and "in the report's way" in e.message
 
 
+@pytest.mark.parametrize("make, said", [
+    (lambda p: p.write_text('{"game": "mini", "file": "x.pdf"}'), None),  # a manifest of the game: pnp's
+    (lambda p: p.write_text('{"game": "other"}'), "a file pnp did not write"),
+    (lambda p: p.write_text("[1]"), "a file pnp did not write"),
+    (lambda p: p.mkdir(), "a folder pnp did not make"),
+    (lambda p: p.symlink_to("nowhere"), "a link pnp did not make"),  # (removed when nothing changed, before)
+    (lambda p: os.mkfifo(p), "a named pipe pnp did not make"),
+])
+def test_a_proofs_or_reprints_manifest_is_pnps_when_it_names_the_game(tmp_path, make, said):
+    from pnp.errors import UsageError
+    from pnp.kit.inputs import refuse_foreign_record
+
+    make(tmp_path / "manifest-reprint-0.json")
+    try:
+        refuse_foreign_record(tmp_path / "manifest-reprint-0.json", "mini", "the reprint", lambda p: p.name)
+        assert said is None
+    except UsageError as e:
+        assert said is not None and e.message.startswith(said) and "in the reprint's way" in e.message \
+            and str(e.mark) == "manifest-reprint-0.json", e.message
+
+
 def test_a_pdf_pnp_cannot_read_is_kept_as_the_users(tmp_path, monkeypatch):
     """An unreadable file at the name was let through ('said when written'), and the rename replaced it."""
     import pnp.project

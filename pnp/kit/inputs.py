@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import platform
+import stat
 import zlib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -21,7 +22,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from .. import __version__
 from ..errors import LoadError, UsageError
-from ..project import MAX_LINK_HOPS, is_hidden, open_project_file, open_regular
+from ..project import MAX_LINK_HOPS, is_hidden, not_regular, open_project_file, open_regular
 from ..report import Mark
 
 if TYPE_CHECKING:
@@ -174,16 +175,17 @@ def refuse_foreign_record(path: Path, game_id: str, what: str, rel: "Callable[[P
     changed, exit 0 (its PDF was already refused by its mark: refuse_unmarked_pdf). A manifest is told as the
     kit's is (render._names_listed): a JSON object naming the game."""
     try:
-        os.lstat(path)
+        mode = os.lstat(path).st_mode
     except OSError:  # none there (or said when it is written)
         return
+    kind = "a link" if stat.S_ISLNK(mode) else not_regular(mode)  # (said as what it is: a folder is no file)
     try:
-        if read_manifest(path, path.name).get("game") == game_id:
+        if kind is None and read_manifest(path, path.name).get("game") == game_id:
             return
-    except UsageError:  # (a link, a pipe, not JSON: not one pnp wrote)
+    except UsageError:  # (not JSON, too large: not one pnp wrote)
         pass
-    raise UsageError(f"a file pnp did not write (not a manifest of {game_id}'s) is in {what}'s way: move it away, "
-                     "or choose another --out", Mark(rel(path)))
+    raise UsageError(f"{f'{kind} pnp did not make' if kind else 'a file pnp did not write'} (not a manifest of "
+                     f"{game_id}'s) is in {what}'s way: move it away, or choose another --out", Mark(rel(path)))
 
 
 def _parsed(text: str) -> Any:
