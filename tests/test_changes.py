@@ -437,6 +437,14 @@ def test_a_reprint_since_another_state_never_replaces_or_removes_this_one(tmp_pa
     second = run(root, "build", "mini", "--changed-since", str(root / "after.json"))
     assert second.exit_code == 0 and "nothing added or changed since after.json; no reprint" in second.output
     assert {p.name: p.read_bytes() for p in (root / "output" / "mini").glob("*reprint*")} == written
+    # a user's own file at the name of a reprint's manifest was removed by a build that found nothing changed (and
+    # replaced when something had): refused, as a file at the reprint's own name is (by pnp's mark)
+    mine = root / "output" / "mini" / f"manifest-reprint-{changes.State({}, 'manifest', 'after.json').key()}.json"
+    mine.write_text("mine\n", encoding="utf-8")
+    third = run(root, "build", "mini", "--changed-since", str(root / "after.json"))
+    assert third.exit_code != 0 and f"output/mini/{mine.name}: error: " in third.output \
+        and "a file pnp did not write" in third.output, third.output
+    assert mine.read_text(encoding="utf-8") == "mine\n"
 
 
 def test_two_kept_manifests_given_by_one_relative_name_are_two_states(tmp_path, monkeypatch):

@@ -161,11 +161,13 @@ def test_a_link_to_nothing_where_the_games_folder_goes_is_refused_before_any_dra
     (["report", "mini"], "mini/mini-report.pdf"),
     (["calibrate"], "calibrate-a4.pdf"),
     (["build", "mini", "--only", "true"], f"mini/mini-selection-{Selection(only='true').key()}-a4.pdf"),  # a proof
+    (["build", "mini", "--only", "true"], f"mini/manifest-selection-{Selection(only='true').key()}.json"),  # its record
 ])
 def test_a_users_file_at_the_name_of_a_pdf_written_alone_is_refused_and_kept(tmp_path, mini, command, name):
     """`pnp report GAME --out DIR` replaced the user's own DIR/<game>/<game>-report.pdf, `pnp calibrate --out DIR`
     their DIR/calibrate-<paper>.pdf, a proof its <game>-selection-<key>-<paper>.pdf (a reprint likewise), exit 0:
-    no manifest lists any, so pnp tells its own by its mark."""
+    no manifest lists any, so pnp tells its own by its mark. A proof's record, manifest-selection-<key>.json, is
+    pnp's when it is a manifest naming the game."""
     mine = tmp_path / "out" / name
     mine.parent.mkdir(parents=True)
     mine.write_text("mine\n")
@@ -195,6 +197,27 @@ def test_a_pdf_written_alone_is_pnps_by_its_mark(tmp_path, tail, refused):
         assert not refused
     except UsageError as e:
         assert refused and str(e.mark) == "a.pdf" and "in the report's way" in e.message
+
+
+@pytest.mark.parametrize("make, said", [
+    (lambda p: p.write_text('{"game": "mini", "file": "x.pdf"}'), None),  # a manifest of the game: pnp's
+    (lambda p: p.write_text('{"game": "other"}'), "a file pnp did not write"),
+    (lambda p: p.write_text("[1]"), "a file pnp did not write"),
+    (lambda p: p.mkdir(), "a folder pnp did not make"),
+    (lambda p: p.symlink_to("nowhere"), "a link pnp did not make"),  # (removed when nothing changed, before)
+    (lambda p: os.mkfifo(p), "a named pipe pnp did not make"),
+])
+def test_a_proofs_or_reprints_manifest_is_pnps_when_it_names_the_game(tmp_path, make, said):
+    from pnp.errors import UsageError
+    from pnp.kit.inputs import refuse_foreign_record
+
+    make(tmp_path / "manifest-reprint-0.json")
+    try:
+        refuse_foreign_record(tmp_path / "manifest-reprint-0.json", "mini", "the reprint", lambda p: p.name)
+        assert said is None
+    except UsageError as e:
+        assert said is not None and e.message.startswith(said) and "in the reprint's way" in e.message \
+            and str(e.mark) == "manifest-reprint-0.json", e.message
 
 
 def test_a_pdf_pnp_cannot_read_is_kept_as_the_users(tmp_path, monkeypatch):

@@ -21,7 +21,7 @@ from ..errors import DataError, UsageError
 from ..project import not_regular, output_lock, program, refuse_unmarked_pdf, read_project_file, repository, special_file, write_file, written_beside
 from ..report import Mark, Report, counted, pasted, printable, shell_word, shortened, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
-from .inputs import manifest_name
+from .inputs import manifest_name, refuse_foreign_record
 from .manifest import Manifest, record_bytes, sealed, sealing
 
 if TYPE_CHECKING:
@@ -925,6 +925,7 @@ def write_reprint(project: "Project", game_id: str, folder: Path, state: State, 
     # it wrote, and no manifest said what it held or since when
     with output_lock(folder, project.rel(folder)):
         refuse_unmarked_pdf(target, "the reprint", project.rel)  # (replaced, or removed when nothing changed)
+        refuse_foreign_record(recorded, game_id, "the reprint", project.rel)  # (so is its manifest)
         if keys:
             checked = Report(project.root)
             _, studio = validate(project, game_id, checked, options)

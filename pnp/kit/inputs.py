@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import platform
+import stat
 import zlib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -21,11 +22,11 @@ from typing import IO, TYPE_CHECKING, Any
 
 from .. import __version__
 from ..errors import LoadError, UsageError
-from ..project import MAX_LINK_HOPS, is_hidden, open_project_file, open_regular
+from ..project import MAX_LINK_HOPS, is_hidden, not_regular, open_project_file, open_regular
 from ..report import Mark
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterable
+    from collections.abc import Callable, Collection, Iterable
 
     from ..project import Project
     from ..units import PrintOptions
@@ -165,6 +166,26 @@ def read_manifest(path: Path, shown: str, follow: bool = False) -> dict[str, Any
     if not isinstance(manifest, dict):
         raise UsageError("not a pnp manifest: expected a JSON object", Mark(shown, 1, 1))
     return manifest
+
+
+def refuse_foreign_record(path: Path, game_id: str, what: str, rel: "Callable[[Path], str]") -> None:
+    """UsageError at `path`, the name of the record (a manifest) a proof or a reprint of `game_id` writes beside
+    its PDF (`what`: 'the reprint'), when something is there that is not such a manifest of the game: a build
+    --changed-since replaced the user's own manifest-reprint-KEY.json there, or removed it when nothing had
+    changed, exit 0 (its PDF was already refused by its mark: refuse_unmarked_pdf). A manifest is told as the
+    kit's is (render._names_listed): a JSON object naming the game."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:  # none there (or said when it is written)
+        return
+    kind = "a link" if stat.S_ISLNK(mode) else not_regular(mode)  # (said as what it is: a folder is no file)
+    try:
+        if kind is None and read_manifest(path, path.name).get("game") == game_id:
+            return
+    except UsageError:  # (not JSON, too large: not one pnp wrote)
+        pass
+    raise UsageError(f"{f'{kind} pnp did not make' if kind else 'a file pnp did not write'} (not a manifest of "
+                     f"{game_id}'s) is in {what}'s way: move it away, or choose another --out", Mark(rel(path)))
 
 
 def _parsed(text: str) -> Any:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import UsageError, cannot_write
 from ..project import output_lock, refuse_unmarked_pdf, write_file
 from ..report import Report, named
-from .inputs import manifest_name, sha256
+from .inputs import manifest_name, refuse_foreign_record, sha256
 from .manifest import record_bytes, seal
 
 if TYPE_CHECKING:
@@ -146,10 +146,11 @@ def write_selected(studio: "Studio", selection: Selection, folder: str | Path) -
     pdf = selection_pdf(folder, studio.game.id, selection, options)
     with output_lock(folder):  # the PDF and its manifest from one selection, never two mixed
         refuse_unmarked_pdf(pdf, "the proof", studio.project.rel)  # (a file of the user's at its name)
+        written = folder / manifest_name(options, f"selection-{selection.key()}")
+        refuse_foreign_record(written, studio.game.id, "the proof", studio.project.rel)  # (and at its manifest's)
         pages = write_selection(studio, {cid: set(items) for cid, items in keys.items()}, pdf, "selection")
         record = {"game": studio.game.id, **options.record(), "selection": selection.record(), "file": pdf.name,
                   "sha256": sha256(pdf, follow=False), "bytes": pdf.stat().st_size, "pages": pages, "items": keys}
-        written = folder / manifest_name(options, f"selection-{selection.key()}")
         write_file(written, record_bytes(record))
         seal(written)  # (only a proof this user's pnp made is removed by the next kit: render._remove_proofs)
     return pdf, pages, sum(len(v) for v in keys.values())
