@@ -1774,6 +1774,19 @@ def test_a_font_whose_postscript_name_a_pdf_cannot_hold_is_refused_in_pnps_words
         and said in refused.value.message and "psName" not in refused.value.message, refused.value.message
 
 
+def test_a_font_whose_name_table_names_it_nothing_is_refused_in_pnps_words():
+    """A name table of no records (no PostScript, full or family name) sent ReportLab to a setting its own version
+    lacks: the font was refused as "module 'reportlab.rl_config' has no attribute ...". It is refused saying so."""
+    from pnp.draw.fonts import _check_name_characters
+    from pnp.errors import DataError
+
+    regular = (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()
+    with pytest.raises(DataError) as refused:
+        _check_name_characters(_font_with(regular, b"name", 2, ">H", 0), "font Body regular (f.ttf)", None)
+    assert refused.value.message.startswith("font Body regular (f.ttf) cannot be used: its name table holds no "
+                                            "PostScript name"), refused.value.message
+
+
 def test_an_icon_or_font_whose_folder_becomes_a_link_outside_after_its_check_is_not_read(tmp_path, monkeypatch):
     """An icon's and a font's path was checked to lie inside the project, then opened following links (as a
     picture's was, run 45): a folder of it swapped for a link to a folder outside between the two (a race) had

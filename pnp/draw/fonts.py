@@ -741,7 +741,8 @@ _NAME_IDS = ((6, "PostScript name"), (4, "full name"), (1, "family name"))  # Re
 def _read_name(font: bytes) -> tuple[int, str] | None:
     """(its name ID, the name) that ReportLab names the font (of a collection, its first font) by, read as it reads
     it: the first of each of _NAME_IDS written for Windows in US English (UTF-16BE) or for the Mac in Roman, the
-    first of those IDs present; None when it has none or its name table is not one ReportLab reads (it says why)."""
+    first of those IDs present; (0, '') when it has none of them; None when its name table is not one ReportLab reads
+    (it says why)."""
     try:
         table = next(_tables(font, b"name"))
         form, records, strings = struct.unpack_from(">HHH", font, table)
@@ -765,7 +766,7 @@ def _read_name(font: bytes) -> tuple[int, str] | None:
                 break
     except (StopIteration, struct.error):
         return None
-    return next(((name_id, names[name_id]) for name_id, _ in _NAME_IDS if names.get(name_id)), None)
+    return next(((name_id, names[name_id]) for name_id, _ in _NAME_IDS if names.get(name_id)), (0, ""))
 
 
 def _check_name_characters(font: bytes, what: str, mark: Mark | None) -> None:
@@ -778,6 +779,9 @@ def _check_name_characters(font: bytes, what: str, mark: Mark | None) -> None:
     if read is None:
         return
     name_id, name = read
+    if not name_id:  # ReportLab then falls into a setting its own version lacks, and said so in Python's words
+        raise DataError(f"{what} cannot be used: its name table holds no PostScript name, full name or family name "
+                        "(IDs 6, 4, 1), which a PDF names a font by; use a font that names itself", mark)
     bad = next((ch for ch in name if ch != " " and (ord(ch) < 0x21 or ord(ch) > 0x7E or ch in _POSTSCRIPT_DELIMITERS)),
                None)
     if bad is None:
