@@ -1198,6 +1198,10 @@ def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_t
     ('<rect width="5" height="5" transform="rotate(90 10) translate(5 5)"/>', "(rotate takes 1 or 3 numbers, not 2)"),
     # svglib failed in its own words, said at line 1; a CSS variable it painted black where browsers paint its value
     ('<rect width="calc(10px + 10px)" height="20"/>', "it gives width as 'calc(10px + 10px)', which svglib cannot read"),
+    # a colour of a number past its range browsers clamp (rgb(300, 0, 0) is red, an alpha of 2 is 1): svglib cannot
+    # read it, and the shape printed black, or its stroke not at all
+    ('<rect width="20" height="20" fill="rgb(300, 0, 0)"/>', "it gives fill as 'rgb(300, 0, 0)', which browsers paint"),
+    ('<rect width="20" height="20" stroke="hsla(10, 10%, 10%, 2)"/>', "it gives stroke as 'hsla(10, 10%, 10%, 2)'"),
     ('<rect width="20" height="20" style="fill: var(--c, none)"/>', "it gives fill by a CSS variable"),
     # a gradient's part svglib leaves out (the shape printed unstroked, the gradient otherwise than it is seen)
     ('<linearGradient id="g" spreadMethod="repeat"><stop stop-color="red"/></linearGradient>',

@@ -301,6 +301,7 @@ def _paint_as_browsers(root: Any) -> None:
         _cascade(wrapped.etree_element, [match[3][1] for match in sheet.match(wrapped) if match[2] is None])
         _references_as_browsers(attributes)
         _refuse_context_paint(wrapped.etree_element)
+        _refuse_colours_clamped(wrapped.etree_element, converter)
         _browser_paints(attributes, converter, servers)
         _refuse_gradient_strokes(wrapped.etree_element)
         _gradient_as_browsers(wrapped.etree_element)
@@ -1372,6 +1373,29 @@ def _visibility(element: Any) -> str:
         if (value := node.get("visibility", "").strip().lower()) not in ("", "inherit"):
             return value
     return "visible"
+
+
+# a colour function of three or four numbers (a percentage, a hue in degrees): what a browser reads, clamping
+# each number to its range (rgb(300, 0, 0) is red, an alpha of 2 is 1)
+_COLOUR_FUNCTION = re.compile(r"\s*(?:rgba?|hsla?)\(\s*((?:" + _NUMBER.pattern + r")(?:%|deg)?(?:\s*[,/]\s*|\s+|"
+                              r"\s*(?=\))))+\)\s*", re.IGNORECASE)
+
+
+def _refuse_colours_clamped(element: Any, converter: Any) -> None:
+    """IconProblem at an element, its styles cascaded, whose fill, stroke, color or stop-color is a colour function
+    of numbers svglib cannot read (rgb(300, 0, 0), an alpha of 2, a hue of 120deg): browsers paint it, clamping
+    each number to its range, and the shape printed black or unpainted (the colour taken for one browsers ignore)."""
+    for name in (*_PAINTS, "stop-color"):
+        value = element.get(name, "").strip()
+        numbers = _NUMBER.findall(value)
+        if len(numbers) not in (3, 4) or _COLOUR_FUNCTION.fullmatch(value) is None \
+                or _paint_readable(converter, value.lower(), name):
+            continue
+        if not all(math.isfinite(float(number)) for number in numbers):
+            continue  # (1e999: no number to a browser either, which ignores the colour)
+        raise IconProblem(f"it gives {name} as {quoted_name(value)}, which browsers paint (a number past its range "
+                          "clamped to it, a hue in degrees) and svglib cannot read (the shape printed black or "
+                          "unpainted): give the colour as #rrggbb", element.sourceline)
 
 
 def _paint_readable(converter: Any, value: str, name: str) -> bool:
