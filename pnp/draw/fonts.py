@@ -638,15 +638,30 @@ def _check_map_is_unicode(font: bytes, what: str, mark: Mark | None) -> None:
     or of platform 0 but 0/5, else the last of platform 1 encoding 0, as its extractInfo chooses) maps codes of
     another encoding than Unicode."""
     chosen: tuple[int, int] | None = None
-    for platform, encoding in _map_records(font):
+    records = list(_map_records(font))
+    for platform, encoding in records:
         if platform in (0, 3) and (platform, encoding) != (0, 5) or (platform, encoding) == (1, 1):
             chosen = platform, encoding
         elif (platform, encoding) == (1, 0) and (chosen is None or chosen == (1, 0)):
             chosen = platform, encoding
+    if chosen is None and _has_cmap(font):  # (ReportLab refused it in its words: "could not find a suitable cmap
+        # encoding"; a font of no cmap table is said where ReportLab looks it up)
+        found = ", ".join(f"{platform}/{encoding}" for platform, encoding in sorted(set(records))[:8]) or "none"
+        raise DataError(f"{what} cannot be used: its character map (cmap) holds no map of characters' codes ReportLab "
+                        f"reads (platform 3 or 0, or the Mac's 1/0; it holds {found}, and 0/5 maps only variation "
+                        "sequences): use a font with a Unicode character map", mark)
     if chosen in _NOT_UNICODE_MAPS:
         raise DataError(f"{what} cannot be used: its character map is of {_NOT_UNICODE_MAPS[chosen]} codes (cmap "
                         f"platform {chosen[0]}, encoding {chosen[1]}), which ReportLab reads as Unicode: characters "
                         "past ASCII would print as others; use a font with a Unicode character map", mark)
+
+
+def _has_cmap(font: bytes) -> bool:
+    """Whether the font's (of a collection's first font's) directory lists a cmap table."""
+    try:
+        return next(_tables(font, b"cmap"), None) is not None
+    except struct.error:  # the directory cut short: ReportLab says so
+        return False
 
 
 def _cmap_tables(font: bytes) -> Iterator[tuple[int, int, int]]:
