@@ -710,6 +710,9 @@ def _maps_declared(font: bytes, platform: int, encoding: int) -> bytes:
     (lambda font: _maps_declared(font, 0, 5), "holds no map of characters' codes ReportLab reads (platform 3 or 0, "
                                               "or the Mac's 1/0; it holds 0/5"),
     (lambda font: _font_with(font, b"cmap", 2, ">H", 0), "holds no map of characters' codes ReportLab reads"),
+    # refused in ReportLab's or Python's words: "bad subfontIndex 0 not in [0,-1]", "unpack requires a buffer"
+    (lambda font: b"ttcf\0\1\0\0\0\0\0\0" + font, "a font collection listing no fonts"),
+    (lambda font: _font_with(font, b"name", 2, ">H", 65535), "its name table lists 65,535 names, past the file's end"),
     (_letters_drawn_small, "is drawn 0.04 em tall"),  # composite glyphs scaling a simple one down
     # an 'é' drawn 20 em above its line printed above the page, an 'a' 30 em before it off its card: exit 0
     (lambda font: _glyph_moved(font, "é", 0, 20000), "its character U+00E9 ('é') is drawn 20.50 em above its baseline"),
@@ -720,6 +723,7 @@ def _maps_declared(font: bytes, platform: int, encoding: int) -> bytes:
 ], ids=["bullet-65-em", "units-per-em-16", "ascender-30-em", "ascender-minus-30-em", "letters-a-16th-of-their-size",
         "letters-16-em-tall", "code-point-past-unicode", "no-glyph-table",
         "line-break-in-postscript-name", "mac-roman-map", "variation-sequences-map-only", "no-map",
+        "collection-of-no-fonts", "names-past-the-end",
         "letters-composites-a-16th-of-their-size", "accent-20-em-above-its-line", "letter-30-em-before-its-place",
         "glyph-cut-short"])
 def test_a_font_measuring_absurdly_is_refused_at_its_line_in_fonts_yaml(tmp_path, change, said):

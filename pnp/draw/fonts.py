@@ -784,12 +784,26 @@ def _read_name(font: bytes) -> tuple[int, str] | None:
     return next(((name_id, names[name_id]) for name_id, _ in _NAME_IDS if names.get(name_id)), (0, ""))
 
 
+def _check_name_records_within(font: bytes, what: str, mark: Mark | None) -> None:
+    """DataError when the font's name table lists more names than the file holds (ReportLab read past its end,
+    and the font was refused in Python's words: "unpack requires a buffer of 2 bytes")."""
+    try:
+        table = next(_tables(font, b"name"), None)
+        records = struct.unpack_from(">H", font, table + 2)[0] if table is not None else 0
+    except struct.error:  # the directory, or the table, cut short: ReportLab says so
+        return
+    if table is not None and table + 6 + 12 * records > len(font):
+        raise DataError(f"{what} cannot be loaded: its name table lists {records:,} names, past the file's end "
+                        f"({len(font):,} bytes): a file cut short or damaged?", mark)
+
+
 def _check_name_characters(font: bytes, what: str, mark: Mark | None) -> None:
     """DataError when the name ReportLab gives the font (_read_name) holds a character a PDF cannot name a font by:
     a control character (ReportLab wrote it as an escape PDF readers cannot read, a line break as '#a': the PDF's
     font dictionaries broken, exit 0), one past ASCII or one of PostScript's delimiters (ReportLab refused the
     font in its own words, naming the name's UTF-8 bytes and the character's code: "psName=b'Ev(il)' contains
     invalid character 40"). A space is no fault: ReportLab writes it as '-'."""
+    _check_name_records_within(font, what, mark)
     read = _read_name(font)
     if read is None:
         return
@@ -1050,6 +1064,8 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
         raise DataError(f"the font files fonts.yaml names hold more than {MAX_FONT_GLYPHS:,} glyphs together, each "
                         "file counted once however many styles name it (pnp checks every glyph of each): name fewer "
                         "font files (a style not given is set in its family's regular file)", where)
+    if raw[:4] == b"ttcf" and int.from_bytes(raw[8:12], "big") == 0:  # (ReportLab: "bad subfontIndex 0 not in [0,-1]")
+        raise DataError(f"{what} cannot be loaded: a font collection listing no fonts", where)
     if raw[:4] == b"ttcf" and (fonts := int.from_bytes(raw[8:12], "big")) > MAX_COLLECTION_FONTS:
         raise DataError(f"{what} cannot be loaded: a font collection listing {fonts:,} fonts; pnp reads at most "
                         f"{MAX_COLLECTION_FONTS} (the largest hold a few dozen)", where)
