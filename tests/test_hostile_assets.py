@@ -1211,6 +1211,10 @@ def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_t
     # read it, and the shape printed black, or its stroke not at all
     ('<rect width="20" height="20" fill="rgb(300, 0, 0)"/>', "it gives fill as 'rgb(300, 0, 0)', which browsers paint"),
     ('<rect width="20" height="20" stroke="hsla(10, 10%, 10%, 2)"/>', "it gives stroke as 'hsla(10, 10%, 10%, 2)'"),
+    # a <use> sizing a <symbol> is its box in browsers, which read its percentages of it and clip it: svglib
+    # printed this rect 10 wide where browsers draw it 1 wide
+    ('<symbol id="s"><rect width="50%" height="50%"/></symbol><use href="#s" width="2" height="2"/>',
+     "holds a <use> of a <symbol> given a width or height"),
     ('<rect width="20" height="20" style="fill: var(--c, none)"/>', "it gives fill by a CSS variable"),
     # a gradient's part svglib leaves out (the shape printed unstroked, the gradient otherwise than it is seen)
     ('<linearGradient id="g" spreadMethod="repeat"><stop stop-color="red"/></linearGradient>',

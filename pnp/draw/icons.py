@@ -1930,6 +1930,20 @@ def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
     return None
 
 
+def _sizes_a_symbol(use: Any) -> bool:
+    """Whether the <use> `use` gives a width or height (other than auto) and refers to a <symbol>: SVG viewers size
+    the symbol's box by it, where svglib draws the symbol as a plain group."""
+    from lxml import etree
+
+    if all(use.get(side, "auto").strip().lower() == "auto" for side in ("width", "height")):
+        return False
+    href = _href(use)
+    if not href.startswith("#"):
+        return False
+    target = next(iter(use.getroottree().xpath("//*[@id=$id]", id=href[1:])), None)
+    return target is not None and etree.QName(target).localname == "symbol"
+
+
 def _refused(node: Any) -> str | None:
     """Why an icon may not hold the element `node` (_REFUSED_ELEMENTS, a size below zero), or None. svglib also
     reads a clip whose shapes are fractions of the clipped shape's bounds (clipPathUnits="objectBoundingBox") as
@@ -1952,10 +1966,21 @@ def _refused(node: Any) -> str | None:
     if name == "svg" and node.getparent() is None and node.get("transform", "").strip():
         return ("turns, moves or scales its whole <svg> (a transform on it), which browsers and Inkscape apply (SVG 2) "
                 "and svglib leaves out (the icon printed as if untransformed): draw the shapes where they are seen")
+    return _box_problem(node, name) or _REFUSED_ELEMENTS.get(name)
+
+
+def _box_problem(node: Any, name: str) -> str | None:
+    """Why `node`, an element called `name`, makes a box of its own inside the icon, which SVG viewers fit and clip
+    its shapes to and svglib does not (a nested <svg>, a <symbol> of a viewBox, a <use> sizing a <symbol>), or
+    None."""
+    if name == "use" and _sizes_a_symbol(node):
+        return ("holds a <use> of a <symbol> given a width or height, which SVG viewers make the symbol's box (its "
+                "shapes clipped to it, its percentages read of it) and svglib leaves out: leave out the <use>'s width "
+                "and height, or flatten the symbol into plain shapes")
     if name == "svg" and node.getparent() is not None or name == "symbol" and node.get("viewBox") is not None:
         return (f"holds a nested <{name}> box, which svglib does not fit and clip as SVG viewers do (its shapes "
                 "printed at another size, or outside the box): flatten it into plain shapes")
-    return _REFUSED_ELEMENTS.get(name)
+    return None
 
 
 # the counts of numbers each step of a transform list takes (SVG's grammar of transform, gradientTransform and
