@@ -2570,12 +2570,16 @@ def _missing_key(name: object, mapping: Mapping[Any, Any]) -> str:
     """Why `mapping.name` found nothing, with the fields (or ids, or tables: _keys_named) it has. A float worked
     out prints as a template prints it, as does each key listed; each is written in full where printed so they
     would read alike (`{0.1 + 0.2: 1}[0.3]`)."""
+    kind = _keys_named(mapping)
+    if type(name) is int and str(name) in mapping:  # (Jinja reads a field name of digits as a number: it was said as
+        # "no field '1' (did you mean '1'?)")
+        return (f"no {kind} numbered {name}: the {kind} '{name}' is a text, and a name of digits (`x[{name}]`, "
+                f"`map(attribute='{name}')`) is read as a number: write `x['{name}']`, `map('attr', '{name}')`")
     keys = [str(_number_rounded(k)) for k in mapping]
     if str(_number_rounded(name)) in keys:
         keys = [str(k) for k in mapping]
     else:
         name = _number_rounded(name)
-    kind = _keys_named(mapping)
     missed = f"no item with the id '{name}'" if kind == "id" else f"no {kind} '{name}'"
     return f"{missed}{did_you_mean(name, keys)}; the {kind}s here are: {_listed(sorted(keys)) or 'none'}"
 

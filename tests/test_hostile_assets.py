@@ -705,6 +705,14 @@ def _maps_declared(font: bytes, platform: int, encoding: int) -> bytes:
     (lambda font: _font_named(font, "SourceSansPro-Regular", "Source\nSansPr-Regular"), "control character 0x0A"),
     # ReportLab reads any map it chooses as Unicode: a Mac Roman one printed 'Ë' as 'À', with exit 0
     (lambda font: _maps_declared(font, 1, 0), "character map is of Mac Roman codes (cmap platform 1, encoding 0)"),
+    # a cmap of no map ReportLab reads (only variation sequences, 0/5; or none at all): refused in its words,
+    # "could not find a suitable cmap encoding"
+    (lambda font: _maps_declared(font, 0, 5), "holds no map of characters' codes ReportLab reads (platform 3 or 0, "
+                                              "or the Mac's 1/0; it holds 0/5"),
+    (lambda font: _font_with(font, b"cmap", 2, ">H", 0), "holds no map of characters' codes ReportLab reads"),
+    # refused in ReportLab's or Python's words: "bad subfontIndex 0 not in [0,-1]", "unpack requires a buffer"
+    (lambda font: b"ttcf\0\1\0\0\0\0\0\0" + font, "a font collection listing no fonts"),
+    (lambda font: _font_with(font, b"name", 2, ">H", 65535), "its name table lists 65,535 names, past the file's end"),
     (_letters_drawn_small, "is drawn 0.04 em tall"),  # composite glyphs scaling a simple one down
     # an 'é' drawn 20 em above its line printed above the page, an 'a' 30 em before it off its card: exit 0
     (lambda font: _glyph_moved(font, "é", 0, 20000), "its character U+00E9 ('é') is drawn 20.50 em above its baseline"),
@@ -714,7 +722,8 @@ def _maps_declared(font: bytes, platform: int, encoding: int) -> bytes:
                                               "character U+00E9 ('é')"),
 ], ids=["bullet-65-em", "units-per-em-16", "ascender-30-em", "ascender-minus-30-em", "letters-a-16th-of-their-size",
         "letters-16-em-tall", "code-point-past-unicode", "no-glyph-table",
-        "line-break-in-postscript-name", "mac-roman-map",
+        "line-break-in-postscript-name", "mac-roman-map", "variation-sequences-map-only", "no-map",
+        "collection-of-no-fonts", "names-past-the-end",
         "letters-composites-a-16th-of-their-size", "accent-20-em-above-its-line", "letter-30-em-before-its-place",
         "glyph-cut-short"])
 def test_a_font_measuring_absurdly_is_refused_at_its_line_in_fonts_yaml(tmp_path, change, said):
@@ -1198,6 +1207,14 @@ def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_t
     ('<rect width="5" height="5" transform="rotate(90 10) translate(5 5)"/>', "(rotate takes 1 or 3 numbers, not 2)"),
     # svglib failed in its own words, said at line 1; a CSS variable it painted black where browsers paint its value
     ('<rect width="calc(10px + 10px)" height="20"/>', "it gives width as 'calc(10px + 10px)', which svglib cannot read"),
+    # a colour of a number past its range browsers clamp (rgb(300, 0, 0) is red, an alpha of 2 is 1): svglib cannot
+    # read it, and the shape printed black, or its stroke not at all
+    ('<rect width="20" height="20" fill="rgb(300, 0, 0)"/>', "it gives fill as 'rgb(300, 0, 0)', which browsers paint"),
+    ('<rect width="20" height="20" stroke="hsla(10, 10%, 10%, 2)"/>', "it gives stroke as 'hsla(10, 10%, 10%, 2)'"),
+    # a <use> sizing a <symbol> is its box in browsers, which read its percentages of it and clip it: svglib
+    # printed this rect 10 wide where browsers draw it 1 wide
+    ('<symbol id="s"><rect width="50%" height="50%"/></symbol><use href="#s" width="2" height="2"/>',
+     "holds a <use> of a <symbol> given a width or height"),
     ('<rect width="20" height="20" style="fill: var(--c, none)"/>', "it gives fill by a CSS variable"),
     # a gradient's part svglib leaves out (the shape printed unstroked, the gradient otherwise than it is seen)
     ('<linearGradient id="g" spreadMethod="repeat"><stop stop-color="red"/></linearGradient>',
@@ -1772,6 +1789,19 @@ def test_a_font_whose_postscript_name_a_pdf_cannot_hold_is_refused_in_pnps_words
         _check_name_characters(font, "font Body regular (f.ttf)", None)
     assert refused.value.message.startswith("font Body regular (f.ttf) cannot be used: its PostScript name") \
         and said in refused.value.message and "psName" not in refused.value.message, refused.value.message
+
+
+def test_a_font_whose_name_table_names_it_nothing_is_refused_in_pnps_words():
+    """A name table of no records (no PostScript, full or family name) sent ReportLab to a setting its own version
+    lacks: the font was refused as "module 'reportlab.rl_config' has no attribute ...". It is refused saying so."""
+    from pnp.draw.fonts import _check_name_characters
+    from pnp.errors import DataError
+
+    regular = (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()
+    with pytest.raises(DataError) as refused:
+        _check_name_characters(_font_with(regular, b"name", 2, ">H", 0), "font Body regular (f.ttf)", None)
+    assert refused.value.message.startswith("font Body regular (f.ttf) cannot be used: its name table holds no "
+                                            "PostScript name"), refused.value.message
 
 
 def test_an_icon_or_font_whose_folder_becomes_a_link_outside_after_its_check_is_not_read(tmp_path, monkeypatch):

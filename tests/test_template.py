@@ -156,6 +156,8 @@ from pnp.errors import ExprError, LimitError
     ("{{ round('2.5') }}", "round takes a number, not text ('2.5')"),
     ("{{ 'x' | abs }}", "abs takes a number, not text ('x')"),
     ("{{ card.cost | round }}", "no field 'cost'"),
+    # a field name of digits is read as a number, and a text key of those digits was "no field '1' (did you mean '1'?)"
+    ("{{ [{'1': 'x'}] | map(attribute='1') | join }}", "no field numbered 1: the field '1' is a text"),
     # a list read by what is no whole number ("a list has no attribute 'None'")
     ("{{ [1][card.get('friend')] }}", "a list is read by whole numbers ([0], [1]...), not nothing (none)"),
     ("{% set ns = namespace(1) %}", "namespace takes names and their values, `namespace(count=0)`, or one mapping, "

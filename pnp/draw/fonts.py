@@ -638,15 +638,30 @@ def _check_map_is_unicode(font: bytes, what: str, mark: Mark | None) -> None:
     or of platform 0 but 0/5, else the last of platform 1 encoding 0, as its extractInfo chooses) maps codes of
     another encoding than Unicode."""
     chosen: tuple[int, int] | None = None
-    for platform, encoding in _map_records(font):
+    records = list(_map_records(font))
+    for platform, encoding in records:
         if platform in (0, 3) and (platform, encoding) != (0, 5) or (platform, encoding) == (1, 1):
             chosen = platform, encoding
         elif (platform, encoding) == (1, 0) and (chosen is None or chosen == (1, 0)):
             chosen = platform, encoding
+    if chosen is None and _has_cmap(font):  # (ReportLab refused it in its words: "could not find a suitable cmap
+        # encoding"; a font of no cmap table is said where ReportLab looks it up)
+        found = ", ".join(f"{platform}/{encoding}" for platform, encoding in sorted(set(records))[:8]) or "none"
+        raise DataError(f"{what} cannot be used: its character map (cmap) holds no map of characters' codes ReportLab "
+                        f"reads (platform 3 or 0, or the Mac's 1/0; it holds {found}, and 0/5 maps only variation "
+                        "sequences): use a font with a Unicode character map", mark)
     if chosen in _NOT_UNICODE_MAPS:
         raise DataError(f"{what} cannot be used: its character map is of {_NOT_UNICODE_MAPS[chosen]} codes (cmap "
                         f"platform {chosen[0]}, encoding {chosen[1]}), which ReportLab reads as Unicode: characters "
                         "past ASCII would print as others; use a font with a Unicode character map", mark)
+
+
+def _has_cmap(font: bytes) -> bool:
+    """Whether the font's (of a collection's first font's) directory lists a cmap table."""
+    try:
+        return next(_tables(font, b"cmap"), None) is not None
+    except struct.error:  # the directory cut short: ReportLab says so
+        return False
 
 
 def _cmap_tables(font: bytes) -> Iterator[tuple[int, int, int]]:
@@ -741,7 +756,8 @@ _NAME_IDS = ((6, "PostScript name"), (4, "full name"), (1, "family name"))  # Re
 def _read_name(font: bytes) -> tuple[int, str] | None:
     """(its name ID, the name) that ReportLab names the font (of a collection, its first font) by, read as it reads
     it: the first of each of _NAME_IDS written for Windows in US English (UTF-16BE) or for the Mac in Roman, the
-    first of those IDs present; None when it has none or its name table is not one ReportLab reads (it says why)."""
+    first of those IDs present; (0, '') when it has none of them; None when its name table is not one ReportLab reads
+    (it says why)."""
     try:
         table = next(_tables(font, b"name"))
         form, records, strings = struct.unpack_from(">HHH", font, table)
@@ -765,7 +781,20 @@ def _read_name(font: bytes) -> tuple[int, str] | None:
                 break
     except (StopIteration, struct.error):
         return None
-    return next(((name_id, names[name_id]) for name_id, _ in _NAME_IDS if names.get(name_id)), None)
+    return next(((name_id, names[name_id]) for name_id, _ in _NAME_IDS if names.get(name_id)), (0, ""))
+
+
+def _check_name_records_within(font: bytes, what: str, mark: Mark | None) -> None:
+    """DataError when the font's name table lists more names than the file holds (ReportLab read past its end,
+    and the font was refused in Python's words: "unpack requires a buffer of 2 bytes")."""
+    try:
+        table = next(_tables(font, b"name"), None)
+        records = struct.unpack_from(">H", font, table + 2)[0] if table is not None else 0
+    except struct.error:  # the directory, or the table, cut short: ReportLab says so
+        return
+    if table is not None and table + 6 + 12 * records > len(font):
+        raise DataError(f"{what} cannot be loaded: its name table lists {records:,} names, past the file's end "
+                        f"({len(font):,} bytes): a file cut short or damaged?", mark)
 
 
 def _check_name_characters(font: bytes, what: str, mark: Mark | None) -> None:
@@ -774,10 +803,14 @@ def _check_name_characters(font: bytes, what: str, mark: Mark | None) -> None:
     font dictionaries broken, exit 0), one past ASCII or one of PostScript's delimiters (ReportLab refused the
     font in its own words, naming the name's UTF-8 bytes and the character's code: "psName=b'Ev(il)' contains
     invalid character 40"). A space is no fault: ReportLab writes it as '-'."""
+    _check_name_records_within(font, what, mark)
     read = _read_name(font)
     if read is None:
         return
     name_id, name = read
+    if not name_id:  # ReportLab then falls into a setting its own version lacks, and said so in Python's words
+        raise DataError(f"{what} cannot be used: its name table holds no PostScript name, full name or family name "
+                        "(IDs 6, 4, 1), which a PDF names a font by; use a font that names itself", mark)
     bad = next((ch for ch in name if ch != " " and (ord(ch) < 0x21 or ord(ch) > 0x7E or ch in _POSTSCRIPT_DELIMITERS)),
                None)
     if bad is None:
@@ -1031,6 +1064,8 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
         raise DataError(f"the font files fonts.yaml names hold more than {MAX_FONT_GLYPHS:,} glyphs together, each "
                         "file counted once however many styles name it (pnp checks every glyph of each): name fewer "
                         "font files (a style not given is set in its family's regular file)", where)
+    if raw[:4] == b"ttcf" and int.from_bytes(raw[8:12], "big") == 0:  # (ReportLab: "bad subfontIndex 0 not in [0,-1]")
+        raise DataError(f"{what} cannot be loaded: a font collection listing no fonts", where)
     if raw[:4] == b"ttcf" and (fonts := int.from_bytes(raw[8:12], "big")) > MAX_COLLECTION_FONTS:
         raise DataError(f"{what} cannot be loaded: a font collection listing {fonts:,} fonts; pnp reads at most "
                         f"{MAX_COLLECTION_FONTS} (the largest hold a few dozen)", where)

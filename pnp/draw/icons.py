@@ -301,6 +301,7 @@ def _paint_as_browsers(root: Any) -> None:
         _cascade(wrapped.etree_element, [match[3][1] for match in sheet.match(wrapped) if match[2] is None])
         _references_as_browsers(attributes)
         _refuse_context_paint(wrapped.etree_element)
+        _refuse_colours_clamped(wrapped.etree_element, converter)
         _browser_paints(attributes, converter, servers)
         _refuse_gradient_strokes(wrapped.etree_element)
         _gradient_as_browsers(wrapped.etree_element)
@@ -1374,6 +1375,29 @@ def _visibility(element: Any) -> str:
     return "visible"
 
 
+# a colour function of three or four numbers (a percentage, a hue in degrees): what a browser reads, clamping
+# each number to its range (rgb(300, 0, 0) is red, an alpha of 2 is 1)
+_COLOUR_FUNCTION = re.compile(r"\s*(?:rgba?|hsla?)\(\s*((?:" + _NUMBER.pattern + r")(?:%|deg)?(?:\s*[,/]\s*|\s+|"
+                              r"\s*(?=\))))+\)\s*", re.IGNORECASE)
+
+
+def _refuse_colours_clamped(element: Any, converter: Any) -> None:
+    """IconProblem at an element, its styles cascaded, whose fill, stroke, color or stop-color is a colour function
+    of numbers svglib cannot read (rgb(300, 0, 0), an alpha of 2, a hue of 120deg): browsers paint it, clamping
+    each number to its range, and the shape printed black or unpainted (the colour taken for one browsers ignore)."""
+    for name in (*_PAINTS, "stop-color"):
+        value = element.get(name, "").strip()
+        numbers = _NUMBER.findall(value)
+        if len(numbers) not in (3, 4) or _COLOUR_FUNCTION.fullmatch(value) is None \
+                or _paint_readable(converter, value.lower(), name):
+            continue
+        if not all(math.isfinite(float(number)) for number in numbers):
+            continue  # (1e999: no number to a browser either, which ignores the colour)
+        raise IconProblem(f"it gives {name} as {quoted_name(value)}, which browsers paint (a number past its range "
+                          "clamped to it, a hue in degrees) and svglib cannot read (the shape printed black or "
+                          "unpainted): give the colour as #rrggbb", element.sourceline)
+
+
 def _paint_readable(converter: Any, value: str, name: str) -> bool:
     """Whether svglib reads the colour `value` (in lower case) of the property `name` as a browser does: a
     colour, `none` or a url(...) paint (not for `color`), or `inherit`."""
@@ -1906,6 +1930,20 @@ def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
     return None
 
 
+def _sizes_a_symbol(use: Any) -> bool:
+    """Whether the <use> `use` gives a width or height (other than auto) and refers to a <symbol>: SVG viewers size
+    the symbol's box by it, where svglib draws the symbol as a plain group."""
+    from lxml import etree
+
+    if all(use.get(side, "auto").strip().lower() == "auto" for side in ("width", "height")):
+        return False
+    href = _href(use)
+    if not href.startswith("#"):
+        return False
+    target = next(iter(use.getroottree().xpath("//*[@id=$id]", id=href[1:])), None)
+    return target is not None and etree.QName(target).localname == "symbol"
+
+
 def _refused(node: Any) -> str | None:
     """Why an icon may not hold the element `node` (_REFUSED_ELEMENTS, a size below zero), or None. svglib also
     reads a clip whose shapes are fractions of the clipped shape's bounds (clipPathUnits="objectBoundingBox") as
@@ -1928,10 +1966,21 @@ def _refused(node: Any) -> str | None:
     if name == "svg" and node.getparent() is None and node.get("transform", "").strip():
         return ("turns, moves or scales its whole <svg> (a transform on it), which browsers and Inkscape apply (SVG 2) "
                 "and svglib leaves out (the icon printed as if untransformed): draw the shapes where they are seen")
+    return _box_problem(node, name) or _REFUSED_ELEMENTS.get(name)
+
+
+def _box_problem(node: Any, name: str) -> str | None:
+    """Why `node`, an element called `name`, makes a box of its own inside the icon, which SVG viewers fit and clip
+    its shapes to and svglib does not (a nested <svg>, a <symbol> of a viewBox, a <use> sizing a <symbol>), or
+    None."""
+    if name == "use" and _sizes_a_symbol(node):
+        return ("holds a <use> of a <symbol> given a width or height, which SVG viewers make the symbol's box (its "
+                "shapes clipped to it, its percentages read of it) and svglib leaves out: leave out the <use>'s width "
+                "and height, or flatten the symbol into plain shapes")
     if name == "svg" and node.getparent() is not None or name == "symbol" and node.get("viewBox") is not None:
         return (f"holds a nested <{name}> box, which svglib does not fit and clip as SVG viewers do (its shapes "
                 "printed at another size, or outside the box): flatten it into plain shapes")
-    return _REFUSED_ELEMENTS.get(name)
+    return None
 
 
 # the counts of numbers each step of a transform list takes (SVG's grammar of transform, gradientTransform and
