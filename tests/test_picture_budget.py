@@ -77,20 +77,27 @@ def test_pictures_past_the_budget_are_refused_where_the_one_that_crossed_it_was_
     assert not (root / "output" / "mini" / "mini-a4.pdf").exists()
 
 
-def test_a_pdf_holding_more_bytes_of_pictures_than_pnp_keeps_is_refused_at_the_picture(tmp_path, monkeypatch):
+@pytest.mark.parametrize("limit, said", [
+    ("MAX_PDF_PICTURE_BYTES", "of pictures with it, which pnp keeps in memory"),
+    # six boards of 6000 x 6000 noise: the sixth embedded (26 bytes a pixel) past 280 MB of the others, 1.05 GB
+    ("MAX_EMBEDDING_PEAK_BYTES", "would take more memory than pnp allows"),
+])
+def test_a_pdf_holding_more_bytes_of_pictures_than_pnp_keeps_is_refused_at_the_picture(tmp_path, monkeypatch,
+                                                                                       limit, said):
     """ReportLab holds every picture's stream until the PDF is written: 60 full-art cards of incompressible
     pictures took a build to 2.3 GB, then (written part by part) 993 MB. Past MAX_PDF_PICTURE_BYTES the
-    picture that crosses it is refused at the element that drew it, and the previous kit is kept."""
+    picture that crosses it is refused at the element that drew it, and the previous kit is kept; so is one
+    whose embedding (decoded) would take the memory past MAX_EMBEDDING_PEAK_BYTES, before it is taken."""
     root = _project(tmp_path)
     assert run(root, "build", "mini").exit_code == 0
     kit = root / "output" / "mini" / "mini-a4.pdf"
     before = kit.read_bytes()
-    monkeypatch.setattr(pictures, "MAX_PDF_PICTURE_BYTES", 1)  # (the first picture's stream crosses it)
+    monkeypatch.setattr(pictures, limit, 1)  # (the first picture crosses it)
     result = run(root, "build", "mini", "--force")
     assert result.exit_code == 1, result.output
     errors = [line for line in result.output.splitlines() if ": error: " in line]
     assert len(errors) == 1 and errors[0].startswith("layouts/mini/card.yaml:3:"), result.output
-    assert "picture 'images/" in errors[0] and "of pictures with it, which pnp keeps in memory" in errors[0]
+    assert "picture 'images/" in errors[0] and said in errors[0]
     assert kit.read_bytes() == before
 
 

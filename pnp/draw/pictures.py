@@ -45,6 +45,12 @@ MAX_EMBEDDED_PIXELS = 16_000_000
 # full-art cards of incompressible 9 MB pictures peaked at 993 MB). Past it, the picture that crosses it is refused
 # at its element. A JPEG is embedded as its own bytes, a fraction of those of the same photograph as PNG
 MAX_PDF_PICTURE_BYTES = 400 << 20
+# ReportLab's bytes a pixel while it embeds a decoded picture (as above), counted with those the PDF holds before
+# a picture is embedded: past MAX_EMBEDDING_PEAK_BYTES it is refused, before the memory is taken. Six boards of
+# 6000 x 6000 noise PNGs (16 million pixels each once resampled) peaked at 1.05 GB, the sixth embedded past
+# 280 MB of the others; a 60-card full-art deck (3 million pixels a card) stays under it up to the 400 MB above
+EMBEDDING_BYTES_PER_PIXEL = 26
+MAX_EMBEDDING_PEAK_BYTES = 560 << 20
 
 
 def printed_pixels(size: tuple[int, int], width: float, height: float) -> tuple[int, int] | None:
@@ -179,7 +185,9 @@ def draw_as_is(canvas: Canvas, picture: CheckedPicture, x: float, y: float, widt
     name = f"picture{picture.digest[:32]}{picture.real.suffix.lower()}"
     # (ReportLab reads a name once a PDF)
     source = b"" if name in drawn else _checked_bytes(picture, mark, shown, checked)
-    with _held(canvas, mark, shown):
+    # (a JPEG is embedded as its own bytes, never decoded)
+    decoded = 0 if not source or picture.real.suffix.lower() in {".jpg", ".jpeg"} else picture.size[0] * picture.size[1]
+    with _held(canvas, mark, shown, decoded):
         canvas.drawImage(_Embedded(name, source), x, y, width, height, preserveAspectRatio=True, anchor="c",
                          mask="auto")
     drawn.add(name)
@@ -201,7 +209,7 @@ def draw_resampled(canvas: Canvas, picture: CheckedPicture, size: tuple[int, int
         name = forms[(picture.digest, size)] = f"picture{digest}"
         if not canvas.hasForm(name):  # two files of the same bytes are one form (a second was a broken PDF)
             canvas.beginForm(name, 0, 0, size[0], size[1])
-            with _held(canvas, mark, shown):
+            with _held(canvas, mark, shown, size[0] * size[1]):
                 canvas.drawImage(ImageReader(io.BytesIO(data)), 0, 0, size[0], size[1], mask="auto")
             canvas.endForm()
     scale = min(width / size[0], height / size[1])
@@ -213,9 +221,16 @@ def draw_resampled(canvas: Canvas, picture: CheckedPicture, size: tuple[int, int
 
 
 @contextlib.contextmanager
-def _held(canvas: Canvas, mark: Mark | None, shown: str) -> Iterator[None]:
-    """Around a drawImage: the bytes of the streams it added to the PDF (a picture and its mask; none when the
-    PDF holds it already) counted against MAX_PDF_PICTURE_BYTES, LimitError at `mark` past it."""
+def _held(canvas: Canvas, mark: Mark | None, shown: str, decoded: int = 0) -> Iterator[None]:
+    """Around a drawImage of a picture of `decoded` pixels ReportLab decodes (0: none): refused first when the
+    memory it takes to embed them, with the pictures the PDF holds, would pass MAX_EMBEDDING_PEAK_BYTES; the
+    bytes of the streams it added to the PDF (a picture and its mask; none when the PDF holds it already)
+    counted against MAX_PDF_PICTURE_BYTES, LimitError at `mark` past it."""
+    held = canvas.__dict__.get("_pnp_picture_bytes", 0)
+    if held + decoded * EMBEDDING_BYTES_PER_PIXEL > MAX_EMBEDDING_PEAK_BYTES:
+        raise BudgetSpent(f"picture '{shown}': embedding its {decoded:,} pixels in a PDF holding {held >> 20} MB of "
+                          "pictures already would take more memory than pnp allows: save the art as JPEG (a "
+                          "photograph takes a fraction of its bytes as PNG), or with fewer pixels", mark)
     objects = canvas._doc.idToObject
     before = len(objects)
     yield
