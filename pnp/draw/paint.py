@@ -177,8 +177,10 @@ class Painter:
         if needed is not None:  # more pixels than its printed size needs: resampled
             try:
                 return draw_resampled(self.c, picture, needed, x, y, p.w, p.h, p.mark, p.text, spend, source)
-            except (OSError, ValueError):  # a picture Pillow cannot resample is drawn as it is
-                pass
+            except (OSError, ValueError):  # a picture Pillow cannot resample is drawn as it is, once it is known
+                # not damaged (as validation says it): the preview draws a game with errors, and a damaged picture
+                # was then also refused for the memory its header's size would take to embed as it is
+                verified_picture(self.project, path, p.mark, p.text, (p.w, p.h), lambda work, pixels: None)
         spend(f"embedded|{picture.real}", picture.size[0] * picture.size[1])  # ReportLab decodes it to embed it
         try:
             draw_as_is(self.c, picture, x, y, p.w, p.h, p.mark, p.text, source)

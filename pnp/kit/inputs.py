@@ -178,7 +178,9 @@ def refuse_foreign_record(path: Path, game_id: str, what: str, rel: "Callable[[P
         mode = os.lstat(path).st_mode
     except OSError:  # none there (or said when it is written)
         return
-    kind = "a link" if stat.S_ISLNK(mode) else not_regular(mode)  # (said as what it is: a folder is no file)
+    if stat.S_ISDIR(mode):  # said when it is written, as every write's folder in the way ('cannot write'); never
+        return  # removed (unlink refuses a folder)
+    kind = "a link" if stat.S_ISLNK(mode) else not_regular(mode)  # (said as what it is)
     try:
         if kind is None and read_manifest(path, path.name).get("game") == game_id:
             return
