@@ -85,6 +85,12 @@ def why_not_written(error: OSError) -> str:
     return WRITE_FAILURES.get(error.errno or 0, error.strerror or str(error))
 
 
+def in_the_way(what: str, whose: str) -> str:
+    """The refusal to replace `what` (a file pnp did not write, and how that is known) standing where a command
+    writes `whose` ("the kit's", "the report's"): one wording for every output a user's own file may be in."""
+    return f"{what} is in {whose} way: move it away, or choose another --out"
+
+
 def write_refused(path: str, why: str) -> OutputError:
     """The refusal to write `path` (as messages show it) for the reason `why`: `PATH: error: cannot write: WHY`."""
     return OutputError(f"cannot write: {why}", Mark(path))

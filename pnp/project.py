@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     import pikepdf
 
 from . import PDF_CREATOR
-from .errors import TEMPORARY_NAME, DataError, LoadError, UsageError, write_refused
+from .errors import TEMPORARY_NAME, DataError, LoadError, UsageError, in_the_way, write_refused
 from .options import did_you_mean
 from .units import PAPER_SIZES
 from .report import QUOTE_LIMIT, Mark, named, printable, shortened, shown
@@ -729,10 +729,10 @@ def refuse_unmarked_pdf(path: Path, what: str, rel: Callable[[Path], str]) -> No
             return
     except OSError:  # none there
         return
-    if any(all(part in _pdf_tail(path) for part in mark) for mark in PDF_MARKS):
+    tail = _pdf_tail(path)  # (read once, for every mark)
+    if any(all(part in tail for part in mark) for mark in PDF_MARKS):
         return
-    raise UsageError(f"a file pnp did not write (no mark of pnp's in it) is in {what}'s way: move it away, or "
-                     "choose another --out", Mark(rel(path)))
+    raise UsageError(in_the_way("a file pnp did not write (no mark of pnp's in it)", f"{what}'s"), Mark(rel(path)))
 
 
 def _pdf_tail(path: Path) -> bytes:

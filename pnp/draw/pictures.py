@@ -225,21 +225,24 @@ def _held(canvas: Canvas, mark: Mark | None, shown: str, decoded: int = 0) -> It
     """Around a drawImage of a picture of `decoded` pixels ReportLab decodes (0: none): refused first when the
     memory it takes to embed them, with the pictures the PDF holds, would pass MAX_EMBEDDING_PEAK_BYTES; the
     bytes of the streams it added to the PDF (a picture and its mask; none when the PDF holds it already)
-    counted against MAX_PDF_PICTURE_BYTES, LimitError at `mark` past it."""
+    counted against MAX_PDF_PICTURE_BYTES; BudgetSpent at `mark` past either."""
     held = canvas.__dict__.get("_pnp_picture_bytes", 0)
     if held + decoded * EMBEDDING_BYTES_PER_PIXEL > MAX_EMBEDDING_PEAK_BYTES:
         raise BudgetSpent(f"picture '{shown}': embedding its {decoded:,} pixels in a PDF holding {held >> 20} MB of "
-                          "pictures already would take more memory than pnp allows: save the art as JPEG (a "
-                          "photograph takes a fraction of its bytes as PNG), or with fewer pixels", mark)
+                          f"pictures already would take more memory than pnp allows: {_SMALLER_ART}", mark)
     objects = canvas._doc.idToObject
     before = len(objects)
     yield
     added = sum(len(getattr(made, "streamContent", b"") or b"") for made in itertools.islice(objects.values(), before, None))
-    held = canvas.__dict__["_pnp_picture_bytes"] = canvas.__dict__.get("_pnp_picture_bytes", 0) + added
+    held = canvas.__dict__["_pnp_picture_bytes"] = held + added
     if held > MAX_PDF_PICTURE_BYTES:
         raise BudgetSpent(f"picture '{shown}': the PDF would hold more than {MAX_PDF_PICTURE_BYTES >> 20} MB of "
-                         "pictures with it, which pnp keeps in memory until the PDF is written: save the art as "
-                         "JPEG (a photograph takes a fraction of its bytes as PNG), or with fewer pixels", mark)
+                          f"pictures with it, which pnp keeps in memory until the PDF is written: {_SMALLER_ART}",
+                          mark)
+
+
+# what to do about a picture refused for the memory it would take in its PDF (_held)
+_SMALLER_ART = "save the art as JPEG (a photograph takes a fraction of its bytes as PNG), or with fewer pixels"
 
 
 def _key(digest: str, size: tuple[int, int]) -> str:

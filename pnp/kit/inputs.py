@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, TYPE_CHECKING, Any
 
 from .. import __version__
-from ..errors import LoadError, UsageError
+from ..errors import LoadError, UsageError, in_the_way
 from ..project import MAX_LINK_HOPS, is_hidden, not_regular, open_project_file, open_regular
 from ..report import Mark
 
@@ -186,8 +186,8 @@ def refuse_foreign_record(path: Path, game_id: str, what: str, rel: "Callable[[P
             return
     except UsageError:  # (not JSON, too large: not one pnp wrote)
         pass
-    raise UsageError(f"{f'{kind} pnp did not make' if kind else 'a file pnp did not write'} (not a manifest of "
-                     f"{game_id}'s) is in {what}'s way: move it away, or choose another --out", Mark(rel(path)))
+    raise UsageError(in_the_way(f"{f'{kind} pnp did not make' if kind else 'a file pnp did not write'} (not a "
+                                f"manifest of {game_id}'s)", f"{what}'s"), Mark(rel(path)))
 
 
 def _parsed(text: str) -> Any:

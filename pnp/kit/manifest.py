@@ -57,7 +57,12 @@ class Manifest:
     def read(cls, path: Path, shown: str, follow: bool = False) -> "Manifest":
         """The manifest at `path` (named `shown` in messages; a link only if `follow`), its parts checked to be
         as pnp writes them; UsageError naming the file otherwise."""
-        data = read_manifest(path, shown, follow)
+        return cls.of(read_manifest(path, shown, follow), shown)
+
+    @classmethod
+    def of(cls, data: dict, shown: str) -> "Manifest":
+        """The manifest read as `data` (read_manifest) from the file named `shown`, its parts checked as read
+        checks them."""
 
         def part(key: str, kind: type, default: Any) -> Any:
             value = data.get(key, default)

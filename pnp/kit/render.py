@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from .. import PDF_CREATOR, __version__
 from ..draw.canvas import Canvas, new_canvas as deterministic_canvas
-from ..errors import UsageError, blame
+from ..errors import UsageError, blame, in_the_way
 from ..report import Mark
 from ..products import KINDS
 from ..project import ErrorHoldingFile, commit_files, finishing, opened_pdf, temporary_beside
@@ -210,9 +210,9 @@ def commit(result: GameBuild) -> list[Path]:
     before this point leaves the old files as they were. Returns the final paths."""
     folder = result.folder
     name = manifest_name(result.studio.options)
-    before = _listed(folder / name)
+    before, listed = _kit_record(folder / name, result.game.id)
     try:
-        _refuse_foreign(folder, result.game.id, name, result.files, result.studio.project.rel)
+        _refuse_foreign(folder, name, listed, result.files, result.game.id, result.studio.project.rel)
     except UsageError:
         result.discard()
         raise
@@ -259,24 +259,33 @@ def _remove_proofs(folder: Path, game_id: str, options: "PrintOptions") -> None:
                 (folder / name).unlink()
 
 
-def _listed(path: Path) -> dict[str, str] | None:
-    """{name: sha256} of the files the manifest at `path` lists; None when it cannot be read as pnp's."""
+def _kit_record(path: Path, game_id: str) -> "tuple[dict[str, str] | None, set[str] | bool | None]":
+    """What the kit manifest at `path`, read once, says: {name: sha256} of the files it lists (None when it
+    cannot be read as pnp's), and as _refuse_foreign takes it, the names it lists when it is one pnp wrote for
+    `game_id` (it names the game), True when it names the game but its list is not as pnp writes it, None when
+    there is none or it is not one."""
     try:
-        return {f["path"]: f["sha256"] for f in Manifest.read(path, path.name).files}
-    except (UsageError, OSError, ValueError):
-        return None
+        data = read_manifest(path, path.name)
+    except UsageError:  # (none, a link, not JSON)
+        return None, None
+    try:
+        before: dict[str, str] | None = {f["path"]: f["sha256"] for f in Manifest.of(data, path.name).files}
+    except (UsageError, ValueError):
+        before = None
+    if data.get("game") != game_id:
+        return before, None
+    return before, True if before is None else set(before)
 
 
-def _refuse_foreign(folder: Path, game_id: str, manifest: str, written: Iterable[str],
-                    rel: Callable[[Path], str]) -> None:
+def _refuse_foreign(folder: Path, manifest: str, listed: "set[str] | bool | None", written: Iterable[str],
+                    game_id: str, rel: Callable[[Path], str]) -> None:
     """UsageError at the first of the names this build writes (`written`, and its `manifest`) that holds what no
     build of `game_id` wrote, which the build would replace: a manifest that is not one pnp wrote for the game;
-    a file with no such manifest beside it, or one it does not list. `--out
+    a file with no such manifest beside it, or one it does not list (`listed`, as _kit_record gives it). `--out
     ~/Desktop` over the user's own ~/Desktop/<game>/manifest.json or <game>-a4.pdf replaced it, exit 0. A file
     the manifest lists is the kit's though changed since (replacing it is what a build is asked to do), as is
     every file beside a manifest of the game whose list is damaged; a received folder's kit is replaced too.
     What is no file there (a folder, a link, a pipe) is said when the build writes there ('cannot write')."""
-    listed = _names_listed(folder / manifest, game_id)
     for name in sorted({manifest, *written}):
         path = folder / name
         try:
@@ -291,21 +300,7 @@ def _refuse_foreign(folder: Path, game_id: str, manifest: str, written: Iterable
         else:
             what = "a file pnp did not write (" + (f"no {manifest} beside it" if listed is None else manifest) + \
                 " lists it)"
-        raise UsageError(f"{what} is in the kit's way: move it away, or choose another --out", Mark(rel(path)))
-
-
-def _names_listed(path: Path, game_id: str) -> "set[str] | bool | None":
-    """The names of the files that the kit manifest at `path` lists; True when it is one pnp wrote for `game_id`
-    (it names the game) but its list is not as pnp writes it; None when there is none, or it is not one."""
-    try:
-        if read_manifest(path, path.name).get("game") != game_id:
-            return None
-    except UsageError:  # (none, a link, not JSON)
-        return None
-    try:
-        return {f["path"] for f in Manifest.read(path, path.name).files}
-    except UsageError:
-        return True
+        raise UsageError(in_the_way(what, "the kit's"), Mark(rel(path)))
 
 
 def _remove_outgrown(folder: Path, before: dict[str, str], written: set[str], own: set[str]) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..check import load
-from ..errors import DataError, OutputError, UsageError, why_not_written
+from ..errors import DataError, OutputError, UsageError, in_the_way, why_not_written
 from ..project import LOCK_NAME, SIMULATION_FILE, Project, folders_on_the_way, output_lock, write_file
 from ..report import Mark, Report, pasted, shell_word
 from ..model.load import Record
@@ -88,8 +88,7 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
         report.error(f"cannot write: {problem}", Mark(project.rel(at)))
         return Simulation()
     if (foreign := _foreign(out_dir / SIMULATION_FILE, game_id)) is not None:
-        report.error(f"{foreign} is in the results' way: move it away, or choose another --out",
-                     Mark(project.rel(out_dir / SIMULATION_FILE)))
+        report.error(in_the_way(foreign, "the results'"), Mark(project.rel(out_dir / SIMULATION_FILE)))
         return Simulation()
     try:  # (as every command's output: a name or a path longer than the system allows, a folder it cannot write)
         folders_on_the_way(project, out_dir)
