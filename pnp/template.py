@@ -144,6 +144,26 @@ def memory_now() -> int:
     return _memory()
 
 
+def give_back_freed_memory() -> None:
+    """Collect what cycles hold and hand the C allocator's free pages back to the system (glibc's malloc_trim;
+    elsewhere nothing more): a picture-heavy game's drawing left 520 MB of freed buffers resident, and the
+    all-in-one PDF's assembly, whose own memory came on top of them, took the build to 1.28 GB."""
+    gc.collect()
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> "Callable[[int], int] | None":
+    import ctypes  # (only where a build assembles: no command's start pays for it)
+
+    try:
+        return cast("Callable[[int], int]", ctypes.CDLL(None).malloc_trim)
+    except (OSError, AttributeError):  # (not glibc: musl, macOS)
+        return None
+
+
 class _Timeout(LimitError):
     """One evaluation ran out of its own time (the same template would for the next item too)."""
 

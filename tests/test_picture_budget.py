@@ -2,6 +2,8 @@
 pixels: past it, one error at the element that asked for the picture that crossed it."""
 
 import math
+from collections import OrderedDict
+from pathlib import Path
 
 import pytest
 
@@ -9,6 +11,7 @@ from PIL import Image, ImageFile
 
 from conftest import make_project, run
 from pnp.draw import pictures
+from pnp.kit import render
 from pnp.layout import budget
 
 CARD = ("size: poker\nelements:\n"
@@ -81,6 +84,7 @@ def test_pictures_past_the_budget_are_refused_where_the_one_that_crossed_it_was_
     ("MAX_PDF_PICTURE_BYTES", "of pictures with it, which pnp keeps in memory"),
     # six boards of 6000 x 6000 noise: the sixth embedded (26 bytes a pixel) past 280 MB of the others, 1.05 GB
     ("MAX_EMBEDDING_PEAK_BYTES", "would take more memory than pnp allows"),
+    ("MAX_KIT_PICTURE_BYTES", "to copy them into the all-in-one PDF"),
 ])
 def test_a_pdf_holding_more_bytes_of_pictures_than_pnp_keeps_is_refused_at_the_picture(tmp_path, monkeypatch,
                                                                                        limit, said):
@@ -156,3 +160,51 @@ def test_a_running_preview_pays_for_the_pictures_of_the_faces_it_keeps(tmp_path,
     assert seen[0] == seen[1] and len(seen[0]) == 1 and "too many pixels" in seen[0][0][0], seen
     built = [line for line in run(root, "build", "mini").output.splitlines() if "too many pixels" in line]
     assert len(built) == 1 and built[0].startswith(seen[0][0][1] + ": error: "), built
+
+
+def test_the_pictures_kept_for_drawing_are_dropped_before_the_all_in_one_pdf_is_assembled(tmp_path, monkeypatch):
+    # the all-in-one PDF is its parts' pages copied, nothing drawn: qpdf's own memory came on top of up to 192 MB
+    # of kept pictures and of the drawing's freed buffers (a game of large pictures: 1.28 GB)
+    root = _project(tmp_path)
+    made, kept_when_assembling = [], []
+    keep, assemble = pictures._keep, render._assemble
+
+    def keeping(key: str, data: bytes) -> tuple[bytes, str]:
+        made.append(key)
+        return keep(key, data)
+
+    def assembling(target, parts, studio) -> None:
+        kept_when_assembling.append(len(pictures._kept))
+        assemble(target, parts, studio)
+
+    monkeypatch.setattr(pictures, "_kept", OrderedDict())  # (none kept from the tests before)
+    monkeypatch.setattr(pictures, "_keep", keeping)
+    monkeypatch.setattr(render, "_assemble", assembling)
+    assert run(root, "build", "mini").exit_code == 0
+    assert len(made) == 4 and kept_when_assembling == [0]  # four resampled for the cards, none left at the end
+
+
+def test_the_pdfs_the_all_in_one_pdf_copies_hold_their_pictures_together_within_one_cap(tmp_path, monkeypatch):
+    # qpdf copies every stream of the parts into memory to write the all-in-one PDF: four boards of noise PNGs and
+    # 46 token pictures, each PDF under its own cap, took a build to 1.28 GB. The board's picture, drawn after the
+    # cards', crosses the cap that all of them together pass by one byte
+    board = (Path(__file__).parent / "data/base/layouts/mini/board.yaml").read_text(encoding="utf-8")
+    root = _project(tmp_path, changes={"layouts/mini/board.yaml": board + (
+        "  - {type: image, src: images/lion.png, x: 10, y: 10, w: 100, h: 100}\n")})
+    tallies = []
+
+    def shared(canvas, tally: list[int]) -> None:
+        tallies.append(tally)
+        pictures.share_kit_pictures(canvas, tally)
+
+    monkeypatch.setattr(render, "share_kit_pictures", shared)
+    assert run(root, "build", "mini").exit_code == 0
+    assert len(tallies) >= 2 and all(tally is tallies[0] for tally in tallies)  # one tally for the game's PDFs
+    kit = root / "output" / "mini" / "mini-a4.pdf"
+    before = kit.read_bytes()
+    monkeypatch.setattr(pictures, "MAX_KIT_PICTURE_BYTES", tallies[0][0] - 1)
+    result = run(root, "build", "mini", "--force")
+    errors = [line for line in result.output.splitlines() if ": error: " in line]
+    assert result.exit_code == 1 and len(errors) == 1, result.output
+    assert errors[0].startswith("layouts/mini/board.yaml:5:") and "all-in-one PDF" in errors[0]
+    assert kit.read_bytes() == before

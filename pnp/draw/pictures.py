@@ -51,6 +51,10 @@ MAX_PDF_PICTURE_BYTES = 400 << 20
 # 280 MB of the others; a 60-card full-art deck (3 million pixels a card) stays under it up to the 400 MB above
 EMBEDDING_BYTES_PER_PIXEL = 26
 MAX_EMBEDDING_PEAK_BYTES = 560 << 20
+# The bytes of pictures the PDFs a game's all-in-one PDF is made of may hold together (share_kit_pictures): qpdf,
+# through pikepdf, copies every stream of its parts into memory before it writes the whole. Four boards of noise
+# PNGs and 46 token pictures (628 MB of parts, each under the cap above) took a build to 1.28 GB there
+MAX_KIT_PICTURE_BYTES = 400 << 20
 
 
 def printed_pixels(size: tuple[int, int], width: float, height: float) -> tuple[int, int] | None:
@@ -239,6 +243,19 @@ def _held(canvas: Canvas, mark: Mark | None, shown: str, decoded: int = 0) -> It
         raise BudgetSpent(f"picture '{shown}': the PDF would hold more than {MAX_PDF_PICTURE_BYTES >> 20} MB of "
                           f"pictures with it, which pnp keeps in memory until the PDF is written: {_SMALLER_ART}",
                           mark)
+    kit = canvas.__dict__.get("_pnp_kit_picture_bytes")
+    if kit is not None:
+        kit[0] += added
+        if kit[0] > MAX_KIT_PICTURE_BYTES:
+            raise BudgetSpent(f"picture '{shown}': the game's PDFs would hold more than {MAX_KIT_PICTURE_BYTES >> 20} "
+                              "MB of pictures with it, which pnp keeps in memory to copy them into the all-in-one "
+                              f"PDF: {_SMALLER_ART}", mark)
+
+
+def share_kit_pictures(canvas: Canvas, tally: list[int]) -> None:
+    """Count the bytes of pictures `canvas` embeds in `tally` too, where the game's other PDFs that make its
+    all-in-one PDF count theirs: together they hold at most MAX_KIT_PICTURE_BYTES (see _held)."""
+    canvas.__dict__["_pnp_kit_picture_bytes"] = tally
 
 
 # what to do about a picture refused for the memory it would take in its PDF (_held)
@@ -271,6 +288,12 @@ def _keep(key: str, data: bytes) -> tuple[bytes, str]:
     while len(_kept) > 1 and (len(_kept) > KEPT or sum(len(d) for d, _ in _kept.values()) > KEPT_BYTES):
         _kept.popitem(last=False)
     return found
+
+
+def forget_kept() -> None:
+    """Drop the resampled pictures kept for the next PDF: before work that draws none (a game's all-in-one PDF is
+    its pages copied), whose own memory would otherwise come on top of up to KEPT_BYTES of them."""
+    _kept.clear()
 
 
 # Whether what this process validates is drawn after (a build, an export, the preview), and the pictures it

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from .. import PDF_CREATOR, __version__
 from ..draw.canvas import Canvas, new_canvas as deterministic_canvas
+from ..draw.pictures import forget_kept, share_kit_pictures
 from ..errors import UsageError, blame, in_the_way
 from ..report import Mark
 from ..products import KINDS
 from ..project import ErrorHoldingFile, commit_files, finishing, opened_pdf, temporary_beside
-from ..template import budget
+from ..template import budget, give_back_freed_memory
 from .faces import FACE_FIELDS, manifest_faces
 from .inputs import manifest_name, read_manifest, sha256
 from .manifest import Manifest, seal, sealed
@@ -115,6 +116,7 @@ def render_game(game: "Game", studio: "Studio", folder: str | Path,
     slug = game.id
     in_order = []  # the per-kind PDFs, in the all-in-one PDF's order
     drawing: list[Component] = []  # the component whose pages are being drawn: each page is counted against it
+    kit_pictures = [0]  # bytes of pictures in the PDFs the all-in-one PDF copies (pictures.share_kit_pictures)
 
     def page_drawn() -> None:
         studio.budget.spend_page(drawing[-1].spec.mark_of("copies") if drawing else None)
@@ -125,6 +127,7 @@ def render_game(game: "Game", studio: "Studio", folder: str | Path,
                 name = kind_file_name(slug, kind, studio.options)
                 result.files[name] = tmp = _temporary(folder, name)
                 canvas = new_canvas(tmp, studio, kind.file_part, page_drawn)
+                share_kit_pictures(canvas, kit_pictures)
                 page = 1
                 for component in components:
                     drawing.append(component)
@@ -147,6 +150,10 @@ def render_game(game: "Game", studio: "Studio", folder: str | Path,
                     canvas.save()
                     on_step(title)
         drawing.clear()  # (no component is at fault when joining the files fails)
+        # nothing is drawn any more: what the drawing kept or freed is given back before qpdf's own memory comes
+        # on top of it (a game of large pictures: 1.28 GB, 0.77 GB of it held from drawing)
+        forget_kept()
+        give_back_freed_memory()
         result.all_name = all_in_one_name(slug, studio.options)
         result.files[result.all_name] = tmp = _temporary(folder, result.all_name)
         _assemble(tmp, [result.files[name] for name in in_order], studio)
