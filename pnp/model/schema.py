@@ -425,6 +425,7 @@ class Enum(Field):
 
     def __init__(self, spec: Mapping[str, Any], enums: Mapping[str, Any]) -> None:
         super().__init__(spec, enums)
+        self._enums = enums
         if "values" in spec:
             values = spec["values"]
             if not isinstance(values, list):
@@ -449,10 +450,12 @@ class Enum(Field):
         """SpecError where a value is not one a cell can hold (a mapping among them was a traceback writing the
         table's workbook, .nan a workbook Excel cannot open), or values listed here repeat one (repeated_value:
         game.yaml's enums are checked as they are read)."""
-        for odd in (v for v in self.values if not isinstance(v, (str, int, float)) or not _is_finite(v)):
+        written = self.spec["values"] if "values" in self.spec else self._enums[self.label]
+        for i, odd in ((i, v) for i, v in enumerate(self.values) if not isinstance(v, (str, int, float)) or not _is_finite(v)):
+            # said at the value (an enum of game.yaml's `enums:` was said at each field naming it, never at it)
             raise SpecError(f"the values of an enum are text, finite numbers or true/false, and {self.label} hold "
                             f"{shown(odd) if isinstance(odd, float) else 'one that is ' + type_name(odd)}",
-                            _at(self.spec, "values"))
+                            _item_mark(written, i, _at(self.spec, "values")))
         repeated = repeated_value(self.values) if self.label == "these values" else None
         if repeated:
             raise SpecError(f"values lists {repeated[1]}: write each once", _at(self.spec, "values"))

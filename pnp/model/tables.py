@@ -14,7 +14,7 @@ from ..template import ExprError, enum_mistakes, evaluate, is_template, printed_
 from ..options import control_problem, did_you_mean
 from .load import MarkedList, Record, load_data_file, shown
 from .reads import FieldCache, KeptChecks, same
-from .schema import Enum, Field, Schema
+from .schema import Enum, Field, List, Map, Nested, Schema
 from .shapes import CheckerShape, GameShape
 from .spreadsheet import id_fields, read_table
 from .workbook_parts import SPREADSHEETS, check_spreadsheet_format
@@ -220,16 +220,29 @@ def _schema(game: GameShape, name: str, spec: Record, tables: Record, chk: Check
     return schema
 
 
-def _check_defaults(schema: Schema, fields: Mapping[str, Any], chk: CheckerShape) -> None:
+def _check_defaults(schema: Schema, fields: Mapping[str, Any], chk: CheckerShape, within: str = "") -> None:
     """Each field's default checked as a value its items could write, at the default's line: an item leaving
     the field out was given it unchecked (an int field's default "abc", an enum's value not among its values,
-    printed and computed with, exit 0)."""
+    printed and computed with, exit 0). So are the defaults of the fields of a record, a list's records and a
+    map's records, at any depth (`powers: {type: list, of: {type: record, fields: {hp: {type: int, default:
+    [1]}}}}` gave every power a list for hp, said only where a derived field computed with it)."""
     for field_name, field in schema.fields.items():
         spec = fields.get(field_name)
-        if field.default is None or not isinstance(spec, Record) or "default" not in spec:
+        if not isinstance(spec, Record):
             continue
-        for message, _ in field.check(field.default, None, chk):
-            chk.error(f"field '{field_name}': default: {message}", spec.mark_of("default"))
+        if field.default is not None and "default" in spec:
+            for message, _ in field.check(field.default, None, chk):
+                chk.error(f"field '{within}{field_name}': default: {message}", spec.mark_of("default"))
+        _check_inner_defaults(field, spec, chk, f"{within}{field_name}.")
+
+
+def _check_inner_defaults(field: Field, spec: Record, chk: CheckerShape, within: str) -> None:
+    """_check_defaults for the fields of the record `field` is, or its list's items or map's values are."""
+    inner: Any = field
+    while isinstance(inner, (List, Map)) and isinstance(spec, Record):  # (a list of maps of records...)
+        inner, spec = (inner.item, spec.get("of")) if isinstance(inner, List) else (inner.value, spec.get("values"))
+    if isinstance(inner, Nested) and isinstance(spec, Record) and isinstance(spec.get("fields"), Mapping):
+        _check_defaults(inner.schema, spec["fields"], chk, within)
 
 
 def _unique_fields(name: str, spec: Record, schema: Schema, chk: CheckerShape) -> list[str]:
