@@ -89,7 +89,14 @@ def test_changes_names_exactly_the_two_cards_edited(proj):
     assert not [ln for ln in result.output.splitlines() if ln.startswith(("  added", "  removed"))]
 
 
-def test_the_reprint_holds_only_the_changed_cards_and_their_backs(proj):
+def test_the_reprint_holds_only_the_changed_cards_and_their_backs(proj, monkeypatch):
+    import pnp.project as project_mod
+
+    # the reprint and its manifest are put in place by one commit, all or none: written one after the other, a
+    # pnp killed between the two left the new reprint beside the manifest of the previous, which said other items
+    committed, commit = [], project_mod.commit_files
+    monkeypatch.setattr(project_mod, "commit_files", lambda renames: (committed.append(
+        sorted(final.name for final in renames.values())), commit(renames)))
     manifest = proj / "before.json"
     shutil.copy(proj / "output" / GAME / "manifest.json", manifest)
     kit = {p.name: p.read_bytes() for p in (proj / "output" / GAME).glob("*.pdf")}
@@ -113,6 +120,7 @@ def test_the_reprint_holds_only_the_changed_cards_and_their_backs(proj):
     recorded = json.loads((proj / "output" / GAME / f"manifest-reprint-{key}.json").read_text(encoding="utf-8"))
     assert recorded["file"] == reprint.name and recorded["pages"] == 4 and recorded["since"] == "before.json"
     assert recorded["items"] == {"dinosaurs": sorted(EDITED)}
+    assert [names for names in committed if reprint.name in names] == [sorted([reprint.name, f"manifest-reprint-{key}.json"])]
 
 
 def test_changes_since_a_git_commit(tmp_path):

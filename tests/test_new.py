@@ -4,6 +4,7 @@ existing game is never overwritten."""
 import json
 import os
 import shlex
+import time
 
 import pytest
 
@@ -107,6 +108,31 @@ def test_a_new_killed_between_its_two_folders_leaves_no_game_without_its_layouts
     with pytest.raises(_Killed):
         run(tmp_path, "new", "mygame")
     assert not (tmp_path / "cards/mygame").exists() and (tmp_path / "layouts/mygame").is_dir()
+
+
+def test_a_killed_news_staging_folder_is_removed_by_the_next_and_a_live_ones_kept(tmp_path):
+    """A SIGKILL runs no clean-up: each `pnp new` killed while it staged its game left .pnp-new-<random>/ (a whole
+    game when killed before its moves) in the project for good. The next `pnp new` removes those no live pnp holds;
+    one another pnp holds (its lock), or made less than a minute ago, is kept."""
+    import fcntl
+
+    from pnp import new as new_mod
+
+    old = time.time() - 3600
+    dead, live, fresh = (tmp_path / f".pnp-new-{n}" for n in ("dead0000", "live0000", "fresh000"))
+    for folder in (dead, live, fresh):
+        (folder / "cards/g").mkdir(parents=True)
+    for folder in (dead, live):
+        os.utime(folder, (old, old))
+    held = os.open(live, os.O_RDONLY)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert run(tmp_path, "new", "mygame").exit_code == 0
+    finally:
+        os.close(held)
+    assert not dead.exists() and live.is_dir() and fresh.is_dir()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(new_mod.STAGING_PREFIX)) == [
+        fresh.name, live.name]
 
 
 @pytest.mark.parametrize("blocked", ["cards", "layouts"])

@@ -45,12 +45,21 @@ def dinosaurs(root):
     return [(row["id"], row["name"], row["type"]) for row in rows]
 
 
-def test_only_prints_exactly_the_predators_and_their_backs(proj):
+def test_only_prints_exactly_the_predators_and_their_backs(proj, monkeypatch):
+    import pnp.project as project_mod
+
+    # the proof and its manifest are put in place by one commit, all or none (a kill midway is put back): written
+    # one after the other, a pnp killed between the two left the new PDF beside the previous manifest, whose
+    # sha256 and items were another PDF's (and the next kit kept that proof as one edited since)
+    committed, commit = [], project_mod.commit_files
+    monkeypatch.setattr(project_mod, "commit_files", lambda renames: (committed.append(
+        sorted(final.name for final in renames.values())), commit(renames)))
     before = kit(proj)
     result = run(proj, "build", GAME, "--only", "card.type == 'predator'")
     assert result.exit_code == 0, result.output
     assert "selection of 3 items" in result.output
     pdf, manifest_file = written(proj, result)
+    assert [names for names in committed if pdf.name in names] == [sorted([pdf.name, manifest_file.name])], committed
     pages = PdfReader(pdf).pages
     assert len(pages) == 4  # 3 species, 5 copies each: 15 poker cards 9-up, two sheets of fronts, each then its backs
     fronts = pages[0].extract_text() + pages[2].extract_text()
@@ -190,3 +199,4 @@ def test_a_selection_reprint_or_build_says_its_counts_with_their_nouns(count, wh
     # 'selection of 1 item, 1 pages' was said of a one-page proof (and '1 files' of a build, '1 pages' of a reprint)
     from pnp.report import counted  # (the one helper the command line, the proof and the messages share)
     assert counted(count, what) == said
+

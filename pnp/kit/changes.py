@@ -12,13 +12,13 @@ import re
 import subprocess
 import tempfile
 import threading
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
-from ..project import not_regular, output_lock, program, refuse_unmarked_pdf, read_project_file, repository, special_file, write_file, written_beside
+from ..project import not_regular, output_lock, program, refuse_unmarked_pdf, read_project_file, repository, special_file
 from ..report import Mark, Report, counted, pasted, printable, shell_word, shortened, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
 from .inputs import manifest_name, refuse_foreign_record
@@ -846,11 +846,17 @@ def selected(game: "Game", keys: Mapping[str, Collection[str]]) -> "Game":
     return replace(game, components=components)
 
 
-def write_selection(studio: "Studio", keys: Mapping[str, Collection[str]], target: Path, what: str = "reprint") -> int:
+def write_selection(studio: "Studio", keys: Mapping[str, Collection[str]], target: Path, what: str = "reprint",
+                    record: "tuple[Path, Callable[[Path, int], bytes]] | None" = None) -> int:
     """Print the selected items of the studio's game into one PDF at `target`, each kind as it prints in the
     kit (fronts with their backs, duplex-correct). Returns its page count; 0, and no file, when nothing is
-    selected. A component kept whole is drawn by the game's own studio (a rulebook sees every component)."""
+    selected. A component kept whole is drawn by the game's own studio (a rulebook sees every component).
+    `record`: the PDF's manifest (its path, and its bytes made from the PDF written and its pages), put in place
+    with the PDF all or none (commit_files, in a folder whose lock the caller holds): written one after the other,
+    a pnp killed between the two left a reprint or proof beside the manifest of the previous one, which said
+    other items, pages or sha256 than it held."""
     from ..printables import Studio
+    from ..project import commit_files, temporary_beside
     from .render import by_kind, new_canvas
 
     subset = selected(studio.game, keys)
@@ -861,12 +867,21 @@ def write_selection(studio: "Studio", keys: Mapping[str, Collection[str]], targe
     part = Studio(subset, studio.options)
     part.marks = studio.marks  # a draft's marks name the same data items
     pages = 0
-    with written_beside(target) as tmp:
-        canvas = new_canvas(tmp, studio, what)
+    made = [temporary_beside(target), *([temporary_beside(record[0])] if record is not None else [])]
+    try:
+        canvas = new_canvas(made[0], studio, what)
         for kind, components in by_kind(subset):
             for component in components:
                 pages += kind.draw(canvas, component, studio if id(component) in whole else part)
         canvas.save()
+        renames = {made[0]: Path(target)}
+        if record is not None:
+            made[1].write_bytes(record[1](made[0], pages))
+            renames[made[1]] = record[0]
+        commit_files(renames)
+    finally:
+        for tmp in made:
+            tmp.unlink(missing_ok=True)
     return pages
 
 
@@ -931,12 +946,14 @@ def write_reprint(project: "Project", game_id: str, folder: Path, state: State, 
             _, studio = validate(project, game_id, checked, options)
             if studio is not None:  # a draft's reprint marks its items' errors, as the draft kit does
                 studio.mark_data_errors(checked.diagnostics)
-            pages = write_selection(studio, keys, target) if studio is not None else 0
+            def record(_: Path, pages: int) -> bytes:
+                return record_bytes({"game": game_id, **options.record(), "since": state.recorded, "since_kind": state.kind,
+                                     "file": target.name, "pages": pages,
+                                     "items": {cid: sorted(items) for cid, items in sorted(keys.items())}})
+
+            pages = write_selection(studio, keys, target, record=(recorded, record)) if studio is not None else 0
         if not pages:
             target.unlink(missing_ok=True)
             recorded.unlink(missing_ok=True)
             return Reprint(None, 0, 0, state.label, [])
-        record = {"game": game_id, **options.record(), "since": state.recorded, "since_kind": state.kind, "file": target.name, "pages": pages,
-                  "items": {cid: sorted(items) for cid, items in sorted(keys.items())}}
-        write_file(recorded, record_bytes(record))
     return Reprint(target, pages, sum(len(v) for v in keys.values()), state.label, changes.lines())

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError, cannot_write
-from ..project import output_lock, refuse_unmarked_pdf, write_file
+from ..project import output_lock, refuse_unmarked_pdf
 from ..report import Report, named
 from .inputs import manifest_name, refuse_foreign_record, sha256
 from .manifest import record_bytes, seal
@@ -148,10 +148,14 @@ def write_selected(studio: "Studio", selection: Selection, folder: str | Path) -
         refuse_unmarked_pdf(pdf, "the proof", studio.project.rel)  # (a file of the user's at its name)
         written = folder / manifest_name(options, f"selection-{selection.key()}")
         refuse_foreign_record(written, studio.game.id, "the proof", studio.project.rel)  # (and at its manifest's)
-        pages = write_selection(studio, {cid: set(items) for cid, items in keys.items()}, pdf, "selection")
-        record = {"game": studio.game.id, **options.record(), "selection": selection.record(), "file": pdf.name,
-                  "sha256": sha256(pdf, follow=False), "bytes": pdf.stat().st_size, "pages": pages, "items": keys}
-        write_file(written, record_bytes(record))
+
+        def record(made: Path, pages: int) -> bytes:  # (of the PDF as written, put in place with it)
+            return record_bytes({"game": studio.game.id, **options.record(), "selection": selection.record(),
+                                 "file": pdf.name, "sha256": sha256(made, follow=False), "bytes": made.stat().st_size,
+                                 "pages": pages, "items": keys})
+
+        pages = write_selection(studio, {cid: set(items) for cid, items in keys.items()}, pdf, "selection",
+                                record=(written, record))
         seal(written)  # (only a proof this user's pnp made is removed by the next kit: render._remove_proofs)
     return pdf, pages, sum(len(v) for v in keys.values())
 
