@@ -56,7 +56,7 @@ _HUGE = 10**MAX_NUMBER_DIGITS
 _NOT_BASE_60 = re.compile(r"[^0-9:]|::|[0-9]{3}|:[6-9][0-9]").search
 
 
-def _resolvable(value: str) -> str | None:
+def resolver_input(value: str) -> str | None:
     """What PyYAML's resolver is given for the plain scalar `value`, with the same answer; None when that is
     text. Its base-60 patterns repeat a group once for each colon, which costs memory in proportion: a number
     of 10 million ':1' took 1.3 GB and 8-16 s to be refused as too long (a short one costs nothing). Its
@@ -698,7 +698,7 @@ class _Builder:
         key = (value, implicit)
         tag = self.tags.get(key)
         if tag is None:
-            resolvable = _resolvable(value)
+            resolvable = resolver_input(value)
             tag = _STR if resolvable is None else self.loader.resolve(yaml.ScalarNode, resolvable, implicit)
             if len(self.tags) < 4096:
                 self.tags[key] = tag
