@@ -44,9 +44,12 @@ def blank(text: str) -> bool:
     return _PRINTS_NOTHING.fullmatch(text) is not None
 
 
+@functools.lru_cache(maxsize=256)
 def control_problem(text: str, what: str = "the text") -> str | None:
     """What is wrong with `text` (`what` names it) when it holds a CONTROL_CHARACTER, else None: the one rule
-    for every text pnp prints or writes into an export (a Tabletop Simulator name, a file name, a manifest)."""
+    for every text pnp prints or writes into an export (a Tabletop Simulator name, a file name, a manifest).
+    Kept for the texts met last: one text printed on every card an alias repeats it on was searched anew on
+    each (a text of 950,000 characters on 5,000 cards: most of a build's 50 s before its first word)."""
     control = CONTROL_CHARACTER.search(text)
     if control is None:
         return None

@@ -126,3 +126,28 @@ def test_suggestions_for_the_unknown_terms_and_icons_of_card_text_are_a_bounded_
     assert "'[[Term000x]]' is not a term of the glossary (terms) (did you mean 'Term000'?)" in result.output
     assert "unknown icon ':zq000x:'" in result.output
     assert sum(compared) <= 2 * report.MAX_COMPARED
+
+
+def test_a_text_repeated_on_many_items_is_read_once_and_each_name_looked_for_once():
+    # an alias repeats one text on every card: a text of 50,000 icons and terms on 5,000 cards was read anew,
+    # and each name looked for, on each (minutes before a word); each unknown term is said once a text
+    from pnp.model.glossary import Glossary
+    from pnp.model.schema import RichText
+    looked: list[str] = []
+
+    class Checker:
+        glossary = Glossary(("terms",))
+
+        def icon_exists(self, name: str) -> bool:
+            looked.append(name)
+            return name == "coin"
+
+        def unknown_terms(self, text: str) -> list[tuple[str, str]]:
+            return self.glossary.unknown(text)
+
+    text, checker = "a :coin: [[nope]] " * 2000, Checker()
+    said = [list(RichText({}, {}).check(text, None, checker)) for _ in range(3)]  # type: ignore[arg-type]
+    assert said[0] == said[2] and [message for message, _ in said[0]] == [
+        "'[[nope]]' is not a term of the glossary (terms)"]
+    assert looked == ["coin"] * 3
+    assert checker.glossary.unknown(text) is checker.glossary.unknown(text)

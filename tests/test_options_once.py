@@ -127,3 +127,24 @@ def test_a_colour_name_pillow_has_used_is_still_a_colour(monkeypatch):
     finally:
         options._css_names.cache_clear()
         options._parse_colour.cache_clear()
+
+
+def test_a_printed_text_repeated_on_many_cards_is_searched_for_control_characters_once(monkeypatch):
+    # an alias prints one long text on every card: searched anew on each (950,000 characters on 5,000 cards:
+    # most of a build's 50 s)
+    from pnp import options
+    searched: list[str] = []
+    search = options.CONTROL_CHARACTER.search
+
+    class Counted:
+        @staticmethod
+        def search(text: str) -> object:
+            searched.append(text)
+            return search(text)
+
+    monkeypatch.setattr(options, "CONTROL_CHARACTER", Counted)
+    options.control_problem.cache_clear()
+    text = "a long text, the same on every card " * 100
+    assert [options.Text().convert(text) for _ in range(50)] == [text] * 50
+    assert searched == [text]
+    assert options.control_problem("a\x07b") is not None and options.control_problem("a\x07b") is not None

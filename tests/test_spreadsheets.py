@@ -3407,3 +3407,18 @@ def test_convert_never_writes_over_another_file_its_own_tables_files_list(tmp_pa
     assert result.exit_code == 2 and "cards/mini/cards.csv: error: is read by table 'cards' of cards/mini/game.yaml" \
         in result.output, result.output
     assert csv_file.read_bytes() == before
+
+
+@pytest.mark.parametrize("text", [
+    "1" + ":2" * 100_000, "1" + ":59" * 100_000 + ".5", "1" + ":2" * 100_000 + ":60", "1" + ":2::3" * 100_000, "1:30"])
+def test_a_long_base_60_text_is_written_in_a_cell_without_its_repeated_parts_resolved(text, monkeypatch):
+    # whether a text is quoted is found as the loader finds what it reads as, with PyYAML's base-60 patterns
+    # given at most three colons (10 million parts: 1.1 GB and 11 s to write one cell), written as PyYAML would
+    from pnp.model import spreadsheet
+    expected = yaml.dump([text], Dumper=spreadsheet._SafeDumper, default_flow_style=True, width=1_000_000).strip()
+    given: list[str] = []
+    resolve = spreadsheet._SafeDumper.resolve
+    monkeypatch.setattr(spreadsheet._SafeDumper, "resolve", lambda self, kind, value, implicit:
+                        given.append(value) or resolve(self, kind, value, implicit))
+    assert spreadsheet.cell_text([text]) == expected
+    assert max(value.count(":") for value in given) <= 3

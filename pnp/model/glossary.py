@@ -52,6 +52,10 @@ class Glossary:
         self._by_key: dict[str, Record] = {}
         self._field_of: dict[str, str] = {}  # which field of its entry gave each key: "name" or "id"
         self._names: tuple[str, ...] = ()  # the entries' names, as names() last made them
+        # what unknown() said of the texts met last, by the text, the terms it was checked against and the
+        # suggester: an alias repeats one text on many items (a text of 50,000 terms on 5,000 cards was read anew on
+        # each, minutes before a word)
+        self._unknown: dict[tuple[str, int, Suggest], list[tuple[str, str]]] = {}
 
     def add(self, entry: Record) -> tuple[Record, str, str] | None:
         """Take a term; when it is defined twice, (the entry already holding its name or id, the field of that
@@ -79,7 +83,17 @@ class Glossary:
     def unknown(self, text: str, suggest: Suggest = did_you_mean
                 ) -> list[tuple[str, str]]:
         """(term, message) for each `[[Term]]` in text that the glossary does not define, and each `[[...]]`
-        holding what no term can be named (it would print as typed); `suggest` says a name it may have meant."""
+        holding what no term can be named (it would print as typed), once each; `suggest` says a name it may have
+        meant."""
+        key = (text, len(self.entries), suggest)
+        said = self._unknown.get(key)
+        if said is None:
+            if len(self._unknown) >= 64:
+                self._unknown.clear()
+            said = self._unknown[key] = list(dict.fromkeys(self._unknown_in(text, suggest)))
+        return said
+
+    def _unknown_in(self, text: str, suggest: Suggest) -> list[tuple[str, str]]:
         read = [found[1] for found in _TERM_READ.finditer(text) if found[1] is not None] if "[[" in text else []
         return [(term, f"'[[{printable(term)}]]' {self._not_defined(term, suggest)}") for term in read
                 if TERM_IN_TEXT.fullmatch(f"[[{term}]]") and self.find(term) is None] + [

@@ -50,6 +50,24 @@ _TYPED_STARTS: frozenset[str] | None = frozenset(_Loader.yaml_implicit_resolvers
     if None not in _Loader.yaml_implicit_resolvers and not _Loader.yaml_path_resolvers else None
 MAX_NUMBER_DIGITS = 4300  # Python's own cap on reading a decimal int; pnp holds every notation to it
 _HUGE = 10**MAX_NUMBER_DIGITS
+# Where the parts between the first and the last colon of a scalar are not all base-60 digits (0-59): a part
+# empty, of three digits, of two from 60 up, or a character no digit
+# (searched from the first colon to the last, both included)
+_NOT_BASE_60 = re.compile(r"[^0-9:]|::|[0-9]{3}|:[6-9][0-9]").search
+
+
+def resolver_input(value: str) -> str | None:
+    """What PyYAML's resolver is given for the plain scalar `value`, with the same answer; None when that is
+    text. Its base-60 patterns repeat a group once for each colon, which costs memory in proportion: a number
+    of 10 million ':1' took 1.3 GB and 8-16 s to be refused as too long (a short one costs nothing). Its
+    middle parts are checked here and left out: `1:2:...:59` reads as `1:59` does. No other pattern (a date, a
+    time zone) holds more than three colons."""
+    if len(value) <= MAX_NUMBER_DIGITS or value.count(":") < 4:
+        return value
+    first, last = value.index(":"), value.rindex(":")
+    if _NOT_BASE_60(value, first, last + 1):
+        return None
+    return value[:first] + value[last:]
 _MERGE_KEY = object()  # stands for '<<' while a mapping is built
 MAX_EXPANDED_VALUES = 1_000_000  # values after aliases are expanded: refuses a "billion laughs"
 # ... and of all a game's data files together (game.yaml, its rules and tables; see values_allowance): each is
@@ -680,7 +698,8 @@ class _Builder:
         key = (value, implicit)
         tag = self.tags.get(key)
         if tag is None:
-            tag = self.loader.resolve(yaml.ScalarNode, value, implicit)
+            resolvable = resolver_input(value)
+            tag = _STR if resolvable is None else self.loader.resolve(yaml.ScalarNode, resolvable, implicit)
             if len(self.tags) < 4096:
                 self.tags[key] = tag
         return tag

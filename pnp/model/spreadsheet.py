@@ -32,7 +32,7 @@ from ..report import QUOTE_LIMIT, Mark, named, shortened
 from ..template import printed_number
 from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME_SHEET_TEXT, MAX_NUMBER_DIGITS,
                    UNSEEN_LINE_BREAK, MarkedList, Place, Record, check_file, counted_load, number_too_long, plain,
-                   shown, spend_cells, spend_sheet_text, spend_values, values_left)
+                   resolver_input, shown, spend_cells, spend_sheet_text, spend_values, values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
 from .cell_colours import (column_number, fills_nothing, format_colour, run_colour, styled_tables, theme_colours,
@@ -2254,6 +2254,17 @@ class _Dumper(_SafeDumper):  # type: ignore[valid-type,misc]  # (either base: sa
     """PyYAML's safe dumper, but a text holding a character YAML reads as a line's end (U+0085, U+2028, U+2029)
     is written double-quoted, where it is escaped (\\N, \\L, \\P): written as it is, the YAML file was one
     pnp refuses (or a cell's flow text read back with a line break changed), from a sheet that validated."""
+
+    def resolve(self, kind: Any, value: Any, implicit: tuple[bool, bool]) -> Any:
+        """The tag the text `value` would be read as, which decides whether it is quoted: found from the
+        loader's shortened input (see resolver_input), as a base-60 number of millions of parts cost PyYAML
+        1.1 GB and 11 s to write as a cell."""
+        if kind is yaml.ScalarNode and isinstance(value, str):
+            given = resolver_input(value)
+            if given is None:
+                return self.DEFAULT_SCALAR_TAG
+            value = given
+        return super().resolve(kind, value, implicit)
 
 
 def _text_written(dumper: Any, text: str) -> yaml.ScalarNode:
