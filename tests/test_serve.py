@@ -25,7 +25,7 @@ from pnp.printables import Studio
 from pnp.project import Project
 from pnp.report import Mark
 from pnp.serve.app import HostCheck, Latest, _title, allowed_names, create_app, exposure, project_file, served, server
-from pnp.serve.preview import Preview
+from pnp.serve.preview import Preview, _where
 from pnp.serve.watch import InputFilter, games_of
 
 LOCAL = "http://127.0.0.1:8000"
@@ -424,6 +424,15 @@ def test_every_file_a_problem_names_has_a_source_page(mini):
         for problem in problems:
             page = client.get(f"/source/{problem['where']['file']}")
             assert page.status_code == 200 and f'<tr id="L{problem["where"]["line"]}">' in page.text
+
+
+@pytest.mark.parametrize("file, linked", [("cards/g/cards.yaml", True), ("cards/g/cards.csv", True),
+                                           ("cards/g/cards.xlsx[Sheet 1]", False), ("cards/g/art/a.png", False)])
+def test_a_problem_links_to_a_source_page_only_for_a_file_that_has_one(file, linked):
+    """An error of a workbook's cell ('cards/g/cards.xlsx[Sheet 1]:2:2') was linked to /source/ of that name,
+    which answered 404: a file /source/ shows no page of is said, not linked."""
+    where = _where(Mark(file, 2, 2))
+    assert where is not None and where["file"] == (file if linked else None) and where["at"] == f"{file}:2:2"
 
 
 def test_a_rulebook_page_number_of_any_length_is_not_found_not_a_server_error(mini):

@@ -1461,8 +1461,10 @@ def test_a_chart_sheet_is_named_never_read(proj):
     game = proj / "cards" / GAME / "game.yaml"
     game.write_text(game.read_text(encoding="utf-8").replace("  turn:\n", "  turn:\n    sheet: chart\n"),
                     encoding="utf-8")
-    assert f"cards/{GAME}/turn.xlsx: error: sheet 'chart' is a chart sheet, which holds no cells; its sheets of " \
-           "cells: 'turn '" in errors(proj)
+    said = errors(proj)  # (at the `sheet:` naming it, the line below `turn:`)
+    line = game.read_text(encoding="utf-8").splitlines().index("    sheet: chart") + 1
+    assert f"cards/{GAME}/game.yaml:{line}:12: error: sheet 'chart' of 'cards/{GAME}/turn.xlsx' is a chart sheet, " \
+           "which holds no cells; its sheets of cells: 'turn '" in said
     charts = openpyxl.Workbook()
     charts.remove(charts.active)
     charts.create_chartsheet("chart")
@@ -2440,7 +2442,9 @@ def test_sheet_names_a_sheet_as_a_spreadsheet_program_finds_it_without_case(tmp_
     two_sheet_workbook(root, "Straße", "Other")
     result = run(root, "validate")
     assert result.exit_code == exit_code, result.output
-    assert exit_code == 0 or "cards/mini/cards.xlsx: error: workbook has no sheet 'STRASSE'" in result.stderr
+    # (at the table's `sheet:`, the name mistyped: it was said at the workbook, with no line)
+    assert exit_code == 0 or re.search(r"cards/mini/game\.yaml:[0-9]+:12: error: workbook 'cards/mini/cards.xlsx' "
+                                       "has no sheet 'STRASSE'", result.stderr), result.stderr
 
 
 def test_sheets_whose_names_are_one_by_full_case_folding_alone_are_two_sheets(tmp_path):

@@ -43,7 +43,7 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     real = project.inside(path, Mark(shown), "table file")
     ids = id_fields(tables, enums)  # (a ref's cell is read as the id it names, and read back so)
     if real.suffix.lower() in SPREADSHEETS:  # (read_table checks its format)
-        items = read_table(real, shown, schema, sheet, ids, warn, project.root)
+        items = read_table(real, shown, schema, sheet, ids, warn, project.root, spec.mark_of("sheet"))
     else:
         check_spreadsheet_format(real, shown, project.root)
         items = load_file(real, shown, project.root)

@@ -70,17 +70,18 @@ Warn = Callable[[str, Mark], None]  # what a reading warns of, and where (a repo
 
 def read_table(path: Path, shown: str, schema: Schema, sheet: str | None = None,
                ids: Mapping[Any, Field | None] | None = None, warn: Warn | None = None,
-               beneath: Path | None = None) -> MarkedList:
+               beneath: Path | None = None, sheet_mark: Mark | None = None) -> MarkedList:
     """The rows of a .csv or .xlsx file as a MarkedList of Records; raises LoadError (with the cell). `ids`:
     each table's id field (id_fields), by which a ref cell is read; `warn` is told of what is read, but a reader
     of the sheet may not see (_SheetRead.unseen_said). `beneath`: the project's folder, in which Project.inside
-    found `path`: opened as it was checked (open_project_file)."""
+    found `path`: opened as it was checked (open_project_file). `sheet_mark`: where `sheet` is written (a name
+    no sheet of the workbook has is refused there)."""
     check_file(path, shown, beneath)
     check_spreadsheet_format(path, shown, beneath)
     if path.suffix.lower() == ".csv":
         rows, where = _csv_rows(path, shown, beneath), shown
     else:
-        rows, where = _xlsx_rows(path, shown, sheet, warn, beneath)
+        rows, where = _xlsx_rows(path, shown, sheet, warn, beneath, sheet_mark)
     return _records(rows, where, schema, ids or {})
 
 
@@ -338,15 +339,16 @@ def _delimiter(text: str) -> str:
 
 
 def _xlsx_rows(path: Path, shown: str, sheet: str | None, warn: Warn | None = None,
-               beneath: Path | None = None) -> tuple[Rows, str]:
+               beneath: Path | None = None, sheet_mark: Mark | None = None) -> tuple[Rows, str]:
     """(row number, [cell value]) per row of one sheet (the first not hidden unless `sheet` names one), and the
     name messages use for it: file[sheet]. The file is opened once, as it was checked (open_project_file,
     `beneath`), and the zip reader and openpyxl are given it: each opened the path again, following links."""
     with open_project_file(path, MAX_FILE_BYTES, Mark(shown), beneath=beneath) as file:
-        return _workbook_rows(file, shown, sheet, warn)
+        return _workbook_rows(file, shown, sheet, warn, sheet_mark)
 
 
-def _workbook_rows(path: BinaryIO, shown: str, sheet: str | None, warn: Warn | None) -> tuple[Rows, str]:
+def _workbook_rows(path: BinaryIO, shown: str, sheet: str | None, warn: Warn | None,
+                   sheet_mark: Mark | None = None) -> tuple[Rows, str]:
     """_xlsx_rows of the workbook open as `path`."""
     try:
         with zipfile.ZipFile(path) as z:
@@ -366,7 +368,7 @@ def _workbook_rows(path: BinaryIO, shown: str, sheet: str | None, warn: Warn | N
                             "read (a sheet without its part, or a workbook saved as Strict Open XML): save it as "
                             "an Excel Workbook (.xlsx)", Mark(shown))
         _check_sheet_names(book.sheetnames + charts, shown)
-        ws = _sheet_read(book, charts, sheet, shown)
+        ws = _sheet_read(book, charts, sheet, shown, sheet_mark or Mark(shown))
         # (a sheet's name, as its messages name it: Excel's are of 31 characters at most, and one of 5,000 was said
         # whole before each message of the sheet)
         where = f"{shown}[{shortened(ws.title, QUOTE_LIMIT)}]"
@@ -380,12 +382,13 @@ def _workbook_rows(path: BinaryIO, shown: str, sheet: str | None, warn: Warn | N
     return rows, where
 
 
-def _sheet_read(book: Any, charts: list[str], sheet: str | None, shown: str) -> Any:
+def _sheet_read(book: Any, charts: list[str], sheet: str | None, shown: str, named_at: Mark) -> Any:
     """The sheet of cells of `book` a table reads: the first a spreadsheet program shows (a hidden sheet before it
     was read instead), or the one `sheet` names, as a spreadsheet program finds it: without case (_sheet_key;
     `sheet: cards` was refused as "workbook has no sheet 'cards'; its sheets: 'Cards'", where Excel's formulas
     and its Go To find 'Cards' by that name). The names of `book`'s sheets and `charts` are each one to Excel
-    (_check_sheet_names): no name finds two."""
+    (_check_sheet_names): no name finds two. A name that finds no sheet of cells is refused at `named_at`, the
+    table's `sheet:` (it was refused at the workbook, with no line: the name is what a user mistyped)."""
     if sheet is None and not book.worksheets:
         raise LoadError(f"workbook has no sheet of cells{_charts_said(charts)}", Mark(shown))
     if sheet is None:
@@ -397,9 +400,10 @@ def _sheet_read(book: Any, charts: list[str], sheet: str | None, shown: str) -> 
     if (title := next((name for name in book.sheetnames if _sheet_key(name) == key), None)) is not None:
         return book[title]
     if (chart := next((name for name in charts if _sheet_key(name) == key), None)) is not None:
-        raise LoadError(f"sheet {named(chart)} is a chart sheet, which holds no cells; its sheets of cells: "
-                        f"{_names_said(book.sheetnames)}", Mark(shown))
-    raise LoadError(f"workbook has no sheet {named(sheet)}; its sheets: {_names_said(book.sheetnames)}", Mark(shown))
+        raise LoadError(f"sheet {named(chart)} of {named(shown)} is a chart sheet, which holds no cells; its sheets "
+                        f"of cells: {_names_said(book.sheetnames)}", named_at)
+    raise LoadError(f"workbook {named(shown)} has no sheet {named(sheet)}; its sheets: "
+                    f"{_names_said(book.sheetnames)}", named_at)
 
 
 # What Python's zip reader raises at a damaged zip package: BadZipFile (no directory at its end, a part's header

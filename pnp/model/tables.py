@@ -133,7 +133,7 @@ def _read(game: GameShape, spec: Record, name: str, fname: str, chk: CheckerShap
         read[path] = fname
         if path.suffix.lower() in SPREADSHEETS:  # (read_table checks its format)
             data = read_table(path, file_shown, Schema(spec.get("fields"), game.enums), table_sheet(spec), ids,
-                              chk.report.warning, game.project.root)
+                              chk.report.warning, game.project.root, spec.mark_of("sheet"))
         else:
             check_spreadsheet_format(path, file_shown, game.project.root)
             data = load_data_file(path, file_shown, game.project.root)

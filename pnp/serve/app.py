@@ -36,7 +36,7 @@ from ..project import hidden_part, open_beneath
 from ..model.game import shown_title
 from ..model.load import load_file
 from ..report import Diagnostic, printable
-from .preview import Preview
+from .preview import TEXT_SUFFIXES, Preview
 from .watch import inputs_state, watch
 
 if TYPE_CHECKING:
@@ -53,7 +53,6 @@ Drawing = TypeVar("Drawing")
 
 SERVED_FOLDERS = ("output", "cards", "layouts", "fonts")  # what /files/ and /source/ may read, inside the project
 # (fonts/ too: the page links an error of fonts/fonts.yaml to its line, which was a 404)
-TEXT_SUFFIXES = {".yaml", ".yml", ".j2", ".md", ".csv", ".txt", ".json"}
 DIGEST = re.compile(r"^(book-)?[0-9a-f]{16,64}\Z")
 # a rulebook page's number in its address, read by the handler: Starlette's `int` convertor raised on 5,000
 # digits (Python's limit on converting text to int), a traceback in the terminal for one request

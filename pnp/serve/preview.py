@@ -8,7 +8,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, ItemsView, Mapping
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from ..kit.faces import item_key, side_key
@@ -34,6 +34,9 @@ if TYPE_CHECKING:
     from ..report import Diagnostic, Mark
 
 FIRST_ITEMS = 12  # a refresh's first step draws the edited cards when at most this many (TwoSteps)
+# the files /source/ shows as a page (app.source): text. A problem or card of any other file (a workbook's cell,
+# 'cards/g/t.xlsx[Sheet]:2:2', a picture) names no page to link to: its link was a 404
+TEXT_SUFFIXES = {".yaml", ".yml", ".j2", ".md", ".csv", ".txt", ".json"}
 REFRESH = threading.Lock()  # one game is checked and drawn at a time: ReportLab's state is not per thread
 
 
@@ -53,9 +56,13 @@ def card_key(component_id: str, item: "Record | None", index: int) -> str:
 
 
 def _where(mark: "Mark | None") -> dict[str, Any] | None:
-    """Where a problem or card is: `file` as it is named (the source page's link), `at` as the page shows it,
-    printable as the printed line says it (a file name holding U+202E reversed the rest of the line)."""
-    return {"file": mark.file, "line": mark.line, "col": mark.col, "at": printable(str(mark))} if mark else None
+    """Where a problem or card is: `file` as it is named, the source page's link (None when /source/ shows no
+    page of it: a workbook's sheet, a picture), `at` as the page shows it, printable as the printed line says it
+    (a file name holding U+202E reversed the rest of the line)."""
+    if mark is None:
+        return None
+    linked = mark.file if PurePosixPath(mark.file).suffix in TEXT_SUFFIXES else None
+    return {"file": linked, "line": mark.line, "col": mark.col, "at": printable(str(mark))}
 
 
 class Cards:

@@ -23,6 +23,7 @@ function el(tag, attrs = {}, ...children) {
 
 function sourceLink(where) {
   if (!where) return el("span", { class: "where", text: "(no file)" });
+  if (!where.file) return el("span", { class: "where", text: where.at });  // a file with no source page (a workbook)
   const href = `/source/${where.file.split("/").map(encodeURIComponent).join("/")}#L${where.line}`;
   return el("a", { class: "where", href, target: "_blank", text: where.at });
 }
