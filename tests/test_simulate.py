@@ -2039,8 +2039,11 @@ def test_no_process_the_rules_started_outlives_the_run_ended_or_stopped_by_ctrl_
     rules = "import os, time\n" + NIM.replace(
         "    def setup(self, players, rng):\n", "    def setup(self, players, rng):\n"
         "        if not hasattr(self, 'fork'):\n            self.fork = os.fork()\n            if self.fork == 0:\n"
-        f"                open({str(forked)!r}, 'w').write(f'{{os.getpid()}} {{os.getpgrp()}}')\n"
+        f"                open({str(forked)!r} + '.new', 'w').write(f'{{os.getpid()}} {{os.getpgrp()}}')\n"
+        f"                os.replace({str(forked)!r} + '.new', {str(forked)!r})\n"
         "                time.sleep(60)\n                os._exit(0)\n"
+        # (the run goes on once the child said who it is: on a loaded machine the run ended first, and killed it)
+        f"            while not os.path.exists({str(forked)!r}):\n                time.sleep(0.001)\n"
         "        elif os.environ.get('PNP_TEST_WAIT'):\n            try:\n"
         f"                open({str(waiting)!r}, 'w').close()\n                time.sleep(60)\n"
         f"            finally:\n                open({str(stopped)!r}, 'w').close()\n", 1)
