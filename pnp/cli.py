@@ -1069,7 +1069,7 @@ def convert(ctx: click.Context, table_file: str, fmt: str, out: str | None, forc
     if out and Path(out).suffix.lower() not in suffixes:  # `--to xlsx --out game.yaml --force` wrote a zip there
         raise UsageError(f"--out {out}: {'an' if fmt == 'xlsx' else 'a'} {fmt.upper()} file is named *{suffixes[0]}; "
                          "pnp names every file it writes for what it holds")
-    out_path = project_mod.output_path(project, out, default=beside,
+    out_path = project_mod.output_path(project, out, default=beside, out_names="a file",
                                        protected=tuple(p for p in project_mod.PROTECTED if p != "cards"))
     project_mod.folders_on_the_way(project, out_path, itself=False, levels=0, makes_folders=False)  # (a file, written as a temporary beside it)
     target, count = write(project, table_file, fmt, out_path, force,

@@ -1050,14 +1050,15 @@ PROTECTED = ("cards", "layouts", "fonts", ".git")  # what pnp reads: nothing it 
 
 
 def output_path(project: "Project", given: str | Path | None, *parts: str, default: Path | None = None,
-                protected: tuple[str, ...] = PROTECTED, replaced_whole: bool = False, out_option: bool = True) -> Path:
+                protected: tuple[str, ...] = PROTECTED, replaced_whole: bool = False, out_option: bool = True,
+                out_names: str = "a folder") -> Path:
     """Where a command writes: `given` (the user's --out) or else `default` (output/ of the project), then
     `parts` (<game>/, ...). Inside the project pnp writes only into real folders: a component that is a
     symbolic link is refused (a game folder someone sent may hold `output -> ~`). Outside it, the --out the
     user gave is followed as the system does. Wherever it leads, it may not be in the project's `protected`
     folders, whose files pnp reads; a folder the command `replaced_whole` (an export's) may not be the project's
     folder or hold it either. Returns the path with '..' taken out, the one to write to; UsageError (which
-    advises --out only where the command has it: `out_option`)."""
+    advises --out only where the command has it: `out_option`, as `out_names` what it names: "a file" for one)."""
     base = Path(given).absolute() if given else Path(default or project.output)
     target = Path(os.path.normpath(base.joinpath(*parts)))  # '..' after a link is where the check looked
     shown = f"--out {given}" if given else project.rel(target)
@@ -1065,7 +1066,7 @@ def output_path(project: "Project", given: str | Path | None, *parts: str, defau
     try:
         followed = Path(os.path.normpath(base.resolve().joinpath(*parts)))  # a link outside that leads in
         for path in (target, followed):
-            _no_link_inside(project, path, refused, out_option)
+            _no_link_inside(project, path, refused, out_names if out_option else None)
         real = target.resolve()
     except OSError as e:  # a name the system refuses to look up: said as what it is, not as a loop
         if e.errno != errno.ELOOP:
@@ -1220,8 +1221,10 @@ def _remove_probes(folder: Path) -> None:
 _PROBE = re.compile(r"\.probe\.pnp-[0-9a-f]{12}\.tmp")  # (temporary_beside's name for _writable's probe)
 
 
-def _no_link_inside(project: "Project", path: Path, refused: Callable[[str], UsageError], out_option: bool = True) -> None:
-    """UsageError if a folder of `path` inside the project (or the path itself) is a symbolic link."""
+def _no_link_inside(project: "Project", path: Path, refused: Callable[[str], UsageError],
+                    out_names: str | None = "a folder") -> None:
+    """UsageError if a folder of `path` inside the project (or the path itself) is a symbolic link; its advice
+    names --out (as naming `out_names`) where the command has it (not None)."""
     if not path.is_relative_to(project.root):
         return
     walked = project.root
@@ -1230,7 +1233,7 @@ def _no_link_inside(project: "Project", path: Path, refused: Callable[[str], Usa
         if walked.is_symlink():
             raise refused(f"{project.rel(walked)} is a symbolic link (to {os.readlink(walked)}); pnp writes and reads "
                           "its output only in real folders inside the project: remove the link" +
-                          (", or give --out a folder outside the project" if out_option else ""))
+                          (f", or give --out {out_names} outside the project" if out_names else ""))
 
 
 LOCK_NAME = ".pnp.lock"  # an output folder's writers' lock (output_lock), which pnp makes and keeps there

@@ -191,7 +191,20 @@ def test_a_linked_output_folder_is_refused(tmp_path, link, commands):
         # (at the path, as every refusal at a path: it was `Error: output/mini: output is a symbolic link ...`)
         assert result.output.startswith(f"{link}") and f": error: {link} is a symbolic link (to {elsewhere})" \
             in result.output, (command, result.output)
+        assert "give --out a folder outside the project" in result.output
     assert not list(elsewhere.iterdir())
+
+
+def test_a_linked_folder_on_converts_way_advises_an_out_file(tmp_path):
+    # convert's --out names a file: it was told to give "--out a folder outside the project"
+    root = make_project(tmp_path / "p")
+    (tmp_path / "elsewhere").mkdir()
+    (root / "output").symlink_to(tmp_path / "elsewhere")
+    result = run(root, "convert", str(root / "cards/mini/cards.yaml"), "--to", "csv", "--out",
+                 str(root / "output/cards.csv"))
+    assert result.exit_code == 2 and "output is a symbolic link" in result.output, result.output
+    assert "give --out a file outside the project" in result.output
+    assert not list((tmp_path / "elsewhere").iterdir())
 
 
 @pytest.mark.parametrize("out", ["cards", "layouts/shared", "fonts", ".git", "output/../cards",
