@@ -208,3 +208,21 @@ def test_the_pdfs_the_all_in_one_pdf_copies_hold_their_pictures_together_within_
     assert result.exit_code == 1 and len(errors) == 1, result.output
     assert errors[0].startswith("layouts/mini/board.yaml:5:") and "all-in-one PDF" in errors[0]
     assert kit.read_bytes() == before
+
+
+def test_the_kept_pictures_are_given_up_before_an_embedding_would_take_memory_on_top_of_them(tmp_path, monkeypatch):
+    # the resampled pictures kept for the next PDF are a cache: a picture-heavy build peaked at 889 MB, 191 MB of
+    # them kept while the biggest picture was embedded. Kept 64 MB here, the first embedding (about 3 MB) with them
+    # would pass a peak of 48 MB: they are dropped (with the cards' own, resampled before), and the build goes on
+    root = _project(tmp_path)
+    monkeypatch.setattr(pictures, "_kept", OrderedDict(kept=(bytes(64 << 20), "0")))
+    monkeypatch.setattr(pictures, "MAX_EMBEDDING_PEAK_BYTES", 48 << 20)
+    given_up = []
+
+    def forget() -> None:
+        given_up.append(list(pictures._kept))
+        pictures._kept.clear()
+
+    monkeypatch.setattr(pictures, "forget_kept", forget)
+    assert run(root, "build", "mini").exit_code == 0
+    assert given_up and given_up[0][0] == "kept"
