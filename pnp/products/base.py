@@ -5,7 +5,7 @@ are laid out on paper (`draw`). Products receive the game's studio (pnp.printabl
 it resolves printables to primitives, holds the layouts and fonts, and knows the paper."""
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -29,6 +29,18 @@ from ..project import Project
 from ..report import Mark
 from ..template import ExprError, is_template, render
 from ..units import PrintOptions, to_mm
+
+
+def _at_item_naming(p: "Printable", studio: "Studio") -> "Printable":
+    """`p`, said at its item's line when the layout its item picked (a template naming layouts per item) is
+    no layout: said at the template, the same line for every item, it did not say which item named it."""
+    if p.item is None or p.item.mark is None:
+        return p
+    try:
+        studio.layouts.path(p.layout)
+    except LayoutError:
+        return replace(p, mark=p.item.mark)
+    return p
 
 
 @dataclass(frozen=True, eq=False)
@@ -197,7 +209,8 @@ class Kind:
                 name = self.layout_name(component, key, item, studio)
                 if name is not None:
                     out.append(Printable(component, side, index, item, name, copies=copies, mark=marks[key]))
-        return out
+        return [_at_item_naming(p, studio) if len({q.layout for q in out if q.side == p.side}) > 1 else p
+                for p in out]
 
     def check(self, component: Component, studio: Studio, report: Reporter) -> None:
         """Problems of this kind beyond what resolving its printables finds (reported into `report`): here,

@@ -13,6 +13,7 @@ from .sheets import TOKEN_GAP, back_shift, by_side
 from ..draw.paint import Painter
 from ..layout.layouts import Layout
 from ..model.components import Component
+from ..report import Mark
 from .base import Printable, Reporter, Studio
 from reportlab.pdfgen.canvas import Canvas
 
@@ -42,8 +43,11 @@ class Tokens(Kind):
         is a board): measured against the paper's margins alone, a token 195 mm wide passed validate and
         stopped the build as a bug in pnp."""
         super().check(component, studio, report)
-        names = dict.fromkeys(p.layout for p in studio.of(component) if p.side == "front")  # each once
-        layouts = [studio.layouts.get(name) for name in names]
+        names: dict[str, Mark | None] = {}  # each once, where it is asked for (an item's line when it picked it)
+        for p in studio.of(component):
+            if p.side == "front":
+                names.setdefault(p.layout, p.mark)
+        layouts = [studio.layouts.get(name, mark) for name, mark in names.items()]
         margin = _margin(_bleed(layouts)) if layouts else sheet.MARGIN
         for layout in layouts:
             small = paper_too_small(studio.options.paper, (layout.width, layout.height), margin, margin)
