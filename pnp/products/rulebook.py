@@ -678,7 +678,16 @@ def _title_content(studio: Studio, text: str) -> BookContent:
         credits=credits, note=NOTE, fonts_line=f"**Fonts:** {fonts}.",
         marks={**{what: meta.mark_of(key) for what, key in (("title", "title"), ("subtitle", "subtitle"),
                                                             ("credits", "credits"))},
-               "facts": meta.mark_of(_longest_word_of(meta, ("players", "ages", "time")))})
+               "facts": meta.mark_of(_longest_word_of(meta, ("players", "ages", "time")))},
+        sources={"facts": [(str(meta.get(key)), meta.mark_of(key)) for key in ("players", "ages", "time")],
+                 "credits": _credit_sources(meta)})
+
+
+def _credit_sources(meta: Record) -> list[tuple[str, Mark | None]]:
+    """Each credit's role and name as written, each at its own line (see BookContent.sources)."""
+    credits = meta.get("credits")
+    return [(str(text), mark) for role, who in (credits.items() if isinstance(credits, Record) else ())
+            for text, mark in ((role, credits.key_mark(role)), (who, credits.mark_of(role)))]
 
 
 def _longest_word_of(meta: Record, keys: tuple[str, ...]) -> str:
