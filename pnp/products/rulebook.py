@@ -544,7 +544,8 @@ def _finite(text: str) -> float:
     number = float(text)
     if not math.isfinite(number):
         raise ValueError(f"{text[:20]} is too large for a number")
-    return number
+    # 0.0 for -0.0 (a file edited by hand): '%.0f' printed its win rate's interval as '-0-12%' in the rulebook
+    return number + 0.0
 
 
 def _refuse_blank_part(src: str, slash: str, part: str, what: str, mark: Mark | None = None) -> None:
