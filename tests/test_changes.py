@@ -147,6 +147,15 @@ def test_changes_since_a_git_commit(tmp_path):
         assert said.exit_code == code and "HEAD^0^0" in said.output and long not in said.output, said.output[:200]
 
 
+@pytest.mark.parametrize("command", [("changes", "--since"), ("build", "--changed-since")])
+def test_a_since_holding_a_nul_is_refused_as_no_file_nor_commit(project, command):
+    """A NUL in --since (possible from a script calling pnp, never from a shell) reached the system's calls,
+    which raised ValueError: 'This is a bug in pnp'."""
+    result = run(project, *command, "a\0b")
+    assert result.exit_code == 2 and "bug in pnp" not in result.output
+    assert "a\\x00b: holds a NUL character" in result.output, result.output
+
+
 def test_a_commit_is_read_without_running_what_the_received_folders_git_config_names(tmp_path):
     """A game folder someone sent you may carry a .git/config whose filters (and fsmonitor) name commands:
     comparing with one of its commits runs none of them, and still names the card edited since."""

@@ -9,6 +9,7 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import make_project, run
+from pnp.products.rulebook import simulation_json
 
 GAME = """title: Sim Report
 players: 2
@@ -340,6 +341,12 @@ def test_the_rulebook_reads_no_number_pnp_simulate_never_writes(tmp_path, number
     result = run(root, "validate")
     assert result.exit_code == 1
     assert "output/mini/simulation.json: error: not the JSON `pnp simulate` writes (ValueError)" in result.stderr
+
+
+def test_a_negative_zero_is_read_as_zero():
+    """A -0.0 in the file (edited by hand) printed '-0%' in the rulebook through '%.0f'."""
+    read = simulation_json(b'{"low": -0.0, "rates": [-0.0, 0.5]}')
+    assert [math.copysign(1, x) for x in (read["low"], *read["rates"])] == [1, 1, 1]
 
 
 def test_a_name_the_fonts_lack_is_an_error_at_its_line_in_the_file(tmp_path):

@@ -95,6 +95,15 @@ class BookContent:
     fonts_line: str = ""
     icons_line: str = ""
     marks: dict[str, Mark | None] = field(default_factory=dict)  # where title, subtitle, facts, credits are written
+    # each paragraph's words by the key writing them (facts: players, ages, time; credits: each role and name):
+    # a character no font has is said at the key holding it (the facts' was said at the longest word's key)
+    sources: dict[str, list[tuple[str, Mark | None]]] = field(default_factory=dict)
+
+    def mark_of(self, what: str, printed: str) -> Mark | None:
+        """Where game.yaml writes the words of the title page's paragraph `what` that hold `printed` (a
+        character no font has), else where the paragraph is said to be written."""
+        found = next((mark for text, mark in self.sources.get(what, ()) if printed and printed in text), None)
+        return found or self.marks.get(what)
 
 
 def _too_many_blocks(tokens: list[Token]) -> "BookError | None":
@@ -1517,7 +1526,7 @@ class Book:
         try:
             return self.para(markup, **kw)
         except BookError as e:
-            raise BookError(e.message, e.mark or self.content.marks.get(what)) from None
+            raise BookError(e.message, e.mark or self.content.mark_of(what, e.printed)) from None
 
     def toc(self, entries: list[Entry]) -> list[Flowable]:
         flow = [self.para("Contents", family="Display", size=20, color=ACCENT, space_after=8)]

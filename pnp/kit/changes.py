@@ -160,6 +160,9 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
         return _last_build(project, game_id, options, out_root)
     if not since:  # (Path('') is the current folder: it was said to be "a folder, not a build's manifest")
         raise UsageError("--since: is empty; give a build's manifest.json, or a git commit")
+    if "\0" in since:  # (no file's name nor ref holds one: the system's calls raised ValueError, 'a bug in pnp')
+        raise UsageError(f"--since {since_shown(since)}: holds a NUL character, which no file's name nor git commit's "
+                         "may; give a build's manifest.json, or a git commit")
     path = Path(since)
     # (os.path's tests, not Path's: a name too long for the system raised from Path's, a traceback)
     if os.path.isfile(path) and not names_a_file(since):

@@ -191,7 +191,8 @@ def _kind_ok(spec: Record, kinds: Kinds, chk: CheckerShape) -> bool:
             chk.error(f"a '{kind}' component does not take {named(spec.key_quoted(key))}", spec.key_mark(key))
     missing = [key for key, field in kinds[kind].items() if field.required and key not in spec]
     for key in missing:
-        chk.error(f"a '{kind}' component needs '{key}': {kinds[kind][key].doc}", spec.mark)
+        if not spec.wrote_key(key):  # (one written of the wrong type is refused at its line already)
+            chk.error(f"a '{kind}' component needs '{key}': {kinds[kind][key].doc}", spec.mark)
     return not missing
 
 

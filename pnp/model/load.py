@@ -266,6 +266,10 @@ class Record(Mapping[Any, Any]):
     def key_mark(self, key: Any) -> Mark | None:
         return place_mark(self._key_marks.get(key), self.mark) or self.mark
 
+    def wrote_key(self, key: Any) -> bool:
+        """Whether the file wrote `key`, even where cleaning left its value out (refused as of the wrong type)."""
+        return key in self._key_marks
+
     def holding(self, data: Mapping[Any, Any]) -> "Record":
         """A Record of `data`, this one's values cleaned (some left out), with its marks and its keys' written
         texts (a cleaned map's number key, `0x10:`, was said 16: see key_quoted)."""

@@ -544,7 +544,8 @@ def _finite(text: str) -> float:
     number = float(text)
     if not math.isfinite(number):
         raise ValueError(f"{text[:20]} is too large for a number")
-    return number
+    # 0.0 for -0.0 (a file edited by hand): '%.0f' printed its win rate's interval as '-0-12%' in the rulebook
+    return number + 0.0
 
 
 def _refuse_blank_part(src: str, slash: str, part: str, what: str, mark: Mark | None = None) -> None:
@@ -678,7 +679,16 @@ def _title_content(studio: Studio, text: str) -> BookContent:
         credits=credits, note=NOTE, fonts_line=f"**Fonts:** {fonts}.",
         marks={**{what: meta.mark_of(key) for what, key in (("title", "title"), ("subtitle", "subtitle"),
                                                             ("credits", "credits"))},
-               "facts": meta.mark_of(_longest_word_of(meta, ("players", "ages", "time")))})
+               "facts": meta.mark_of(_longest_word_of(meta, ("players", "ages", "time")))},
+        sources={"facts": [(str(meta.get(key)), meta.mark_of(key)) for key in ("players", "ages", "time")],
+                 "credits": _credit_sources(meta)})
+
+
+def _credit_sources(meta: Record) -> list[tuple[str, Mark | None]]:
+    """Each credit's role and name as written, each at its own line (see BookContent.sources)."""
+    credits = meta.get("credits")
+    return [(str(text), mark) for role, who in (credits.items() if isinstance(credits, Record) else ())
+            for text, mark in ((role, credits.key_mark(role)), (who, credits.mark_of(role)))]
 
 
 def _longest_word_of(meta: Record, keys: tuple[str, ...]) -> str:
