@@ -211,11 +211,12 @@ def _written(items: MarkedList, fmt: str, schema: Schema, sheet: Callable[[], st
 
 
 def _characters(value: object) -> int:
-    """The characters of the texts (keys too) in `value`: fewer than the bytes of any file that holds it."""
+    """The characters of the texts in `value` (not its keys: a sheet's header names a field once): fewer than
+    the bytes of any file that holds it."""
     if isinstance(value, str):
         return len(value)
     if isinstance(value, dict):
-        return sum(len(str(k)) + _characters(v) for k, v in value.items())
+        return sum(_characters(v) for v in value.values())
     if isinstance(value, list):
         return sum(_characters(v) for v in value)
     return 0
