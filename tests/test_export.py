@@ -768,3 +768,13 @@ def test_an_export_of_more_pixels_than_one_export_writes_is_refused_before_drawi
     assert int(said[1].replace(",", "")) > int(said[2].replace(",", "")) == MAX_EXPORT_PIXELS // 10**6
     assert 72 <= int(said[3]) < 1200
     assert not (root / "output/mini/export/png-1200dpi").exists()  # nothing drawn, nothing written
+
+
+def test_a_proofs_label_is_read_no_longer_than_a_line_could_show():
+    # a name an alias repeats on every card (950,000 characters on 500 cards) was read whole for the font's
+    # glyphs, on each card, before the label was cut to its width: past 60 s
+    from types import SimpleNamespace
+
+    from pnp.export.formats import MAX_LABEL, _label
+    face = SimpleNamespace(item={"id": "c1"}, name="n" * 100_000, index=0)
+    assert _label(face) == ("c1 · " + "n" * 100_000)[:MAX_LABEL]  # type: ignore[arg-type]

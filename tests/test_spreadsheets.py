@@ -3426,3 +3426,25 @@ def test_a_long_base_60_text_is_written_in_a_cell_without_its_repeated_parts_res
                         given.append(value) or resolve(self, kind, value, implicit))
     assert spreadsheet.cell_text([text]) == expected
     assert max(value.count(":") for value in given) <= 3
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx", "yaml"])
+def test_a_table_whose_texts_alone_are_past_what_pnp_reads_is_refused_before_a_cell_is_written(monkeypatch, fmt):
+    # an alias repeats one text of 950,000 characters on 5,000 cards: each cell was checked, its whole length,
+    # and written (5 GB) before the file's size was refused, past 60 s
+    from pnp.errors import DataError
+    from pnp.model import convert
+    from pnp.model.load import MAX_FILE_BYTES, MarkedList, Record
+    from pnp.report import Mark
+
+    def never(*args: object) -> bytes:
+        raise AssertionError("written")
+
+    for writer in ("write_csv", "write_xlsx", "write_yaml"):
+        monkeypatch.setattr(convert, writer, never)
+    text = "x" * (MAX_FILE_BYTES // 10 + 1)
+    items = MarkedList([Record({"id": f"c{i}", "text": text}) for i in range(100)],
+                       [Mark("cards/g/t.yaml", 1 + i) for i in range(100)], Mark("cards/g/t.yaml"))
+    with pytest.raises(DataError) as refused:
+        convert._written(items, fmt, None, lambda: "Sheet", {})  # type: ignore[arg-type]
+    assert refused.value.mark == Mark("cards/g/t.yaml", 10)  # the item past which the texts are too long

@@ -230,10 +230,16 @@ def _proof_heading(studio: "Studio", face: "Face", tail: str, width: float) -> s
                         least=3) + tail
 
 
+# characters of a label read at most: far more than a line beneath a card holds at 7 pt (cut to its width after),
+# so that a name an alias repeats on every card (950,000 characters on 500) is not read whole for the font's
+# glyphs on each (past 60 s)
+MAX_LABEL = 1000
+
+
 def _label(face: "Face") -> str:
-    """What the proof prints beneath a card: its id, and its name when that says more."""
+    """What the proof prints beneath a card: its id, and its name when that says more (MAX_LABEL characters)."""
     item_id = str(face.item.get("id") if face.item is not None else face.index + 1)
-    return item_id if face.name in (item_id, str(face.index + 1)) else f"{item_id} · {face.name}"
+    return (item_id if face.name in (item_id, str(face.index + 1)) else f"{item_id} · {face.name}")[:MAX_LABEL]
 
 
 def _label_in_font(studio: "Studio", label: str, face: "Face", plan: Plan | None = None) -> str:

@@ -72,7 +72,7 @@ class Compiled:
             text = render(source, ctx)
         except ExprError as e:
             raise LayoutError(f"{name}: {e.message}", failed_at(self.mark_of(name), e)) from None
-        if not text.strip() and not isinstance(param, P.Text):  # a template that gives nothing: the default
+        if not isinstance(param, P.Text) and (not text or text.isspace()):  # a template that gives nothing: the default
             if param.required:
                 raise LayoutError(f"{name}: the template gave nothing, and '{name}' is needed", self.mark_of(name))
             return self.consts[name]

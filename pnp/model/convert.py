@@ -201,12 +201,38 @@ def _written(items: MarkedList, fmt: str, schema: Schema, sheet: Callable[[], st
              ids: Mapping[Any, Field | None]) -> bytes:
     """The table's `items` as a file of `fmt` (`sheet`: the name of a workbook's sheet); DataError when pnp would
     not read it back for its size."""
+    _texts_fit(items, fmt)
     data = {"csv": lambda: write_csv(items, schema, ids), "xlsx": lambda: write_xlsx(items, schema, sheet(), ids),
             "yaml": lambda: write_yaml(items, schema)}[fmt]()
     if len(data) > MAX_FILE_BYTES:  # (a table of long texts in a CSV is a longer YAML file: its quotes, its keys)
         raise DataError(f"as {fmt.upper()}, the table is {len(data) / 2**20:,.1f} MB, and pnp reads a file of at most "
                         f"{MAX_FILE_BYTES // 2**20} MB", items.mark)
     return data
+
+
+def _characters(value: object) -> int:
+    """The characters of the texts in `value` (not its keys: a sheet's header names a field once): fewer than
+    the bytes of any file that holds it."""
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, dict):
+        return sum(_characters(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(_characters(v) for v in value)
+    return 0
+
+
+def _texts_fit(items: MarkedList, fmt: str) -> None:
+    """DataError at the first item past which the table's texts alone are larger than pnp reads, before a cell
+    is written or checked: an alias repeats one text on every item (950,000 characters on 5,000 cards), and
+    each cell was checked, its whole length, and written (5 GB) before the file's size was refused (past 60 s)."""
+    total = 0
+    for index, item in enumerate(items):
+        total += _characters(plain(item))
+        if total > MAX_FILE_BYTES:
+            raise DataError(f"as {fmt.upper()}, the table would be more than {MAX_FILE_BYTES // 2**20} MB (its texts "
+                            f"alone, to this item), and pnp reads a file of at most {MAX_FILE_BYTES // 2**20} MB",
+                            items.mark_of(index))
 
 
 def _sheet_read(spec: Record) -> str | None:

@@ -48,7 +48,7 @@ class Text(Element):
                 resolver: ElementResolver) -> None:
         v = el.values(ctx)
         text = v["text"]
-        if not text.strip():
+        if not text or text.isspace():  # (never text.strip(): a copy of the whole text, on every card)
             return
         if len(text) > MAX_TEXT:
             too_long = f"text of {len(text):,} characters; a text box holds at most {MAX_TEXT:,}"
