@@ -322,3 +322,27 @@ def test_a_pieces_name_on_the_table_is_cut_short():
     named = _named(SimpleNamespace(name="n" * 100_000))  # type: ignore[arg-type]
     assert len(named) == MAX_NAME and named.endswith("…")
     assert _named(SimpleNamespace(name="**Sc**out")) == "Scout"  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("fields", [{"text": {"type": "text"}}, {}])  # its text field; its plain values
+def test_a_hover_text_is_cut_as_a_text_box_holds_and_an_aliased_text_read_once(monkeypatch, fields):
+    # a text no layout prints, an alias repeating it on every card (950,000 characters on 500): each card's
+    # hover text was the whole of it, parsed whole for each card (11.7 s of CPU for 500 cards)
+    from types import SimpleNamespace
+
+    import pnp.draw.text
+    from pnp.export.tts import MAX_HOVER, _hover, _markup_free
+    from pnp.layout.elements.text import MAX_TEXT
+
+    read: list[int] = []
+    parse = pnp.draw.text.parse
+    monkeypatch.setattr(pnp.draw.text, "parse", lambda text: read.append(len(text)) or parse(text))
+    _markup_free.cache_clear()
+    huge = "word " * 5_000 + "w" * 100_000
+    studio = SimpleNamespace(game=SimpleNamespace(meta={"tables": {"cards": {"fields": fields}}}))
+    component = SimpleNamespace(spec={"items": "cards"}, name="Cards", description="")
+    hovers = {_hover(SimpleNamespace(item={"id": f"c{n}", "text": huge}, component=component), studio)  # type: ignore[arg-type]
+              for n in range(50)}
+    (hover,) = hovers
+    assert MAX_HOVER == MAX_TEXT and len(hover) == MAX_HOVER and hover.endswith("…")
+    assert len(read) == 1 and read[0] <= MAX_HOVER + 1, read

@@ -2,6 +2,7 @@
 aids and tokens as images at a size that reads on screen, dice, the rulebook as a PDF; and `<game>.json`, a
 save that lays them out at their real size on a table (table.py), with `table-preview.png` drawn from it."""
 
+import functools
 import json
 import math
 import re
@@ -47,15 +48,19 @@ TTS_TAG = re.compile(r"\[(?=(?:-|/?(?:[bius]|c|sub|sup|url)|url=[^\]]*|[0-9a-f]{
 SHOWN_AS_TYPED = ("Nickname", "Description")  # the object's fields Tabletop Simulator draws with its markup
 
 
-def _markup_free(text: object) -> str:
+@functools.lru_cache(maxsize=1024)  # an aliased text is one object on every card: read once, not once a card
+def _markup_free(text: str) -> str:
     """Card text as plain words, read as the card prints it (draw.text.parse): a glossary term reads as its
     name, an icon as its name, no bold or italic marks, an escaped character as itself (a pattern of its own
-    printed '10\\:30:45' as '10\\3045' and '2\\*3' as '2\\3')."""
+    printed '10\\:30:45' as '10\\3045' and '2\\*3' as '2\\3'); at most MAX_HOVER characters of it."""
     from ..draw.text import parse  # (here: the format's module is imported to list the formats, drawing is not)
 
     # (a term's words are parse's runs too: taken out before it, '\\[[Nope]]', which prints '[[Nope]]', read '\\Nope')
     words = {"br": "\n", "space": " "}
-    return "".join(words.get(run.kind, run.text) for run in parse(str(text))).strip()
+    # only the text's start is read: markup never makes the words longer than it, and a text an alias repeats
+    # on every card (950,000 characters on 500) was parsed whole for each, 11.7 s of CPU for a hover text
+    source = str(text)[:MAX_HOVER + 1]
+    return _cut("".join(words.get(run.kind, run.text) for run in parse(source)).strip(), MAX_HOVER)
 
 
 def _literal(text: str) -> str:
@@ -70,7 +75,7 @@ def _description(face: "Face", studio: "Studio") -> str:
         return ""
     fields = (studio.game.meta.get("tables") or {}).get(face.component.spec.get("items"), {}).get("fields", {})
     texts = [face.item.get(name) for name, spec in fields.items() if (spec or {}).get("type") == "text"]
-    return "\n".join(_markup_free(t) for t in texts if isinstance(t, str) and t.strip())
+    return _cut("\n".join(_markup_free(t) for t in texts if isinstance(t, str) and t.strip()), MAX_HOVER)
 
 
 def _named(face: "Face") -> str:
@@ -82,6 +87,9 @@ def _named(face: "Face") -> str:
 # a piece's name on the table, at most: a name an alias repeats on every card (950,000 characters on 500) was
 # written whole into each card's Nickname, a save of 475 MB made with 1 GB of memory
 MAX_NAME = 200
+# a piece's hover text, at most: what a layout's text box holds (a text field no layout prints is not checked
+# against it, and Tabletop Simulator's save held every card's whole text)
+MAX_HOVER = 20_000  # = layout.elements.text.MAX_TEXT (not imported: listing the formats draws nothing)
 
 
 def _cut(text: str, most: int) -> str:
@@ -95,10 +103,11 @@ def _hover(face: "Face", studio: "Studio") -> str:
     text = _description(face, studio)
     if text or face.item is None:
         return text or _markup_free(face.component.description or face.component.name)
-    values = [f"{key.replace('_', ' ')}: {value}" for key, value in face.item.items()
+    # each value read by itself: an aliased one is the same text on every card, read once (_markup_free's cache)
+    values = [f"{key.replace('_', ' ')}: {_markup_free(str(value))}" for key, value in face.item.items()
               if key not in ("id", "name") and isinstance(value, (str, int, float)) and not isinstance(value, bool)
               and str(value).strip()]
-    return _markup_free("\n".join(values[:8])) or face.component.name
+    return _cut("\n".join(values[:8]), MAX_HOVER) or face.component.name
 
 
 @dataclass
