@@ -4,6 +4,7 @@ A game that fails keeps showing its last good images, marked stale. No web code 
 `Preview.state`, a plain dict."""
 
 import bisect
+import itertools
 import threading
 import time
 import traceback
@@ -40,15 +41,26 @@ TEXT_SUFFIXES = {".yaml", ".yml", ".j2", ".md", ".csv", ".txt", ".json"}
 REFRESH = threading.Lock()  # one game is checked and drawn at a time: ReportLab's state is not per thread
 
 
+# what the page shows of one card's data, at most: a text's characters (what a text box holds) and a list's or
+# mapping's entries. A value an alias repeats on every card (a text of 950,000 characters on 500) was sent whole
+# for each: state.json was 475 MB, 18 s to the first page of the game
+MAX_SHOWN_CHARS, MAX_SHOWN_ENTRIES = 20_000, 1_000
+
+
 def _plain(value: object) -> Any:
-    """Data as JSON shows it."""
+    """Data as JSON shows it, each text and list cut to what the page shows (MAX_SHOWN_*)."""
     if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {_shown(str(k)): _plain(v) for k, v in itertools.islice(value.items(), MAX_SHOWN_ENTRIES)}
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, (str, int, float, bool)) or value is None:
+        return [_plain(v) for v in value[:MAX_SHOWN_ENTRIES]]
+    if isinstance(value, (int, float, bool)) or value is None:
         return value
-    return str(value)
+    return _shown(str(value))
+
+
+def _shown(text: str) -> str:
+    """`text`, cut to MAX_SHOWN_CHARS with an ellipsis when longer."""
+    return text if len(text) <= MAX_SHOWN_CHARS else text[:MAX_SHOWN_CHARS - 1] + "…"
 
 
 def card_key(component_id: str, item: "Record | None", index: int) -> str:
