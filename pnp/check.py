@@ -292,6 +292,8 @@ class Checks:
         styles = self.studio.layouts.styles
         for spec in styles.raw.values():
             font = spec.get("font")
+            if font is None and "font" in spec:  # `font: null` reads as the empty text, no family (it was said at
+                font = ""  # each element the style drew, in that element's file)
             if isinstance(font, (int, float)) and not isinstance(font, bool):  # read as text, as written (`font: 1`
                 font = spec.written_of("font") or str(font)  # was said at each element and not at its own line)
             if isinstance(font, str) and not is_template(font) and not self.studio.fonts.has(font):
@@ -689,8 +691,8 @@ class Checks:
         font = prim.style["font"]
         if prim.font_mark in self.fonts_refused:  # (said at the text style's own `font:`, once, not at each element)
             return
-        if not self.studio.fonts.has(font):
-            self.error(self.unknown_font(font), prim.mark)
+        if not self.studio.fonts.has(font):  # at the element's own `font:` (it was said at its `text:` line)
+            self.error(self.unknown_font(font), prim.font_mark or prim.mark)
             return
         missing = unmapped(prim.text, self.studio.fonts, font)
         if missing is not None:  # said at the item's field that writes it, else at the layout's element

@@ -6,6 +6,7 @@ emblem, a name) that the data declares."""
 import itertools
 
 from ..options import ColourError, did_you_mean, rgb
+from ..report import named
 from .load import MarkedList, Record
 from .shapes import CheckerShape, GameShape
 
@@ -49,8 +50,15 @@ def check_colour_sets(game: GameShape, sets: MarkedList, chk: CheckerShape) -> N
 
 
 def _check_cues(spec: Record, items: list[Record], chk: CheckerShape) -> None:
-    """Each declared cue must exist on every item and differ from item to item."""
-    for cue in spec["cue"]:
+    """Each declared cue must exist on every item and differ from item to item. A cue no item has is said once,
+    at the cue (`cue: ['']` or a misspelt field was said at every item, in the table's file)."""
+    cues = spec["cue"]
+    for index, cue in enumerate(cues):
+        if items and all(item.get(cue) is None for item in items):
+            fields = {key for item in items for key in item}
+            chk.error(f"cue {named(cue)}: no item of {spec['table']} has it{did_you_mean(cue, fields)}",
+                      cues.mark_of(index) if isinstance(cues, MarkedList) else spec.mark_of("cue"))
+            continue
         seen: dict[str, object] = {}
         for item in items:
             value = item.get(cue)
