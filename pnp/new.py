@@ -4,18 +4,15 @@ styles, an icon, the rulebook) and one folder per starting point (`deck`, `board
 alone), whose tables, constraints, components and rulebook lines fill the markers of the common files."""
 
 import contextlib
-import os
 import re
 import shutil
-import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import UsageError, why_not_written
 from .options import CONTROL_CHARACTER
-from .project import _DEAD_AFTER, NO_FOLLOW, RESERVED_GAME_NAMES, move_into_place, named_alike, output_path
+from .project import RESERVED_GAME_NAMES, locked_scratch, move_into_place, named_alike, output_path
 from .report import Mark, shown
 
 if TYPE_CHECKING:
@@ -29,7 +26,6 @@ LINE_BREAK = re.compile(r"[\t\n\r\u2028\u2029]")  # (and those CONTROL_CHARACTER
 # characters of a --title, refused past it before any work: far past what a rulebook's footer holds (which validate
 # says), and a title of 100,000 was written and validated at twice the time of a game's
 MAX_TITLE = 200
-STAGING_NAME = re.compile(r"\.pnp-new-[a-z0-9_]{8}")  # what tempfile.mkdtemp names a staging folder
 MARKERS = {"__TABLES__": "tables.yaml", "__CONSTRAINTS__": "constraints.yaml",
            "__COMPONENTS__": "components.yaml", "__RULEBOOK__": "rulebook.md"}
 
@@ -137,54 +133,11 @@ STAGING_PREFIX = ".pnp-new-"
 
 @contextlib.contextmanager
 def _staging(project: "Project") -> Iterator[Path]:
-    """A hidden folder of the project's own to stage a game in (or take one back through), locked while this pnp
-    lives and removed when done; the staging folders killed `pnp new`s left behind are removed first. A SIGKILL
-    runs no clean-up: each killed `pnp new` left its .pnp-new-<random>/ in the project for good, holding a whole
-    game when killed between staging it and moving it into place (or when taking one back)."""
-    staged = Path(tempfile.mkdtemp(dir=project.root, prefix=STAGING_PREFIX))
-    held = _lock_folder(staged)
-    try:
-        _remove_dead_staging(project.root, staged)
+    """A hidden folder of the project's own to stage a game in (or take one back through): see locked_scratch. A
+    SIGKILL runs no clean-up: each killed `pnp new` left its .pnp-new-<random>/ in the project for good, holding a
+    whole game when killed between staging it and moving it into place (or when taking one back)."""
+    with locked_scratch(project.root, STAGING_PREFIX) as staged:
         yield staged
-    finally:
-        shutil.rmtree(staged, ignore_errors=True)
-        if held is not None:
-            os.close(held)
-
-
-def _lock_folder(folder: Path) -> int | None:
-    """A descriptor of `folder` holding an exclusive lock on it until closed or this process ends, however it
-    ends (None where the system has no flock or the lock cannot be taken)."""
-    try:
-        import fcntl
-    except ImportError:  # (Windows: nothing is removed there, see _remove_dead_staging)
-        return None
-    try:
-        fd = os.open(folder, os.O_RDONLY | NO_FOLLOW)
-    except OSError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
-
-
-def _remove_dead_staging(root: Path, mine: Path) -> None:
-    """Remove the staging folders of `root` whose `pnp new` was killed: a folder of the name pnp gives them (no
-    link), untouched for _DEAD_AFTER and whose lock no live pnp holds. Another `pnp new` at work keeps its own."""
-    with contextlib.suppress(OSError), os.scandir(root) as entries:
-        dead = [entry.path for entry in entries
-                if entry.name != mine.name and STAGING_NAME.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False)
-                and time.time() - entry.stat(follow_symlinks=False).st_mtime >= _DEAD_AFTER]
-    for path in dead:
-        held = _lock_folder(Path(path))
-        if held is not None:  # (no lock taken: a live pnp's, or a system without flock: kept)
-            try:
-                shutil.rmtree(path, ignore_errors=True)
-            finally:
-                os.close(held)
 
 
 def _remove_made(made: list[Path]) -> None:

@@ -782,6 +782,66 @@ def written_beside(path: str | Path, durable: bool = True) -> Iterator[Path]:
 _DEAD_AFTER = 60.0  # seconds
 
 
+@contextlib.contextmanager
+def locked_scratch(parent: Path, prefix: str) -> Iterator[Path]:
+    """A folder of this pnp's own made in `parent` (named `prefix` and tempfile.mkdtemp's 8 random characters),
+    locked (an flock on the folder) while this pnp lives and removed when done. The folders of that prefix that
+    killed pnps left behind are removed first: a SIGKILL runs no clean-up, and each killed `pnp new` (in the
+    project) or `pnp changes --since COMMIT` (in the system's temporary folder, a copy of the game at that
+    commit) left its folder there for good. A folder of a live pnp (its lock held) is kept."""
+    import tempfile
+
+    scratch = Path(tempfile.mkdtemp(dir=parent, prefix=prefix))
+    held = _lock_folder(scratch)
+    try:
+        _remove_dead_scratch(parent, prefix, scratch)
+        yield scratch
+    finally:
+        import shutil
+
+        shutil.rmtree(scratch, ignore_errors=True)
+        if held is not None:
+            os.close(held)
+
+
+def _lock_folder(folder: Path) -> int | None:
+    """A descriptor of `folder` holding an exclusive lock on it until closed or this process ends, however it
+    ends (None where the system has no flock or the lock cannot be taken)."""
+    try:
+        import fcntl
+    except ImportError:  # (Windows: nothing is removed there, see _remove_dead_scratch)
+        return None
+    try:
+        fd = os.open(folder, os.O_RDONLY | NO_FOLLOW)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _remove_dead_scratch(parent: Path, prefix: str, mine: Path) -> None:
+    """Remove the folders of `parent` named as locked_scratch names them with `prefix` (no link), untouched for
+    _DEAD_AFTER and whose lock no live pnp holds: a killed pnp's. Another pnp at work keeps its own."""
+    import shutil
+
+    named = re.compile(re.escape(prefix) + r"[a-z0-9_]{8}")  # (what tempfile.mkdtemp names a folder)
+    with contextlib.suppress(OSError), os.scandir(parent) as entries:
+        dead = [entry.path for entry in entries
+                if entry.name != mine.name and named.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False)
+                and time.time() - entry.stat(follow_symlinks=False).st_mtime >= _DEAD_AFTER]
+    for path in dead:
+        held = _lock_folder(Path(path))
+        if held is not None:  # (no lock taken: a live pnp's, or a system without flock: kept)
+            try:
+                shutil.rmtree(path, ignore_errors=True)
+            finally:
+                os.close(held)
+
+
 def _held(tmp: Path) -> int | None:
     """A descriptor holding an exclusive lock on the temporary `tmp` as long as its writer lives: the system
     releases it when the process ends however it ends, which tells a killed writer's leftover from a live one's

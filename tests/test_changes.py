@@ -123,12 +123,22 @@ def test_the_reprint_holds_only_the_changed_cards_and_their_backs(proj, monkeypa
     assert [names for names in committed if reprint.name in names] == [sorted([reprint.name, f"manifest-reprint-{key}.json"])]
 
 
-def test_changes_since_a_git_commit(tmp_path):
+def test_changes_since_a_git_commit(tmp_path, monkeypatch):
     """`--since` a commit names the cards edited since it, as `pnp changes` does since a build (the test game:
     the two comparisons validate the game twice, seconds each for a shipped one); a name that is neither a
-    manifest nor a commit is refused."""
+    manifest nor a commit is refused. The copy of the game at the commit, in the system's temporary folder, is
+    removed, and those of killed runs (a SIGKILL runs no clean-up: each was left there for good) with it."""
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
+    import tempfile
+    import time
+
+    system_tmp = tmp_path / "tmp"
+    dead, fresh = (system_tmp / f"pnp-since-{n}" for n in ("dead0000", "fresh000"))
+    for folder in (dead, fresh):
+        (folder / "project" / "cards").mkdir(parents=True)
+    os.utime(dead, (time.time() - 3600,) * 2)
+    monkeypatch.setattr(tempfile, "tempdir", str(system_tmp))
     proj = make_project(tmp_path / "proj")
     _committed(proj)
     cards = proj / "cards" / "mini" / "cards.yaml"
@@ -138,6 +148,7 @@ def test_changes_since_a_git_commit(tmp_path):
     assert result.exit_code == 0, result.output
     assert "since commit HEAD" in result.output
     assert changed_items(result.output) == ["lion", "moss"], result.output
+    assert sorted(p.name for p in system_tmp.iterdir()) == [fresh.name]  # (a live run's, or one just made: kept)
     bad = run(proj, "changes", "mini", "--since", "no-such-ref")
     assert bad.exit_code == 2 and "neither a manifest file nor a git commit" in bad.output
     # a ref of any length names a commit: its 100 KB were printed whole in "... since commit HEAD^0^0..."

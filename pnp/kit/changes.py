@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
-from ..project import not_regular, output_lock, program, refuse_unmarked_pdf, read_project_file, repository, special_file
+from ..project import locked_scratch, not_regular, output_lock, program, refuse_unmarked_pdf, read_project_file, repository, special_file
 from ..report import Mark, Report, counted, pasted, printable, shell_word, shortened, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
 from .inputs import manifest_name, refuse_foreign_record
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 Fingerprints = tuple[str, str]  # (look, data): the digests of one face (FINGERPRINTS)
 FINGERPRINTS = ("look", "data")
+SINCE_PREFIX = "pnp-since-"  # the scratch folder of the game at a commit, in the system's temporary folder
 Faces = dict[str, dict[tuple[str, str], Fingerprints]]  # {component id: {(item, side): fingerprints}}
 Noted = dict[tuple[str, str], list[str]]  # (component id, item) -> notes on its sides
 
@@ -679,8 +680,9 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
     from ..check import validate  # (only now: its imports took 3 s before a ref git does not know was refused)
     from ..draw.pictures import checked_only
 
-    with tempfile.TemporaryDirectory(prefix="pnp-since-") as tmp:
-        root = Path(tmp) / "project"
+    # (a folder the next run removes if this one is killed: a TemporaryDirectory, killed, was left for good)
+    with locked_scratch(Path(tempfile.gettempdir()), SINCE_PREFIX) as tmp:
+        root = tmp / "project"
         _write_tree(project, ref, entries, root)
         scratch = Project(root.resolve())
         report = Report(scratch.root)
