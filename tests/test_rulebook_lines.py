@@ -62,6 +62,8 @@ CASES = {
     "picture-in-a-loop": "# Rules\n\n{% for i in range(2) %}\nDraw a card.\n\n{% endfor %}\n"
                          "![A thing](component:nosuch) <<\n\nDraw a card.\n",
     "footnote": f"# Rules\n\n{FILLER}Draw a card.[^1] <<\n\n{FILLER}",
+    # its text on a line of its own: Markdown reads a link's target there, printed '^1' and left the note out
+    "footnote-with-its-text": f"# Rules\n\n{FILLER}Draw a card.[^1]\n\n[^1]: Optional. <<\n\n{FILLER}",
     "footnote-in-the-second-line-of-a-paragraph": f"# Rules\n\n{FILLER}Draw a card\nor two.[^1] <<\n\n{FILLER}",
     "word-too-long": f"# Rules\n\n{FILLER * 2}- one\n  - {'W' * 90} <<\n\n{FILLER}",
     "list-40-deep": f"# Rules\n\n{FILLER * 4}{DEEP}",

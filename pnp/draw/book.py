@@ -422,10 +422,12 @@ def _refuse_unclosed_star(inline: Token | None) -> None:
 def _with_unused_references(tokens: list[Token], references: dict[str, Any]) -> list[Token]:
     """The tokens, with a `reference` block at the line of each `[name]: text` line no picture or link uses:
     Markdown takes such a line for a link's target and prints nothing of it ('[Optional]: Shuffle' was left
-    out of the rulebook without a word); the book refuses it as a block it does not print."""
+    out of the rulebook without a word); the book refuses it as a block it does not print. A `[^1]: note` line
+    is a footnote's text to its writer, which the rulebook has none of: refused even where a `[^1]` uses it, as
+    Markdown printed that as a link's text '^1' and left the note out with exit 0."""
     used = _targets(tokens)
     unused = sorted((ref["map"][0], label, ref["href"]) for label, ref in references.items()
-                    if ref.get("map") and ref["href"] not in used)
+                    if ref.get("map") and (ref["href"] not in used or label.startswith("^")))
     if not unused:
         return tokens
     # merged in one pass, each before the first top-level block starting below it (the blocks' lines rise): one
@@ -552,6 +554,8 @@ def _refuse_unprinted(token: Token) -> None:
         if token.type == "html_block" and token.content.lstrip().startswith("<!--"):
             raise DataError(_HTML_COMMENT)
         kind = _UNPRINTED.get(token.type, f"a Markdown block ({token.type})")
+        if token.type == "reference" and token.content.startswith("[^"):
+            kind = "a footnote's text '[^name]: text' (the rulebook has no footnotes; Markdown reads a link's target)"
         raise DataError(f"{kind} is not printed in a rulebook: its text would be left out; write it as a "
                         "paragraph, a list or a table")
 
