@@ -353,6 +353,24 @@ def test_drivethru_is_cmyk_pdfx_within_240_percent_ink(mini, monkeypatch):
     monkeypatch.setattr(drivethru, "tools", lambda: {**tools, "ghostscript": "99.0"})
     assert "mini: up to date" not in export(mini, "--format", "drivethru").output
     assert json.loads((path.parent / "export.json").read_text())["ghostscript"] == "99.0"
+    # a long deck is converted in runs of PDFX_PAGES_PER_RUN pages, joined after: Ghostscript kept about 1 MB for
+    # each page it read until its run ended (500 cards: 1.17 GB). The same pages, the first run's output intent
+    runs, ghostscript = [], drivethru._ghostscript
+
+    def counted(arguments: list[str], folder, doing: str) -> None:
+        runs.append([a for a in arguments if a.startswith(("-dFirstPage", "-dLastPage"))])
+        ghostscript(arguments, folder, doing)
+
+    monkeypatch.setattr(drivethru, "PDFX_PAGES_PER_RUN", 2)
+    monkeypatch.setattr(drivethru, "_ghostscript", counted)
+    export(mini, "--format", "drivethru", "--force")
+    assert len(runs) >= 3 and runs[0] == ["-dFirstPage=1", "-dLastPage=2"] and runs[1][0] == "-dFirstPage=3"
+    with pikepdf.open(path) as pdf:
+        assert str(pdf.docinfo["/GTS_PDFXVersion"]) == "PDF/X-1a:2003" and pdf.Root.OutputIntents[0].S == "/GTS_PDFX"
+        assert len(pdf.pages) == 8
+        assert all([round(float(v), 2) for v in page.TrimBox] == [9, 9, 189, 261] for page in pdf.pages)
+    assert max_ink(path) <= 240.5
+    assert sorted(p.name for p in path.parent.iterdir()) == ["deck.pdf", "export.json"]  # (no run's part left)
 
 
 def test_an_unchanged_export_is_not_made_again(tmp_path):
@@ -425,12 +443,17 @@ def test_drivethru_pdf_is_titled_as_the_game_whatever_its_letters(tmp_path, monk
     # of 'Café (2e)' was titled 'CafÃ© 2e'
     import re
 
+    import pikepdf
+
     from pnp.export import drivethru
 
     monkeypatch.setattr(drivethru, "profile", lambda: "/profile.icc")
     said = []
     monkeypatch.setattr(drivethru, "_ghostscript", lambda arguments, folder, doing: said.append(
         (folder / arguments[-2]).read_bytes()))
+    with pikepdf.new() as one_page:
+        one_page.add_blank_page()
+        one_page.save(tmp_path / "in.pdf")
     drivethru.pdfx(tmp_path / "in.pdf", tmp_path / "out.pdf", "Café (2e) \\ %: Cards")
     title = re.search(rb"/Title <([0-9A-F]+)>", said[0])
     assert said[0].isascii() and title and bytes.fromhex(title[1].decode()).decode("utf-16") == "Café (2e) \\ %: Cards"

@@ -90,22 +90,66 @@ def _relative_to(folder: Path, *paths: str | Path) -> list[str]:
     return [os.path.join(os.curdir, os.path.relpath(path, folder)) for path in paths]  # ./: never read as an option
 
 
+# The pages one Ghostscript run converts at most: its PDF reader keeps about 1 MB for every page it has read
+# until the run ends (a deck of 500 cards, 1,000 pages, took it to 1.17 GB); a longer deck is converted in runs
+# of this many pages, joined after
+PDFX_PAGES_PER_RUN = 200
+
+
 def pdfx(source: str | Path, target: str | Path, title: str) -> None:
-    """Ghostscript writes `source` again as PDF/X-1a:2003 with a CMYK output intent."""
+    """Ghostscript writes `source` again as PDF/X-1a:2003 with a CMYK output intent: in runs of at most
+    PDFX_PAGES_PER_RUN pages, the later runs' pages joined to the first's (whose catalog holds the intent)."""
+    with opened_pdf(source) as pdf:
+        pages = len(pdf.pages)
+    if pages <= PDFX_PAGES_PER_RUN:
+        _pdfx_run(source, target, title)
+        return
+    target = Path(target)
+    parts = [target.with_name(f"{target.name}.{n}.pdf") for n in range(-(-pages // PDFX_PAGES_PER_RUN))]
+    try:
+        for n, part in enumerate(parts):
+            first = n * PDFX_PAGES_PER_RUN + 1
+            _pdfx_run(source, part, title, (first, min(pages, first + PDFX_PAGES_PER_RUN - 1)), target.name)
+        _joined(parts, target)
+    finally:
+        for part in parts:
+            part.unlink(missing_ok=True)
+
+
+def _joined(parts: list[Path], target: Path) -> None:
+    """`target`: the first of the PDFs `parts` (its catalog, the output intent and metadata), the pages of the
+    others after its own. DriveThruError when one is not a whole PDF (Ghostscript exiting 0 on a full disk)."""
+    try:
+        with contextlib.ExitStack() as opened:
+            whole, *rest = [opened.enter_context(opened_pdf(part)) for part in parts]
+            for pdf in rest:
+                whole.pages.extend(pdf.pages)
+            with open(target, "wb") as stream:  # (opened by Python: see opened_pdf)
+                whole.save(stream)
+    except (pikepdf.PdfError, FileNotFoundError):
+        raise DriveThruError(f"Ghostscript could not make {target.name} PDF/X-1a: it said it had, but what it "
+                             "wrote is not a whole PDF") from None
+
+
+def _pdfx_run(source: str | Path, target: str | Path, title: str, pages: tuple[int, int] | None = None,
+              shown: str | None = None) -> None:
+    """One Ghostscript run of pdfx: `pages` (first, last) of `source` only, when given; `shown`: the file
+    its failure is said of."""
     icc = profile()
     definition = Path(target).with_suffix(".pdfx.ps")
     definition.write_text(PDFX_DEF.format(title=_text_string(title), icc=icc), encoding="ascii")
     folder = Path(target).parent
     named = _relative_to(folder, target, definition, source)
+    chosen = [f"-dFirstPage={pages[0]}", f"-dLastPage={pages[1]}"] if pages is not None else []
     try:
         # the profile the definition reads is the one file it may read besides its arguments (it ran -dNOSAFER
         # for that read: no file or command was denied to it)
-        _ghostscript([f"--permit-file-read={icc}", "-dPDFX=true", "-sDEVICE=pdfwrite",
+        _ghostscript([f"--permit-file-read={icc}", "-dPDFX=true", "-sDEVICE=pdfwrite", *chosen,
                       "-dCompatibilityLevel=1.4", "-sColorConversionStrategy=CMYK", "-sProcessColorModel=DeviceCMYK",
                       # keep the 300 dpi CMYK pixels exactly: no JPEG, no downsampling
                       "-dAutoFilterColorImages=false", "-sColorImageFilter=FlateEncode",
                       "-dDownsampleColorImages=false", f"-sOutputFile={named[0]}", *named[1:]],
-                     folder, f"make {Path(target).name} PDF/X-1a")
+                     folder, f"make {shown or Path(target).name} PDF/X-1a")
     finally:
         definition.unlink(missing_ok=True)
 
