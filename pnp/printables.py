@@ -400,11 +400,17 @@ _SETTLED_NS = 2_000_000_000  # file times step by as much as 2 s on some file sy
 class Studio:
     """One game's printing context for one set of print options."""
 
-    def __init__(self, game: "Game", options: PrintOptions | None = None, memo: Memo | None = None) -> None:
+    def __init__(self, game: "Game", options: PrintOptions | None = None, memo: Memo | None = None,
+                 budget: DrawingBudget | None = None) -> None:
         self.game, self.options = game, options or PrintOptions()
         self.paper, self.bleed = self.options.paper_size, self.options.bleed
         self.project, self.icons = game.project, game.icons
-        self.budget = DrawingBudget()  # one for all the game's drawing in this command: resolving and painting
+        # one for all the game's drawing in this command: resolving and painting. `budget`: the whole game's,
+        # shared by a studio of part of it (a reprint's, a proof's), sized by the game's faces and with the work
+        # its check paid for: sized afresh by the part's few faces, a reprint of the board pictures a kit drew
+        # within the game's budget was refused for pixels (the part's check of them is the kit's, paid once)
+        self.budget = DrawingBudget() if budget is None else budget
+        self._sizes_budget = budget is None  # a shared budget is sized by the studio that made it
         if memo is not None:  # before the layouts: it forgets those whose files changed
             memo.start(game, self.options)
         self.layouts = LayoutSet(game.project, game.id, self.context(), layout_options(), self.budget,
@@ -467,7 +473,8 @@ class Studio:
                     self._faces[c.id] = []
                     self.problems.extend(getattr(e, "problems", None) or [(e.message, e.mark)])
             every = [p for faces in self._faces.values() for p in faces]
-            self.budget.allow_faces(len(every), sum(p.copies for p in every))
+            if self._sizes_budget:
+                self.budget.allow_faces(len(every), sum(p.copies for p in every))
         note_all(self.game.components_read())  # which items it prints
         return self._faces.get(component.id, [])
 
