@@ -439,6 +439,7 @@ class Studio:
         self.problems: Problems = []  # (message, mark) found while walking
         self._looks: dict[PrintableKey, str] = {}  # printable key -> look
         self._prim_bytes: dict[int, tuple[Prim, bytes]] = {}  # id of a primitive -> (it, its bytes in a look)
+        self._picture_digests: dict[str, str] = {}  # an image element's src -> its file's digest (_picture_digest)
         self._data_digests: dict[tuple[str, int], str] = {}  # (component id, item index) -> data
         self._constant_looks: dict[str, str] = {}  # layout name -> the look of a layout that reads nothing of its item
         # (component id, id(item)) -> the error messages a draft prints over that item's faces
@@ -665,8 +666,25 @@ class Studio:
             written = marshal.dumps(fields, LOOK_FORMAT)
         except ValueError:  # a value marshal cannot write: its text stands in
             written = repr(fields).encode()
+        if prim.kind == "image":  # what the picture shows: its file redrawn under the same name, the face changed
+            written += self._picture_digest(prim.text).encode()
         self._prim_bytes[id(prim)] = (prim, written)  # (held: its id names no other primitive while kept)
         return written
+
+    def _picture_digest(self, src: str) -> str:
+        """The digest of the picture file an image element names (_file_digest: read once while unchanged), once
+        per command; one outside the project or missing by that alone (validation says why): a card whose art was
+        saved over was not in `build --changed-since`'s reprint, nor in `pnp changes` ("nothing changed")."""
+        found = self._picture_digests.get(src)
+        if found is None:
+            path = self.game.layout_folder / src
+            try:
+                self.project.inside(path, built=True)
+                found = _file_digest(self.project, str(path), os.lstat(path))
+            except (DataError, OSError, ValueError):
+                found = "unread"
+            self._picture_digests[src] = found
+        return found
 
     def icons_used(self) -> set[Path]:
         """Icon files (aliases resolved, links followed) that the printed components and the rulebook really draw."""
