@@ -400,11 +400,17 @@ _SETTLED_NS = 2_000_000_000  # file times step by as much as 2 s on some file sy
 class Studio:
     """One game's printing context for one set of print options."""
 
-    def __init__(self, game: "Game", options: PrintOptions | None = None, memo: Memo | None = None) -> None:
+    def __init__(self, game: "Game", options: PrintOptions | None = None, memo: Memo | None = None,
+                 budget: DrawingBudget | None = None) -> None:
         self.game, self.options = game, options or PrintOptions()
         self.paper, self.bleed = self.options.paper_size, self.options.bleed
         self.project, self.icons = game.project, game.icons
-        self.budget = DrawingBudget()  # one for all the game's drawing in this command: resolving and painting
+        # one for all the game's drawing in this command: resolving and painting. `budget`: the whole game's,
+        # shared by a studio of part of it (a reprint's, a proof's), sized by the game's faces and with the work
+        # its check paid for: sized afresh by the part's few faces, a reprint of the board pictures a kit drew
+        # within the game's budget was refused for pixels (the part's check of them is the kit's, paid once)
+        self.budget = DrawingBudget() if budget is None else budget
+        self._sizes_budget = budget is None  # a shared budget is sized by the studio that made it
         if memo is not None:  # before the layouts: it forgets those whose files changed
             memo.start(game, self.options)
         self.layouts = LayoutSet(game.project, game.id, self.context(), layout_options(), self.budget,
@@ -433,6 +439,7 @@ class Studio:
         self.problems: Problems = []  # (message, mark) found while walking
         self._looks: dict[PrintableKey, str] = {}  # printable key -> look
         self._prim_bytes: dict[int, tuple[Prim, bytes]] = {}  # id of a primitive -> (it, its bytes in a look)
+        self._picture_digests: dict[str, str] = {}  # an image element's src -> its file's digest (_picture_digest)
         self._data_digests: dict[tuple[str, int], str] = {}  # (component id, item index) -> data
         self._constant_looks: dict[str, str] = {}  # layout name -> the look of a layout that reads nothing of its item
         # (component id, id(item)) -> the error messages a draft prints over that item's faces
@@ -467,7 +474,8 @@ class Studio:
                     self._faces[c.id] = []
                     self.problems.extend(getattr(e, "problems", None) or [(e.message, e.mark)])
             every = [p for faces in self._faces.values() for p in faces]
-            self.budget.allow_faces(len(every), sum(p.copies for p in every))
+            if self._sizes_budget:
+                self.budget.allow_faces(len(every), sum(p.copies for p in every))
         note_all(self.game.components_read())  # which items it prints
         return self._faces.get(component.id, [])
 
@@ -658,8 +666,25 @@ class Studio:
             written = marshal.dumps(fields, LOOK_FORMAT)
         except ValueError:  # a value marshal cannot write: its text stands in
             written = repr(fields).encode()
+        if prim.kind == "image":  # what the picture shows: its file redrawn under the same name, the face changed
+            written += self._picture_digest(prim.text).encode()
         self._prim_bytes[id(prim)] = (prim, written)  # (held: its id names no other primitive while kept)
         return written
+
+    def _picture_digest(self, src: str) -> str:
+        """The digest of the picture file an image element names (_file_digest: read once while unchanged), once
+        per command; one outside the project or missing by that alone (validation says why): a card whose art was
+        saved over was not in `build --changed-since`'s reprint, nor in `pnp changes` ("nothing changed")."""
+        found = self._picture_digests.get(src)
+        if found is None:
+            path = self.game.layout_folder / src
+            try:
+                self.project.inside(path, built=True)
+                found = _file_digest(self.project, str(path), os.lstat(path))
+            except (DataError, OSError, ValueError):
+                found = "unread"
+            self._picture_digests[src] = found
+        return found
 
     def icons_used(self) -> set[Path]:
         """Icon files (aliases resolved, links followed) that the printed components and the rulebook really draw."""

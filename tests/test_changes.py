@@ -1017,3 +1017,21 @@ def test_an_empty_since_is_said_as_empty(tmp_path, option):
     result = run(repo, "changes" if option == "--since" else "build", "dinospan", option, "", "--out", str(tmp_path))
     assert result.exit_code == 2 and f"{option}: is empty" in result.output, result.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_picture_saved_over_under_its_name_changes_the_faces_that_show_it(tmp_path):
+    """A face's look digested its picture by name alone: art redrawn in place left `pnp changes` saying nothing
+    changed, and `build --changed-since` printing no reprint of the cards that show it."""
+    from PIL import Image
+
+    card = ("size: poker\nelements:\n"
+            "  - {type: image, src: 'images/{{ card.id }}.png', x: 5, y: 5, w: 5, h: 5}\n")
+    root = make_project(tmp_path / "game", {"layouts/mini/card.yaml": card},
+                        images={f"layouts/mini/images/{name}.png": [60, 60] for name in ("lion", "fern", "wolf", "moss")})
+    built = run(root, "build", "mini")
+    assert built.exit_code == 0, built.output
+    Image.new("RGB", (60, 60), (200, 10, 10)).save(root / "layouts/mini/images/lion.png")
+    result = run(root, "changes", "mini")
+    assert result.exit_code == 0, result.output
+    changed = [line for line in result.output.splitlines() if line.lstrip().startswith("changed")]
+    assert len(changed) == 1 and "lion" in changed[0], result.output

@@ -627,6 +627,30 @@ def test_the_images_being_rendered_at_once_take_at_most_the_render_memory_togeth
     assert max(given) <= raster.RENDER_MEMORY, given
 
 
+
+
+def test_the_pictures_kept_for_drawing_are_given_up_before_the_rendering_processes_are_forked(monkeypatch):
+    """Forked holding the resampled pictures the check kept (up to KEPT_BYTES), each worker kept its copy of
+    their pages for good once pnp let them go for its next faces: a 1200-dpi export of noisy pictures on two
+    cores peaked at 984 MB summed over the processes, 761 MB once they were given up before the fork."""
+    import concurrent.futures
+
+    from pnp.draw import pictures
+    from pnp.export import raster
+
+    seen = []
+
+    class FakeExecutor:  # made where the pool forks: how many pictures it would have inherited
+        def __init__(self, *args, **kwargs):
+            seen.append(len(pictures._kept))
+
+        def submit(self, *args):
+            pass
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", FakeExecutor)
+    monkeypatch.setattr(pictures, "_kept", type(pictures._kept)({"board|2362x2362": (b"x" * 1000, "d")}))
+    raster._pool(2)
+    assert seen == [0]
 def test_an_export_whose_rendering_process_dies_fails_saying_so(mini, monkeypatch):
     """A process rendering the images ended by the system (out of memory, a crash in the renderer) left the
     export waiting for its result for good."""

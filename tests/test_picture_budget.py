@@ -226,3 +226,21 @@ def test_the_kept_pictures_are_given_up_before_an_embedding_would_take_memory_on
     monkeypatch.setattr(pictures, "forget_kept", forget)
     assert run(root, "build", "mini").exit_code == 0
     assert given_up and given_up[0][0] == "kept"
+
+
+
+def test_a_proof_or_reprint_of_a_kit_within_the_budget_is_within_it_too(tmp_path, monkeypatch):
+    # each picture costs 1,000,000 pixels (decoded, resampled), the kit's 9 faces allow 4,140,000: a reprint or a
+    # proof of the lion's 2 faces (write_selection) was sized afresh, 920,000, and refused the picture the kit drew
+    root = _project(tmp_path)
+    monkeypatch.setattr(budget, "BASE_PIXELS", 0)
+    monkeypatch.setattr(budget, "PIXELS_PER_FACE", 460_000)
+    assert run(root, "build", "mini").exit_code == 0
+    before = tmp_path / "before.json"
+    before.write_bytes((root / "output/mini/manifest.json").read_bytes())
+    cards = root / "cards/mini/cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("name: Lion", "name: Lioness"), encoding="utf-8")
+    for args, made in ((["--changed-since", str(before)], "reprint"), (["--only", "card.id == 'lion'"], "selection")):
+        result = run(root, "build", "mini", *args)
+        assert result.exit_code == 0, result.output
+        assert list((root / "output/mini").glob(f"mini-{made}-*-a4.pdf")), result.output

@@ -27,8 +27,8 @@ BYTES_PER_PIXEL = 10  # what rendering an image takes at its peak: pdfium's bitm
 RENDER_MEMORY = 400_000_000  # the images being rendered by all the workers together, at most: one worker per core
 # each rendering an image near MAX_PIXELS took 400 MB apiece (984 MB on two cores, 3 GB or more on eight); the
 # batches are given to the workers as earlier ones end, within it (write_all). Beside it: pnp drawing the next
-# faces (~160 MB while it draws pictures) and what the workers share of it (~200 MB after checking 20 noisy
-# 1600 x 2200 pictures); 500 MB let three 1200-dpi poker cards (145 MB apiece) be rendered at once, 400 two (and
+# faces (~160 MB while it draws pictures; the pictures its check kept are given up before the workers are
+# forked, see _pool); 500 MB let three 1200-dpi poker cards (145 MB apiece) be rendered at once, 400 two (and
 # one image near MAX_PIXELS, alone)
 MAX_EXPORT_PIXELS = 2_000_000_000  # in every image of one export together: about a minute of rendering and encoding
 # on one core, and room for about 1,900 poker-card faces at 300 dpi, what a large card game sends a print service
@@ -278,6 +278,14 @@ def _pool(jobs: int) -> "ProcessPoolExecutor":
     waited for good; here the worker's end is an error (BrokenProcessPool)."""
     from concurrent.futures import ProcessPoolExecutor
 
+    from ..draw.pictures import forget_kept
+    from ..template import give_back_freed_memory
+
+    # the resampled pictures the check kept for the drawing (up to KEPT_BYTES) given up before the fork: forked
+    # with them, each worker kept its copy of their pages for good once pnp let them go and kept others for its
+    # next faces (a 1200-dpi export of noisy pictures peaked at 984 MB on two cores, the workers' ~385 MB each)
+    forget_kept()
+    give_back_freed_memory()
     pool = ProcessPoolExecutor(jobs, mp_context=worker_context("fork"), initializer=_load_libraries)
     # forked now, before the first faces are drawn (a forking pool starts all its processes at its first task),
     # not at the first batch, when pnp held what drawing it used: a waiting worker's own memory 29 MB, now 17

@@ -869,7 +869,7 @@ def write_selection(studio: "Studio", keys: Mapping[str, Collection[str]], targe
         Path(target).unlink(missing_ok=True)
         return 0
     whole = {id(c) for c in studio.game.components}
-    part = Studio(subset, studio.options)
+    part = Studio(subset, studio.options, budget=studio.budget)  # (within the game's budget, as the kit it is part of)
     part.marks = studio.marks  # a draft's marks name the same data items
     pages = 0
     made = [temporary_beside(target), *([temporary_beside(record[0])] if record is not None else [])]
