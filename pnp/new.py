@@ -4,6 +4,7 @@ styles, an icon, the rulebook) and one folder per starting point (`deck`, `board
 alone), whose tables, constraints, components and rulebook lines fill the markers of the common files."""
 
 import contextlib
+import errno
 import re
 import shutil
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 
 SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 STARTS = ("deck", "board", "tokens")
+ALREADY_EXISTS = "already exists: pnp new never overwrites a game (choose another name, or delete the folder)"
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 SURROGATE = re.compile("[\ud800-\udfff]")  # a character no UTF-8 file can hold
 LINE_BREAK = re.compile(r"[\t\n\r\u2028\u2029]")  # (and those CONTROL_CHARACTER holds: \v, \f, \x1c-\x1e, \x85)
@@ -46,6 +48,10 @@ def new_game(project: "Project", game_id: str, start: str = "deck", title: str |
         # `pnp new g` at once, the second was refused at '.pnp-new-x1y2/cards/g', a folder gone by then
         named = e.filename2 if isinstance(e.filename2, (str, Path)) else e.filename
         where = project.rel(named) if isinstance(named, (str, Path)) else project.rel(project.root)
+        if e.errno in (errno.ENOTEMPTY, errno.EEXIST) and any(str(t) == str(named) for t in targets):
+            # the game's folder made after _checked (another `pnp new` of that name finished first): said as a
+            # second `pnp new` after the first says it, not as the system's 'Directory not empty'
+            raise UsageError(ALREADY_EXISTS, Mark(where)) from None
         raise UsageError(f"cannot write the new game there: {why_not_written(e)}", Mark(where)) from None
     if given is not None:
         try:
@@ -164,8 +170,7 @@ def _checked(project: "Project", game_id: str, start: str) -> list[Path]:
     _refuse_unless_folders(project)
     taken = [t for t in targets if t.exists() or t.is_symlink()]
     if taken:
-        raise UsageError("already exists: pnp new never overwrites a game (choose another name, or delete the "
-                         "folder)", Mark(project.rel(taken[0])))  # (at it, as every refusal at a path)
+        raise UsageError(ALREADY_EXISTS, Mark(project.rel(taken[0])))  # (at it, as every refusal at a path)
     # a game named as one there but for case (Dino, dino) made a second game that validate and build refuse,
     # with the first, until one is renamed; on a disk that ignores case it is that game's folder, refused above.
     # So the project's own folders: cards/ made beside a Cards/ was a second folder, one with it on such a disk

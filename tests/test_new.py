@@ -65,24 +65,28 @@ def test_new_refuses_a_name_a_folder_there_has_but_for_case(tmp_path, there, sai
     assert not (tmp_path / "cards/mygame").exists() and not (tmp_path / "layouts/mygame").exists()
 
 
-def test_a_game_made_by_another_pnp_new_meanwhile_is_named_and_kept(tmp_path, monkeypatch):
+@pytest.mark.parametrize("first", [0, 1])
+def test_a_game_made_by_another_pnp_new_meanwhile_is_named_and_kept(tmp_path, monkeypatch, first):
     """Two `pnp new g` at once: the second, finding cards/g made after its check, was refused at its staging
-    folder ('.pnp-new-x1y2/cards/g', gone by then) rather than at cards/g."""
+    folder ('.pnp-new-x1y2/cards/g', gone by then) rather than at cards/g; then at the folder, but in the
+    system's words ('cannot write the new game there: Directory not empty'), where a second `pnp new` after the
+    first says the game already exists. Either folder (`first`: cards/g, layouts/g) made meanwhile."""
     from pnp import new as new_mod
 
     checked = new_mod._checked
 
     def made_meanwhile(project, game_id, start):
         targets = checked(project, game_id, start)
-        targets[0].mkdir(parents=True)
-        (targets[0] / "game.yaml").write_text("# the other's\n", encoding="utf-8")
+        targets[first].mkdir(parents=True)
+        (targets[first] / "game.yaml").write_text("# the other's\n", encoding="utf-8")
         return targets
 
     monkeypatch.setattr(new_mod, "_checked", made_meanwhile)
     result = run(tmp_path, "new", "mygame")
-    assert result.exit_code == 2 and result.output.startswith("cards/mygame: error: cannot write the new game there: "), result.output
-    assert (tmp_path / "cards/mygame/game.yaml").read_text(encoding="utf-8") == "# the other's\n"
-    assert not (tmp_path / "layouts/mygame").exists() and not list(tmp_path.glob(".*"))
+    there = ("cards/mygame", "layouts/mygame")[first]
+    assert result.exit_code == 2 and result.output.startswith(f"{there}: error: already exists: "), result.output
+    assert (tmp_path / there / "game.yaml").read_text(encoding="utf-8") == "# the other's\n"
+    assert not (tmp_path / ("layouts/mygame", "cards/mygame")[first]).exists() and not list(tmp_path.glob(".*"))
 
 
 class _Killed(BaseException):
