@@ -863,16 +863,19 @@ def _remove_dead_writers(path: Path, mine: Path) -> None:
     """Remove the temporaries of `path` (beside it, see temporary_beside) whose writers were killed: written
     outside any output folder's lock (convert beside its table, icons add, simulate --out), each killed run left
     its whole file behind, hidden, for good, and remove_leftovers never looks there. One whose lock is held, or
-    written less than _DEAD_AFTER ago, is a live writer's."""
+    written less than _DEAD_AFTER ago, is a live writer's. Outside an output folder (no LOCK_NAME in it) the
+    temporaries of every file of the folder go, not those of `path` alone: a killed `convert --out
+    cards/g/new.csv` left its temporary until a run wrote that very name again, often never. In an output folder,
+    `path`'s alone: a build writes its PDFs' temporaries there holding no flock on them (see _DEAD_AFTER)."""
     try:
         import fcntl
     except ImportError:
         return
-    prefix = f".{path.name}.pnp-"
+    ours = (TEMPORARY_NAME if not os.path.lexists(path.parent / LOCK_NAME)
+            else re.compile(re.escape(f".{path.name}.pnp-") + r"[0-9a-f]{12}\.tmp"))
     with contextlib.suppress(OSError), os.scandir(path.parent) as entries:
         for entry in entries:
-            if (entry.name == mine.name or not entry.name.startswith(prefix) or len(entry.name) != len(prefix) + 16
-                    or not TEMPORARY_NAME.fullmatch(entry.name) or not entry.is_file(follow_symlinks=False)):
+            if entry.name == mine.name or not ours.fullmatch(entry.name) or not entry.is_file(follow_symlinks=False):
                 continue
             with contextlib.suppress(OSError):
                 if time.time() - entry.stat(follow_symlinks=False).st_mtime < _DEAD_AFTER:

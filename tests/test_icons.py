@@ -418,14 +418,14 @@ def test_add_refuses_a_folder_where_an_icon_goes(tmp_path, package):
 def test_an_icons_add_killed_while_writing_leaves_no_hidden_file_for_good(tmp_path, package):
     """SIGKILLed while it wrote an icon or the credits, `icons add` left .anchor.svg.pnp-<hex>.tmp (or
     .ATTRIBUTION.md.pnp-<hex>.tmp) in the designer's icons folder, which no later run removed. The next removes
-    them; a designer's file of another name is kept."""
+    them; another file's temporary written a moment ago is kept."""
     root = make_project(tmp_path / "proj")
     icons = root / "layouts/mini/icons"
     icons.mkdir()
     left = [icons / ".anchor.svg.pnp-0123456789ab.tmp", icons / ".ATTRIBUTION.md.pnp-ba9876543210.tmp"]
     for path in left:
         path.write_bytes(b"<svg")
-    own = icons / ".notes.txt.pnp-0123456789ab.tmp"  # not a file `icons add` writes: not its to remove
+    own = icons / ".notes.txt.pnp-0123456789ab.tmp"  # another file's, written a moment ago: perhaps a live pnp's
     own.write_bytes(b"mine")
     assert run(root, "icons", "add", "mini", "anchor", "--package", str(package)).exit_code == 0
     assert not any(p.exists() for p in left) and own.read_bytes() == b"mine"

@@ -103,6 +103,30 @@ def test_two_builds_at_once_wait_for_each_other_and_write_one_whole_kit(tmp_path
     assert kit(folder) == kit(tmp_path / "fresh" / "mini")  # byte for byte a single build's
 
 
+@pytest.mark.parametrize("output_folder", [False, True])
+def test_a_killed_writers_temporary_of_another_name_goes_outside_an_output_folder(tmp_path, output_folder):
+    """A `convert --out cards/g/new.csv` (or `icons add`) SIGKILLed left .new.csv.pnp-<hex>.tmp beside the table,
+    removed only by a run writing new.csv again, often never: the next write into that folder removes it now.
+    Kept: one written a moment ago or whose writer holds its lock (a live pnp's), and in an output folder (its
+    .pnp.lock there) any but the written file's own, which a build there writes holding no lock on them."""
+    from pnp.project import LOCK_NAME, write_file
+
+    if output_folder:
+        (tmp_path / LOCK_NAME).write_bytes(b"")
+    dead, fresh, live = (tmp_path / f".{name}.csv.pnp-0123456789ab.tmp" for name in ("new", "fresh", "live"))
+    for path in (dead, fresh, live):
+        path.write_bytes(b"id,name\n")
+    for path in (dead, live):
+        os.utime(path, (time.time() - 3600,) * 2)
+    held = os.open(live, os.O_RDONLY)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        write_file(tmp_path / "cards.csv", b"id,name\n")
+    finally:
+        os.close(held)
+    assert dead.exists() == output_folder and fresh.exists() and live.exists()
+
+
 def test_what_a_killed_pnp_left_is_removed_by_the_next_writer_of_the_folder(tmp_path):
     """A build or export killed while it wrote (SIGKILL: no clean-up runs) left its temporary files and
     folders for good; the next command holding the folder's lock removes those, and nothing else."""
