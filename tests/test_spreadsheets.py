@@ -1802,6 +1802,23 @@ def test_convert_never_writes_over_another_of_its_tables_files_of_the_same_name(
     assert (folder / "t.csv").read_text(encoding="utf-8") == "id,n\ny,4\n"
 
 
+def test_convert_never_writes_over_a_file_of_a_game_whose_game_yaml_does_not_load(tmp_path):
+    """Another game's game.yaml holding a syntax error (a designer midway through an edit): which of its files it
+    reads could not be told, and `--out cards/other/cards.csv --force` wrote mini's items over that game's own
+    table, exit 0. A new file there is written."""
+    root = make_project(tmp_path / "p")
+    other = root / "cards" / "other"
+    other.mkdir()
+    (other / "game.yaml").write_text("tables: [\n", encoding="utf-8")
+    (other / "cards.csv").write_text("id,n\ny,4\n", encoding="utf-8")
+    source = str(root / "cards/mini/cards.yaml")
+    result = run(root, "convert", source, "--to", "csv", "--out", str(other / "cards.csv"), "--force")
+    assert result.exit_code == 2 and result.output.startswith("cards/other/cards.csv: error: is in the folder of a "
+                                                              "game whose cards/other/game.yaml does not load"), result.output
+    assert (other / "cards.csv").read_text(encoding="utf-8") == "id,n\ny,4\n"
+    assert run(root, "convert", source, "--to", "csv", "--out", str(other / "new.csv"), "--force").exit_code == 0
+
+
 def test_convert_reads_a_file_by_the_table_that_reads_it_not_one_reading_its_namesake(tmp_path):
     # table a reads t.yaml, table b reads t.csv: t.csv was converted by a's fields, its text '007' as 7, exit 0
     root, folder = two_tables(tmp_path, {"a": {"file": "t.yaml", "fields": {"id": "str", "n": "int"}}},

@@ -135,6 +135,7 @@ def _read_by_another(project: Project, target: Path, table: tuple[Path, str, str
                 project.inside(game_yaml, Mark(project.rel(game_yaml)), "game file"), project.rel(game_yaml),
                 project.root)
         except (LoadError, DataError):  # (a game that cannot be read reads no file)
+            _refuse_in_unread_game(project, target, real, folder, game_yaml)
             continue
         if not isinstance(meta, Record):
             continue
@@ -147,6 +148,17 @@ def _read_by_another(project: Project, target: Path, table: tuple[Path, str, str
                     said = f"table '{reader}'" if reader is not None else "the rules:"
                     return f"{said} of {project.rel(game_yaml)}"
     return None
+
+
+def _refuse_in_unread_game(project: Project, target: Path, real: Path, folder: Path, game_yaml: Path) -> None:
+    """UsageError when the existing `target` (`real`, resolved) is in the cards/ folder of a game whose game.yaml
+    does not load: which of its files the game reads cannot be told, and `--force --out cards/h/cards.yaml`, while
+    h's game.yaml held a syntax error, wrote the items converted over h's own table, exit 0."""
+    with contextlib.suppress(OSError, RuntimeError, ValueError):
+        if target.is_file() and real.is_relative_to(folder.resolve()):
+            raise UsageError(f"is in the folder of a game whose {project.rel(game_yaml)} does not load, so which of "
+                             "its files a table reads cannot be told, and --force does not write over one: fix that "
+                             "file first, or name another", Mark(project.rel(target)))
 
 
 def _listed_files(meta: Record, table: str) -> list[str]:
