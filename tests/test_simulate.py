@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from pnp.check import load
+from pnp.errors import ExprError
 from pnp.cli import cli
 from pnp.project import Project
 from pnp.report import Report
@@ -372,6 +373,34 @@ def test_balance_rules_are_checked_by_validate_without_playing(tmp_path):
     assert "cards/mini/game.yaml:42:11: error: balance rule: " in result.output
     assert "cards/mini/game.yaml:43:26: error: balance rule 'each: kards' names no table (did you mean 'cards'?)" \
         in result.output
+
+
+class _Rule(dict):
+    def mark_of(self, key):
+        return f"rule {self['expr']}"
+
+
+@pytest.mark.parametrize("spent_before", [False, True])
+def test_balance_rules_past_the_games_template_time_stop_at_the_rule_where_it_ran_out(spent_before):
+    """The rule where the game's template time runs out fails there, at its line, whether its evaluation ran out
+    (LimitError) or met the spent budget (BudgetSpent, where an earlier read passed over the stop); the rules
+    after it are not checked (the next one's BudgetSpent escaped the command, without the file and line)."""
+    from types import SimpleNamespace
+
+    from pnp import template
+    from pnp.simulate.balance import check_balance
+
+    game = SimpleNamespace(meta={"balance": [_Rule(expr="1 > 0"), _Rule(expr="2 > 0"), _Rule(expr="3 > 0")]},
+                           context=lambda **names: dict(names))
+    summary = {"games": 1, "seat_win_rate": [], "agent_win_rate": {}, "matchup": {}, "end_reasons": {},
+               "length": {"turns": {}}}
+    with template.budget(0.0):  # spent at the first evaluation
+        if spent_before:
+            with pytest.raises(ExprError):
+                template.evaluate("0", {})
+        outcomes = check_balance(game, summary)
+    assert [(o.mark, o.holds) for o in outcomes] == [("rule 1 > 0", False)]
+    assert outcomes[0].message.startswith("balance rule failed to evaluate: the game's templates took longer than")
 
 
 def test_validate_and_build_never_import_rules(tmp_path):

@@ -4,7 +4,7 @@ at its file:line, with the value measured, its limit and margin, and the items a
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ExprError
+from ..errors import BudgetSpent, ExprError
 from ..model.game import Game
 from ..model.constraints import rendered_message
 from ..model.load import Record
@@ -37,9 +37,22 @@ Nearest = tuple[tuple[float, float, str, float], Row | None]  # ((margin, value,
 
 
 def check_balance(game: Game, summary: dict[str, Any]) -> list[Outcome]:
-    """Every balance rule's Outcome on this run's summary."""
+    """Every balance rule's Outcome on this run's summary, up to the rule where the game's template time ran out:
+    that one fails, at its `expr`, saying so; the rules after it are left unchecked. (BudgetSpent escaped the
+    command: `Error: the game's templates took longer than 8 s in all`, without the file and line at fault nor
+    the rules before it. The stop may meet a rule as that BudgetSpent, where reading its figures for one item
+    passed over the LimitError that ran out: then it is said at that rule.)"""
     sim = expression_view(summary)
-    return [_check(game, rule, sim, summary) for rule in game.meta.get("balance", ())]
+    outcomes: list[Outcome] = []
+    for rule in game.meta.get("balance", ()):
+        try:
+            outcomes.append(_check(game, rule, sim, summary))
+        except BudgetSpent as e:
+            if not (outcomes and e.message in outcomes[-1].message):  # (not said where it ran out: said here)
+                outcomes.append(Outcome(str(rule["expr"]), rule.mark_of("expr"), False,
+                                        message=f"balance rule failed to evaluate: {e.message}"))
+            break
+    return outcomes
 
 
 def _check(game: Game, rule: Record, sim: dict[str, Any], summary: dict[str, Any]) -> Outcome:
