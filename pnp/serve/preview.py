@@ -49,12 +49,20 @@ MAX_SHOWN_CHARS, MAX_SHOWN_ENTRIES = 20_000, 1_000
 # on 200 cards was still 2 MB a card (20,000 characters each), a state.json of 400 MB, 15 s and 880 MB in the
 # server; an entry past it is left out, as the page shows no more of a card
 MAX_SHOWN_ITEM_CHARS = 50_000
+# and of all the cards together, each card's share of it (MIN_SHOWN_ITEM_CHARS at least): 3,000 cards of a
+# 1 MB file, each a name and a list of aliases of one long text, made a 211 MB state.json at 50,000 a card
+MAX_SHOWN_ALL_CHARS, MIN_SHOWN_ITEM_CHARS = 20_000_000, 500
 
 
-def _plain(value: object) -> Any:
+def _plain(value: object, most: int = MAX_SHOWN_ITEM_CHARS) -> Any:
     """Data as JSON shows it, each text and list cut to what the page shows (MAX_SHOWN_*), all of it together
-    to MAX_SHOWN_ITEM_CHARS characters."""
-    return _cut(value, [MAX_SHOWN_ITEM_CHARS])
+    to `most` characters."""
+    return _cut(value, [most])
+
+
+def _item_share(faces: int) -> int:
+    """The characters of one card's data (and of its name) the page is sent, when the game has `faces`."""
+    return max(MIN_SHOWN_ITEM_CHARS, min(MAX_SHOWN_ITEM_CHARS, MAX_SHOWN_ALL_CHARS // max(1, faces)))
 
 
 def _cut(value: object, left: list[int]) -> Any:
@@ -148,6 +156,7 @@ class Preview:
         # (table, index) -> that item's fields as the last gallery showed them
         self._fields: dict[tuple[str, int], Any] = {}
         self._fields_check = -1  # the data's check (memo.fields.started) of that gallery
+        self._share = MAX_SHOWN_ITEM_CHARS  # what that gallery showed of each card (_item_share)
         self.state = self._state([], "starting", None)
         self.closing = False  # the server is stopping: a refresh under way leaves off (close)
         self._checking: Studio | None = None  # the studio of the refresh under way, once made
@@ -380,6 +389,10 @@ class Preview:
         if self._fields_check + 1 != self.memo.fields.started:  # a check went by without a gallery: what
             kept = {}  # changed since is not known
         self._fields_check = self.memo.fields.started
+        share = _item_share(len(faces))
+        if share != self._share:  # (the kept fields were cut to another share)
+            kept = {}
+        self._share = share
         for component in studio.game.components:
             if component.id not in by_component:
                 continue
@@ -405,8 +418,8 @@ class Preview:
         if item is not None and item.get("id") is not None and name == str(first.index + 1):
             name = str(item.get("id"))  # an item with no name of its own: its id says more than its number
         # (cut as its data is: a name of 900,000 characters an alias gave 200 cards made a 184 MB state.json)
-        out = {"key": key, "name": _shown(name), "id": item_key(item, first.index), "copies": first.copies,
-               "fields": self._fields_of(item, kept), "source": _where(mark), "faces": []}
+        out = {"key": key, "name": _shown(name, min(MAX_SHOWN_CHARS, self._share)), "id": item_key(item, first.index),
+               "copies": first.copies, "fields": self._fields_of(item, kept), "source": _where(mark), "faces": []}
         for n, face in group:
             digest = digests.get(n)
             stale = digest is None
@@ -425,10 +438,10 @@ class Preview:
         """An item's fields as the page shows them: the last gallery's while nothing of the item changed."""
         at = getattr(item, "_at", None)  # a table's item, noting its reads (model/reads.py)
         if at is None:
-            return _plain(item) if item is not None else {}
+            return _plain(item, self._share) if item is not None else {}
         fields = kept.get(at)
         if fields is None or self.memo.fields.changes.reach(((*at, None),)):
-            fields = _plain(item)
+            fields = _plain(item, self._share)
         self._fields[at] = fields
         return fields
 
