@@ -100,11 +100,19 @@ def _get(url, path):
 
 # -- the preview without a server -------------------------------------------------------------------------
 def test_preview_state_has_every_card_with_its_data_and_source(mini):
+    # (a name is cut as the data is: one of 900,000 characters an alias gave 200 cards made a 184 MB state.json)
+    from pnp.serve.preview import MAX_SHOWN_CHARS
+
+    game = mini.root / "cards" / "mini" / "game.yaml"
+    game.write_text(game.read_text().replace("name: {type: str, max_len: 20}", "name: {type: str}"))
+    cards = mini.root / "cards" / "mini" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("name: Lion", f"name: {'L' * 30_000}", 1))
     preview = Preview(mini, "mini")
     state = preview.refresh()
     assert state["status"] == "ok" and state["problems"] == []
     deck = next(c for c in state["components"] if c["kind"] == "deck")
     card = state["cards"][deck["cards"][0]]
+    assert card["id"] == "lion" and len(card["name"]) == MAX_SHOWN_CHARS
     assert card["source"]["file"] == "cards/mini/cards.yaml" and card["source"]["line"] > 0
     assert card["fields"]["id"] == card["id"]
     assert {f["side"] for f in card["faces"]} == {"front", "back"}
@@ -1466,13 +1474,20 @@ def test_ctrl_c_with_a_download_nobody_reads_stops_without_a_traceback(mini):
 
 def test_a_cards_data_is_sent_cut_to_what_the_page_shows():
     # a text an alias repeats on every card (950,000 characters on 500) was sent whole for each: a state.json
-    # of 475 MB, 18 s to the game's first page
-    from pnp.serve.preview import MAX_SHOWN_CHARS, MAX_SHOWN_ENTRIES, _plain
+    # of 475 MB, 18 s to the game's first page; then cut text by text, a list of 100 aliases of it was still
+    # 2 MB a card (400 MB on 200 cards): all of a card's data is cut together
+    from pnp.serve.preview import MAX_SHOWN_CHARS, MAX_SHOWN_ENTRIES, MAX_SHOWN_ITEM_CHARS, _plain
 
     huge = "w" * 950_000
-    shown = _plain({"text": huge, "tags": [huge] * 5_000, huge: 1, "n": 4, "on": True, "none": None})
+    shown = _plain({"n": 4, "on": True, "none": None, "text": huge, huge: 1, "tags": [huge] * 5_000})
     assert len(shown["text"]) == MAX_SHOWN_CHARS and shown["text"].endswith("…")
-    assert len(shown["tags"]) == MAX_SHOWN_ENTRIES and all(len(t) == MAX_SHOWN_CHARS for t in shown["tags"])
-    assert [len(k) for k in shown][2] == MAX_SHOWN_CHARS
+    assert [len(k) for k in shown][4] == MAX_SHOWN_CHARS
     assert (shown["n"], shown["on"], shown["none"]) == (4, True, None)
+    assert len(json.dumps(shown)) < MAX_SHOWN_ITEM_CHARS + 1_000 and shown["tags"]
+    assert len(_plain([[""] * 5_000] * 5_000)) < MAX_SHOWN_ENTRIES  # empty texts count too
+    # and all the cards together: 3,000 cards of such aliases (a 1 MB file) made a 211 MB state.json
+    from pnp.serve.preview import MAX_SHOWN_ALL_CHARS, _item_share
+
+    assert _item_share(2) == MAX_SHOWN_ITEM_CHARS and 6_000 * _item_share(6_000) <= MAX_SHOWN_ALL_CHARS
+    assert len(json.dumps(_plain(shown, _item_share(6_000)))) < _item_share(6_000) + 1_000
     assert _plain({"text": "Roars", "list": [1, "a"]}) == {"text": "Roars", "list": [1, "a"]}

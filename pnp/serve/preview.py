@@ -45,22 +45,55 @@ REFRESH = threading.Lock()  # one game is checked and drawn at a time: ReportLab
 # mapping's entries. A value an alias repeats on every card (a text of 950,000 characters on 500) was sent whole
 # for each: state.json was 475 MB, 18 s to the first page of the game
 MAX_SHOWN_CHARS, MAX_SHOWN_ENTRIES = 20_000, 1_000
+# and of all of one card's data together: cut text by text, a list of 100 aliases of one 900,000-character text
+# on 200 cards was still 2 MB a card (20,000 characters each), a state.json of 400 MB, 15 s and 880 MB in the
+# server; an entry past it is left out, as the page shows no more of a card
+MAX_SHOWN_ITEM_CHARS = 50_000
+# and of all the cards together, each card's share of it (MIN_SHOWN_ITEM_CHARS at least): 3,000 cards of a
+# 1 MB file, each a name and a list of aliases of one long text, made a 211 MB state.json at 50,000 a card
+MAX_SHOWN_ALL_CHARS, MIN_SHOWN_ITEM_CHARS = 20_000_000, 500
 
 
-def _plain(value: object) -> Any:
-    """Data as JSON shows it, each text and list cut to what the page shows (MAX_SHOWN_*)."""
+def _plain(value: object, most: int = MAX_SHOWN_ITEM_CHARS) -> Any:
+    """Data as JSON shows it, each text and list cut to what the page shows (MAX_SHOWN_*), all of it together
+    to `most` characters."""
+    return _cut(value, [most])
+
+
+def _item_share(faces: int) -> int:
+    """The characters of one card's data (and of its name) the page is sent, when the game has `faces`."""
+    return max(MIN_SHOWN_ITEM_CHARS, min(MAX_SHOWN_ITEM_CHARS, MAX_SHOWN_ALL_CHARS // max(1, faces)))
+
+
+def _cut(value: object, left: list[int]) -> Any:
+    """`value` as _plain shows it, `left` the characters still to be shown (taken from as texts are shown; an
+    entry counts one at least, so that no list of empty texts goes uncounted)."""
     if isinstance(value, Mapping):
-        return {_shown(str(k)): _plain(v) for k, v in itertools.islice(value.items(), MAX_SHOWN_ENTRIES)}
+        shown: dict[str, Any] = {}
+        for k, v in itertools.islice(value.items(), MAX_SHOWN_ENTRIES):
+            if left[0] <= 0:
+                break
+            key = _cut(str(k), left)
+            shown[key] = _cut(v, left)
+        return shown
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value[:MAX_SHOWN_ENTRIES]]
+        entries: list[Any] = []
+        for v in value[:MAX_SHOWN_ENTRIES]:
+            if left[0] <= 0:
+                break
+            entries.append(_cut(v, left))
+        return entries
     if isinstance(value, (int, float, bool)) or value is None:
+        left[0] -= 1
         return value
-    return _shown(str(value))
+    text = _shown(str(value), max(1, min(MAX_SHOWN_CHARS, left[0])))
+    left[0] -= max(1, len(text))
+    return text
 
 
-def _shown(text: str) -> str:
-    """`text`, cut to MAX_SHOWN_CHARS with an ellipsis when longer."""
-    return text if len(text) <= MAX_SHOWN_CHARS else text[:MAX_SHOWN_CHARS - 1] + "…"
+def _shown(text: str, most: int = MAX_SHOWN_CHARS) -> str:
+    """`text`, cut to `most` characters with an ellipsis when longer."""
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def card_key(component_id: str, item: "Record | None", index: int) -> str:
@@ -123,6 +156,7 @@ class Preview:
         # (table, index) -> that item's fields as the last gallery showed them
         self._fields: dict[tuple[str, int], Any] = {}
         self._fields_check = -1  # the data's check (memo.fields.started) of that gallery
+        self._share = MAX_SHOWN_ITEM_CHARS  # what that gallery showed of each card (_item_share)
         self.state = self._state([], "starting", None)
         self.closing = False  # the server is stopping: a refresh under way leaves off (close)
         self._checking: Studio | None = None  # the studio of the refresh under way, once made
@@ -355,10 +389,14 @@ class Preview:
         if self._fields_check + 1 != self.memo.fields.started:  # a check went by without a gallery: what
             kept = {}  # changed since is not known
         self._fields_check = self.memo.fields.started
+        share = _item_share(len(faces))
+        if share != self._share:  # (the kept fields were cut to another share)
+            kept = {}
+        self._share = share
         for component in studio.game.components:
             if component.id not in by_component:
                 continue
-            entry: dict[str, Any] = {"id": component.id, "name": str(component.name), "kind": component.kind,
+            entry: dict[str, Any] = {"id": component.id, "name": _shown(str(component.name)), "kind": component.kind,
                      "count": component.count, "cards": []}
             for key, group in _cards(component, by_component[component.id]):
                 cards[key] = self._card(key, group, digests, shown, kept)
@@ -379,8 +417,9 @@ class Preview:
         name = str(first.name)
         if item is not None and item.get("id") is not None and name == str(first.index + 1):
             name = str(item.get("id"))  # an item with no name of its own: its id says more than its number
-        out = {"key": key, "name": name, "id": item_key(item, first.index), "copies": first.copies,
-               "fields": self._fields_of(item, kept), "source": _where(mark), "faces": []}
+        # (cut as its data is: a name of 900,000 characters an alias gave 200 cards made a 184 MB state.json)
+        out = {"key": key, "name": _shown(name, min(MAX_SHOWN_CHARS, self._share)), "id": item_key(item, first.index),
+               "copies": first.copies, "fields": self._fields_of(item, kept), "source": _where(mark), "faces": []}
         for n, face in group:
             digest = digests.get(n)
             stale = digest is None
@@ -392,17 +431,17 @@ class Preview:
             out["faces"].append({"side": side_key(face.printable), "image": digest if image else None,
                                  "shape": face.shape,
                                  "stale": stale, "size": list(image.size) if image else None,
-                                 "text": image.text if image else ""})
+                                 "text": _shown(image.text) if image else ""})
         return out
 
     def _fields_of(self, item: "Record | None", kept: dict[tuple[str, int], Any]) -> dict[str, Any]:
         """An item's fields as the page shows them: the last gallery's while nothing of the item changed."""
         at = getattr(item, "_at", None)  # a table's item, noting its reads (model/reads.py)
         if at is None:
-            return _plain(item) if item is not None else {}
+            return _plain(item, self._share) if item is not None else {}
         fields = kept.get(at)
         if fields is None or self.memo.fields.changes.reach(((*at, None),)):
-            fields = _plain(item)
+            fields = _plain(item, self._share)
         self._fields[at] = fields
         return fields
 
@@ -421,7 +460,7 @@ class Preview:
         problems.sort(key=lambda p: p["severity"] != "error")  # errors first, each in file order
         build = built_kit(self.project, self.game_id, self.options)
         title = game.shown_title if game is not None and game.meta else self.game_id
-        return {"game": self.game_id, "title": title,
+        return {"game": self.game_id, "title": _shown(title),
                 "generation": self.generation, "status": status, "stale": status == "stale" and bool(self.good),
                 "problems": problems, "components": good["components"], "cards": good["cards"],
                 "rulebook": self._book_state(), "seconds": round(self.seconds, 3),
