@@ -162,7 +162,14 @@ class _Compiler:
     def _styled(self, spec: Record) -> Record:
         """The element's settings over those of its named text style."""
         name = spec.get("style")
-        if not isinstance(name, str) or "style" not in ELEMENTS[spec["type"]].params:
+        if "style" not in ELEMENTS[spec["type"]].params:
+            return spec
+        if isinstance(name, (int, float)) and not isinstance(name, bool):  # `style: .nan`, `style: 1e308`: the
+            # option's check passed a number, and the text printed in no style at all, exit 0
+            self.problems.append((f"style: a text style is named by text, and {name!r} is a number: quote the "
+                                  "style's name", spec.mark_of("style")))
+            return spec
+        if not isinstance(name, str):
             return spec  # (a style named otherwise than by text is refused as the `style:` option checks it)
         style = self.styles.get(name)
         if style is None and name in self.styles.refused:  # (said at the style: 'unknown', with its name
