@@ -319,6 +319,20 @@ def load_case(path):
     return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
 
 
+def counted_calls(monkeypatch, module, name: str, method: str, noted=lambda argument: argument) -> list:
+    """Put in `module`'s `name` a stand-in whose `method` notes `noted(its argument)` in the list returned, then
+    does the real work: how often a piece of work is done, counted where it is done."""
+    real = getattr(getattr(module, name), method)
+    calls: list = []
+
+    def counted(argument, *rest):
+        calls.append(noted(argument))
+        return real(argument, *rest)
+
+    monkeypatch.setattr(module, name, type("Counted", (), {method: staticmethod(counted)}))
+    return calls
+
+
 @contextlib.contextmanager
 def failing_after(seconds: int, message: str):
     """Within it, a test that waits `seconds` for good fails with `message` (SIGALRM), where it would hold its

@@ -6,6 +6,7 @@ import ast
 import pytest
 
 import source
+from conftest import counted_calls
 from pnp.options import ColourError, described, did_you_mean, parse_colour, rgb
 
 
@@ -133,16 +134,7 @@ def test_a_printed_text_repeated_on_many_cards_is_searched_for_control_character
     # an alias prints one long text on every card: searched anew on each (950,000 characters on 5,000 cards:
     # most of a build's 50 s)
     from pnp import options
-    searched: list[str] = []
-    search = options.CONTROL_CHARACTER.search
-
-    class Counted:
-        @staticmethod
-        def search(text: str) -> object:
-            searched.append(text)
-            return search(text)
-
-    monkeypatch.setattr(options, "CONTROL_CHARACTER", Counted)
+    searched = counted_calls(monkeypatch, options, "CONTROL_CHARACTER", "search")
     options.control_problem.cache_clear()
     text = "a long text, the same on every card " * 100
     assert [options.Text().convert(text) for _ in range(50)] == [text] * 50

@@ -4,7 +4,7 @@ to alone."""
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, counted_calls
 from pnp.check import validate
 from pnp.layout.resolve import Resolver
 from pnp.model.game import load_game
@@ -75,16 +75,7 @@ def test_a_long_text_an_alias_repeats_on_many_items_is_digested_once(monkeypatch
     # an item's digest wrote its data out as JSON and digested it whole, on each item: a text of 950,000
     # characters an alias repeats on 5,000 cards took 38 s of a build
     from pnp import printables
-    hashed: list[int] = []
-    sha256 = printables.hashlib.sha256
-
-    class Counted:
-        @staticmethod
-        def sha256(data: bytes) -> object:
-            hashed.append(len(data))
-            return sha256(data)
-
-    monkeypatch.setattr(printables, "hashlib", Counted)
+    hashed = counted_calls(monkeypatch, printables, "hashlib", "sha256", len)
     printables._text_digest.cache_clear()
     text = "a long text, the same on every card " * 1000
     digests = {printables._digest_of({"id": f"c{i}", "text": text}) for i in range(50)}
