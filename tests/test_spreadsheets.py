@@ -1802,14 +1802,17 @@ def test_convert_never_writes_over_another_of_its_tables_files_of_the_same_name(
     assert (folder / "t.csv").read_text(encoding="utf-8") == "id,n\ny,4\n"
 
 
-def test_convert_never_writes_over_a_file_of_a_game_whose_game_yaml_does_not_load(tmp_path):
+@pytest.mark.parametrize("game_yaml", ["tables: [\n", "", "- a\n", "tables: [cards]\n", "tables:\n  cards: [1]\n",
+                                       "tables:\n  cards: {file: 3}\n", "tables:\n  cards: {files: x.csv}\n"])
+def test_convert_never_writes_over_a_file_of_a_game_whose_game_yaml_does_not_load(tmp_path, game_yaml):
     """Another game's game.yaml holding a syntax error (a designer midway through an edit): which of its files it
     reads could not be told, and `--out cards/other/cards.csv --force` wrote mini's items over that game's own
-    table, exit 0. A new file there is written."""
+    table, exit 0; as did one that loads but validate refuses (empty, a list, tables or a table's file of the wrong
+    type: taken for a game reading no file). A new file there is written."""
     root = make_project(tmp_path / "p")
     other = root / "cards" / "other"
     other.mkdir()
-    (other / "game.yaml").write_text("tables: [\n", encoding="utf-8")
+    (other / "game.yaml").write_text(game_yaml, encoding="utf-8")
     (other / "cards.csv").write_text("id,n\ny,4\n", encoding="utf-8")
     source = str(root / "cards/mini/cards.yaml")
     result = run(root, "convert", source, "--to", "csv", "--out", str(other / "cards.csv"), "--force")

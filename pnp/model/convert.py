@@ -134,12 +134,14 @@ def _read_by_another(project: Project, target: Path, table: tuple[Path, str, str
             meta = own_meta if folder.absolute() == own_folder else load_file(
                 project.inside(game_yaml, Mark(project.rel(game_yaml)), "game file"), project.rel(game_yaml),
                 project.root)
-        except (LoadError, DataError):  # (a game that cannot be read reads no file)
+        except (LoadError, DataError):  # (a game that cannot be read: which files it reads cannot be told)
+            meta = None
+        # (an empty game.yaml, a list, `tables: [cards]`, `file: 3`: loaded but not read by validate, they were taken
+        # for a game reading no file, and --force wrote over its table, exit 0)
+        if (read := _files_read(folder, meta)) is None:
             _refuse_in_unread_game(project, target, real, folder, game_yaml)
             continue
-        if not isinstance(meta, Record):
-            continue
-        for reader, name in _files_read(folder, meta):
+        for reader, name in read:
             if reader == own_table and folder.absolute() == own_folder and _stem(name) == _stem(converted) \
                     and not (converted in own_files and Path(name).as_posix() in own_files):
                 continue  # (the table's own file in another format; one its `files:` lists beside it holds others)
@@ -156,8 +158,8 @@ def _refuse_in_unread_game(project: Project, target: Path, real: Path, folder: P
     h's game.yaml held a syntax error, wrote the items converted over h's own table, exit 0."""
     with contextlib.suppress(OSError, RuntimeError, ValueError):
         if target.is_file() and real.is_relative_to(folder.resolve()):
-            raise UsageError(f"is in the folder of a game whose {project.rel(game_yaml)} does not load, so which of "
-                             "its files a table reads cannot be told, and --force does not write over one: fix that "
+            raise UsageError(f"is in the folder of a game whose {project.rel(game_yaml)} does not load as validate "
+                             "reads it, so which of its files a table reads cannot be told, and --force does not write over one: fix that "
                              "file first, or name another", Mark(project.rel(target)))
 
 
@@ -172,20 +174,28 @@ def _listed_files(meta: Record, table: str) -> list[str]:
     return [Path(file).as_posix() for file in files if isinstance(file, str)] if isinstance(files, list) else []
 
 
-def _files_read(folder: Path, meta: Record) -> list[tuple[str | None, str]]:
-    """(table name, or None for the rules, file name) of each file of cards/<game>/ the game of `meta` reads: a
-    table of no `file:` reads the first of its default names found, and a file of a name before it would be read
-    in its place (default_file)."""
+def _files_read(folder: Path, meta: object) -> list[tuple[str | None, str]] | None:
+    """(table name, or None for the rules, file name) of each file of cards/<game>/ the game of `meta` (its
+    game.yaml, read) reads: a table of no `file:` reads the first of its default names found, and a file of a name
+    before it would be read in its place (default_file). None when that cannot be told: `meta` not a mapping, or
+    its tables, a table, a `file:` or `files:` not of the type validate reads (the designer is midway through an
+    edit: the file they mean is not known)."""
+    if not isinstance(meta, Record):
+        return None
     read: list[tuple[str | None, str]] = []
-    tables = meta.get("tables")
-    for name, spec in (tables.items() if isinstance(tables, Record) else ()):
+    tables = meta.get("tables", {})
+    if not isinstance(tables, Record):
+        return None
+    for name, spec in tables.items():
         if not isinstance(spec, Record) or not isinstance(name, str):
-            continue
+            return None
         files = spec.get("files") or [spec.get("file")]
         if files == [None]:  # (its defaults: <name>.yaml, else .csv, else .xlsx)
             defaults = [f"{name}{suffix}" for suffix in (".yaml",) + SPREADSHEETS]
             files = defaults[:defaults.index(default_file(folder, name)) + 1]
-        read += [(name, file) for file in (files if isinstance(files, list) else [files]) if isinstance(file, str)]
+        if not isinstance(files, list) or not all(isinstance(file, str) for file in files):
+            return None
+        read += [(name, file) for file in files]
     rules = meta.get("rules")
     return read + ([(None, rules)] if isinstance(rules, str) else [])
 
