@@ -3,6 +3,7 @@
 import contextlib
 import os
 import re
+import socket
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -1181,6 +1182,10 @@ def serve(ctx: click.Context, games: tuple[str, ...], port: int, host: str, allo
                              "preview.lan (no port, no http://)")
     try:
         run(project, selected, host, port, _on_listening, allow_hosts)
+    except socket.gaierror:  # (said in the resolver's words, "Name or service not known", for `--host localhost:80`)
+        raise UsageError(f"--host {shown(host)}: this computer finds no such address or host name; give an address "
+                         "such as 127.0.0.1 (this computer) or 0.0.0.0 (every network), without a port (--port is "
+                         "the port)") from None
     except OSError as e:
         # (escaped: a --host typed with a line break split the refusal in two lines, the second forged)
         raise UsageError(f"cannot listen on {printable(host)}:{port}: {e.strerror or e}") from None
