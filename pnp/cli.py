@@ -3,6 +3,7 @@
 import contextlib
 import os
 import re
+import socket
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -45,13 +46,27 @@ def _check_plain(kind: click.ParamType, value: Any, param: click.Parameter | Non
         kind.fail(f"{value!r} is not {example} (digits 0-9 only).", param, ctx)
 
 
+def _in_range(kind: "click.FloatRange | click.IntRange", convert: Callable[[], Any], value: Any,
+              param: click.Parameter | None, ctx: click.Context | None) -> Any:
+    """`convert()`, a range's conversion of a plain number, failing out of range with the value as typed: click
+    said the number it read, `--bleed` of 400 nines as 'inf is not in the range 0<=x<=6', `--jobs -0` as 0, and
+    quoted a 400-digit --jobs whole."""
+    try:
+        return convert()
+    except click.BadParameter:
+        if not isinstance(value, str) or kind.min is None or kind.max is None:
+            raise
+        ends = [f"{end:,}" if isinstance(end, int) else f"{end:g}" for end in (kind.min, kind.max)]
+        kind.fail(f"{shown(value.strip())} is out of range: give a number from {ends[0]} to {ends[1]}.", param, ctx)
+
+
 class _NumberRange(click.FloatRange):
     """A FloatRange of plain decimals (which leaves out nan: it compares false with both bounds, and no
     imposition counts cards on a page nan millimetres wide)."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         _check_plain(self, value, param, ctx, whole=False)
-        return super().convert(value, param, ctx)
+        return _in_range(self, lambda: super(_NumberRange, self).convert(value, param, ctx), value, param, ctx)
 
 
 class _WholeRange(click.IntRange):
@@ -59,7 +74,7 @@ class _WholeRange(click.IntRange):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         _check_plain(self, value, param, ctx, whole=True)
-        return super().convert(value, param, ctx)
+        return _in_range(self, lambda: super(_WholeRange, self).convert(value, param, ctx), value, param, ctx)
 
 
 class _NamedPath(click.Path):
@@ -1167,6 +1182,10 @@ def serve(ctx: click.Context, games: tuple[str, ...], port: int, host: str, allo
                              "preview.lan (no port, no http://)")
     try:
         run(project, selected, host, port, _on_listening, allow_hosts)
+    except socket.gaierror:  # (said in the resolver's words, "Name or service not known", for `--host localhost:80`)
+        raise UsageError(f"--host {shown(host)}: this computer finds no such address or host name; give an address "
+                         "such as 127.0.0.1 (this computer) or 0.0.0.0 (every network), without a port (--port is "
+                         "the port)") from None
     except OSError as e:
         # (escaped: a --host typed with a line break split the refusal in two lines, the second forged)
         raise UsageError(f"cannot listen on {printable(host)}:{port}: {e.strerror or e}") from None

@@ -527,6 +527,16 @@ def test_a_number_option_takes_plain_ascii_decimals_only(tmp_path, option, value
     assert result.exit_code == 2 and f"Invalid value for '{option}'" in result.output and "digits 0-9" in result.output
 
 
+@pytest.mark.parametrize("option, value", [("--bleed", "9" * 400), ("--jobs", "9" * 400), ("--jobs", "-0"),
+                                           ("--bleed", "-1")])
+def test_a_number_out_of_range_is_said_as_typed(tmp_path, option, value):
+    # click said the number it read: --bleed of 400 nines as 'inf is not in the range', --jobs -0 as 0, and quoted
+    # a 400-digit --jobs whole
+    result = run(tmp_path, "build", option, value)
+    assert result.exit_code == 2 and f"{value[:20]}" in result.output and "out of range" in result.output
+    assert "inf" not in result.output and len(result.output) < 500, result.output
+
+
 @pytest.mark.parametrize("args", [["build", "--paper"], ["build", "--duplex-offset"], ["export", "--format"],
                                   ["export", "--format", "png", "--dpi"], ["convert", "x.yaml", "--to"]])
 def test_an_option_value_of_any_length_is_quoted_in_a_bounded_line(tmp_path, args):

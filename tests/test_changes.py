@@ -1010,12 +1010,14 @@ def test_a_folder_in_the_place_of_the_last_builds_manifest_is_said_to_be_one_not
         f"{tmp_path}/kits/mini/manifest.json: error: mini: no earlier build to compare with: it is a folder"), result.output
 
 
-@pytest.mark.parametrize("option", ["--since", "--changed-since"])
-def test_an_empty_since_is_said_as_empty(tmp_path, option):
-    """`pnp changes GAME --since ''` said "--since : is a folder, not a build's manifest" (Path('') is '.')."""
+@pytest.mark.parametrize("option, value, said", [("--since", "", "is empty"), ("--changed-since", "", "is empty"),
+                                                 ("--since", " ", "is only spaces")])
+def test_an_empty_since_is_said_as_empty(tmp_path, option, value, said):
+    """`pnp changes GAME --since ''` said "--since : is a folder, not a build's manifest" (Path('') is '.'); a
+    --since ' ' was said unseen, "--since  : no such file"."""
     repo = Path(__file__).resolve().parent.parent
-    result = run(repo, "changes" if option == "--since" else "build", "dinospan", option, "", "--out", str(tmp_path))
-    assert result.exit_code == 2 and f"{option}: is empty" in result.output, result.output
+    result = run(repo, "changes" if option == "--since" else "build", "dinospan", option, value, "--out", str(tmp_path))
+    assert result.exit_code == 2 and f"{option}: {said}" in result.output, result.output
     assert list(tmp_path.iterdir()) == []
 
 

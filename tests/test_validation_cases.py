@@ -99,6 +99,15 @@ def test_a_value_typed_with_a_line_break_is_said_in_one_line(project, args):
         result.output
 
 
+@pytest.mark.parametrize("host", ["localhost:80", "-"])
+def test_a_host_no_one_can_find_is_said_in_pnps_words(project, host):
+    """`serve --host localhost:80` said the resolver's words: "cannot listen on localhost:80:8000: Name or service
+    not known"."""
+    result = run(project, "serve", "--host", host, "--port", "0")
+    assert result.exit_code == 2 and f"--host '{host}': this computer finds no such address" in result.output, \
+        result.output
+
+
 def test_bad_option_is_a_usage_error(project):
     result = run(project, "build", "--paper", "a5")
     assert result.exit_code == 2

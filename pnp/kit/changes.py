@@ -159,8 +159,10 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
     out_root."""
     if since is None:
         return _last_build(project, game_id, options, out_root)
-    if not since:  # (Path('') is the current folder: it was said to be "a folder, not a build's manifest")
-        raise UsageError("--since: is empty; give a build's manifest.json, or a git commit")
+    if not since.strip():  # (Path('') is the current folder: it was said to be "a folder, not a build's manifest";
+        # a name of spaces alone was said unseen, "--since  : no such file")
+        said = "is empty" if not since else "is only spaces"
+        raise UsageError(f"--since: {said}; give a build's manifest.json, or a git commit")
     if "\0" in since:  # (no file's name nor ref holds one: the system's calls raised ValueError, 'a bug in pnp')
         raise UsageError(f"--since {since_shown(since)}: holds a NUL character, which no file's name nor git commit's "
                          "may; give a build's manifest.json, or a git commit")
