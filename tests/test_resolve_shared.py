@@ -84,3 +84,26 @@ def test_a_long_text_an_alias_repeats_on_many_items_is_digested_once(monkeypatch
     # no text stands for another: a long text, its stand-in written out, and another long text
     stand_in = printables._text_digest(text)
     assert len({printables._digest_of({"t": t}) for t in (text, stand_in, text + "!")}) == 3
+
+
+def test_a_components_faces_are_listed_in_steps_linear_in_its_items(monkeypatch):
+    """Whether a side's faces use several layouts was worked out again for every face, over every face: a deck
+    of 5,000 counters took 25 million steps in every validate. Here each read of a face's layout is counted."""
+    from pnp.products import base
+
+    reads: list[int] = []
+
+    class Counted(base.Printable):
+        def __getattribute__(self, name: str):
+            if name == "layout":
+                reads.append(1)
+            return object.__getattribute__(self, name)
+
+    monkeypatch.setattr(base, "Printable", Counted)
+    project = find(REPO)
+    report = Report(project.root)
+    studio = Studio(load_game(project, "diamonds-and-dinosaurs", report, component_keys()))
+    component = max(studio.game.components, key=lambda c: len(c.items or []))  # its deck: 52 cards, 104 faces
+    faces = studio.kind(component).printables(component, studio)
+    assert len(faces) >= 100
+    assert len(reads) <= 3 * len(faces), (len(reads), len(faces))

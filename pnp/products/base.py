@@ -209,8 +209,11 @@ class Kind:
                 name = self.layout_name(component, key, item, studio)
                 if name is not None:
                     out.append(Printable(component, side, index, item, name, copies=copies, mark=marks[key]))
-        return [_at_item_naming(p, studio) if len({q.layout for q in out if q.side == p.side}) > 1 else p
-                for p in out]
+        # each side's layouts gathered once: counted again for every face, a deck of n items took n * n steps
+        layouts: dict[str, set[str]] = {}
+        for p in out:
+            layouts.setdefault(p.side, set()).add(p.layout)
+        return [_at_item_naming(p, studio) if len(layouts[p.side]) > 1 else p for p in out]
 
     def check(self, component: Component, studio: Studio, report: Reporter) -> None:
         """Problems of this kind beyond what resolving its printables finds (reported into `report`): here,
