@@ -237,7 +237,6 @@ def _held(canvas: Canvas, mark: Mark | None, shown: str, decoded: int = 0) -> It
         # the pictures kept for the next PDF (up to KEPT_BYTES) are a cache: given up, with what they held, before
         # the embedding adds its memory to theirs (a picture-heavy build peaked at 889 MB, 191 MB of them kept)
         forget_kept()
-        give_back_freed_memory()
     if held + embedding > MAX_EMBEDDING_PEAK_BYTES:
         raise BudgetSpent(f"picture '{shown}': embedding its {decoded:,} pixels in a PDF holding {held >> 20} MB of "
                           f"pictures already would take more memory than pnp allows: {_SMALLER_ART}", mark)
@@ -302,9 +301,11 @@ def _kept_bytes() -> int:
 
 
 def forget_kept() -> None:
-    """Drop the resampled pictures kept for the next PDF: before work that draws none (a game's all-in-one PDF is
-    its pages copied), whose own memory would otherwise come on top of up to KEPT_BYTES of them."""
+    """Drop the resampled pictures kept for the next PDF, and give what they and other freed buffers held back to
+    the system (template.give_back_freed_memory): before work whose own memory would otherwise come on top of up
+    to KEPT_BYTES of them (a game's all-in-one PDF, its pages copied; an embedding; forking the export's workers)."""
     _kept.clear()
+    give_back_freed_memory()
 
 
 # Whether what this process validates is drawn after (a build, an export, the preview), and the pictures it

@@ -279,13 +279,11 @@ def _pool(jobs: int) -> "ProcessPoolExecutor":
     from concurrent.futures import ProcessPoolExecutor
 
     from ..draw.pictures import forget_kept
-    from ..template import give_back_freed_memory
 
     # the resampled pictures the check kept for the drawing (up to KEPT_BYTES) given up before the fork: forked
     # with them, each worker kept its copy of their pages for good once pnp let them go and kept others for its
     # next faces (a 1200-dpi export of noisy pictures peaked at 984 MB on two cores, the workers' ~385 MB each)
     forget_kept()
-    give_back_freed_memory()
     pool = ProcessPoolExecutor(jobs, mp_context=worker_context("fork"), initializer=_load_libraries)
     # forked now, before the first faces are drawn (a forking pool starts all its processes at its first task),
     # not at the first batch, when pnp held what drawing it used: a waiting worker's own memory 29 MB, now 17

@@ -18,7 +18,7 @@ from ..errors import UsageError, blame, in_the_way
 from ..report import Mark
 from ..products import KINDS
 from ..project import ErrorHoldingFile, commit_files, finishing, opened_pdf, temporary_beside
-from ..template import budget, give_back_freed_memory
+from ..template import budget
 from .faces import FACE_FIELDS, manifest_faces
 from .inputs import manifest_name, read_manifest, sha256
 from .manifest import Manifest, seal, sealed
@@ -153,7 +153,6 @@ def render_game(game: "Game", studio: "Studio", folder: str | Path,
         # nothing is drawn any more: what the drawing kept or freed is given back before qpdf's own memory comes
         # on top of it (a game of large pictures: 1.28 GB, 0.77 GB of it held from drawing)
         forget_kept()
-        give_back_freed_memory()
         result.all_name = all_in_one_name(slug, studio.options)
         result.files[result.all_name] = tmp = _temporary(folder, result.all_name)
         _assemble(tmp, [result.files[name] for name in in_order], studio)
