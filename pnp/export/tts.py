@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from ..report import shortened
 from ..units import MM
 from .formats import INCH, Plan, _px, _shot
 from .registry import ExportFormat, register
@@ -60,7 +61,7 @@ def _markup_free(text: str) -> str:
     # only the text's start is read: markup never makes the words longer than it, and a text an alias repeats
     # on every card (950,000 characters on 500) was parsed whole for each, 11.7 s of CPU for a hover text
     source = str(text)[:MAX_HOVER + 1]
-    return _cut("".join(words.get(run.kind, run.text) for run in parse(source)).strip(), MAX_HOVER)
+    return shortened("".join(words.get(run.kind, run.text) for run in parse(source)).strip(), MAX_HOVER)
 
 
 def _literal(text: str) -> str:
@@ -75,13 +76,13 @@ def _description(face: "Face", studio: "Studio") -> str:
         return ""
     fields = (studio.game.meta.get("tables") or {}).get(face.component.spec.get("items"), {}).get("fields", {})
     texts = [face.item.get(name) for name, spec in fields.items() if (spec or {}).get("type") == "text"]
-    return _cut("\n".join(_markup_free(t) for t in texts if isinstance(t, str) and t.strip()), MAX_HOVER)
+    return shortened("\n".join(_markup_free(t) for t in texts if isinstance(t, str) and t.strip()), MAX_HOVER)
 
 
 def _named(face: "Face") -> str:
     """What a piece is called on the table: its name as the card prints it (a layout's text reads the name's
     markup: '**Sc**out :coin:' prints as 'Scout' and the coin, and was the card's name in Tabletop Simulator)."""
-    return _cut(_markup_free(face.name[:MAX_NAME * 4]) or face.name, MAX_NAME)
+    return shortened(_markup_free(face.name[:MAX_NAME * 4]) or face.name, MAX_NAME)
 
 
 # a piece's name on the table, at most: a name an alias repeats on every card (950,000 characters on 500) was
@@ -90,11 +91,6 @@ MAX_NAME = 200
 # a piece's hover text, at most: what a layout's text box holds (a text field no layout prints is not checked
 # against it, and Tabletop Simulator's save held every card's whole text)
 MAX_HOVER = 20_000  # = layout.elements.text.MAX_TEXT (not imported: listing the formats draws nothing)
-
-
-def _cut(text: str, most: int) -> str:
-    """`text`, cut to `most` characters with an ellipsis when longer."""
-    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def _hover(face: "Face", studio: "Studio") -> str:
@@ -107,7 +103,7 @@ def _hover(face: "Face", studio: "Studio") -> str:
     values = [f"{key.replace('_', ' ')}: {_markup_free(str(value))}" for key, value in face.item.items()
               if key not in ("id", "name") and isinstance(value, (str, int, float)) and not isinstance(value, bool)
               and str(value).strip()]
-    return _cut("\n".join(values[:8]), MAX_HOVER) or face.component.name
+    return shortened("\n".join(values[:8]), MAX_HOVER) or face.component.name
 
 
 @dataclass

@@ -20,7 +20,7 @@ from ..export.faces import collect, face_of
 from ..products import KINDS
 from ..model.reads import ALL, MARK, MEMBERS
 from ..printables import Memo, Studio
-from ..report import Report, bounded_message, printable
+from ..report import Report, bounded_message, printable, shortened
 from ..units import PrintOptions
 from .images import DETAIL, Book, Image, ImageStore, assets_digest, face_digest, render_faces, rulebook_pdf
 
@@ -86,14 +86,9 @@ def _cut(value: object, left: list[int]) -> Any:
     if isinstance(value, (int, float, bool)) or value is None:
         left[0] -= 1
         return value
-    text = _shown(str(value), max(1, min(MAX_SHOWN_CHARS, left[0])))
+    text = shortened(str(value), max(1, min(MAX_SHOWN_CHARS, left[0])))
     left[0] -= max(1, len(text))
     return text
-
-
-def _shown(text: str, most: int = MAX_SHOWN_CHARS) -> str:
-    """`text`, cut to `most` characters with an ellipsis when longer."""
-    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def card_key(component_id: str, item: "Record | None", index: int) -> str:
@@ -396,7 +391,7 @@ class Preview:
         for component in studio.game.components:
             if component.id not in by_component:
                 continue
-            entry: dict[str, Any] = {"id": component.id, "name": _shown(str(component.name)), "kind": component.kind,
+            entry: dict[str, Any] = {"id": component.id, "name": shortened(str(component.name), MAX_SHOWN_CHARS), "kind": component.kind,
                      "count": component.count, "cards": []}
             for key, group in _cards(component, by_component[component.id]):
                 cards[key] = self._card(key, group, digests, shown, kept)
@@ -418,7 +413,7 @@ class Preview:
         if item is not None and item.get("id") is not None and name == str(first.index + 1):
             name = str(item.get("id"))  # an item with no name of its own: its id says more than its number
         # (cut as its data is: a name of 900,000 characters an alias gave 200 cards made a 184 MB state.json)
-        out = {"key": key, "name": _shown(name, min(MAX_SHOWN_CHARS, self._share)), "id": item_key(item, first.index),
+        out = {"key": key, "name": shortened(name, min(MAX_SHOWN_CHARS, self._share)), "id": item_key(item, first.index),
                "copies": first.copies, "fields": self._fields_of(item, kept), "source": _where(mark), "faces": []}
         for n, face in group:
             digest = digests.get(n)
@@ -431,7 +426,7 @@ class Preview:
             out["faces"].append({"side": side_key(face.printable), "image": digest if image else None,
                                  "shape": face.shape,
                                  "stale": stale, "size": list(image.size) if image else None,
-                                 "text": _shown(image.text) if image else ""})
+                                 "text": shortened(image.text, MAX_SHOWN_CHARS) if image else ""})
         return out
 
     def _fields_of(self, item: "Record | None", kept: dict[tuple[str, int], Any]) -> dict[str, Any]:
@@ -460,7 +455,7 @@ class Preview:
         problems.sort(key=lambda p: p["severity"] != "error")  # errors first, each in file order
         build = built_kit(self.project, self.game_id, self.options)
         title = game.shown_title if game is not None and game.meta else self.game_id
-        return {"game": self.game_id, "title": _shown(title),
+        return {"game": self.game_id, "title": shortened(title, MAX_SHOWN_CHARS),
                 "generation": self.generation, "status": status, "stale": status == "stale" and bool(self.good),
                 "problems": problems, "components": good["components"], "cards": good["cards"],
                 "rulebook": self._book_state(), "seconds": round(self.seconds, 3),
