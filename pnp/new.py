@@ -165,7 +165,7 @@ def _checked(project: "Project", game_id: str, start: str) -> list[Path]:
         raise UsageError(f"--from is one of {', '.join(STARTS)}")
     # written like any command's output: into real folders of the project, never through a link (a project
     # someone sent may hold `cards -> ~`); its own folders are the ones pnp reads, so none is protected here
-    targets = [output_path(project, None, default=folder / game_id, protected=(), out_option=False)
+    targets = [output_path(project, None, default=folder / game_id, protected=(), out_names=None)
                for folder in (project.cards, project.layouts)]
     _refuse_unless_folders(project)
     taken = [t for t in targets if t.exists() or t.is_symlink()]

@@ -1113,15 +1113,15 @@ PROTECTED = ("cards", "layouts", "fonts", ".git")  # what pnp reads: nothing it 
 
 
 def output_path(project: "Project", given: str | Path | None, *parts: str, default: Path | None = None,
-                protected: tuple[str, ...] = PROTECTED, replaced_whole: bool = False, out_option: bool = True,
-                out_names: str = "a folder") -> Path:
+                protected: tuple[str, ...] = PROTECTED, replaced_whole: bool = False,
+                out_names: str | None = "a folder") -> Path:
     """Where a command writes: `given` (the user's --out) or else `default` (output/ of the project), then
     `parts` (<game>/, ...). Inside the project pnp writes only into real folders: a component that is a
     symbolic link is refused (a game folder someone sent may hold `output -> ~`). Outside it, the --out the
     user gave is followed as the system does. Wherever it leads, it may not be in the project's `protected`
     folders, whose files pnp reads; a folder the command `replaced_whole` (an export's) may not be the project's
     folder or hold it either. Returns the path with '..' taken out, the one to write to; UsageError (which
-    advises --out only where the command has it: `out_option`, as `out_names` what it names: "a file" for one)."""
+    advises --out as naming `out_names`, "a file" for one; None: the command has no --out)."""
     base = Path(given).absolute() if given else Path(default or project.output)
     target = Path(os.path.normpath(base.joinpath(*parts)))  # '..' after a link is where the check looked
     shown = f"--out {given}" if given else project.rel(target)
@@ -1129,7 +1129,7 @@ def output_path(project: "Project", given: str | Path | None, *parts: str, defau
     try:
         followed = Path(os.path.normpath(base.resolve().joinpath(*parts)))  # a link outside that leads in
         for path in (target, followed):
-            _no_link_inside(project, path, refused, out_names if out_option else None)
+            _no_link_inside(project, path, refused, out_names)
         real = target.resolve()
     except OSError as e:  # a name the system refuses to look up: said as what it is, not as a loop
         if e.errno != errno.ELOOP:

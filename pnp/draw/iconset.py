@@ -379,4 +379,4 @@ def _confined(project: Project, folder: Path) -> None:
     from ..project import PROTECTED, output_path
 
     output_path(project, None, default=folder / "ATTRIBUTION.md", protected=tuple(p for p in PROTECTED if p != "layouts"),
-                out_option=False)
+                out_names=None)
