@@ -96,12 +96,13 @@ class BookContent:
     icons_line: str = ""
     marks: dict[str, Mark | None] = field(default_factory=dict)  # where title, subtitle, facts, credits are written
     # each paragraph's words by the key writing them (facts: players, ages, time; credits: each role and name):
-    # a character no font has is said at the key holding it (the facts' was said at the longest word's key)
+    # a character no font has, or a word too wide for the page, is said at the key holding it (both were said at
+    # `players:` for the facts, at `credits:` for a credit)
     sources: dict[str, list[tuple[str, Mark | None]]] = field(default_factory=dict)
 
     def mark_of(self, what: str, printed: str) -> Mark | None:
         """Where game.yaml writes the words of the title page's paragraph `what` that hold `printed` (a
-        character no font has), else where the paragraph is said to be written."""
+        character no font has, a word too wide), else where the paragraph is said to be written."""
         found = next((mark for text, mark in self.sources.get(what, ()) if printed and printed in text), None)
         return found or self.marks.get(what)
 

@@ -677,9 +677,8 @@ def _title_content(studio: Studio, text: str) -> BookContent:
     return BookContent(
         title=studio.game.title, markdown=text, subtitle=str(meta.get("subtitle") or ""), facts=facts,
         credits=credits, note=NOTE, fonts_line=f"**Fonts:** {fonts}.",
-        marks={**{what: meta.mark_of(key) for what, key in (("title", "title"), ("subtitle", "subtitle"),
-                                                            ("credits", "credits"))},
-               "facts": meta.mark_of(_longest_word_of(meta, ("players", "ages", "time")))},
+        marks={what: meta.mark_of(key) for what, key in (("title", "title"), ("subtitle", "subtitle"),
+                                                         ("facts", "players"), ("credits", "credits"))},
         sources={"facts": [(str(meta.get(key)), meta.mark_of(key)) for key in ("players", "ages", "time")],
                  "credits": _credit_sources(meta)})
 
@@ -689,12 +688,6 @@ def _credit_sources(meta: Record) -> list[tuple[str, Mark | None]]:
     credits = meta.get("credits")
     return [(str(text), mark) for role, who in (credits.items() if isinstance(credits, Record) else ())
             for text, mark in ((role, credits.key_mark(role)), (who, credits.mark_of(role)))]
-
-
-def _longest_word_of(meta: Record, keys: tuple[str, ...]) -> str:
-    """Which of `keys` (the facts line's players, ages and time) writes the longest word: the one a word too wide
-    for the title page is said at (said at the players' line, a 400-digit `ages` sent the designer to `players`)."""
-    return max(keys, key=lambda k: max((len(w) for w in str(meta.get(k) or "").split()), default=0))
 
 
 def _first_upper(role: str) -> str:
