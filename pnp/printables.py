@@ -32,7 +32,7 @@ from .model.schema import icons_in
 from .products import KINDS, layout_options
 from .products.rulebook import icons_shown
 from .project import MAX_LINK_HOPS, count_folder_file, file_status, read_project_file
-from .report import Diagnostic, Mark
+from .report import Diagnostic, Mark, shortened
 from .units import PrintOptions
 
 if TYPE_CHECKING:
@@ -784,7 +784,7 @@ def draft_mark(width: float, height: float, messages: list[str]) -> list[Prim]:
     inset, red = min(width, height) * 0.04, "#d0021b"
     panel_h = min(height * 0.5, max(height * 0.3, 60.0))
     said = "DRAFT: " + "; ".join(dict.fromkeys(messages))
-    text = said if len(said) <= 400 else said[:399] + "…"
+    text = shortened(said, 400)
     frame = {"fill": None, "stroke": red, "stroke_width": 2.0, "dash": None, "opacity": 1}
     panel = {"fill": "#ffffff", "stroke": red, "stroke_width": 1.0, "dash": None, "opacity": 1}
     top = (height - panel_h) / 2

@@ -50,7 +50,7 @@ def _text(value: object) -> str:
     said = "(none)" if value is None else str(value)
     if blank(said):  # a bar or point named by a blank text (or zero-width spaces) was named by nothing
         return "(blank)"
-    return said if len(said) <= SHOWN else said[:SHOWN - 1] + "…"
+    return shortened(said, SHOWN)
 
 
 def _nice(step: float) -> float:
