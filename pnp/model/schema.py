@@ -610,10 +610,18 @@ class Timing(Field):
             yield "a timing field needs game.yaml's `timings` (the phases of the turn)", mark
         elif not isinstance(value, (str, int, float)) or isinstance(value, bool):  # (a mapping was said as Python
             # writes one: "'{'a': 1}' is not a timing")
-            yield f"expected a timing of the turn ({', '.join(map(str, timings))}), got {type_name(value)}", mark
+            yield f"expected a timing of the turn ({_listed_timings(timings)}), got {type_name(value)}", mark
         elif value not in timings:
-            yield f"{named(value)} is not a timing of the turn ({', '.join(map(str, timings))})" \
+            yield f"{named(value)} is not a timing of the turn ({_listed_timings(timings)})" \
                   f"{ctx.suggest(value, timings)}", mark
+
+
+def _listed_timings(timings: list[str]) -> str:
+    """The timings as a message names them: listed, or counted when there are many (all 20,000 of a game's were
+    written into the message of each of 60,000 items)."""
+    if len(timings) > 12:
+        return f"one of the {len(timings):,} of game.yaml's timings"
+    return ", ".join(map(str, timings))
 
 
 class List(Field):
