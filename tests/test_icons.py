@@ -430,3 +430,19 @@ def test_an_icons_add_killed_while_writing_leaves_no_hidden_file_for_good(tmp_pa
     assert run(root, "icons", "add", "mini", "anchor", "--package", str(package)).exit_code == 0
     assert not any(p.exists() for p in left) and own.read_bytes() == b"mine"
     assert (icons / "anchor.svg").is_file()
+
+
+def test_a_long_chain_of_icon_aliases_is_followed_once_for_all_its_names():
+    # each alias's chain was followed from its start, at each check and each suggestion: 20,000 aliases in a chain
+    # (a0: a1, a1: a2...) took minutes to validate; a circle still stops where it comes round
+    import time
+
+    from pnp.model.icons import IconIndex
+
+    index = IconIndex.__new__(IconIndex)  # (no folder: the aliases alone)
+    index.aliases = {f"a{i}": f"a{i + 1}" for i in range(5_000)} | {"a5000": "coin", "x": "y", "y": "x", "w": "x"}
+    index._resolved = {}
+    start = time.perf_counter()
+    assert all(index._resolve(f"a{i}") == "coin" for i in range(5_001))
+    assert [index._resolve(name) for name in ("w", "y", "x", "w", "coin")] == ["x", "y", "x", "x", "coin"]
+    assert time.perf_counter() - start < 0.5

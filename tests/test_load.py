@@ -49,6 +49,27 @@ def test_alias_bomb_is_refused_quickly():
         load_text("\n".join(rows), "bomb.yaml")
 
 
+def test_an_enum_of_many_values_checks_an_item_without_reading_them_all():
+    # each value was compared with every one of the enum's, and a wrong one's message listed them all: a list of
+    # 20,000 values (an alias of game.yaml's) named by 60,000 items, a list aliased on every card, took minutes
+    import time
+
+    from pnp.model.schema import make_field
+
+    field = make_field({"type": "enum", "values": [f"v{i}" for i in range(5_000)] + [1, True]}, {})
+
+    class Checker:
+        @staticmethod
+        def suggest(word: object, choices: object) -> str:
+            return ""
+
+    start = time.perf_counter()
+    problems = [p for _ in range(2_000) for v in ("v4999", 1, True) for p in field.check(v, None, Checker())]
+    wrong = [message for v in ("w", 1.0, [1], "1") for message, _ in field.check(v, None, Checker())]
+    assert problems == [] and time.perf_counter() - start < 1
+    assert len(wrong) == 4 and all(len(message) < 200 for message in wrong) and "the value 1 is a whole number" in wrong[3]
+
+
 def test_a_record_left_out_still_gets_its_fields_defaults():
     """`stats: {type: record, default: {}}` left out of an item: templates can still read stats.speed."""
     from pnp.model.schema import Schema

@@ -3468,3 +3468,20 @@ def test_a_table_whose_texts_alone_are_past_what_pnp_reads_is_refused_before_a_c
     with pytest.raises(DataError) as refused:
         convert._written(items, fmt, None, lambda: "Sheet", {})  # type: ignore[arg-type]
     assert refused.value.mark == Mark("cards/g/t.yaml", 10)  # the item past which the texts are too long
+
+
+def test_a_sheet_of_many_rows_reads_an_enum_of_many_values_without_a_scan_per_cell(tmp_path, monkeypatch):
+    # each cell was compared with every value of the enum, each written as a cell shows it: 3,000 rows of an enum
+    # of 3,000 values made 9 million texts
+    from pnp.model import spreadsheet
+    from pnp.model.schema import Schema
+
+    made = []
+    monkeypatch.setattr(spreadsheet, "cell_text", lambda value, cell_text=spreadsheet.cell_text: made.append(1) or
+                        cell_text(value))
+    path = tmp_path / "t.csv"
+    path.write_text("id,kind\n" + "".join(f"c{i},{299 - i}\n" for i in range(300)) + "x,true\n")
+    schema = Schema({"id": "str", "kind": {"type": "enum", "values": [*range(300), True]}}, {})
+    items = spreadsheet.read_table(path, "cards/g/t.csv", schema)
+    assert [item["kind"] for item in items[:2]] == [299, 298] and items[-1]["kind"] is True
+    assert len(made) < 2_000  # (a text for each value, and one for each cell, not 90,000)

@@ -321,7 +321,8 @@ def _load_game(project: Project, game_id: str, report: Report, kinds: Kinds | No
     game.component_reads = None  # (reading the components is refused until they are made)
     load_tables(game, meta["tables"], chk)
     game.glossary = load_glossary(game, meta, chk)
-    game.timings = load_timings(game, meta, chk)
+    timings = load_timings(game, meta, chk)  # (each timing field's value looked for in it: by hashing, as an id)
+    game.timings = timings if timings is None else TableIds(timings)
     check_tables(game, meta["tables"], chk, cache.checks if cache is not None else None)
     _load_macros(game, chk)
     # every item notes what reads it: what changed since the last load is known (the preview's cache), and

@@ -29,6 +29,7 @@ class IconIndex:
         self._files: dict[str, Path] = {}
         self._found: dict[str, Path | None] = {}  # name -> path(): every card's text asks for the same few names
         self._names: list[str] | None = None  # names(), once asked for
+        self._resolved: dict[str, str] = {}  # an alias -> the name its chain ends at (_resolve)
         # the icon name of each file found (a link's, not its target's: round-star.svg linking to t.svg is the
         # icon 'round-star', and a problem of the file was said as icon 't's, a name the game gives nowhere)
         self._named: dict[Path, str] = {}
@@ -171,7 +172,7 @@ class IconIndex:
                       f"('{aliases.key_quoted(alias)}')", aliases.key_mark(alias))
         aliases = aliases.holding({alias: icon for alias, icon in aliases.items() if isinstance(alias, str)})
         self.aliases = {icon_name(alias): icon_name(str(icon)) for alias, icon in aliases.items()}
-        self._found, self._names = {}, None
+        self._found, self._names, self._resolved = {}, None, {}
         for problem in self.problems:
             chk.report.add(problem)
         for alias in aliases:
@@ -181,13 +182,28 @@ class IconIndex:
 
     def _resolve(self, name: str) -> str:
         """Follow aliases to an icon name; an alias to itself (d12: d12) names the file, and a circle of
-        aliases stops where it comes round (the file of that name, if any, else an unknown icon)."""
-        seen: set[str] = set()
+        aliases stops where it comes round (the file of that name, if any, else an unknown icon). Each name's end
+        is kept, for every name on the way: a chain of 20,000 aliases (a0: a1, a1: a2...) was followed from each
+        of its names, at each check and each suggestion (minutes)."""
         name = icon_name(name)
-        while name in self.aliases and name not in seen:
-            seen.add(name)
+        path: list[str] = []
+        on_path: dict[str, int] = {}
+        while name in self.aliases and name not in self._resolved and name not in on_path:
+            on_path[name] = len(path)
+            path.append(name)
             name = self.aliases[name]
-        return name
+        if name in self._resolved:
+            end = self._resolved[name]
+        elif name in on_path:  # come round: each name of the circle stops at itself, one before it at the circle
+            for member in path[on_path[name]:]:
+                self._resolved[member] = member
+            del path[on_path[name]:]
+            end = name
+        else:
+            end = name
+        for passed in path:
+            self._resolved[passed] = end
+        return end
 
     def path(self, name: str) -> Path | None:
         """The SVG file for an icon name or alias, or None."""

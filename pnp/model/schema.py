@@ -5,7 +5,7 @@ import functools
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Self
 
 import regex
@@ -456,6 +456,35 @@ class Enum(Field):
             raise SpecError(f"{'the enum ' + repr(self.label) if self.label != 'these values' else 'values'} has no "
                             "values: no item could give one", _at(spec, "values"))
         self._check_values()
+        # looked up by each value checked: a scan of the list was the values times the items (an enum of 50,000
+        # values named by 100,000 items, a list aliased on every card, took minutes)
+        self._members = frozenset((type(v), v) for v in self.values)
+        self._twins: dict[str, tuple[int, Any]] = {}
+        for index, v in enumerate(self.as_written):
+            self._twins.setdefault(str(v), (index, v))
+        self._by_text: dict[Callable[[Any], Iterable[str]], dict[str, Any]] = {}
+
+    def first_of(self, text: str, texts_of: Callable[[Any], Iterable[str]]) -> Any:
+        """The first of the values one of whose `texts_of` is `text`, or None; each value's texts made once."""
+        index = self._by_text.get(texts_of)
+        if index is None:
+            index = self._by_text[texts_of] = {}
+            for v in self.values:
+                for written in texts_of(v):
+                    index.setdefault(written, v)
+        return index.get(text)
+
+    def _is_member(self, value: Any) -> bool:
+        """Whether `value` is one of the values, of the same type: Python's == takes yes for 1 and 1.0 for 1."""
+        try:
+            return (plain_type(value), value) in self._members
+        except TypeError:  # a list or a mapping given: no value of an enum
+            return False
+
+    def _twin(self, *texts: str) -> Any:
+        """The first of the values as written that prints as one of `texts`, or None."""
+        found = [self._twins[t] for t in texts if t in self._twins]
+        return min(found, key=lambda pair: pair[0])[1] if found else None
 
     def _check_values(self) -> None:
         """SpecError where a value is not one a cell can hold (a mapping among them was a traceback writing the
@@ -479,14 +508,13 @@ class Enum(Field):
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         said = value.text if isinstance(value, WrittenTrueFalse) else shown(value)  # (`kind: yes` was said 'True')
         value = value.value if isinstance(value, WrittenTrueFalse) else value
-        # one of the values as it is written: Python's == takes yes for 1 and 1.0 for 1 (an enum of 1 took a
-        # `yes`, and the card printed 'True')
-        if any(type(v) is plain_type(value) and v == value for v in self.values):
+        # one of the values as it is written (an enum of 1 took a `yes`, and the card printed 'True')
+        if self._is_member(value):
             return
         # (a number quoted as written compared as its plain number's text; no other value is remade from itself:
         # an enum field given as null, `half:` with nothing after it, was a bug in pnp, NoneType() taking no value)
         plain = plain_type(value)(value) if isinstance(value, (int, float)) else value
-        if (twin := next((v for v in self.as_written if str(v) in (str(value), repr(plain))), None)) is not None:
+        if (twin := self._twin(str(value), repr(plain))) is not None:
             # (2 where the values are the texts "2", "3"...: it was said not to be one, "did you mean '2'?")
             # (the enum named, or 'the value' of one listed here: it was said "and the these values 1 is")
             whose = f"the {self.label}" if self.label != "these values" else "the value"
@@ -496,6 +524,10 @@ class Enum(Field):
         if len(self.values) > 12 and self.label != "these values":  # a long list reads better by name
             yield f"{said} is not a known {self.label} (see enums.{self.label} in game.yaml)" \
                   f"{ctx.suggest(value, self.as_written)}", mark
+            return
+        if len(self.values) > 12:  # (all 20,000 of an aliased list were written into each item's message)
+            yield f"{said} is not one of the field's {len(self.values):,} values{ctx.suggest(value, self.as_written)}", \
+                mark
             return
         listed = ", ".join(str(v) for v in self.as_written)
         # (quoted as any value is: a number as written, not as text ('1.50'), a list as a list, a long text cut)
@@ -578,10 +610,18 @@ class Timing(Field):
             yield "a timing field needs game.yaml's `timings` (the phases of the turn)", mark
         elif not isinstance(value, (str, int, float)) or isinstance(value, bool):  # (a mapping was said as Python
             # writes one: "'{'a': 1}' is not a timing")
-            yield f"expected a timing of the turn ({', '.join(map(str, timings))}), got {type_name(value)}", mark
+            yield f"expected a timing of the turn ({_listed_timings(timings)}), got {type_name(value)}", mark
         elif value not in timings:
-            yield f"{named(value)} is not a timing of the turn ({', '.join(map(str, timings))})" \
+            yield f"{named(value)} is not a timing of the turn ({_listed_timings(timings)})" \
                   f"{ctx.suggest(value, timings)}", mark
+
+
+def _listed_timings(timings: list[str]) -> str:
+    """The timings as a message names them: listed, or counted when there are many (all 20,000 of a game's were
+    written into the message of each of 60,000 items)."""
+    if len(timings) > 12:
+        return f"one of the {len(timings):,} of game.yaml's timings"
+    return ", ".join(map(str, timings))
 
 
 class List(Field):

@@ -1934,6 +1934,11 @@ def _cell(value: object, field: Field | None, mark: Mark) -> tuple[Any, int]:
     return _remarked(found, mark), size
 
 
+def _cell_texts(value: Any) -> tuple[str, str]:
+    """The texts a cell may show for an enum's `value`: as a sheet writes it, and as Python does."""
+    return cell_text(value), str(value)
+
+
 def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     """_cell's value of a cell that holds one value."""
     value = _plain_number(_number_of(value, field, mark))
@@ -1947,7 +1952,8 @@ def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
         return shown_text(value)
     if isinstance(field, Enum):  # the value the cell shows (a "2" typed in a workbook is the number 2)
         text = cell_text(value).strip()
-        return next((v for v in field.values if text in (cell_text(v), str(v))), value)  # (true as written, or True)
+        found = field.first_of(text, _cell_texts)  # (true as written, or True)
+        return value if found is None else found
     if not isinstance(value, str):
         return value  # a workbook's number or true/false, already typed
     text = value.strip()
