@@ -205,12 +205,17 @@ def test_a_commit_that_fails_half_way_leaves_every_old_file_and_nothing_else(tmp
         {n: b"old " + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json")}
 
 
-@pytest.mark.parametrize("killed_after", [1, 2])
+@pytest.mark.parametrize("killed_after", [1, 2, 3])
 def test_a_commit_killed_between_two_renames_leaves_the_old_files_for_the_next_clean_up_to_put_back(
         tmp_path, monkeypatch, killed_after):
     """A SIGKILL between two renames (no `except` or `finally` runs) left the first files new and the rest old,
-    and the next command's clean-up removed the old ones' second names: the previous kit was lost."""
+    and the next command's clean-up removed the old ones' second names: the previous kit was lost. A file the
+    new kit adds (a kind of component the old had not: c.pdf) went with the old kit put back, listed by none of
+    its manifests, and every later build refused it as a file pnp did not write."""
     renames = _kit(tmp_path)
+    added = temporary_beside(tmp_path / "c.pdf")
+    added.write_bytes(b"new c.pdf")
+    renames = {**dict(list(renames.items())[:2]), added: tmp_path / "c.pdf", **dict(list(renames.items())[2:])}
     moved = []
 
     def killed(made, target):
