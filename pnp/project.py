@@ -927,7 +927,7 @@ class ErrorHoldingFile:
             raise self._held
 
 
-def commit_files(renames: dict[Path, Path]) -> None:
+def commit_files(renames: dict[Path, Path], removed: Sequence[Path] = ()) -> None:
     """Put each written temporary file (key) in place of its final path (value): every one made durable
     first, then all renamed, so that after a crash no final name holds half a file. All or none: each old
     file is kept under a second name (a hard link) until every rename is done, and put back when one fails
@@ -935,12 +935,14 @@ def commit_files(renames: dict[Path, Path]) -> None:
     several files are kept together in one temporary folder (see remove_leftovers), which stops holding them
     in one rename once all are done: a kill between two renames left the first files new, the rest old, and
     the next command's clean-up removed the old ones' second names. A file put where none was is recorded there
-    too (_note_new), for the clean-up to take away with the old files put back. OSError when it cannot; the caller
+    too (_note_new), for the clean-up to take away with the old files put back. The files `removed` (of the same
+    folder: a kit's PDFs its new kit no longer makes) go in the same step, kept aside as the old ones are: removed
+    after it, a kill in between left them beside the new kit for good. OSError when it cannot; the caller
     removes what was not renamed."""
     import shutil
 
     _ready_to_rename(renames)
-    finals = list(renames.values())
+    finals = [*renames.values(), *removed]
     together = len(finals) > 1 and len({final.parent for final in finals}) == 1
     aside = temporary_beside(finals[0].parent / _SET_ASIDE, folder=True) if together else None
     done: list[tuple[Path, Path | None]] = []  # (final path, its old file's second name, None if it had none)
@@ -953,6 +955,10 @@ def commit_files(renames: dict[Path, Path]) -> None:
             elif aside is not None:
                 _note_new(tmp, final, aside)
             move_into_place(tmp, final)
+        for path in removed if aside is not None else ():
+            if (old := _kept_aside(path, aside)) is not None:
+                done.append((path, old))
+                path.unlink()
         if aside is not None:  # all done: what the folder holds is no longer to be put back
             os.rename(aside, aside := temporary_beside(aside.parent / "done", folder=True))
     except OSError:

@@ -236,6 +236,33 @@ def test_a_commit_killed_between_two_renames_leaves_the_old_files_for_the_next_c
         {n: b"old " + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json")}
 
 
+@pytest.mark.parametrize("killed", [False, True])
+def test_a_kits_outgrown_file_goes_in_the_commit_of_the_new_kit_and_comes_back_with_the_old(tmp_path, monkeypatch,
+                                                                                          killed):
+    """The PDF of a kind of component the game no longer has was removed after the new kit's renames: a kill in
+    between left it beside the new kit for good (no later build removed it: no manifest listed it any more)."""
+    renames = _kit(tmp_path)
+    (tmp_path / "d.pdf").write_bytes(b"old d.pdf")
+    if killed:
+        unlink = Path.unlink
+
+        def kill_at_the_removal(path, missing_ok=False):
+            if path == tmp_path / "d.pdf":
+                raise KeyboardInterrupt  # stands for the kill, after every rename
+            unlink(path, missing_ok=missing_ok)
+        monkeypatch.setattr(Path, "unlink", kill_at_the_removal)
+        monkeypatch.setattr(shutil, "rmtree", lambda *args, **kwargs: None)  # (no clean-up ran)
+        with pytest.raises(KeyboardInterrupt):
+            commit_files(renames, [tmp_path / "d.pdf"])
+        monkeypatch.undo()
+        project_module.remove_leftovers(tmp_path)
+    else:
+        commit_files(renames, [tmp_path / "d.pdf"])
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == (
+        {n: b"old " + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json", "d.pdf")} if killed
+        else {n: b"new " + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json")})
+
+
 @pytest.mark.parametrize("fails", [False, True])
 def test_a_commit_on_a_file_system_without_hard_links_replaces_the_old_files_or_puts_them_back(tmp_path, monkeypatch,
                                                                                              fails):
