@@ -948,17 +948,9 @@ def commit_files(renames: dict[Path, Path], removed: Sequence[Path] = ()) -> Non
     done: list[tuple[Path, Path | None]] = []  # (final path, its old file's second name, None if it had none)
     try:
         for tmp, final in renames.items():
-            done.append((final, old := _kept_aside(final, aside)))
-            if old is not None:  # a file replaced keeps its permissions: a private (0600) credits file or table
-                with contextlib.suppress(OSError):  # rewritten by `icons add` or `convert --force` became 0644
-                    os.chmod(tmp, stat.S_IMODE(os.stat(old).st_mode))
-            elif aside is not None:
-                _note_new(tmp, final, aside)
-            move_into_place(tmp, final)
-        for path in removed if aside is not None else ():
-            if (old := _kept_aside(path, aside)) is not None:
-                done.append((path, old))
-                path.unlink()
+            _rename_keeping_old(tmp, final, aside, done)
+        if aside is not None:
+            _remove_keeping_old(removed, aside, done)
         if aside is not None:  # all done: what the folder holds is no longer to be put back
             os.rename(aside, aside := temporary_beside(aside.parent / "done", folder=True))
     except OSError:
@@ -972,6 +964,27 @@ def commit_files(renames: dict[Path, Path], removed: Sequence[Path] = ()) -> Non
                 old.unlink(missing_ok=True)
         if aside is not None:
             shutil.rmtree(aside, ignore_errors=True)
+
+
+def _rename_keeping_old(tmp: Path, final: Path, aside: Path | None, done: list[tuple[Path, Path | None]]) -> None:
+    """commit_files' rename of `tmp` to `final`, the old file there kept under a second name (in `aside`, when
+    several are renamed together) and noted in `done`; a file put where none was is recorded in `aside`."""
+    done.append((final, old := _kept_aside(final, aside)))
+    if old is not None:  # a file replaced keeps its permissions: a private (0600) credits file or table
+        with contextlib.suppress(OSError):  # rewritten by `icons add` or `convert --force` became 0644
+            os.chmod(tmp, stat.S_IMODE(os.stat(old).st_mode))
+    elif aside is not None:
+        _note_new(tmp, final, aside)
+    move_into_place(tmp, final)
+
+
+def _remove_keeping_old(removed: Sequence[Path], aside: Path, done: list[tuple[Path, Path | None]]) -> None:
+    """commit_files' removal of the files `removed`, each kept under a second name in `aside` and noted in `done`,
+    to be put back as the old files replaced are."""
+    for path in removed:
+        if (old := _kept_aside(path, aside)) is not None:
+            done.append((path, old))
+            path.unlink()
 
 
 def _ready_to_rename(renames: dict[Path, Path]) -> None:
