@@ -927,29 +927,30 @@ class ErrorHoldingFile:
             raise self._held
 
 
-def commit_files(renames: dict[Path, Path]) -> None:
+def commit_files(renames: dict[Path, Path], removed: Sequence[Path] = ()) -> None:
     """Put each written temporary file (key) in place of its final path (value): every one made durable
     first, then all renamed, so that after a crash no final name holds half a file. All or none: each old
     file is kept under a second name (a hard link) until every rename is done, and put back when one fails
     (a folder in the way of the third file had left the first two new, the rest old). The second names of
     several files are kept together in one temporary folder (see remove_leftovers), which stops holding them
     in one rename once all are done: a kill between two renames left the first files new, the rest old, and
-    the next command's clean-up removed the old ones' second names. OSError when it cannot; the caller
+    the next command's clean-up removed the old ones' second names. A file put where none was is recorded there
+    too (_note_new), for the clean-up to take away with the old files put back. The files `removed` (of the same
+    folder: a kit's PDFs its new kit no longer makes) go in the same step, kept aside as the old ones are: removed
+    after it, a kill in between left them beside the new kit for good. OSError when it cannot; the caller
     removes what was not renamed."""
     import shutil
 
     _ready_to_rename(renames)
-    finals = list(renames.values())
+    finals = [*renames.values(), *removed]
     together = len(finals) > 1 and len({final.parent for final in finals}) == 1
     aside = temporary_beside(finals[0].parent / _SET_ASIDE, folder=True) if together else None
     done: list[tuple[Path, Path | None]] = []  # (final path, its old file's second name, None if it had none)
     try:
         for tmp, final in renames.items():
-            done.append((final, old := _kept_aside(final, aside)))
-            if old is not None:  # a file replaced keeps its permissions: a private (0600) credits file or table
-                with contextlib.suppress(OSError):  # rewritten by `icons add` or `convert --force` became 0644
-                    os.chmod(tmp, stat.S_IMODE(os.stat(old).st_mode))
-            move_into_place(tmp, final)
+            _rename_keeping_old(tmp, final, aside, done)
+        if aside is not None:
+            _remove_keeping_old(removed, aside, done)
         if aside is not None:  # all done: what the folder holds is no longer to be put back
             os.rename(aside, aside := temporary_beside(aside.parent / "done", folder=True))
     except OSError:
@@ -963,6 +964,27 @@ def commit_files(renames: dict[Path, Path]) -> None:
                 old.unlink(missing_ok=True)
         if aside is not None:
             shutil.rmtree(aside, ignore_errors=True)
+
+
+def _rename_keeping_old(tmp: Path, final: Path, aside: Path | None, done: list[tuple[Path, Path | None]]) -> None:
+    """commit_files' rename of `tmp` to `final`, the old file there kept under a second name (in `aside`, when
+    several are renamed together) and noted in `done`; a file put where none was is recorded in `aside`."""
+    done.append((final, old := _kept_aside(final, aside)))
+    if old is not None:  # a file replaced keeps its permissions: a private (0600) credits file or table
+        with contextlib.suppress(OSError):  # rewritten by `icons add` or `convert --force` became 0644
+            os.chmod(tmp, stat.S_IMODE(os.stat(old).st_mode))
+    elif aside is not None:
+        _note_new(tmp, final, aside)
+    move_into_place(tmp, final)
+
+
+def _remove_keeping_old(removed: Sequence[Path], aside: Path, done: list[tuple[Path, Path | None]]) -> None:
+    """commit_files' removal of the files `removed`, each kept under a second name in `aside` and noted in `done`,
+    to be put back as the old files replaced are."""
+    for path in removed:
+        if (old := _kept_aside(path, aside)) is not None:
+            done.append((path, old))
+            path.unlink()
 
 
 def _ready_to_rename(renames: dict[Path, Path]) -> None:
@@ -986,6 +1008,34 @@ def _refuse_no_file_in_place(final: Path) -> None:
         return
     if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
         raise OSError(errno.EEXIST, os.strerror(errno.EEXIST), str(final))
+
+
+# what commit_files names the folder, inside its folder of second names, that records the files it puts where the
+# folder held none (a name no file pnp writes has: each begins with a letter or digit, or is a temporary's)
+_NEW = ".new"
+
+
+def _note_new(tmp: Path, final: Path, aside: Path) -> None:
+    """Record in `aside` that the written `tmp` goes where no file was (`final`), by its size and time of change
+    (a rename keeps both, and a file system without hard links keeps them too), so that _put_back removes it:
+    a kill between two renames of a kit that had gained a kind of component left the old kit put back with the
+    new kind's PDF beside it, which its manifest does not list, and every later build refused that PDF as the
+    user's ("a file pnp did not write")."""
+    state = os.stat(tmp)
+    (aside / _NEW).mkdir(exist_ok=True)
+    (aside / _NEW / final.name).write_text(f"{state.st_size} {state.st_mtime_ns}", encoding="ascii")
+
+
+def _remove_new(folder: Path, records: Path) -> None:
+    """Remove from `folder` each file _note_new recorded in `records` that is still as it was renamed there (its
+    size and time of change): one changed since, or put there by another, is kept."""
+    with contextlib.suppress(OSError), os.scandir(records) as entries:
+        for entry in entries:
+            with contextlib.suppress(OSError, ValueError):
+                size, changed = (int(n) for n in Path(entry.path).read_text(encoding="ascii").split())
+                state = os.stat(folder / entry.name, follow_symlinks=False)
+                if stat.S_ISREG(state.st_mode) and (state.st_size, state.st_mtime_ns) == (size, changed):
+                    os.unlink(folder / entry.name)
 
 
 def _kept_aside(final: Path, aside: Path | None = None) -> Path | None:
@@ -1107,6 +1157,7 @@ def _put_back(folder: Path, leftover: str) -> None:
                 for entry in kept:
                     if entry.is_file(follow_symlinks=False):
                         os.replace(entry.path, folder / entry.name)
+            _remove_new(folder, folder / leftover / _NEW)  # (and those that were not there are taken away)
 
 
 PROTECTED = ("cards", "layouts", "fonts", ".git")  # what pnp reads: nothing it makes is written there

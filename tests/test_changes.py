@@ -95,8 +95,8 @@ def test_the_reprint_holds_only_the_changed_cards_and_their_backs(proj, monkeypa
     # the reprint and its manifest are put in place by one commit, all or none: written one after the other, a
     # pnp killed between the two left the new reprint beside the manifest of the previous, which said other items
     committed, commit = [], project_mod.commit_files
-    monkeypatch.setattr(project_mod, "commit_files", lambda renames: (committed.append(
-        sorted(final.name for final in renames.values())), commit(renames)))
+    monkeypatch.setattr(project_mod, "commit_files", lambda renames, *removed: (committed.append(
+        sorted(final.name for final in renames.values())), commit(renames, *removed)))
     manifest = proj / "before.json"
     shutil.copy(proj / "output" / GAME / "manifest.json", manifest)
     kit = {p.name: p.read_bytes() for p in (proj / "output" / GAME).glob("*.pdf")}

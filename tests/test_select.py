@@ -52,8 +52,8 @@ def test_only_prints_exactly_the_predators_and_their_backs(proj, monkeypatch):
     # one after the other, a pnp killed between the two left the new PDF beside the previous manifest, whose
     # sha256 and items were another PDF's (and the next kit kept that proof as one edited since)
     committed, commit = [], project_mod.commit_files
-    monkeypatch.setattr(project_mod, "commit_files", lambda renames: (committed.append(
-        sorted(final.name for final in renames.values())), commit(renames)))
+    monkeypatch.setattr(project_mod, "commit_files", lambda renames, *removed: (committed.append(
+        sorted(final.name for final in renames.values())), commit(renames, *removed)))
     before = kit(proj)
     result = run(proj, "build", GAME, "--only", "card.type == 'predator'")
     assert result.exit_code == 0, result.output

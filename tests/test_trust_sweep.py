@@ -205,12 +205,17 @@ def test_a_commit_that_fails_half_way_leaves_every_old_file_and_nothing_else(tmp
         {n: b"old " + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json")}
 
 
-@pytest.mark.parametrize("killed_after", [1, 2])
+@pytest.mark.parametrize("killed_after", [1, 2, 3])
 def test_a_commit_killed_between_two_renames_leaves_the_old_files_for_the_next_clean_up_to_put_back(
         tmp_path, monkeypatch, killed_after):
     """A SIGKILL between two renames (no `except` or `finally` runs) left the first files new and the rest old,
-    and the next command's clean-up removed the old ones' second names: the previous kit was lost."""
+    and the next command's clean-up removed the old ones' second names: the previous kit was lost. A file the
+    new kit adds (a kind of component the old had not: c.pdf) went with the old kit put back, listed by none of
+    its manifests, and every later build refused it as a file pnp did not write."""
     renames = _kit(tmp_path)
+    added = temporary_beside(tmp_path / "c.pdf")
+    added.write_bytes(b"new c.pdf")
+    renames = {**dict(list(renames.items())[:2]), added: tmp_path / "c.pdf", **dict(list(renames.items())[2:])}
     moved = []
 
     def killed(made, target):
@@ -229,6 +234,33 @@ def test_a_commit_killed_between_two_renames_leaves_the_old_files_for_the_next_c
         tmp.unlink(missing_ok=True)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == \
         {n: b"old " + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json")}
+
+
+@pytest.mark.parametrize("killed", [False, True])
+def test_a_kits_outgrown_file_goes_in_the_commit_of_the_new_kit_and_comes_back_with_the_old(tmp_path, monkeypatch,
+                                                                                          killed):
+    """The PDF of a kind of component the game no longer has was removed after the new kit's renames: a kill in
+    between left it beside the new kit for good (no later build removed it: no manifest listed it any more)."""
+    renames = _kit(tmp_path)
+    (tmp_path / "d.pdf").write_bytes(b"old d.pdf")
+    if killed:
+        unlink = Path.unlink
+
+        def kill_at_the_removal(path, missing_ok=False):
+            if path == tmp_path / "d.pdf":
+                raise KeyboardInterrupt  # stands for the kill, after every rename
+            unlink(path, missing_ok=missing_ok)
+        monkeypatch.setattr(Path, "unlink", kill_at_the_removal)
+        monkeypatch.setattr(shutil, "rmtree", lambda *args, **kwargs: None)  # (no clean-up ran)
+        with pytest.raises(KeyboardInterrupt):
+            commit_files(renames, [tmp_path / "d.pdf"])
+        monkeypatch.undo()
+        project_module.remove_leftovers(tmp_path)
+    else:
+        commit_files(renames, [tmp_path / "d.pdf"])
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == (
+        {n: b"old " + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json", "d.pdf")} if killed
+        else {n: b"new " + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json")})
 
 
 @pytest.mark.parametrize("fails", [False, True])

@@ -232,11 +232,11 @@ def commit(result: GameBuild) -> list[Path]:
     result.files[name] = tmp
     with finishing():  # (a worker whose pnp ended ends after this, not half way: project.end_with_parent)
         try:
-            commit_files(renames)
+            commit_files(renames, _outgrown(folder, before or {}, set(result.files),
+                                            kit_names(result.game.id, result.studio.options)))
         finally:
             result.discard()  # whatever was not renamed
         seal(folder / name)
-        _remove_outgrown(folder, before or {}, set(result.files), kit_names(result.game.id, result.studio.options))
         _remove_proofs(folder, result.game.id, result.studio.options)
     return [folder / final for final in result.files]
 
@@ -309,13 +309,14 @@ def _refuse_foreign(folder: Path, manifest: str, listed: "set[str] | bool | None
         raise UsageError(in_the_way(what, "the kit's"), Mark(rel(path)))
 
 
-def _remove_outgrown(folder: Path, before: dict[str, str], written: set[str], own: set[str]) -> None:
-    """Remove the files the previous kit of these options made that this one did not (a kind of component the
-    game no longer has: its PDF stayed beside the new kit, listed by no manifest, and was printed as part of
-    it): only names of this kit's own (`own`), and only as that kit left them (`before`: name -> sha256), so
-    another build's files, a user's or one edited since are kept."""
+def _outgrown(folder: Path, before: dict[str, str], written: set[str], own: set[str]) -> list[Path]:
+    """The files the previous kit of these options made that this one did not (a kind of component the game no
+    longer has: its PDF stayed beside the new kit, listed by no manifest, and was printed as part of it), which
+    commit_files removes with the renames of the new kit: only names of this kit's own (`own`), and only as that
+    kit left them (`before`: name -> sha256), so another build's files, a user's or one edited since are kept."""
+    found = []
     for name in sorted((before.keys() - written) & own):
-        path = folder / name
         with contextlib.suppress(OSError):
-            if sha256(path, follow=False) == before[name]:
-                path.unlink()
+            if sha256(folder / name, follow=False) == before[name]:
+                found.append(folder / name)
+    return found
