@@ -304,7 +304,7 @@ def test_balance_rules_fail_with_line_value_margin_and_items(tmp_path):
     assert result.exit_code == 1
     lines = [line for line in result.output.splitlines() if "error:" in line]
     assert lines[0].startswith("cards/mini/game.yaml:43:11: error: the first seat should always win, it won 0.")
-    assert "(measured 0.5 [95% interval 0.314-0.686] >= 0.99, margin -0.304)" in lines[0]  # from the high end
+    assert "(measured 0.5 [95% interval 0.314 to 0.686] >= 0.99, margin -0.304)" in lines[0]  # from the high end
     assert lines[1].startswith("cards/mini/game.yaml:45:11: error: balance rule not met: item.taken > 0.99")
     assert "; at fault: " in lines[1] and "Lion" in lines[1]
     assert lines[2] == ("cards/mini/game.yaml:48:11: error: balance rule failed to evaluate: no field 'mcts' (did you "
@@ -2232,3 +2232,12 @@ def test_rules_stopped_with_a_pnp_that_is_killed_end_with_it():
             os.kill(pnp, signal.SIGKILL)
         with contextlib.suppress(OSError):
             os.killpg(rules, signal.SIGKILL)
+
+
+def test_a_failing_rules_interval_below_zero_reads_with_its_signs():
+    """A gap's interval runs below 0: '[95% interval -1--0.307]' read as garbled signs; its ends joined by 'to'."""
+    from pnp.simulate.balance import Outcome, figures
+    from pnp.simulate.stats import Measured
+
+    outcome = Outcome("item.gap >= -0.25", None, False, Measured(-1.0, -1.0, -0.307, 4), ">=", -0.25, -0.057)
+    assert "[95% interval -1 to -0.307]" in figures(outcome)

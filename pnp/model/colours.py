@@ -32,6 +32,11 @@ def check_colour_sets(game: GameShape, sets: MarkedList, chk: CheckerShape) -> N
                       spec.mark_of("table"))
             continue
         items = [it for it in table if it.get(spec["field"]) is not None]
+        if table and not items:  # a misspelt or empty field: every pair passed unchecked, silently
+            fields = {key for item in table for key in item}
+            chk.error(f"field {named(spec['field'])}: no item of {spec['table']} has it"
+                      f"{did_you_mean(spec['field'], fields)}", spec.mark_of("field"))
+            continue
         colours: dict[int, list[float]] = {}
         for item in items:
             try:

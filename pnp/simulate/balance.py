@@ -118,11 +118,12 @@ def _message(game: Game, rule: Record, row: Row | None, sim: dict[str, Any], out
 
 def figures(outcome: Outcome) -> str:
     """The nearest comparison's figures: the value measured with its 95% interval, the limit and the margin
-    (taken from the interval's end, as the rule is judged)."""
+    (taken from the interval's end, as the rule is judged). The interval's ends are joined by 'to': a gap's
+    runs below 0, and '-1--0.307' read as a range of garbled signs."""
     value = outcome.value
     if isinstance(value, Measured):
         shown = "nothing (no games)" if value.n == 0 else \
-            f"{_num(float(value))} [95% interval {_num(value.low)}-{_num(value.high)}]"
+            f"{_num(float(value))} [95% interval {_num(value.low)} to {_num(value.high)}]"
     else:
         shown = _num(value)
     return f"measured {shown} {outcome.op} {_num(outcome.limit)}, margin {_num(outcome.margin)}"

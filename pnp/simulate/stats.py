@@ -251,7 +251,7 @@ class Measured(float):
     __hash__ = float.__hash__
 
     def __repr__(self) -> str:
-        return f"{float(self):.3g} (95% interval {self.low:.3g}-{self.high:.3g}, n {self.n})"
+        return f"{float(self):.3g} (95% interval {self.low:.3g} to {self.high:.3g}, n {self.n})"
 
 
 def _low(value: Any) -> Any:
