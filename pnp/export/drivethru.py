@@ -16,6 +16,7 @@ import pikepdf
 
 from ..errors import PnpError
 from ..project import opened_pdf, program
+from ..template import give_back_freed_memory
 from .faces import FACES_PDF
 
 if TYPE_CHECKING:
@@ -400,6 +401,7 @@ class DeckJob:
         count = len(pdf.pages)
         pdf.save(parts[-1])
         pdf.close()
+        give_back_freed_memory()  # (else the next part's pictures came on top of this one's freed buffers)
         return count
 
     def _add_page(self, pdf: pikepdf.Pdf, source: pikepdf.Pdf, index: int | None, forms: dict[int, pikepdf.Object],
