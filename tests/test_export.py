@@ -825,3 +825,26 @@ def test_a_proofs_label_is_read_no_longer_than_a_line_could_show():
     from pnp.export.formats import MAX_LABEL, _label
     face = SimpleNamespace(item={"id": "c1"}, name="n" * 100_000, index=0)
     assert _label(face) == ("c1 · " + "n" * 100_000)[:MAX_LABEL]  # type: ignore[arg-type]
+
+
+def test_drivethru_deck_is_composed_part_by_part_within_its_picture_budget(tmp_path, monkeypatch):
+    # 1,000 full-art cards held every CMYK picture in one Pdf until it was saved: 600 MB, twice that at 2,000
+    from reportlab.pdfgen import canvas
+
+    from pnp.export import drivethru
+    faces = tmp_path / "faces.pdf"
+    c = canvas.Canvas(str(faces), pagesize=(180, 252))
+    for n in range(3):  # three faces, each its own RGB picture
+        picture = tmp_path / f"{n}.png"
+        Image.new("RGB", (20, 28), (80 * n, 40, 200)).save(picture)
+        c.drawImage(str(picture), 0, 0, 180, 252)
+        c.showPage()
+    c.save()
+    monkeypatch.setattr(drivethru, "COMPOSE_PART_BYTES", 1)  # every picture fills a part
+    job = drivethru.DeckJob("d.pdf", "t", [0, None, 1, None, 0, 2], (180.0, 252.0), 9.0, 0.0)
+    parts: list[Path] = []
+    order = job.compose(faces, tmp_path / "raw", parts)
+    import pikepdf
+    counts = [len(pikepdf.open(part).pages) for part in parts]
+    assert counts == [1, 2, 1]  # face 0; a white back and face 1; face 2
+    assert order == [0, 1, 2, 1, 0, 3]  # numbered across the parts in order, repeats drawn once

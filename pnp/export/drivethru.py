@@ -16,6 +16,7 @@ import pikepdf
 
 from ..errors import PnpError
 from ..project import opened_pdf, program
+from ..template import give_back_freed_memory
 from .faces import FACES_PDF
 
 if TYPE_CHECKING:
@@ -94,6 +95,8 @@ def _relative_to(folder: Path, *paths: str | Path) -> list[str]:
 # until the run ends (a deck of 500 cards, 1,000 pages, took it to 1.17 GB); a longer deck is converted in runs
 # of this many pages, joined after
 PDFX_PAGES_PER_RUN = 200
+# the most bytes of CMYK pictures a deck's page-composing holds in memory before saving its part (DeckJob.compose)
+COMPOSE_PART_BYTES = 150_000_000
 
 
 def pdfx(source: str | Path, target: str | Path, title: str) -> None:
@@ -348,48 +351,76 @@ class DeckJob:
     art_bleed: float
 
     def __call__(self, out: Path) -> None:
-        raw, distinct = out / f".{self.name}.raw.pdf", out / f".{self.name}.distinct.pdf"
+        raws: list[Path] = []
+        distincts: list[Path] = []
+        distinct = out / f".{self.name}.distinct.pdf"
         try:
-            order = self.compose(out / FACES_PDF, raw)
-            pdfx(raw, distinct, self.title)
+            order = self.compose(out / FACES_PDF, out / f".{self.name}.raw", raws)
+            for raw in raws:
+                distincts.append(raw.with_suffix(".x.pdf"))
+                pdfx(raw, distincts[-1], self.title)
+                raw.unlink()  # (its pictures are on disk twice until then: one part's worth at a time)
+            if len(distincts) == 1:
+                distincts[0].replace(distinct)
+            else:
+                _joined(distincts, distinct)
             _in_order(distinct, order, out / self.name)
         finally:
-            raw.unlink(missing_ok=True)
-            distinct.unlink(missing_ok=True)
+            for part in (*raws, *distincts, distinct):
+                part.unlink(missing_ok=True)
 
-    def compose(self, faces: Path, target: Path) -> list[int]:
-        """Write each distinct page of the deck once into `target` (a deck's backs are mostly one drawing, and
-        Ghostscript takes as long over a repeated page as over a new one); returns, for each page of the deck in
-        order, the number of its page in `target`."""
+    def compose(self, faces: Path, stem: Path, parts: list[Path]) -> list[int]:
+        """Write each distinct page of the deck once (a deck's backs are mostly one drawing, and Ghostscript
+        takes as long over a repeated page as over a new one) into PDFs <stem>.<n>.pdf, appended to `parts` as
+        each is saved: a new one once a part's pictures, converted to CMYK and held in memory until it is saved,
+        reach COMPOSE_PART_BYTES (1,000 full-art cards held them all at once: 600 MB, twice that at 2,000).
+        Returns, for each page of the deck in order, the number of its page in the parts taken in order."""
         with opened_pdf(faces) as source:
             pdf = pikepdf.new()
             forms: dict[int, pikepdf.Object] = {}
             seen: set[tuple[int, int]] = set()
             written: dict[bytes | None, int] = {}
             order: list[int] = []
+            held = before = 0  # bytes of pictures the open part holds; pages of the parts saved
             for index in self.pages:
                 drawing = None if index is None else _drawing(source.pages[index])
                 if drawing not in written:
-                    written[drawing] = len(pdf.pages)
-                    self._add_page(pdf, source, index, forms, seen)
+                    if held >= COMPOSE_PART_BYTES:
+                        before += self._saved(pdf, stem, parts)
+                        pdf, forms, seen, held = pikepdf.new(), {}, set(), 0
+                    written[drawing] = before + len(pdf.pages)
+                    held += self._add_page(pdf, source, index, forms, seen)
                 order.append(written[drawing])
-            pdf.save(target)
+            self._saved(pdf, stem, parts)
         return order
 
+    @staticmethod
+    def _saved(pdf: pikepdf.Pdf, stem: Path, parts: list[Path]) -> int:
+        """Save `pdf` as the next part; its page count."""
+        parts.append(stem.with_name(f"{stem.name}.{len(parts)}.pdf"))
+        count = len(pdf.pages)
+        pdf.save(parts[-1])
+        pdf.close()
+        give_back_freed_memory()  # (else the next part's pictures came on top of this one's freed buffers)
+        return count
+
     def _add_page(self, pdf: pikepdf.Pdf, source: pikepdf.Pdf, index: int | None, forms: dict[int, pikepdf.Object],
-                  seen: set[tuple[int, int]]) -> None:
+                  seen: set[tuple[int, int]]) -> int:
+        """Add the page of `index` (None: a plain white one); the bytes of the pictures it converted."""
         width, height = self.trim[0] + 2 * self.bleed, self.trim[1] + 2 * self.bleed
         page = pdf.add_blank_page(page_size=(width, height))
         page.TrimBox = [self.bleed, self.bleed, width - self.bleed, height - self.bleed]
         page.BleedBox = [0, 0, width, height]
         if index is None:
-            return
+            return 0
+        converted = 0
         if index not in forms:
             forms[index] = pdf.copy_foreign(source.pages[index].as_form_xobject())
-            _in_cmyk(forms[index], seen)
+            converted = _in_cmyk(forms[index], seen)
         box = [float(v) for v in source.pages[index].MediaBox]
         page.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Card=forms[index]))
         page.Contents = pdf.make_stream(self._placed(box[2] - box[0], box[3] - box[1], width, height))
+        return converted
 
     def _placed(self, card_w: float, card_h: float, width: float, height: float) -> bytes:
         """The content stream drawing the card centred, over an enlarged copy when its art falls short."""
@@ -485,14 +516,15 @@ def _colour(rgb: PdfPart) -> list[float]:
     return _COLOURS[key]
 
 
-def _in_cmyk(form: PdfPart, seen: set[tuple[int, int]]) -> None:
+def _in_cmyk(form: PdfPart, seen: set[tuple[int, int]]) -> int:
     """Rewrite a form (and the forms and images it draws) in DeviceCMYK, converted by pnp rather than by
     Ghostscript's own profile, which prints black text in all four inks (fringing wherever the plates are a hair
     out of register) and dark colours above the ink limit: RGB colours as cmyk() makes them, greys and black in
     black ink alone; RGB images likewise, pixel by pixel. Text and paths stay as they are drawn."""
     if form.objgen in seen:
-        return
+        return 0
     seen.add(form.objgen)
+    converted = 0  # the bytes of the pictures converted, returned
     instructions = pikepdf.parse_content_stream(form)
     for n, instruction in enumerate(instructions):  # the parsed instructions are written back as they are but
         # for the colours: unparsing them is twice as fast as unparsing (operands, operator) pairs
@@ -502,20 +534,24 @@ def _in_cmyk(form: PdfPart, seen: set[tuple[int, int]]) -> None:
     form.write(pikepdf.unparse_content_stream(instructions))
     for _, inner in (form.get("/Resources", {}).get("/XObject", {}) or {}).items():  # (pikepdf 8 has no .values())
         if inner.get("/Subtype") == "/Form":
-            _in_cmyk(inner, seen)
+            converted += _in_cmyk(inner, seen)
         elif inner.get("/Subtype") == "/Image" and inner.get("/ColorSpace") == "/DeviceRGB" and inner.objgen not in seen:
             seen.add(inner.objgen)
-            _image_in_cmyk(inner)
+            converted += _image_in_cmyk(inner)
+    return converted
 
 
-def _image_in_cmyk(image: PdfPart) -> None:
+def _image_in_cmyk(image: PdfPart) -> int:
+    """Convert one RGB image to CMYK in place; the bytes of its new stream."""
     import zlib
 
     from pikepdf import PdfImage
 
     pixels = PdfImage(image).as_pil_image().convert("RGB")
-    image.write(zlib.compress(cmyk(pixels, _transform()), 6), filter=pikepdf.Name.FlateDecode)
+    data = zlib.compress(cmyk(pixels, _transform()), 6)
+    image.write(data, filter=pikepdf.Name.FlateDecode)
     image.ColorSpace = pikepdf.Name.DeviceCMYK
     for key in ("/DecodeParms", "/Decode"):
         if key in image:
             del image[key]
+    return len(data)
