@@ -3036,6 +3036,13 @@ class _Compiler(CodeGenerator):
         self.write(")")
 
 
+def _no_other_file(name: Any) -> NoReturn:
+    """The refusal of a template's include, import or extends of `name` (a text, a list, anything)."""
+    named = shown(name) if isinstance(name, str) else _describe_value(name)
+    raise jinja2.TemplateNotFound(str(name)[:200], f"{named}: a pnp template includes, imports and extends no "
+                                  "other file (the macros of macros.j2 are there already)")
+
+
 class _Env(ImmutableSandboxedEnvironment):
     """Templates read the game; they cannot change it (no list.append) nor reach Python internals."""
 
@@ -3058,6 +3065,20 @@ class _Env(ImmutableSandboxedEnvironment):
             error.translated, error.source = True, source
         del error  # (this frame joins its traceback: holding the error there would be a cycle again)
         raise
+
+    # What {% include %}, {% import %} and {% extends %} find: nothing. A template is one file of the game,
+    # its macros come from macros.j2 already. Each of Jinja's three ways to a template is refused here, in
+    # pnp's words: a loader saw only one name at a time, so `{% include [a, b] %}` or `{% include none %}`
+    # were refused in Jinja's ("none of the templates given were found", "Tried to select from an empty list").
+    def get_template(self, name: Any, parent: Any = None, globals: Any = None) -> NoReturn:
+        _no_other_file(name)
+
+    def select_template(self, names: Any, parent: Any = None, globals: Any = None) -> NoReturn:
+        _no_other_file(names)
+
+    def get_or_select_template(self, template_name_or_list: Any, parent: Any = None,
+                               globals: Any = None) -> NoReturn:
+        _no_other_file(template_name_or_list)
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         # A mapping's fields win over its methods, so `card.items` or `goal.values` mean the data.
@@ -3333,19 +3354,10 @@ def _check_caller_taken(macro: Macro) -> None:
                          "it: write caller() in the macro where the block goes, or call it with {{ }}")
 
 
-class _NoOtherFiles(jinja2.BaseLoader):
-    """What {% include %}, {% import %} and {% extends %} find: nothing. A template is one file of the game,
-    its macros come from macros.j2 already; said so, not Jinja's 'no loader for this environment'."""
-
-    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None, None]:
-        raise jinja2.TemplateNotFound(template, f"{shown(template)}: a pnp template includes, imports and extends "
-                                                "no other file (the macros of macros.j2 are there already)")
-
-
 # optimized=False: Jinja's constant folding writes a folded float into the compiled Python as its repr, so
 # `'inf' | float` or `1e308 * 10` compiled to the name `inf` and failed with a NameError when run
 ENV = _Env(undefined=_Undefined, autoescape=False, keep_trailing_newline=True, finalize=_printed,
-           loader=_NoOtherFiles(), optimized=False)
+           optimized=False)
 def _of_some(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     """The filter min or max, refusing no items in pnp's words (Jinja's: "No aggregated item, sequence was
     empty.", said as it was used)."""
