@@ -360,11 +360,9 @@ class DeckJob:
                 distincts.append(raw.with_suffix(".x.pdf"))
                 pdfx(raw, distincts[-1], self.title)
                 raw.unlink()  # (its pictures are on disk twice until then: one part's worth at a time)
-            if len(distincts) == 1:
-                distincts[0].replace(distinct)
-            else:
+            if len(distincts) > 1:
                 _joined(distincts, distinct)
-            _in_order(distinct, order, out / self.name)
+            _in_order(distinct if len(distincts) > 1 else distincts[0], order, out / self.name)
         finally:
             for part in (*raws, *distincts, distinct):
                 part.unlink(missing_ok=True)
