@@ -283,6 +283,13 @@ class Record(Mapping[Any, Any]):
         marks = {**{k: mark or self.mark for k in extra}, **self._marks}
         return Record(data, marks, self._key_marks, self.mark, getattr(self, "_written", None))
 
+    def add_computed(self, key: Any, value: Any, mark: Mark | None) -> None:
+        """Add a computed field in place, pointing at `mark` (as with_values does): for the copies the derived
+        fields are computed on alone (tables.derive), which nothing else holds yet."""
+        self._data[key] = value
+        self._marks.setdefault(key, mark or Record.__dict__["mark"].__get__(self, Record))  # (the slot: a
+        # Tracked item's `mark` notes a read)
+
     def merged_over(self, base: "Record") -> "Record":
         """This mapping's keys over `base`'s, each keeping the mark of the file it came from."""
         # base's places are in its own file: made Marks (this mapping's own stay in its file, the copy's)

@@ -327,7 +327,6 @@ def derive(game: GameShape, tables: Record, chk: CheckerShape, cache: FieldCache
         if not derived or name not in game.tables:
             continue
         failed: set[str] = set()
-        items = game.tables[name]
         enums = table_enums(game, name)
         for fname in derived:
             expression = derived[fname]
@@ -337,27 +336,85 @@ def derive(game: GameShape, tables: Record, chk: CheckerShape, cache: FieldCache
         # field by field, each given to every item at once: computed item by item, an item's field that read
         # another item's derived field ('data.cards | map(attribute="strong", default=false)') saw it on the items
         # before it alone, and printed 0, 1, 1, 2 on four cards where each should say 2
-        for fname in derived:
-            values: list[object] = []
+        _derive_table(game, name, derived, failed, chk, cache, printed)
+        _check_unique_derived(name, spec, game.tables[name], chk)
+
+
+def _derive_table(game: GameShape, name: str, derived: Record, failed: set[str], chk: CheckerShape,
+                  cache: FieldCache | None, printed: list[int]) -> None:
+    """The derived fields of table `name`, field by field. Its items are copied once, then each field's
+    values are added to these copies in place while no value holds an item, a table or any record (a number,
+    a text, a fresh list of them): each item copied again for every field made 10,000 derived fields of four
+    cards take 30 s (the copies grow with the fields: a quadratic). A field whose value may hold the data is
+    given to new copies of every item, in a new list, as before: the value keeps the items it was computed
+    from, and they never come to hold the value itself."""
+    items = game.tables[name] = MarkedList((item.with_values({}) if isinstance(item, Record) else item
+                                            for item in game.tables[name]), game.tables[name].marks,
+                                           game.tables[name].mark)
+    game.refresh((name,))
+    now: dict[str, Any] | None = None
+    for fname in derived:
+        if now is None:
             # the data as it is before this field: a value holding `data` or `ref` whole keeps it so, and does
             # not come to hold the items that carry the value itself
             context = game.context()
             now = {"data": context["data"].as_now(), "ref": context["ref"].as_now()}
-            for i, item in enumerate(items):
-                value = _derived(game, name, i, item, fname, derived, failed, chk, cache, now)
-                value = _sized(value, fname, derived, failed, chk, printed)
-                if value is not _FAILED and fname in item and not _same(item[fname], value):
-                    chk.error(f"{fname} is {shown(item[fname])} here but the data gives {shown(value)} "
-                              f"(it is computed: remove it or correct it)", item.mark_of(fname))
-                values.append(value)
-            # a new list, the table's old one left as it was: a value that holds the table itself (`data.cards`)
-            # keeps the items it was computed from; the table changed in place held itself, and writing an item
-            # out (its digest in the build) never ended
-            items = game.tables[name] = MarkedList(
-                (item.with_values({fname: value}, derived.mark_of(fname)) if value is not _FAILED and fname not in item
-                 else item for item, value in zip(items, values)), items.marks, items.mark)
-            game.refresh((name,))  # (the other tables' items are as they were)
-        _check_unique_derived(name, spec, game.tables[name], chk)
+        values = [_checked_value(game, name, i, item, fname, derived, failed, chk, cache, now, printed)
+                  for i, item in enumerate(items)]
+        renewed = _given(items, fname, values, derived.mark_of(fname))
+        if renewed is not None:
+            items = game.tables[name] = renewed
+            now = None  # (the table is a new list: the next field sees it)
+        game.refresh((name,))  # (the other tables' items are as they were)
+
+
+def _given(items: MarkedList, fname: str, values: list[object], mark: Mark | None) -> MarkedList | None:
+    """Give each item its value of `fname` (none where it failed or the item types it): in place when every
+    value is plain (None returned), else on new copies in a new list (returned), the table's old one left as it
+    was: a value that holds the table itself (`data.cards`) keeps the items it was computed from; the table
+    changed in place held itself, and writing an item out (its digest in the build) never ended."""
+    if all(_plain(value) for value in values):
+        for item, value in zip(items, values):
+            if value is not _FAILED and fname not in item and isinstance(item, Record):
+                item.add_computed(fname, value, mark)
+        return None
+    return MarkedList((item.with_values({fname: value} if value is not _FAILED and fname not in item else {}, mark)
+                       if isinstance(item, Record) else item for item, value in zip(items, values)),
+                      items.marks, items.mark)
+
+
+def _checked_value(game: GameShape, name: str, i: int, item: Record, fname: str, derived: Record,
+                   failed: set[str], chk: CheckerShape, cache: FieldCache | None, now: dict[str, Any],
+                   printed: list[int]) -> object:
+    """Derived field `fname` of item `i`, or _FAILED; where the item types it by hand, a value unlike the one
+    it derives is said at its line."""
+    value = _derived(game, name, i, item, fname, derived, failed, chk, cache, now)
+    value = _sized(value, fname, derived, failed, chk, printed)
+    if value is not _FAILED and fname in item and not _same(item[fname], value):
+        chk.error(f"{fname} is {shown(item[fname])} here but the data gives {shown(value)} "
+                  f"(it is computed: remove it or correct it)", item.mark_of(fname))
+    return value
+
+
+_PLAIN_CONTAINERS = (list, tuple, dict, set, frozenset)
+
+
+def _plain(value: object) -> bool:
+    """Whether `value` is made of values and containers of Python's own alone (never a record, a table, the
+    data's views): what no later change of an item can reach. Walked to its end (a derived value is bounded
+    by MAX_DERIVED_SIZE, and _FAILED holds nothing)."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if node is _FAILED or isinstance(node, _DATA_VALUES):
+            continue
+        if type(node) not in _PLAIN_CONTAINERS:
+            return False
+        if isinstance(node, dict):
+            stack.extend(part for pair in node.items() for part in pair)
+        elif isinstance(node, (list, tuple, set, frozenset)):
+            stack.extend(node)
+    return True
 
 
 # the name a derived field, a component's filter and a constraint with `each` see their item by (what
