@@ -1120,6 +1120,20 @@ def temporary_beside(path: Path, folder: bool = False) -> Path:
 _SET_ASIDE = ".previous"
 
 
+def remove_killed_writes(folder: Path, written: Callable[[str], bool]) -> None:
+    """Remove the temporary files (.NAME.pnp-<hex>.tmp) a command killed while it wrote left in `folder`, a
+    folder of the designer's own (cards/, an icons folder, a --out), for the names NAME `written` says that
+    command writes there: they stayed for good, hidden files beside the designer's data. Only those names, and
+    only with the folder held (folder_held), so none is another's at work (remove_leftovers takes any pnp
+    temporary, in output folders only pnp writes into)."""
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            name = entry.name[1:-len(".pnp-000000000000.tmp")]  # (TEMPORARY_NAME: .<name>.pnp-<12 hex>.tmp)
+            if TEMPORARY_NAME.fullmatch(entry.name) and written(name) and entry.is_file(follow_symlinks=False):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
 def remove_tree(path: Path) -> None:
     """Remove pnp's own temporary folder `path` (an old output set aside, a killed run's leftover) and all it
     holds, as far as it can. A folder in it without write permission (a designer's chmod of an export's
