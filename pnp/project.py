@@ -1090,6 +1090,11 @@ def replace_folder(folder: Path, work: Path) -> None:
         os.chmod(work, 0o777 & ~mask)  # a temporary folder is private; the new one is as any folder made here
     old = None
     if folder.exists():
+        # a folder is moved into another only by one who may write into it (its '..' changes): a read-only export
+        # folder was refused at the temporary set aside for it, .proof.pnp-<hex>.tmp/.previous, left empty beside
+        # it; refused at the folder itself now, before anything is made
+        if folder.is_dir() and not folder.is_symlink() and not os.access(folder, os.W_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(folder))
         old = temporary_beside(folder, folder=True) / _SET_ASIDE
         move_into_place(folder, old)
     move_into_place(work, folder)

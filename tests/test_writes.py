@@ -609,3 +609,21 @@ def test_an_old_folder_set_aside_is_removed_even_with_a_read_only_folder_in_it(t
     monkeypatch.setattr(os, "unlink", as_a_user)
     replace_folder(old, new)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["png"] and (old / "export.json").is_file()
+
+
+def test_a_read_only_export_folder_is_refused_at_itself_with_nothing_left_beside_it(tmp_path, monkeypatch):
+    """A folder is moved into another only by one who may write into it: a read-only export folder (chmod 555)
+    was refused at .proof.pnp-<hex>.tmp/.previous, the temporary set aside for it, left empty beside it (as any
+    user but root, who is refused nothing: emulated here)."""
+    from pnp.project import replace_folder
+
+    old, new = tmp_path / "proof", tmp_path / "work"
+    old.mkdir()
+    (old / "deck.pdf").write_bytes(b"old")
+    new.mkdir()
+    access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: Path(path) != old and access(path, mode, **kw))
+    with pytest.raises(PermissionError) as refused:
+        replace_folder(old, new)
+    assert refused.value.filename == str(old) and (old / "deck.pdf").read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["proof", "work"]
