@@ -42,6 +42,7 @@ class IconIndex:
         self._real_folders: dict[str, Path] = {}
         self._passed: set[str] = set()
         self._shown_folders: dict[str, str] = {}  # an icon folder -> its path as messages say it (_shown)
+        self._inside: dict[Path, Path] = {}  # each folder found inside the project -> where it really is
         for folder in reversed(self.folders):  # earlier folders win
             if not folder.is_dir():
                 continue
@@ -50,6 +51,7 @@ class IconIndex:
             except DataError as e:
                 self.problems.append(e)
                 continue
+            self._inside[folder] = real_folder
             entries = _svg_entries(folder)
             beside = {entry.name: entry for entry in entries}
             self._refuse_alike(folder, entries)
@@ -177,18 +179,20 @@ class IconIndex:
         from .load import MAX_FILE_BYTES
 
         folder = self.folders[0]
-        credits = folder / "ATTRIBUTION.md"
+        if (real := self._inside.get(folder)) is None:  # (none, or outside the project: said, and never read)
+            return
+        credits = real / "ATTRIBUTION.md"
         try:
-            if not stat.S_ISREG(os.lstat(credits).st_mode) or not folder.is_dir() or folder.is_symlink():
+            if not stat.S_ISREG(os.lstat(credits).st_mode):
                 return
             raw = read_project_file(credits, MAX_FILE_BYTES, None)
             text = raw.decode("utf-8")
         except (OSError, ValueError, DataError):  # (LoadError is a DataError; a decode error a ValueError)
             return
-        shown = self.project.rel(credits)
+        shown = self.project.rel(folder / "ATTRIBUTION.md")
         for number, line in enumerate(text.splitlines(), 1):
             row = ADDED_ROW.match(line)
-            if row is not None and not present(folder / f"{row[1]}.svg"):
+            if row is not None and not present(real / f"{row[1]}.svg"):
                 chk.report.warning(f"credits the icon {named(row[1])}, but {named(row[1] + '.svg')} is not in this folder "
                          "(an `icons add` stopped before writing it?): add it again with `pnp icons add`, or "
                          "remove the row", Mark(shown, number, 1))
