@@ -939,7 +939,6 @@ def commit_files(renames: dict[Path, Path], removed: Sequence[Path] = ()) -> Non
     folder: a kit's PDFs its new kit no longer makes) go in the same step, kept aside as the old ones are: removed
     after it, a kill in between left them beside the new kit for good. OSError when it cannot; the caller
     removes what was not renamed."""
-    import shutil
 
     _ready_to_rename(renames)
     finals = [*renames.values(), *removed]
@@ -963,7 +962,7 @@ def commit_files(renames: dict[Path, Path], removed: Sequence[Path] = ()) -> Non
             if old is not None and aside is None:
                 old.unlink(missing_ok=True)
         if aside is not None:
-            shutil.rmtree(aside, ignore_errors=True)
+            remove_tree(aside)
 
 
 def _rename_keeping_old(tmp: Path, final: Path, aside: Path | None, done: list[tuple[Path, Path | None]]) -> None:
@@ -1084,7 +1083,6 @@ def move_into_place(made: Path, target: Path) -> None:
 def replace_folder(folder: Path, work: Path) -> None:
     """Put the folder `work` (written beside `folder`) where `folder` was: the old one is moved aside first and
     removed last, so the path always names a whole folder, the old or the new. OSError when it cannot."""
-    import shutil
 
     mask = os.umask(0)
     os.umask(mask)
@@ -1092,11 +1090,16 @@ def replace_folder(folder: Path, work: Path) -> None:
         os.chmod(work, 0o777 & ~mask)  # a temporary folder is private; the new one is as any folder made here
     old = None
     if folder.exists():
+        # a folder is moved into another only by one who may write into it (its '..' changes): a read-only export
+        # folder was refused at the temporary set aside for it, .proof.pnp-<hex>.tmp/.previous, left empty beside
+        # it; refused at the folder itself now, before anything is made
+        if folder.is_dir() and not folder.is_symlink() and not os.access(folder, os.W_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(folder))
         old = temporary_beside(folder, folder=True) / _SET_ASIDE
         move_into_place(folder, old)
     move_into_place(work, folder)
     if old is not None:
-        shutil.rmtree(old.parent, ignore_errors=True)
+        remove_tree(old.parent)
 
 
 def temporary_beside(path: Path, folder: bool = False) -> Path:
@@ -1122,13 +1125,50 @@ def temporary_beside(path: Path, folder: bool = False) -> Path:
 _SET_ASIDE = ".previous"
 
 
+def remove_killed_writes(folder: Path, written: Callable[[str], bool]) -> None:
+    """Remove the temporary files (.NAME.pnp-<hex>.tmp) a command killed while it wrote left in `folder`, a
+    folder of the designer's own (cards/, an icons folder, a --out), for the names NAME `written` says that
+    command writes there: they stayed for good, hidden files beside the designer's data. Only those names, and
+    only with the folder held (folder_held), so none is another's at work (remove_leftovers takes any pnp
+    temporary, in output folders only pnp writes into)."""
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            name = entry.name[1:-len(".pnp-000000000000.tmp")]  # (TEMPORARY_NAME: .<name>.pnp-<12 hex>.tmp)
+            if TEMPORARY_NAME.fullmatch(entry.name) and written(name) and entry.is_file(follow_symlinks=False):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
+def remove_tree(path: Path) -> None:
+    """Remove pnp's own temporary folder `path` (an old output set aside, a killed run's leftover) and all it
+    holds, as far as it can. A folder in it without write permission (a designer's chmod of an export's
+    component folder, a copy from a read-only medium) kept its files: each replaced export left a hidden copy
+    of the old one, for good. Such a folder of the temporary is made writable (for its owner) and tried again;
+    no link is followed (rmtree removes a link, never what it leads to)."""
+    import shutil
+    import stat as stat_
+
+    def writable_again(function: object, failed: str, error: object) -> None:
+        parent = os.path.dirname(failed)
+        with contextlib.suppress(OSError):
+            mode = os.lstat(parent).st_mode
+            if stat_.S_ISDIR(mode) and os.path.commonpath([parent, path]) == os.fspath(path):
+                os.chmod(parent, stat_.S_IMODE(mode) | stat_.S_IRWXU)
+                if os.path.isdir(failed) and not os.path.islink(failed):
+                    os.chmod(failed, stat_.S_IMODE(os.lstat(failed).st_mode) | stat_.S_IRWXU)
+                    shutil.rmtree(failed, ignore_errors=True)
+                else:
+                    os.unlink(failed)
+
+    shutil.rmtree(path, onerror=writable_again)
+
+
 def remove_leftovers(folder: Path) -> None:
     """Remove the temporary files and folders that a pnp killed while it wrote into `folder` left there (on
     SIGKILL or a power cut no clean-up runs): called with the folder's lock held, which every writer of
     temporaries there holds, so none is another's at work. They were never removed: each killed build left
     PDFs' worth of hidden files for good. A folder replace_folder had set aside when it was killed, before the
     new one took its place, is put back first."""
-    import shutil
 
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
@@ -1136,7 +1176,7 @@ def remove_leftovers(folder: Path) -> None:
                 continue
             if entry.is_dir(follow_symlinks=False):
                 _put_back(folder, entry.name)
-                shutil.rmtree(entry.path, ignore_errors=True)
+                remove_tree(Path(entry.path))
             else:
                 with contextlib.suppress(OSError):
                     os.unlink(entry.path)

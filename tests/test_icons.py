@@ -246,9 +246,13 @@ def test_an_icons_add_stopped_between_its_writes_leaves_no_icon_without_its_cred
     monkeypatch.setattr(project_mod, "write_file", stopped)
     assert run(root, "icons", "add", "mini", "anchor", "--package", str(package)).exit_code != 0
     monkeypatch.setattr(project_mod, "write_file", write)
+    # killed after the credits, validate said ok of the row crediting an icon that is not there
+    unplaced = "icons/ATTRIBUTION.md:7:1: warning: credits the icon 'anchor', but 'anchor.svg' is not in"
+    assert (unplaced in run(root, "validate", "mini").output) == (stop_at == ".svg")
     assert run(root, "icons", "add", "mini", "anchor", "--package", str(package)).exit_code == 0
     credits = (root / "layouts/mini/icons/ATTRIBUTION.md").read_text()
     assert (root / "layouts/mini/icons/anchor.svg").is_file() and credits.count("| anchor | anchor.svg |") == 1
+    assert "warning" not in run(root, "validate", "mini").output
 
 
 def test_icons_added_at_once_by_two_pnp_each_keep_their_credit(tmp_path, monkeypatch):

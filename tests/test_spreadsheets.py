@@ -3485,3 +3485,16 @@ def test_a_sheet_of_many_rows_reads_an_enum_of_many_values_without_a_scan_per_ce
     items = spreadsheet.read_table(path, "cards/g/t.csv", schema)
     assert [item["kind"] for item in items[:2]] == [299, 298] and items[-1]["kind"] is True
     assert len(made) < 2_000  # (a text for each value, and one for each cell, not 90,000)
+
+
+def test_a_convert_killed_while_writing_leaves_no_hidden_file_for_good(tmp_path):
+    """SIGKILLed before its rename, `convert` left .cards.csv.pnp-<hex>.tmp in the game's cards folder, which no
+    later run removed. The next convert of that file removes it; another file's temporary is kept."""
+    root = make_project(tmp_path / "proj")
+    folder = root / "cards/mini"
+    left = folder / ".cards.csv.pnp-0123456789ab.tmp"
+    left.write_bytes(b"id,na")
+    own = folder / ".cards.xlsx.pnp-0123456789ab.tmp"  # another file's: perhaps a live pnp's
+    own.write_bytes(b"mine")
+    assert run(root, "convert", str(folder / "cards.yaml"), "--to", "csv").exit_code == 0
+    assert not left.exists() and own.read_bytes() == b"mine" and (folder / "cards.csv").is_file()

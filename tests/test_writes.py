@@ -582,3 +582,48 @@ def test_a_file_written_over_keeps_its_permissions(tmp_path):
     private.chmod(0o600)
     write_file(private, b"mine\nand a row\n")  # (was made 0644 by the rename: a private file made readable by all)
     assert private.read_bytes() == b"mine\nand a row\n" and private.stat().st_mode & 0o777 == 0o600
+
+
+def test_an_old_folder_set_aside_is_removed_even_with_a_read_only_folder_in_it(tmp_path, monkeypatch):
+    """A designer's chmod 555 of an export's component folder (or a copy from a read-only medium): the old
+    export set aside kept that folder's files, a hidden .png.pnp-<hex>.tmp beside each new export, for good
+    (as any user but root, who is refused nothing: emulated here)."""
+    import stat
+
+    from pnp.project import replace_folder
+
+    old, new = tmp_path / "png", tmp_path / "work"
+    (old / "cards").mkdir(parents=True)
+    (old / "cards" / "001-a-front.png").write_bytes(b"old")
+    (old / "cards").chmod(0o555)
+    new.mkdir()
+    (new / "export.json").write_text("{}")
+    unlink = os.unlink
+
+    def as_a_user(path, *, dir_fd=None):  # a file of a folder without write permission cannot be removed
+        folder = os.fstat(dir_fd) if dir_fd is not None else os.stat(os.path.dirname(path))
+        if not folder.st_mode & stat.S_IWUSR:
+            raise PermissionError(13, "Permission denied", path)
+        unlink(path, dir_fd=dir_fd)
+
+    monkeypatch.setattr(os, "unlink", as_a_user)
+    replace_folder(old, new)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["png"] and (old / "export.json").is_file()
+
+
+def test_a_read_only_export_folder_is_refused_at_itself_with_nothing_left_beside_it(tmp_path, monkeypatch):
+    """A folder is moved into another only by one who may write into it: a read-only export folder (chmod 555)
+    was refused at .proof.pnp-<hex>.tmp/.previous, the temporary set aside for it, left empty beside it (as any
+    user but root, who is refused nothing: emulated here)."""
+    from pnp.project import replace_folder
+
+    old, new = tmp_path / "proof", tmp_path / "work"
+    old.mkdir()
+    (old / "deck.pdf").write_bytes(b"old")
+    new.mkdir()
+    access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: Path(path) != old and access(path, mode, **kw))
+    with pytest.raises(PermissionError) as refused:
+        replace_folder(old, new)
+    assert refused.value.filename == str(old) and (old / "deck.pdf").read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["proof", "work"]

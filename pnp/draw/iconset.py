@@ -4,7 +4,6 @@ fetched once at a pinned version and checked against its published SHA-512, or a
 and writes it into the game's icons folder with its attribution."""
 
 import base64
-import contextlib
 import functools
 import hashlib
 import io
@@ -284,10 +283,11 @@ def _refuse_alike(project: Project, folder: Path, todo: list[str]) -> None:
 def _write_icons(project: Project, folder: Path, drawings: JSON, iconset: JSON) -> list[Path]:
     """add_icons' writing, in the held icons folder: the rows in the credits of the icons not there yet, then
     those icons."""
-    from ..project import present, write_file
+    from ..project import present, remove_killed_writes, write_file
 
     credits = folder / "ATTRIBUTION.md"
-    _remove_killed_writes(folder)
+    # (a killed `icons add`'s temporaries of the icons and credits: only those names, the folder is the designer's)
+    remove_killed_writes(folder, lambda name: name.endswith(".svg") or name == "ATTRIBUTION.md")
     text = _credits_text(project, credits)
     todo = [name for name in drawings if not present(folder / f"{name}.svg")]  # (another pnp's, meanwhile: its row)
     # the credits first, then the icons: a pnp killed (or failing) between the two left an icon without its row,
@@ -298,24 +298,6 @@ def _write_icons(project: Project, folder: Path, drawings: JSON, iconset: JSON) 
     for name in todo:
         write_file(folder / f"{name}.svg", icon_svg(drawings[name], iconset).encode("utf-8"))
     return [folder / f"{name}.svg" for name in todo]
-
-
-def _remove_killed_writes(folder: Path) -> None:
-    """Remove the temporary files (.NAME.svg.pnp-<hex>.tmp, .ATTRIBUTION.md.pnp-<hex>.tmp) an `icons add` killed
-    while writing left in the icons folder: they stayed there for good, hidden files in the designer's own
-    folder. Only those of the files `icons add` writes, and only with the folder held, so none is another's at
-    work (the folder is the designer's: remove_leftovers would take any pnp temporary)."""
-    import os
-
-    from ..errors import TEMPORARY_NAME
-
-    with contextlib.suppress(OSError), os.scandir(folder) as entries:
-        for entry in entries:
-            written = entry.name[1:-len(".pnp-000000000000.tmp")]  # (TEMPORARY_NAME: .<name>.pnp-<12 hex>.tmp)
-            if (TEMPORARY_NAME.fullmatch(entry.name) and (written.endswith(".svg") or written == "ATTRIBUTION.md")
-                    and entry.is_file(follow_symlinks=False)):
-                with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
 
 
 def _credits_text(project: Project, credits: Path) -> str:

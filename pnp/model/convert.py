@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import DataError, LoadError, UsageError, cannot_write
 from ..options import type_name
-from ..project import Project, name_key, named_alike, write_file
+from ..project import Project, folder_held, name_key, named_alike, remove_killed_writes, write_file
 from ..report import Mark
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, plain, shown, values_allowance
 from .schema import Field, Schema
@@ -55,7 +55,9 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     target = _target(project, path, fmt, out, force, (game_folder, table, name), meta)
     data = _written(items, fmt, schema, lambda: _sheet_named(spec, table), ids)
     try:
-        write_file(target, data)
+        with folder_held(target.parent):  # another convert writing the same file waits: its temporary is its own
+            remove_killed_writes(target.parent, lambda name: name == target.name)  # (a convert killed before)
+            write_file(target, data)
     except OSError as e:
         raise cannot_write(project.rel(target), e, project.rel) from None
     return target, len(items)

@@ -312,6 +312,7 @@ def _load_game(project: Project, game_id: str, report: Report, kinds: Kinds | No
     if "tables" in game.dropped:
         game.broken.add("*")  # tables: was written but wrong: what depends on the tables would only repeat it
     game.icons.set_aliases(meta["icons"], chk)
+    game.icons.check_credits(chk)
     game.meta = meta = _load_rules(game, meta, chk)
     game.enums = dict(meta["enums"])
     for name, values in game.enums.items():

@@ -11,12 +11,16 @@ from pathlib import Path
 from ..errors import DataError
 from ..options import did_you_mean
 from ..project import (MAX_LINK_HOPS, WRITTEN_RECORD_PREFIX, WRITTEN_RECORDS, Project, alike_pair, hidden_part,
-                       not_regular)
+                       not_regular, present, read_project_file)
 from ..report import Mark, Suggest, character_named, named, type_name
 from .load import Record
 from .schema import ICON_IN_TEXT
 from .shapes import CheckerShape
 
+
+# a row `pnp icons add` writes in an icons folder's ATTRIBUTION.md (iconset.attribution_line): the icon's name and
+# its file, named alike, then the set it came from
+ADDED_ROW = re.compile(r"\| ([a-z0-9-]+) \| \1\.svg \| game-icons\.net \(")
 
 
 class IconIndex:
@@ -38,6 +42,7 @@ class IconIndex:
         self._real_folders: dict[str, Path] = {}
         self._passed: set[str] = set()
         self._shown_folders: dict[str, str] = {}  # an icon folder -> its path as messages say it (_shown)
+        self._inside: dict[Path, Path] = {}  # each folder found inside the project -> where it really is
         for folder in reversed(self.folders):  # earlier folders win
             if not folder.is_dir():
                 continue
@@ -46,6 +51,7 @@ class IconIndex:
             except DataError as e:
                 self.problems.append(e)
                 continue
+            self._inside[folder] = real_folder
             entries = _svg_entries(folder)
             beside = {entry.name: entry for entry in entries}
             self._refuse_alike(folder, entries)
@@ -163,6 +169,33 @@ class IconIndex:
             shown = self.project.rel(path)
             self.problems.append(DataError(f"icon file {named(shown)} is {kind}, not an ordinary file (pnp reads only "
                                            "ordinary files)", Mark(shown)))
+
+    def check_credits(self, chk: CheckerShape) -> None:
+        """A warning at each row `pnp icons add` wrote in the game's own icons/ATTRIBUTION.md whose icon file is
+        not in that folder: an `icons add` killed between writing the credits and the icon (the credits go first,
+        so that no icon is ever left uncredited) left a row for an icon that is not there, and validate said ok.
+        Only an ordinary file, no link, of the folder already checked inside the project is read; one that is
+        not, or is too large or not UTF-8, is `icons add`'s to refuse."""
+        from .load import MAX_FILE_BYTES
+
+        folder = self.folders[0]
+        if (real := self._inside.get(folder)) is None:  # (none, or outside the project: said, and never read)
+            return
+        credits = real / "ATTRIBUTION.md"
+        try:
+            if not stat.S_ISREG(os.lstat(credits).st_mode):
+                return
+            raw = read_project_file(credits, MAX_FILE_BYTES, None)
+            text = raw.decode("utf-8")
+        except (OSError, ValueError, DataError):  # (LoadError is a DataError; a decode error a ValueError)
+            return
+        shown = self.project.rel(folder / "ATTRIBUTION.md")
+        for number, line in enumerate(text.splitlines(), 1):
+            row = ADDED_ROW.match(line)
+            if row is not None and not present(real / f"{row[1]}.svg"):
+                chk.report.warning(f"credits the icon {named(row[1])}, but {named(row[1] + '.svg')} is not in this folder "
+                         "(an `icons add` stopped before writing it?): add it again with `pnp icons add`, or "
+                         "remove the row", Mark(shown, number, 1))
 
     def set_aliases(self, aliases: Record, chk: CheckerShape) -> None:
         """game.yaml's `icons:` (name -> icon); an alias naming nothing, or itself through others, is reported, and
