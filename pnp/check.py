@@ -583,8 +583,12 @@ class Checks:
         return off
 
     def printable_problems(self, p: "Printable", problems: list[tuple[str, Mark | None]]) -> None:
+        # a rulebook's diagram is asked for at a line of the rulebook, which may be the one at fault (a card's
+        # layout drawn with no item): said with the layout's line, which named no rulebook line at all
+        asked = f" (the rulebook's picture at {p.mark})" if p.side == "picture" and p.mark is not None else ""
+        label = f" (printing {p.label})" if p.item is not None or p.extra else ""
         for message, mark in problems:
-            self.error(message, mark, f" (printing {p.label})" if p.item is not None or p.extra else "")
+            self.error(message, mark, label + asked)
 
     def layout_keys(self, layout: "Layout", kind: "Kind") -> None:
         """A key another kind's layouts read (a die's `net` on a card's layout) would be silently ignored."""

@@ -172,8 +172,8 @@ class _Compiler:
         if not isinstance(name, str):
             return spec  # (a style named otherwise than by text is refused as the `style:` option checks it)
         style = self.styles.get(name)
-        if style is None and name in self.styles.refused:  # (said at the style: 'unknown', with its name
-            return spec  # among none, was said too)
+        if style is None and (name in self.styles.refused or self.styles.unread):  # (said at the style, or at
+            return spec  # the styles file left unread: 'unknown', with its name among none, was said too)
         if style is None:
             known = self.styles.names()
             self.problems.append((f"unknown text style {named(name)}{did_you_mean(name, known)}; styles: "

@@ -40,6 +40,9 @@ class StyleSet:
         self.raw: dict[str, Record] = {}  # style name -> its settings as written
         self.where: dict[str, Mark | None] = {}  # style name -> where it is written
         self.refused: set[str] = set()  # names of styles whose settings are refused (no mapping): said there
+        # whether a styles file could not be read at all (malformed, nested too deep): its refusal is said at the
+        # file, and every style a layout names was 'unknown ...; styles: none (declare them in text-styles.yaml)'
+        self.unread = False
         for folder in (project.shared_layouts, project.layouts / game_id):  # the game's own win
             self._read(folder / f"{STYLES_FILE}.yaml")
         self.styles: dict[str, Record] = {}
@@ -58,6 +61,7 @@ class StyleSet:
             data = load_file(self.project.inside(path, Mark(shown), "styles file"), shown, self.project.root)
         except (LoadError, DataError) as e:
             self.problems.append((e.message, e.mark))
+            self.unread = True
             return
         if data is None:
             return
