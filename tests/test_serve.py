@@ -121,6 +121,11 @@ def test_preview_state_has_every_card_with_its_data_and_source(mini):
     (mini.root / "output" / "mini").mkdir(parents=True)
     (mini.root / "output" / "mini" / "mini-a4.pdf").write_bytes(b"%PDF-1.4\n")  # what `pnp build` names its kit
     assert preview.refresh()["build"] == "output/mini/mini-a4.pdf"
+    outside = mini.root.parent / "outside.pdf"
+    outside.write_bytes(b"%PDF-1.4\n")
+    (mini.root / "output" / "mini" / "mini-a4.pdf").unlink()
+    (mini.root / "output" / "mini" / "mini-a4.pdf").symlink_to(outside)  # a link out of the project: /files/ 404s
+    assert preview.refresh()["build"] is None
 
 
 def test_a_one_card_edit_renders_one_face_again(mini, monkeypatch):
