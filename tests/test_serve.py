@@ -918,6 +918,9 @@ def test_the_watcher_watches_each_folder_of_the_inputs_and_never_follows_a_link_
     assert all(folder.is_relative_to(mini.root) for folder in watched)
     (mini.root / "fonts").symlink_to(elsewhere, target_is_directory=True)  # os.walk walks a link it starts at
     assert not any(folder.is_relative_to(mini.root / "fonts") for folder, _ in _folders_now(mini, ["mini"]))
+    (elsewhere / "mini").mkdir()  # output/ a link out: its output/mini was watched, and listed every second
+    (mini.root / "output").symlink_to(elsewhere, target_is_directory=True)
+    assert not any(folder.is_relative_to(mini.root / "output") for folder, _ in _folders_now(mini, ["mini"]))
     for n in range(5):
         (mini.cards / "mini" / "art" / str(n)).mkdir()
     monkeypatch.setattr("pnp.serve.watch.MAX_WATCHED_FOLDERS", 4)  # the walk, made every second, is bounded
