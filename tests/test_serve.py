@@ -463,11 +463,13 @@ def test_a_source_page_numbers_lines_as_messages_do_and_shows_a_long_file_in_par
     import pnp.serve.app
 
     monkeypatch.setattr(pnp.serve.app, "MAX_SOURCE_LINES", 3)
-    (mini.root / "layouts" / "mini" / "notes.txt").write_text("one\ftwo\r\nthree\nfour\nfive\n")
+    # (a U+202E of a comment reversed how the rest of its line displayed: shown as its escape)
+    (mini.root / "layouts" / "mini" / "notes.txt").write_text("one\ftwo\r\nthree\u202e<\nfour\nfive\n")
     with TestClient(create_app(mini, ["mini"]), base_url=LOCAL) as client:
         page = client.get("/source/layouts/mini/notes.txt").text
-    assert re.findall(r'<tr id="L(\d+)">.*?<pre>(.*?)</pre>', page, re.S) == [("1", "one\ftwo"), ("2", "three"),
-                                                                         ("3", "four")]
+    assert re.findall(r'<tr id="L(\d+)">.*?<pre>(.*?)</pre>', page, re.S) == [
+        ("1", "one\ftwo"), ("2", 'three<span class="hidden-char">\\u202e</span>&lt;'),
+        ("3", "four")]
     assert '1 more line: <a href="/files/layouts/mini/notes.txt">' in page
 
 
