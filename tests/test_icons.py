@@ -188,6 +188,13 @@ def test_a_package_of_many_members_or_a_pipe_is_refused_without_reading_it_all(t
     os.mkfifo(tmp_path / "unpacked" / "icons.json")
     result = run(root, "icons", "add", "mini", "anchor", "--package", str(tmp_path / "unpacked"))
     assert result.exit_code == 2 and "icons.json: error: a named pipe, not an ordinary file" in result.output
+    # a folder someone sent whose icons.json leads out of it: the file it leads to was read (/etc/passwd)
+    (tmp_path / "linked").mkdir()
+    (tmp_path / "outside.json").write_text(json.dumps({"icons": {"anchor": {"body": "<path d='M0 0'/>"}}}))
+    os.symlink(tmp_path / "outside.json", tmp_path / "linked" / "icons.json")
+    result = run(root, "icons", "add", "mini", "anchor", "--package", str(tmp_path / "linked"))
+    assert result.exit_code == 2 and "icons.json: error: a symbolic link (to " in result.output, result.output
+    assert not (root / "layouts" / "mini" / "icons" / "anchor.svg").exists()
 
 
 def test_an_icon_svglib_ran_out_of_time_on_is_not_read_again_for_every_face(tmp_path, monkeypatch):

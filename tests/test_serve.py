@@ -121,6 +121,11 @@ def test_preview_state_has_every_card_with_its_data_and_source(mini):
     (mini.root / "output" / "mini").mkdir(parents=True)
     (mini.root / "output" / "mini" / "mini-a4.pdf").write_bytes(b"%PDF-1.4\n")  # what `pnp build` names its kit
     assert preview.refresh()["build"] == "output/mini/mini-a4.pdf"
+    outside = mini.root.parent / "outside.pdf"
+    outside.write_bytes(b"%PDF-1.4\n")
+    (mini.root / "output" / "mini" / "mini-a4.pdf").unlink()
+    (mini.root / "output" / "mini" / "mini-a4.pdf").symlink_to(outside)  # a link out of the project: /files/ 404s
+    assert preview.refresh()["build"] is None
 
 
 def test_a_one_card_edit_renders_one_face_again(mini, monkeypatch):
@@ -458,11 +463,13 @@ def test_a_source_page_numbers_lines_as_messages_do_and_shows_a_long_file_in_par
     import pnp.serve.app
 
     monkeypatch.setattr(pnp.serve.app, "MAX_SOURCE_LINES", 3)
-    (mini.root / "layouts" / "mini" / "notes.txt").write_text("one\ftwo\r\nthree\nfour\nfive\n")
+    # (a U+202E of a comment reversed how the rest of its line displayed: shown as its escape)
+    (mini.root / "layouts" / "mini" / "notes.txt").write_text("one\ftwo\r\nthree\u202e<\nfour\nfive\n")
     with TestClient(create_app(mini, ["mini"]), base_url=LOCAL) as client:
         page = client.get("/source/layouts/mini/notes.txt").text
-    assert re.findall(r'<tr id="L(\d+)">.*?<pre>(.*?)</pre>', page, re.S) == [("1", "one\ftwo"), ("2", "three"),
-                                                                         ("3", "four")]
+    assert re.findall(r'<tr id="L(\d+)">.*?<pre>(.*?)</pre>', page, re.S) == [
+        ("1", "one\ftwo"), ("2", 'three<span class="hidden-char">\\u202e</span>&lt;'),
+        ("3", "four")]
     assert '1 more line: <a href="/files/layouts/mini/notes.txt">' in page
 
 
@@ -913,6 +920,9 @@ def test_the_watcher_watches_each_folder_of_the_inputs_and_never_follows_a_link_
     assert all(folder.is_relative_to(mini.root) for folder in watched)
     (mini.root / "fonts").symlink_to(elsewhere, target_is_directory=True)  # os.walk walks a link it starts at
     assert not any(folder.is_relative_to(mini.root / "fonts") for folder, _ in _folders_now(mini, ["mini"]))
+    (elsewhere / "mini").mkdir()  # output/ a link out: its output/mini was watched, and listed every second
+    (mini.root / "output").symlink_to(elsewhere, target_is_directory=True)
+    assert not any(folder.is_relative_to(mini.root / "output") for folder, _ in _folders_now(mini, ["mini"]))
     for n in range(5):
         (mini.cards / "mini" / "art" / str(n)).mkdir()
     monkeypatch.setattr("pnp.serve.watch.MAX_WATCHED_FOLDERS", 4)  # the walk, made every second, is bounded

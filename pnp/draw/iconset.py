@@ -9,6 +9,7 @@ import hashlib
 import io
 import json
 import math
+import os
 import re
 import stat
 import tarfile
@@ -92,8 +93,8 @@ def load_set(package: Path | None = None) -> JSON:
     else from the verified download kept in pnp's cache (fetched on first use)."""
     if package is not None:
         package = Path(package)
-        if package.is_dir():
-            return _parsed(_read_given(package / "icons.json"), f"{package}/icons.json")
+        if package.is_dir():  # (its icons.json is read as the folder holds it: see _read_given's `follow`)
+            return _parsed(_read_given(package / "icons.json", follow=False), f"{package}/icons.json")
         return _from_tarball(_read_given(package), str(package))
     folder = private_folder("game-icons", VERSION)
     kept = folder / f"game-icons-{VERSION}.tgz" if folder else None
@@ -131,13 +132,18 @@ def _integrity(data: bytes) -> str:
     return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
 
 
-def _read_given(path: Path) -> bytes:
+def _read_given(path: Path, follow: bool = True) -> bytes:
     """The bytes of a file given with --package: an ordinary file (never a pipe or device) of at most
-    MAX_PACKAGE_BYTES, read no further than that."""
+    MAX_PACKAGE_BYTES, read no further than that. A link is followed only where `follow` (the path typed): the
+    icons.json of a folder given is no link, as a folder someone sent may hold one to any file of the computer
+    (pnp read /etc/passwd through it)."""
     from ..project import NotRegularFile, _size_text, open_regular
 
+    if not follow and path.is_symlink():
+        raise UsageError(f"a symbolic link (to {shown(os.readlink(path))}): pnp reads the package's own file only, "
+                         "not one a link leads to", Mark(str(path)))
     try:
-        with open(open_regular(path), "rb") as f:
+        with open(open_regular(path, follow), "rb") as f:
             data = f.read(MAX_PACKAGE_BYTES + 1)
     except NotRegularFile as e:
         raise UsageError(f"{e.kind}, not an ordinary file", Mark(str(path))) from None

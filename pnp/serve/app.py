@@ -596,13 +596,26 @@ def _title(project: "Project", game: str, known: dict[str, tuple[object, str]]) 
     return title
 
 
+# what a source page shows as its escape, marked: a character that reorders or hides the text around it (the
+# bidirectional controls, zero-width and invisible ones, Unicode's line and paragraph separators), which a YAML
+# comment may hold: a U+202E there reversed how the rest of its line displayed, so the page showed a line other
+# than the file's (a tab, a form feed and the like are shown as they are: they hide nothing)
+_HIDING = re.compile(r"[\xad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb"
+                     r"\U000e0000-\U000e007f]")
+
+
+def _source_line(line: str) -> str:
+    """One line of a source page as HTML: escaped, each character of _HIDING shown as its escape, marked."""
+    return _HIDING.sub(lambda m: f'<span class="hidden-char">{html.escape(repr(m[0])[1:-1])}</span>', html.escape(line))
+
+
 def _source_page(rel: str, text: str) -> str:
     """A data or layout file with numbered lines, each line an anchor (#L12) so a message can link to it; its
     first MAX_SOURCE_LINES lines only, the rest named by a link to the whole file (5 MB of line breaks made a
     page of 460 MB, 1.4 GB of memory and 13 s for one request)."""
     # lines as messages count them (not at \f or \x1c as str.splitlines does); the rest left whole, counted
     lines = LINE_END.split(text.removesuffix("\n").removesuffix("\r"), maxsplit=MAX_SOURCE_LINES)
-    rows = "".join(f'<tr id="L{n}"><td class="n"><a href="#L{n}">{n}</a></td><td><pre>{html.escape(line)}</pre>'
+    rows = "".join(f'<tr id="L{n}"><td class="n"><a href="#L{n}">{n}</a></td><td><pre>{_source_line(line)}</pre>'
                    "</td></tr>" for n, line in enumerate(lines[:MAX_SOURCE_LINES], 1))
     if len(lines) > MAX_SOURCE_LINES:
         rest = lines[-1]

@@ -453,13 +453,23 @@ class Preview:
         problems = [{"severity": d.severity, "message": printable(d.message), "where": _where(d.mark),
                      "card": index.of(d)} for d in diagnostics]
         problems.sort(key=lambda p: p["severity"] != "error")  # errors first, each in file order
-        build = built_kit(self.project, self.game_id, self.options)
         title = game.shown_title if game is not None and game.meta else self.game_id
         return {"game": self.game_id, "title": shortened(title, MAX_SHOWN_CHARS),
                 "generation": self.generation, "status": status, "stale": status == "stale" and bool(self.good),
                 "problems": problems, "components": good["components"], "cards": good["cards"],
                 "rulebook": self._book_state(), "seconds": round(self.seconds, 3),
-                "build": self.project.rel(build) if build.is_file() else None}
+                "build": self._build_shown()}
+
+    def _build_shown(self) -> str | None:
+        """The game's latest kit as the page links it, when /files/ serves it: a file inside the project. One
+        that is a link out of it (to /etc/passwd) was offered as the latest build, its link answering 404, and
+        looked at outside the project at every refresh."""
+        build = built_kit(self.project, self.game_id, self.options)
+        try:
+            real = self.project.inside(build, built=True)
+        except (PnpError, OSError):
+            return None
+        return self.project.rel(build) if real.is_file() else None
 
     def _book_state(self) -> dict[str, Any] | None:
         if self.book is None:

@@ -74,7 +74,8 @@ def _folders_now(project: "Project", games: Iterable[str]) -> list[tuple[Path, i
     """The folders to watch, each with its inode (one removed and made again is another folder to watch): cards/
     and layouts/ themselves (their entries are the games), every real folder of the served games' folders in
     them, of layouts/shared/ and of fonts/ with no hidden part, never through a link, then output/ with the
-    served games' folders in it (where simulate writes). Each is watched alone, not its tree: watched whole, a
+    served games' folders in it (where simulate writes), unless output/ is a link (its <game> folder was
+    watched and listed every second wherever the link led). Each is watched alone, not its tree: watched whole, a
     link in a game's folder to / or /usr was followed, and the preview walked and watched every folder of the
     computer (15,000 inotify watches for /usr, taken from every program of the user). Only folders that are
     there count towards MAX_WATCHED_FOLDERS, the inputs' first: output/<game> of each of 1,100 games served was
@@ -88,7 +89,7 @@ def _folders_now(project: "Project", games: Iterable[str]) -> list[tuple[Path, i
         yield from tops
         for top in _input_trees(project, games, tops, watched):
             yield from _folders_below(top)
-        if output in watched:
+        if output in watched and not output.is_symlink():  # (output/<game> is looked at through output/)
             yield from (output, *(output / game for game in games))
 
     for folder in walked():
