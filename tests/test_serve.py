@@ -206,6 +206,26 @@ def test_faces_drawn_in_chunks_are_the_same_images_and_a_failing_face_costs_only
             assert chunked.store.get(face["image"]).png == whole.store.get(cards[key]["faces"][n]["image"]).png
 
 
+def test_the_gallery_holds_few_chunks_pdfs_open_at_once(mini, monkeypatch):
+    import pnp.serve.images as images
+
+    monkeypatch.setattr(images, "CHUNKS", (1, 1))  # a PDF a face: many chunks
+    opened, held = [], []
+    real = images._opened
+
+    def counted(pdf: bytes):
+        document = real(pdf)
+        opened.append(document)
+        held.append(sum(1 for d in opened if getattr(d, "raw", None) is not None))
+        return document
+
+    monkeypatch.setattr(images, "_opened", counted)
+    state = Preview(mini, "mini").refresh()
+    assert state["status"] == "ok" and len(opened) > 4
+    assert max(held) <= images.MAX_OPEN_PDFS + 1  # (the one just opened, before the oldest is closed)
+    assert all(d.raw is None for d in opened)  # each closed
+
+
 def test_the_gallery_shows_small_images_and_a_face_is_drawn_large_when_the_detail_view_asks(mini):
     from pnp.serve.images import DPI, GALLERY_PX
 

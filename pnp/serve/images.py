@@ -5,7 +5,7 @@ faces whose drawing changed. Also the rulebook, drawn whole into a PDF whose pag
 import hashlib
 import io
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +14,7 @@ from ..export.faces import draw_faces
 from ..export.raster import Shot, page_pixels, png_bytes, render_pixels
 from ..printables import marked_key
 from ..products import KINDS
+from ..template import give_back_freed_memory
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Mapping
@@ -35,6 +36,7 @@ CHUNKS = (256, 256)  # faces drawn into one PDF before it goes to the rasterisin
 # next twice as many up to the second): a layout edit's 140 fronts in one PDF, its fonts and icons embedded and
 # opened once, cost less CPU and wall time than PDFs of 8, 16, 32, 64 and 20 rasterised while the next was drawn
 # (the threads' work slowed the drawing, which holds the GIL, as much as it overlapped it)
+MAX_OPEN_PDFS = 2  # chunks' PDFs open at once: one rasterised while the next is drawn
 
 
 @dataclass(frozen=True)
@@ -170,28 +172,46 @@ def render_faces(studio: "Studio", faces: list, digests: list, detail: bool = Fa
     errors: dict[int, tuple] = {}
     if not faces:
         return images, errors
-    documents: list = []
+    documents: deque[tuple[Any, list]] = deque()  # (an open PDF, the futures rasterising it), oldest first
     with ThreadPoolExecutor(2) as pool:  # (the PDFs in memory: no folder made and removed at each edit)
         try:
-            pending, start, size = [], 0, CHUNKS[0]
+            start, size = 0, CHUNKS[0]
             while start < len(faces):
                 chunk = list(range(start, min(start + size, len(faces))))
                 for pdf, drawn in _drawn(studio, faces, chunk, errors):
-                    documents.append(_opened(pdf))
                     shots = {digests[n]: _shot(faces[n].page, faces[n].trim, detail) for n in drawn}
-                    for half in _halves(shots):  # both threads on one document: one renders while the other encodes
-                        pending.append(pool.submit(rasterise, documents[-1], half))
+                    document = _opened(pdf)
+                    # both threads on one document: one renders while the other encodes
+                    documents.append((document, [pool.submit(rasterise, document, half) for half in _halves(shots)]))
+                    while len(documents) > MAX_OPEN_PDFS:  # every chunk's PDF held open to the end: the gallery
+                        _finished(documents.popleft(), images)  # of 2,000 full-art cards held them all
                 start, size = chunk[-1] + 1, min(2 * size, CHUNKS[1])
-            for future in pending:
-                images.update(future.result())
+            while documents:
+                _finished(documents.popleft(), images)
         finally:
-            for future in pending:
-                future.cancel()
+            for _, futures in documents:
+                for future in futures:
+                    future.cancel()
             pool.shutdown(wait=True)
             with PDFIUM:
-                for document in documents:
+                for document, _ in documents:
                     document.close()
+    if len(faces) > CHUNKS[0]:  # the PDFs' and pixels' freed buffers, else resident after the refresh (229 MB of
+        give_back_freed_memory()  # a 1,000-card full-art game's gallery, 122 MB once handed back; not at a click)
     return images, errors
+
+
+def _finished(opened: tuple[Any, list], images: dict[str, Image]) -> None:
+    """Wait for the rasterising of one open PDF, take its images and close it."""
+    document, futures = opened
+    try:
+        for future in futures:
+            images.update(future.result())
+    finally:
+        for future in futures:
+            future.cancel()
+        with PDFIUM:
+            document.close()
 
 
 def _halves(shots: dict) -> list[dict]:
