@@ -1580,10 +1580,13 @@ def end_with_parent(group: bool = False) -> None:
     process of its group with it: what the rules forked held pnp's standard output open, and `pnp simulate |
     tail` ended by `timeout` waited for that fork. Never the group of a process that leads none (pnp's own)."""
     parent = os.getppid()
-    # Windows never gives a process another parent: the id of one that ended stays its parent's, and a worker
-    # watching the id alone played on for good. There a worker pnp started (spawned) holds its parent's handle,
-    # which says when the parent has ended
-    started_by = multiprocessing.parent_process() if os.name == "nt" else None
+    known = multiprocessing.parent_process()  # (the process that started this one, by multiprocessing)
+    # Its handle (a pipe it holds open while it lives) says when it has ended where its id cannot: on Windows,
+    # which never gives a process another parent, the id of one that ended stays its parent's (a worker watching
+    # the id alone played on for good); and where the id just read is not that process's, either a fork server
+    # started this one or pnp had already ended before the line above ran, the watch then keeping its
+    # successor's id for good (a test of it failed on a loaded machine)
+    started_by = known if known is not None and (os.name == "nt" or known.pid != parent) else None
 
     def watch() -> None:
         while os.getppid() == parent and (started_by is None or started_by.is_alive()):

@@ -465,16 +465,21 @@ def test_a_worker_ends_once_the_pnp_that_started_it_has_ended():
     from pnp.project import PARENT_LOOKED_AT_EVERY, end_with_parent
 
     read_end, write_end = os.pipe()
+    watching_read, watching_write = os.pipe()
     pnp = os.fork()
-    if pnp == 0:  # the pnp: starts a worker, says its pid, and ends
+    if pnp == 0:  # the pnp: starts a worker, says its pid once the worker watches, and ends
         worker = os.fork()
         if worker == 0:
             end_with_parent()
+            os.write(watching_write, b"w")
             time.sleep(60)
             os._exit(0)
+        os.read(watching_read, 1)
         os.write(write_end, f"{worker}".encode())
         os._exit(0)
     os.close(write_end)
+    os.close(watching_write)
+    os.close(watching_read)
     os.waitpid(pnp, 0)
     worker = int(os.read(read_end, 32))
     os.close(read_end)
@@ -498,6 +503,8 @@ def test_a_worker_ends_with_pnp_where_the_system_keeps_its_parents_id(monkeypatc
     import pnp.project as project_mod
 
     class EndedParent:
+        pid = os.getppid()  # (the id of one that ended stays the parent's)
+
         def is_alive(self) -> bool:
             return False
 
@@ -507,6 +514,28 @@ def test_a_worker_ends_with_pnp_where_the_system_keeps_its_parents_id(monkeypatc
     monkeypatch.setattr(project_mod.os, "_exit", lambda code: ended.set())
     project_mod.end_with_parent()
     monkeypatch.setattr(os, "name", "posix")
+    assert ended.wait(2)
+
+
+def test_a_worker_whose_pnp_ended_before_it_watched_ends_too(monkeypatch):
+    """A pnp ended before its worker began to watch it had already given the worker another parent, whose id
+    the watch took for pnp's: the worker played on for good. The watch compares with the id multiprocessing
+    recorded when pnp started the worker: here that of a process that has ended."""
+    import multiprocessing
+    import threading
+    from types import SimpleNamespace
+
+    import pnp.project as project_mod
+
+    gone = os.fork()
+    if gone == 0:
+        os._exit(0)
+    os.waitpid(gone, 0)
+    ended = threading.Event()
+    pnp_ended = SimpleNamespace(pid=gone, is_alive=lambda: False)  # (its pipe closed as it ended)
+    monkeypatch.setattr(multiprocessing, "parent_process", lambda: pnp_ended)
+    monkeypatch.setattr(project_mod.os, "_exit", lambda code: ended.set())
+    project_mod.end_with_parent()
     assert ended.wait(2)
 
 
