@@ -20,6 +20,7 @@ import operator
 import os
 import re
 import warnings
+import weakref
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -962,6 +963,9 @@ def _rule_fill(fill: Any) -> Any:
         return None if fill.bgColor.type == "auto" else PatternFill("solid", fgColor=fill.bgColor)
     return fill
 
+_THEMES: "weakref.WeakKeyDictionary[Any, tuple[str, ...]]" = weakref.WeakKeyDictionary()  # workbook -> its theme
+
+
 class _SheetRead:
     """The rows of a sheet read so far (_sheet_rows), and where the reading is."""
 
@@ -995,8 +999,13 @@ class _SheetRead:
 
     @functools.cached_property
     def theme(self) -> tuple[str, ...]:
-        """The workbook's theme colours (theme_colours), read once needed."""
-        return theme_colours(self.ws.parent._archive)
+        """The workbook's theme colours (theme_colours), read once needed, once per workbook: finding its theme
+        part reads the workbook's relations, one per sheet, and a workbook of 800 sheets each read by a table
+        spent 11 s of its validation there."""
+        book = self.ws.parent
+        if (found := _THEMES.get(book)) is None:
+            found = _THEMES[book] = theme_colours(book._archive)
+        return found
 
     def _refuse_misplaced(self, elements: Any, skipped: Any = None) -> None:
         """LoadError at the first of `elements` (but `skipped`) named as a row or a cell is (_misplaced_said), or
