@@ -6,6 +6,8 @@ YAML flow text in one cell, e.g. [a, b] or {plants: 2}. Every value is marked wi
 column (and the sheet, for a workbook), so a message points at the cell."""
 
 import collections
+import contextlib
+import contextvars
 import csv
 import dataclasses
 import datetime
@@ -15,11 +17,13 @@ import io
 import itertools
 import math
 import operator
+import os
 import re
 import warnings
+import weakref
 import zipfile
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -342,14 +346,71 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None, warn: Warn | None = No
                beneath: Path | None = None, sheet_mark: Mark | None = None) -> tuple[Rows, str]:
     """(row number, [cell value]) per row of one sheet (the first not hidden unless `sheet` names one), and the
     name messages use for it: file[sheet]. The file is opened once, as it was checked (open_project_file,
-    `beneath`), and the zip reader and openpyxl are given it: each opened the path again, following links."""
-    with open_project_file(path, MAX_FILE_BYTES, Mark(shown), beneath=beneath) as file:
-        return _workbook_rows(file, shown, sheet, warn, sheet_mark)
+    `beneath`), and the zip reader and openpyxl are given it: each opened the path again, following links.
+    Within reading_workbooks(), a workbook already checked and opened there (the same file, unchanged) is read
+    again from that opening: checking and opening it is work in the size of the whole workbook, and a game of
+    200 tables each reading its own sheet of one workbook took 8.5 s to validate, four times 100's."""
+    shelf = _SHELF.get()
+    file: BinaryIO | None = open_project_file(path, MAX_FILE_BYTES, Mark(shown), beneath=beneath)
+    try:
+        assert file is not None  # (as opened)
+        if shelf is None:
+            book, charts = _checked_book(file, shown)
+            try:
+                return _rows_of(book, charts, shown, sheet, warn, sheet_mark)
+            finally:
+                book.close()
+        key = _file_key(file)
+        if key not in shelf.books:
+            shelf.books[key] = _checked_book(file, shown)  # (a refusal is not kept: said again by each table)
+            shelf.keep(file, shelf.books[key][0])
+            file = None  # (closed with the shelf)
+        book, charts = shelf.books[key]
+        return _rows_of(book, charts, shown, sheet, warn, sheet_mark)
+    finally:
+        if file is not None:
+            file.close()
 
 
-def _workbook_rows(path: BinaryIO, shown: str, sheet: str | None, warn: Warn | None,
-                   sheet_mark: Mark | None = None) -> tuple[Rows, str]:
-    """_xlsx_rows of the workbook open as `path`."""
+def _file_key(file: BinaryIO) -> tuple[int, ...]:
+    """What tells an opened file from another, and from itself changed: its device, inode, size and time."""
+    st = os.fstat(file.fileno())
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+@dataclasses.dataclass
+class _Shelf:
+    """The workbooks read_table opened within one reading_workbooks(), by _file_key, with what closes them."""
+
+    books: dict[tuple[int, ...], tuple[Any, list[str]]] = dataclasses.field(default_factory=dict)
+    opened: list[tuple[BinaryIO, Any]] = dataclasses.field(default_factory=list)
+
+    def keep(self, file: BinaryIO, book: Any) -> None:
+        self.opened.append((file, book))
+
+
+_SHELF: contextvars.ContextVar["_Shelf | None"] = contextvars.ContextVar("pnp_workbooks", default=None)
+
+
+@contextlib.contextmanager
+def reading_workbooks() -> Iterator[None]:
+    """Within it, each workbook read_table reads is checked and opened once, however many tables read it (their
+    sheets, or one sheet again); each is closed at its end."""
+    shelf = _Shelf()
+    token = _SHELF.set(shelf)
+    try:
+        yield
+    finally:
+        _SHELF.reset(token)
+        for file, book in shelf.opened:
+            with contextlib.suppress(Exception):  # (closing what was read: nothing of it is lost)
+                book.close()
+            file.close()
+
+
+def _checked_book(path: BinaryIO, shown: str) -> tuple[Any, list[str]]:
+    """The workbook open as `path`, checked whole (its parts, sizes, sheet count and names), opened by openpyxl:
+    (its book, the names of its chart sheets)."""
     try:
         with zipfile.ZipFile(path) as z:
             check_parts(z, shown)
@@ -368,6 +429,16 @@ def _workbook_rows(path: BinaryIO, shown: str, sheet: str | None, warn: Warn | N
                             "read (a sheet without its part, or a workbook saved as Strict Open XML): save it as "
                             "an Excel Workbook (.xlsx)", Mark(shown))
         _check_sheet_names(book.sheetnames + charts, shown)
+    except BaseException:
+        book.close()
+        raise
+    return book, charts
+
+
+def _rows_of(book: Any, charts: list[str], shown: str, sheet: str | None, warn: Warn | None,
+             sheet_mark: Mark | None = None) -> tuple[Rows, str]:
+    """The rows of the sheet of `book` a table reads, and its name as messages give it."""
+    try:
         ws = _sheet_read(book, charts, sheet, shown, sheet_mark or Mark(shown))
         # (a sheet's name, as its messages name it: Excel's are of 31 characters at most, and one of 5,000 was said
         # whole before each message of the sheet)
@@ -377,8 +448,6 @@ def _workbook_rows(path: BinaryIO, shown: str, sheet: str | None, warn: Warn | N
         raise
     except Exception as e:  # noqa: BLE001 - a damaged sheet
         raise _unreadable(e, shown) from None
-    finally:
-        book.close()
     return rows, where
 
 
@@ -894,6 +963,9 @@ def _rule_fill(fill: Any) -> Any:
         return None if fill.bgColor.type == "auto" else PatternFill("solid", fgColor=fill.bgColor)
     return fill
 
+_THEMES: "weakref.WeakKeyDictionary[Any, tuple[str, ...]]" = weakref.WeakKeyDictionary()  # workbook -> its theme
+
+
 class _SheetRead:
     """The rows of a sheet read so far (_sheet_rows), and where the reading is."""
 
@@ -927,8 +999,13 @@ class _SheetRead:
 
     @functools.cached_property
     def theme(self) -> tuple[str, ...]:
-        """The workbook's theme colours (theme_colours), read once needed."""
-        return theme_colours(self.ws.parent._archive)
+        """The workbook's theme colours (theme_colours), read once needed, once per workbook: finding its theme
+        part reads the workbook's relations, one per sheet, and a workbook of 800 sheets each read by a table
+        spent 11 s of its validation there."""
+        book = self.ws.parent
+        if (found := _THEMES.get(book)) is None:
+            found = _THEMES[book] = theme_colours(book._archive)
+        return found
 
     def _refuse_misplaced(self, elements: Any, skipped: Any = None) -> None:
         """LoadError at the first of `elements` (but `skipped`) named as a row or a cell is (_misplaced_said), or

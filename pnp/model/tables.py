@@ -16,7 +16,7 @@ from .load import MarkedList, Record, load_data_file, shown
 from .reads import FieldCache, KeptChecks, same
 from .schema import Enum, Field, List, Map, Nested, Schema
 from .shapes import CheckerShape, GameShape
-from .spreadsheet import id_fields, read_table
+from .spreadsheet import id_fields, read_table, reading_workbooks
 from .workbook_parts import SPREADSHEETS, check_spreadsheet_format
 
 # Characters the values of a game's derived fields may print as, all of them together: a derived field is a
@@ -52,31 +52,39 @@ TABLE_FIELDS = {
 def load_tables(game: GameShape, tables: Record, chk: CheckerShape) -> None:
     """Read every table's files into game.tables (a MarkedList of Records per table)."""
     ids = id_fields(tables, game.enums)  # (a spreadsheet's ref cell is read as the id it names)
-    for name, spec in tables.items():
-        items = MarkedList(mark=spec.mark)
-        if not (spec.get("files") or spec.get("file")) and len(found := _files_found(game.folder, name)) > 1:
-            # (a table edited in its workbook while its YAML is read, or a CSV and a workbook: the edits printed
-            # nowhere, with no word)
-            chk.report.warning(f"table '{name}' is read from {found[0]}; {', '.join(found[1:])} beside it "
-                               "is not read (say which file with `file:`, or remove the others)",
-                               tables.key_mark(name))
-        files = spec.get("files") or [spec.get("file") or default_file(game.folder, name)]
-        _refuse_ignored_keys(spec, files, chk)
-        read: dict[Path, str] = {}  # each file read so far (after links) -> as files: names it
-        for fname in files:
-            data = _read(game, spec, name, fname, chk, read, ids)
-            if data is None:
-                continue
-            for i, item in enumerate(data):
-                if not isinstance(item, Record):
-                    chk.error(f"each entry of {name} must be a mapping of fields", data.mark_of(i))
-                    continue
-                items.append(item)
-                items.marks.append(item.mark)
-            if items.mark is spec.mark:
-                items.mark = data.mark
-        game.tables[name] = items
+    with reading_workbooks():  # (a workbook many tables read is checked and opened once)
+        for name in tables:
+            _load_table(game, tables, name, chk, ids)
     game.refresh()
+
+
+def _load_table(game: GameShape, tables: Record, name: str, chk: CheckerShape,
+                ids: Mapping[Any, Field | None]) -> None:
+    """Read one table's files into game.tables[name]."""
+    spec = tables[name]
+    items = MarkedList(mark=spec.mark)
+    if not (spec.get("files") or spec.get("file")) and len(found := _files_found(game.folder, name)) > 1:
+        # (a table edited in its workbook while its YAML is read, or a CSV and a workbook: the edits printed
+        # nowhere, with no word)
+        chk.report.warning(f"table '{name}' is read from {found[0]}; {', '.join(found[1:])} beside it "
+                           "is not read (say which file with `file:`, or remove the others)",
+                           tables.key_mark(name))
+    files = spec.get("files") or [spec.get("file") or default_file(game.folder, name)]
+    _refuse_ignored_keys(spec, files, chk)
+    read: dict[Path, str] = {}  # each file read so far (after links) -> as files: names it
+    for fname in files:
+        data = _read(game, spec, name, fname, chk, read, ids)
+        if data is None:
+            continue
+        for i, item in enumerate(data):
+            if not isinstance(item, Record):
+                chk.error(f"each entry of {name} must be a mapping of fields", data.mark_of(i))
+                continue
+            items.append(item)
+            items.marks.append(item.mark)
+        if items.mark is spec.mark:
+            items.mark = data.mark
+    game.tables[name] = items
 
 
 EMPTY_SHEET = "sheet: is empty: name the workbook's sheet, or leave sheet: out to read its first sheet not hidden"
