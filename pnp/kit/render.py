@@ -223,8 +223,13 @@ def commit(result: GameBuild) -> list[Path]:
         result.discard()
         raise
     tmp = _temporary(folder, name)
-    with open(tmp, "w", encoding="utf-8") as f:
-        manifest(result).write(f)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            manifest(result).write(f)
+    except BaseException:  # a full disk: the kit's temporaries and the half manifest were left, hidden, for good
+        tmp.unlink(missing_ok=True)
+        result.discard()
+        raise
     # the manifest first: a build killed between two renames leaves a manifest listing every name of the new
     # kit, so that the next build knows each file under them as pnp's (_refuse_foreign), old or new; the
     # files it lists that are still old are not as it records them, so the kit is not up to date
