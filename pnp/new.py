@@ -47,6 +47,8 @@ def new_game(project: "Project", game_id: str, start: str = "deck", title: str |
         # a move into place names the game's folder (filename2), not the staging folder it came from: two
         # `pnp new g` at once, the second was refused at '.pnp-new-x1y2/cards/g', a folder gone by then
         named = e.filename2 if isinstance(e.filename2, (str, Path)) else e.filename
+        if isinstance(named, (str, Path)):
+            named = _unstaged(Path(named))
         where = project.rel(named) if isinstance(named, (str, Path)) else project.rel(project.root)
         if e.errno in (errno.ENOTEMPTY, errno.EEXIST) and any(str(t) == str(named) for t in targets):
             # the game's folder made after _checked (another `pnp new` of that name finished first): said as a
@@ -144,6 +146,18 @@ def _staging(project: "Project") -> Iterator[Path]:
     whole game when killed between staging it and moving it into place (or when taking one back)."""
     with locked_scratch(project.root, STAGING_PREFIX) as staged:
         yield staged
+
+
+def _unstaged(path: Path) -> Path:
+    """`path` with the staging folder left out of it: where it goes in the project. A project folder pnp may
+    not write (read-only, a copy from a CD) was refused at '.pnp-new-x1y2', the staging folder it could not
+    make, a name the user never saw; a file that could not be staged (a full disk) at
+    '.pnp-new-x1y2/cards/g/game.yaml'."""
+    parts = path.parts
+    for index, part in enumerate(parts):
+        if part.startswith(STAGING_PREFIX):
+            return Path(*parts[:index], *parts[index + 1:])
+    return path
 
 
 def _remove_made(made: list[Path]) -> None:

@@ -1,6 +1,7 @@
 """`pnp new`: in an empty folder, a new game validates and builds at once, from each starting point, and an
 existing game is never overwritten."""
 
+import errno
 import json
 import os
 import shlex
@@ -150,6 +151,19 @@ def test_new_where_a_games_folder_is_a_file_says_so_and_leaves_nothing(tmp_path,
     assert (tmp_path / blocked).read_text(encoding="utf-8") == "mine\n"
     assert not list(tmp_path.glob("*/mygame")) and not list(tmp_path.glob(".*"))  # no half game, no staging
     assert sorted(p.name for p in tmp_path.iterdir()) == [blocked]  # nor the other folder, made for it, left empty
+
+
+def test_new_in_a_project_it_may_not_write_names_the_project_not_its_staging_folder(tmp_path, monkeypatch):
+    """A read-only project folder: refused at '.pnp-new-x1y2', the staging folder pnp could not make there."""
+    import tempfile
+
+    def refused(dir, prefix):  # as os.mkdir says it in a folder without write permission (root ignores chmod)
+        raise PermissionError(errno.EACCES, "Permission denied", os.path.join(dir, prefix + "x1y2"))
+
+    monkeypatch.setattr(tempfile, "mkdtemp", refused)
+    result = run(tmp_path, "new", "mygame")
+    assert result.exit_code == 2 and result.output.startswith(".: error: cannot write"), result.output
+    assert ".pnp-new" not in result.output
 
 
 def test_new_with_a_root_under_a_file_says_so(tmp_path):

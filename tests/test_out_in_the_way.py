@@ -232,3 +232,15 @@ def test_a_pdf_pnp_cannot_read_is_kept_as_the_users(tmp_path, monkeypatch):
     monkeypatch.setattr(pnp.project.os, "open", unreadable)
     with pytest.raises(UsageError, match="in the report's way"):
         pnp.project.refuse_unmarked_pdf(tmp_path / "a.pdf", "the report", lambda p: p.name)
+
+
+def test_a_folder_in_the_kit_manifests_place_is_said_there_not_at_the_kits_first_pdf(tmp_path):
+    """A folder named manifest.json beside the kit: no manifest read, the kit's first PDF was refused as 'a file
+    pnp did not write (no manifest.json beside it lists it)', and moving it away led to the folder's refusal."""
+    from pnp.kit.render import _refuse_foreign
+
+    (tmp_path / "manifest.json").mkdir()
+    (tmp_path / "mini-a4.pdf").write_bytes(b"%PDF-1.4 old")
+    with pytest.raises(IsADirectoryError) as refused:
+        _refuse_foreign(tmp_path, "manifest.json", None, ["mini-a4.pdf"], "mini", lambda p: p.name)
+    assert refused.value.filename == str(tmp_path / "manifest.json")

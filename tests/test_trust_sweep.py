@@ -175,6 +175,30 @@ def test_a_disk_filling_while_the_whole_kit_is_saved_is_one_error_and_the_old_ki
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
 
 
+def test_a_disk_filling_as_the_manifest_is_written_leaves_no_hidden_kit(tmp_path, monkeypatch):
+    """The disk full as the kit's manifest was written, the last file: refused, but the kit's every new PDF was
+    left hidden in its folder (.evo-a4.pdf.pnp-x.tmp...), as much again as the kit, on a disk full already."""
+    from types import SimpleNamespace
+
+    from pnp.kit import render
+    from pnp.units import PrintOptions
+
+    pdf = temporary_beside(tmp_path / "g-a4.pdf")
+    pdf.write_bytes(b"%PDF-1.4 new")
+    studio = SimpleNamespace(options=PrintOptions(), project=SimpleNamespace(rel=str))
+    result = render.GameBuild(SimpleNamespace(id="g"), studio, tmp_path, files={"g-a4.pdf": pdf})
+
+    class Full:
+        def write(self, file):
+            file.write("{")
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(render, "manifest", lambda result: Full())
+    with pytest.raises(OSError):
+        render.commit(result)
+    assert list(tmp_path.iterdir()) == []
+
+
 def _kit(folder: Path) -> dict[Path, Path]:
     """Three old files of a kit and the new ones written beside them, to be committed."""
     renames = {}

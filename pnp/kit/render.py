@@ -3,6 +3,7 @@ PDF is those PDFs' pages copied in print order (qpdf, through pikepdf), never dr
 temporary names beside the old ones and replace them only when every one is written."""
 
 import contextlib
+import errno
 import os
 import re
 import stat
@@ -219,12 +220,17 @@ def commit(result: GameBuild) -> list[Path]:
     before, listed = _kit_record(folder / name, result.game.id)
     try:
         _refuse_foreign(folder, name, listed, result.files, result.game.id, result.studio.project.rel)
-    except UsageError:
+    except (UsageError, OSError):
         result.discard()
         raise
     tmp = _temporary(folder, name)
-    with open(tmp, "w", encoding="utf-8") as f:
-        manifest(result).write(f)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            manifest(result).write(f)
+    except BaseException:  # a full disk: the kit's temporaries and the half manifest were left, hidden, for good
+        tmp.unlink(missing_ok=True)
+        result.discard()
+        raise
     # the manifest first: a build killed between two renames leaves a manifest listing every name of the new
     # kit, so that the next build knows each file under them as pnp's (_refuse_foreign), old or new; the
     # files it lists that are still old are not as it records them, so the kit is not up to date
@@ -291,7 +297,12 @@ def _refuse_foreign(folder: Path, manifest: str, listed: "set[str] | bool | None
     ~/Desktop` over the user's own ~/Desktop/<game>/manifest.json or <game>-a4.pdf replaced it, exit 0. A file
     the manifest lists is the kit's though changed since (replacing it is what a build is asked to do), as is
     every file beside a manifest of the game whose list is damaged; a received folder's kit is replaced too.
-    What is no file there (a folder, a link, a pipe) is said when the build writes there ('cannot write')."""
+    What is no file there (a folder, a link, a pipe) is said when the build writes there ('cannot write'); but a
+    folder in the manifest's place first (OSError): with no manifest read, the kit's first PDF was refused as 'a
+    file pnp did not write (no manifest.json beside it lists it)', moved away in vain."""
+    with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+        if stat.S_ISDIR((folder / manifest).lstat().st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(folder / manifest))
     for name in sorted({manifest, *written}):
         path = folder / name
         try:
