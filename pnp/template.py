@@ -3489,10 +3489,17 @@ def _lookup_ids(keys: Iterable[Any], mapping: Mapping[Any, Any]) -> list[Any]:
     if isinstance(keys, str):  # (its letters were looked up one by one, and a missing one said "in the value
         # formatted", as if a format had failed)
         raise ValueError(f"lookup takes a list of ids, got text {_short(repr(keys))}: write [{_short(repr(keys))}]")
+    # (a value or a table of no items was said in Python's words: "'NoneType' object is not iterable")
+    if not isinstance(keys, Iterable):
+        raise ValueError(f"lookup takes a list of ids, got {_describe_value(keys)}")
+    if not _is_mapping(mapping):
+        raise ValueError(f"lookup looks ids up in a mapping of id: item, as lookup(ref.cards), not "
+                         f"{_describe_value(mapping)}")
     found = []
     for key in keys:
         if key not in mapping:
-            raise ValueError(f"lookup: no id {_short(repr(_number_rounded(key)))} among the {len(mapping):,} it looks in"
+            named_id = "none" if key is None else _short(repr(_number_rounded(key)))
+            raise ValueError(f"lookup: no id {named_id} among the {len(mapping):,} it looks in"
                              f"{did_you_mean(str(key), [str(k) for k in mapping])}")
         found.append(mapping[key])
     return found

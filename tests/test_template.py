@@ -1109,6 +1109,10 @@ def test_an_expression_holding_braces_of_its_own_is_read_as_written():
 @pytest.mark.parametrize("expression, said", [
     ("['lino'] | lookup(goals)", "lookup: no id 'lino' among the 2 it looks in (did you mean 'lion'?)"),
     ("'lion' | lookup(goals)", "lookup takes a list of ids, got text 'lion'"),
+    # (these three were said in Python's words: "'NoneType' object is not iterable", "no id None")
+    ("none | lookup(goals)", "lookup takes a list of ids, got nothing (none)"),
+    ("['lion'] | lookup(none)", "lookup looks ids up in a mapping of id: item, as lookup(ref.cards), not nothing"),
+    ("[none] | lookup(goals)", "lookup: no id none among the 2"),
 ])
 def test_lookup_names_the_id_it_cannot_find_and_refuses_text(expression, said):
     """A missing id was said as "no field or key 'lino' in the value formatted", as if a format had failed,
