@@ -1552,6 +1552,8 @@ _WRITTEN_DIGITS = 15  # a decimal of this many significant digits comes back fro
 
 def _sum(items: Iterable[Any], start: Any = 0) -> Any:
     """sum() in linear time: adding lists one by one copies the growing list every time (quadratic)."""
+    if not isinstance(items, Iterable):  # (said in Python's words: "'NoneType' object is not iterable")
+        raise TypeError(f"sum adds the items of a list, and was given {_describe_value(items)}")
     items = list(items)
     if isinstance(start, (str, bytes, bytearray)):  # (refused before any adding: the items, added one by one to
         # find the pair that did not add, were a million texts joined one at a time, 16 s with no time limit seen)
@@ -2126,6 +2128,17 @@ def _sum_filter(environment: jinja2.Environment, iterable: Iterable[Any], attrib
     if attribute is not None:
         iterable = map(make_attrgetter(environment, attribute), iterable)
     return _sum(iterable, start)
+
+
+@pass_environment
+def _truncate_filter(environment: jinja2.Environment, s: Any, length: int = 255, killwords: bool = False,
+                     end: str = "...", leeway: int | None = None) -> str:
+    """Jinja's truncate, of text or a number as printed: given a number or true it said Python's "object of type
+    'float' has no len()"."""
+    if not isinstance(s, (str, int, float)) or isinstance(s, bool):
+        raise ValueError(f"truncate cuts text, and was given {_describe_value(s)}")
+    text = s if isinstance(s, str) else printed_number(s)
+    return jinja2.filters.do_truncate(environment, text, length, killwords, end, leeway)
 
 
 # filter -> what it would build (characters or items), from its bound arguments, which it may replace (a
@@ -3373,6 +3386,7 @@ def _of_some(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
 ENV.filters.update(min=_of_some("min", ENV.filters["min"]), max=_of_some("max", ENV.filters["max"]))
 ENV.filters = {name: _guard_filter(name, f) for name, f in ENV.filters.items()}
 ENV.filters["sum"] = _guard_filter("sum", _sum_filter)
+ENV.filters["truncate"] = _guard_filter("truncate", _truncate_filter)
 ENV.filters["round"] = _guard_filter("round", _round_filter)
 ENV.filters["abs"] = _guard_filter("abs", _abs)
 ENV.filters["filesizeformat"] = _guard_filter("filesizeformat", _filesizeformat)

@@ -1122,6 +1122,22 @@ def test_lookup_names_the_id_it_cannot_find_and_refuses_text(expression, said):
     assert said in e.value.message
 
 
+@pytest.mark.parametrize("source, said", [
+    ("{{ true | truncate }}", "truncate cuts text, and was given true/false"),
+    ("{{ [1, 2] | truncate }}", "truncate cuts text, and was given a list"),
+    ("{{ sum(true, true) }}", "sum adds the items of a list, and was given true/false"),
+])
+def test_truncate_and_sum_refuse_in_pnps_words_what_they_cannot_read(source, said):
+    """Said in Python's words: "object of type 'bool' has no len()", "'bool' object is not iterable"."""
+    with pytest.raises(ExprError) as e:
+        template.render(source, {})
+    assert said in e.value.message
+
+
+def test_truncate_cuts_a_number_as_printed():
+    assert template.render("{{ 1234567890123 | truncate(8, true, '', 0) }}", {}) == "12345678"
+
+
 @pytest.mark.parametrize("value", [("a", "b"), None])
 def test_split_refuses_what_is_not_text(value):
     """A list was cut as Python prints it (['a', 'b'] | split(',') gave "['a'" and " 'b']", brackets and
