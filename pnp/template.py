@@ -2649,6 +2649,8 @@ def _describe_value(value: object) -> str:
     """A template's value as a message names it: its type, and a scalar quoted (short, as in the template)."""
     if value is None:
         return "nothing (none)"
+    if isinstance(value, str) and type(value) is not str:  # (Markup's own repr was quoted: "Markup('10')")
+        value = str.__str__(value)
     if isinstance(value, (str, int, float)) and not isinstance(value, bool):
         return f"{type_name(value)} ({shown(_number_rounded(value), 30)})"  # (a float as printed, not 0.30000000000000004)
     return "a list" if isinstance(value, tuple) else type_name(value)
