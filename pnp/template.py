@@ -3459,6 +3459,10 @@ ENV.filters["_pnp_origin"] = _pnp_origin
 
 def _percent(part: Any, whole: Any) -> int:
     """A whole-number percentage, halves away from zero as round's: matches | percent(data.cards | length)."""
+    for value, what in ((part, "the part"), (whole, "the whole")):  # (else said in Python's words:
+        # "unsupported operand type(s) for /: 'str' and 'list'")
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise ValueError(f"percent takes numbers (part | percent(whole)), and {what} is {_describe_value(value)}")
     if not whole:
         return 0
     exact_part, exact_whole = _exact_decimal(part), _exact_decimal(whole)

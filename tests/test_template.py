@@ -1128,6 +1128,9 @@ def test_lookup_names_the_id_it_cannot_find_and_refuses_text(expression, said):
     ("{{ sum(true, true) }}", "sum adds the items of a list, and was given true/false"),
     # (a filter applies before the operator: the escaped text was said "a value (Markup('10'))")
     ("{{ 2.5 * 10 | tojson }}", "a number (2.5) and text ('10')"),
+    # (percent said "unsupported operand type(s) for /: 'str' and 'list'")
+    ("{{ 'ab' | percent([1, 2]) }}", "percent takes numbers (part | percent(whole)), and the part is text ('ab')"),
+    ("{{ 3 | percent(true) }}", "and the whole is true/false"),
 ])
 def test_truncate_and_sum_refuse_in_pnps_words_what_they_cannot_read(source, said):
     """Said in Python's words: "object of type 'bool' has no len()", "'bool' object is not iterable"."""
