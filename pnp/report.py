@@ -195,6 +195,8 @@ def type_name(value: object) -> str:
         return "a date" if type(value) is datetime.date else "a date and time"
     if dataclasses.is_dataclass(value) and not isinstance(value, type):  # a record of pnp's: `components[0]`
         return f"a {type(value).__name__.lower()}"
+    if isinstance(value, str):  # (a text of a kind of its own, tojson's or escape's Markup, was 'a value')
+        return "text"
     return {int: "a whole number", float: "a number", str: "text", type(None): "nothing"}.get(plain_type(value),
                                                                                           "a value")
 

@@ -1552,6 +1552,8 @@ _WRITTEN_DIGITS = 15  # a decimal of this many significant digits comes back fro
 
 def _sum(items: Iterable[Any], start: Any = 0) -> Any:
     """sum() in linear time: adding lists one by one copies the growing list every time (quadratic)."""
+    if not isinstance(items, Iterable):  # (said in Python's words: "'NoneType' object is not iterable")
+        raise TypeError(f"sum adds the items of a list, and was given {_describe_value(items)}")
     items = list(items)
     if isinstance(start, (str, bytes, bytearray)):  # (refused before any adding: the items, added one by one to
         # find the pair that did not add, were a million texts joined one at a time, 16 s with no time limit seen)
@@ -2128,6 +2130,17 @@ def _sum_filter(environment: jinja2.Environment, iterable: Iterable[Any], attrib
     return _sum(iterable, start)
 
 
+@pass_environment
+def _truncate_filter(environment: jinja2.Environment, s: Any, length: int = 255, killwords: bool = False,
+                     end: str = "...", leeway: int | None = None) -> str:
+    """Jinja's truncate, of text or a number as printed: given a number or true it said Python's "object of type
+    'float' has no len()"."""
+    if not isinstance(s, (str, int, float)) or isinstance(s, bool):
+        raise ValueError(f"truncate cuts text, and was given {_describe_value(s)}")
+    text = s if isinstance(s, str) else printed_number(s)
+    return jinja2.filters.do_truncate(environment, text, length, killwords, end, leeway)
+
+
 # filter -> what it would build (characters or items), from its bound arguments, which it may replace (a
 # generator read into a list, a value turned into text once)
 _FILTER_SIZES = {"join": _filter_join, "replace": _filter_replace, "indent": _filter_indent, "urlize": _filter_urlize,
@@ -2636,6 +2649,8 @@ def _describe_value(value: object) -> str:
     """A template's value as a message names it: its type, and a scalar quoted (short, as in the template)."""
     if value is None:
         return "nothing (none)"
+    if isinstance(value, str) and type(value) is not str:  # (Markup's own repr was quoted: "Markup('10')")
+        value = str.__str__(value)
     if isinstance(value, (str, int, float)) and not isinstance(value, bool):
         return f"{type_name(value)} ({shown(_number_rounded(value), 30)})"  # (a float as printed, not 0.30000000000000004)
     return "a list" if isinstance(value, tuple) else type_name(value)
@@ -3373,6 +3388,7 @@ def _of_some(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
 ENV.filters.update(min=_of_some("min", ENV.filters["min"]), max=_of_some("max", ENV.filters["max"]))
 ENV.filters = {name: _guard_filter(name, f) for name, f in ENV.filters.items()}
 ENV.filters["sum"] = _guard_filter("sum", _sum_filter)
+ENV.filters["truncate"] = _guard_filter("truncate", _truncate_filter)
 ENV.filters["round"] = _guard_filter("round", _round_filter)
 ENV.filters["abs"] = _guard_filter("abs", _abs)
 ENV.filters["filesizeformat"] = _guard_filter("filesizeformat", _filesizeformat)
@@ -3443,6 +3459,10 @@ ENV.filters["_pnp_origin"] = _pnp_origin
 
 def _percent(part: Any, whole: Any) -> int:
     """A whole-number percentage, halves away from zero as round's: matches | percent(data.cards | length)."""
+    for value, what in ((part, "the part"), (whole, "the whole")):  # (else said in Python's words:
+        # "unsupported operand type(s) for /: 'str' and 'list'")
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise ValueError(f"percent takes numbers (part | percent(whole)), and {what} is {_describe_value(value)}")
     if not whole:
         return 0
     exact_part, exact_whole = _exact_decimal(part), _exact_decimal(whole)
@@ -3489,10 +3509,17 @@ def _lookup_ids(keys: Iterable[Any], mapping: Mapping[Any, Any]) -> list[Any]:
     if isinstance(keys, str):  # (its letters were looked up one by one, and a missing one said "in the value
         # formatted", as if a format had failed)
         raise ValueError(f"lookup takes a list of ids, got text {_short(repr(keys))}: write [{_short(repr(keys))}]")
+    # (a value or a table of no items was said in Python's words: "'NoneType' object is not iterable")
+    if not isinstance(keys, Iterable):
+        raise ValueError(f"lookup takes a list of ids, got {_describe_value(keys)}")
+    if not _is_mapping(mapping):
+        raise ValueError(f"lookup looks ids up in a mapping of id: item, as lookup(ref.cards), not "
+                         f"{_describe_value(mapping)}")
     found = []
     for key in keys:
         if key not in mapping:
-            raise ValueError(f"lookup: no id {_short(repr(_number_rounded(key)))} among the {len(mapping):,} it looks in"
+            named_id = "none" if key is None else _short(repr(_number_rounded(key)))
+            raise ValueError(f"lookup: no id {named_id} among the {len(mapping):,} it looks in"
                              f"{did_you_mean(str(key), [str(k) for k in mapping])}")
         found.append(mapping[key])
     return found

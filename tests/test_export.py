@@ -525,6 +525,15 @@ def test_a_card_size_no_product_fits_is_refused_not_stretched(tmp_path):
     assert not list((root / "output/mini/export/mpc").rglob("*.png"))
 
 
+def test_a_product_of_the_decks_own_size_is_no_note_and_an_offset_is_said_in_hundredths():
+    from pnp.export.services import cut_off, product_for
+    from pnp.units import MM
+
+    poker = (63.5 * MM, 88.9 * MM)  # the float noise of mm against the product's inches: no 5e-15 mm note
+    assert cut_off(product_for("tgc", poker).trim, poker) is None
+    assert cut_off(poker, (63 * MM, 88 * MM)) == "0.25 mm and 0.45 mm"
+
+
 def _cmyk_pdf(path, content, image=None):
     """A one-page PDF drawing `content`, with `image` ((w, h), CMYK bytes) as /Im in a form it draws."""
     import pikepdf

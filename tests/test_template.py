@@ -1109,6 +1109,10 @@ def test_an_expression_holding_braces_of_its_own_is_read_as_written():
 @pytest.mark.parametrize("expression, said", [
     ("['lino'] | lookup(goals)", "lookup: no id 'lino' among the 2 it looks in (did you mean 'lion'?)"),
     ("'lion' | lookup(goals)", "lookup takes a list of ids, got text 'lion'"),
+    # (these three were said in Python's words: "'NoneType' object is not iterable", "no id None")
+    ("none | lookup(goals)", "lookup takes a list of ids, got nothing (none)"),
+    ("['lion'] | lookup(none)", "lookup looks ids up in a mapping of id: item, as lookup(ref.cards), not nothing"),
+    ("[none] | lookup(goals)", "lookup: no id none among the 2"),
 ])
 def test_lookup_names_the_id_it_cannot_find_and_refuses_text(expression, said):
     """A missing id was said as "no field or key 'lino' in the value formatted", as if a format had failed,
@@ -1116,6 +1120,27 @@ def test_lookup_names_the_id_it_cannot_find_and_refuses_text(expression, said):
     with pytest.raises(ExprError) as e:
         template.evaluate(expression, {"goals": {"lion": 1, "l": 2}})
     assert said in e.value.message
+
+
+@pytest.mark.parametrize("source, said", [
+    ("{{ true | truncate }}", "truncate cuts text, and was given true/false"),
+    ("{{ [1, 2] | truncate }}", "truncate cuts text, and was given a list"),
+    ("{{ sum(true, true) }}", "sum adds the items of a list, and was given true/false"),
+    # (a filter applies before the operator: the escaped text was said "a value (Markup('10'))")
+    ("{{ 2.5 * 10 | tojson }}", "a number (2.5) and text ('10')"),
+    # (percent said "unsupported operand type(s) for /: 'str' and 'list'")
+    ("{{ 'ab' | percent([1, 2]) }}", "percent takes numbers (part | percent(whole)), and the part is text ('ab')"),
+    ("{{ 3 | percent(true) }}", "and the whole is true/false"),
+])
+def test_truncate_and_sum_refuse_in_pnps_words_what_they_cannot_read(source, said):
+    """Said in Python's words: "object of type 'bool' has no len()", "'bool' object is not iterable"."""
+    with pytest.raises(ExprError) as e:
+        template.render(source, {})
+    assert said in e.value.message
+
+
+def test_truncate_cuts_a_number_as_printed():
+    assert template.render("{{ 1234567890123 | truncate(8, true, '', 0) }}", {}) == "12345678"
 
 
 @pytest.mark.parametrize("value", [("a", "b"), None])

@@ -63,6 +63,14 @@ def _mm(points: tuple[float, ...]) -> str:
     return f"{points[0] / MM:.4g} x {points[1] / MM:.4g} mm"
 
 
+def cut_off(product: tuple[float, ...], trim: tuple[float, ...]) -> str | None:
+    """How far a product's cut falls from a deck's trim (points) on each side, to 0.01 mm; None when nearer:
+    a size written in millimetres and a product's in inches differ by float noise alone (63.5 x 88.9 mm cards
+    were said 'printed as Poker Deck (63.5 x 88.9 mm) ...: the cut is 5e-15 mm and 5e-15 mm from the trim')."""
+    off = [abs(a - b) / 2 / MM for a, b in zip(product, trim)]
+    return None if max(off) < 0.005 else f"{off[0]:.2f} mm and {off[1]:.2f} mm"
+
+
 def _decks(service: str, faces: list["Face"], studio: "Studio", plan: Plan) -> list[Deck]:
     """Each deck a service can print: (component, its product, [(front, back or None), ...] in card order).
     A deck of no product's size is refused (left out, a warning at its layout's size); one printed a fraction of
@@ -91,11 +99,10 @@ def _deck(service: str, cards: list["Face"], studio: "Studio", plan: Plan) -> De
                              f"card products ({names}); pnp does not stretch cards to another size",
                              layout.spec.mark_of("size")))
         return None
-    if product.trim != cards[0].trim:
-        off = [abs(a - b) / 2 / MM for a, b in zip(product.trim, cards[0].trim)]
+    if off := cut_off(product.trim, cards[0].trim):
         plan.notes.append((f"{component.name}: {_mm(cards[0].trim)} cards printed as {_owner(service)} "
                            f"{product.name} ({_mm(product.trim)}) at their own size, not stretched: the cut is "
-                           f"{off[0]:.2g} mm and {off[1]:.2g} mm from the layout's trim", layout.spec.mark_of("size")))
+                           f"{off} from the layout's trim", layout.spec.mark_of("size")))
     backs = {f.index: f for f in cards if f.side == "back"}
     pairs = [(f, backs.get(f.index)) for f in cards if f.side == "front"]
     if any(back is None for _, back in pairs):

@@ -110,6 +110,17 @@ class _Compiler:
                 out.append(compiled)
         return out
 
+    @staticmethod
+    def _type_refused(spec: Record, kind: object) -> str:
+        """Why an element's type is none pnp draws: a type left out or not a name was said as the element type
+        'None' or '['rect']' (Python's words), with a 'did you mean' to the very name the list held."""
+        types = f"types: {', '.join(ELEMENTS)}"
+        if "type" not in spec:
+            return f"an element says what it draws with type: (one of its {types})"
+        if not isinstance(kind, str):
+            return f"type: expected an element type's name, got {type_name(kind)}; {types}"
+        return f"unknown element type {named(kind)}{did_you_mean(kind, ELEMENTS)}; {types}"
+
     def element(self, spec: object, mark: Mark | None) -> Compiled | None:
         self.count += 1
         if self.count > MAX_ELEMENTS:
@@ -122,8 +133,7 @@ class _Compiler:
         kind = spec.get("type")
         element = ELEMENTS.get(kind) if isinstance(kind, str) else None
         if element is None:
-            self.problems.append((f"unknown element type {named(kind)}{did_you_mean(kind, ELEMENTS)}; "
-                                  f"types: {', '.join(ELEMENTS)}", spec.mark_of("type")))
+            self.problems.append((self._type_refused(spec, kind), spec.mark_of("type")))
             return None
         spec = self._styled(spec)
         compiled = Compiled(element, spec)
