@@ -232,3 +232,23 @@ def test_a_pdf_pnp_cannot_read_is_kept_as_the_users(tmp_path, monkeypatch):
     monkeypatch.setattr(pnp.project.os, "open", unreadable)
     with pytest.raises(UsageError, match="in the report's way"):
         pnp.project.refuse_unmarked_pdf(tmp_path / "a.pdf", "the report", lambda p: p.name)
+
+
+def test_a_pipe_swapped_in_for_simulation_results_after_the_look_never_holds_the_run(tmp_path, monkeypatch):
+    """simulate looked at output/<game>/simulation.json (an ordinary file), then opened the name: a named pipe
+    put there between the two held the run for good. What is opened is checked again, without waiting."""
+    import threading
+
+    import pnp.simulate as simulate
+
+    path = tmp_path / "simulation.json"
+    os.mkfifo(path)
+    looked = os.stat(__file__)  # (as the look before the swap saw it: an ordinary file)
+    monkeypatch.setattr(simulate.os, "lstat", lambda p: looked)
+    said: list[object] = []
+    reader = threading.Thread(target=lambda: said.append(simulate._foreign(path, "mini")), daemon=True)
+    reader.start()
+    reader.join(2)
+    if reader.is_alive():  # (let the held reader go)
+        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+    assert said and "pnp did not write" in str(said[0])
