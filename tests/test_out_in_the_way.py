@@ -252,3 +252,23 @@ def test_a_pipe_swapped_in_for_simulation_results_after_the_look_never_holds_the
     if reader.is_alive():  # (let the held reader go)
         os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
     assert said and "pnp did not write" in str(said[0])
+
+
+def test_a_pipe_swapped_in_for_a_file_managers_own_file_after_the_look_never_holds_the_export(tmp_path, monkeypatch):
+    """An export looked at a .DS_Store in its folder (an ordinary file), then opened the name: a named pipe put
+    there between the two held the export for good."""
+    import pathlib
+    import threading
+
+    from pnp.export.run import _file_managers_own
+
+    path = tmp_path / ".DS_Store"
+    os.mkfifo(path)
+    monkeypatch.setattr(pathlib.Path, "is_file", lambda self: True)  # (as the look before the swap saw it)
+    said: list[bool] = []
+    reader = threading.Thread(target=lambda: said.append(_file_managers_own(path)), daemon=True)
+    reader.start()
+    reader.join(2)
+    if reader.is_alive():  # (let the held reader go)
+        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+    assert said == [False]
