@@ -1037,3 +1037,28 @@ def test_a_picture_saved_over_under_its_name_changes_the_faces_that_show_it(tmp_
     assert result.exit_code == 0, result.output
     changed = [line for line in result.output.splitlines() if line.lstrip().startswith("changed")]
     assert len(changed) == 1 and "lion" in changed[0], result.output
+
+
+def test_a_loose_object_longer_than_its_size_is_refused_at_its_file(tmp_path):
+    """A received repository's loose object whose header says 11 bytes and whose body runs on (2 GB of zeros,
+    2 MB compressed): git wrote it all after the 11 bytes, pnp read the zeros as the next object's header, one
+    line of 2 GB (4 GB of memory, 45 s), and blamed the next file. Here 1 MB runs on, and is the last file."""
+    import zlib
+
+    from pnp.errors import UsageError
+    from pnp.kit.changes import _write_tree
+    from pnp.project import Project
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = tmp_path / "proj"
+    (root / "cards").mkdir(parents=True)
+    (root / "cards" / "a.yaml").write_text("placeholder")
+    _committed(root)
+    oid = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD:cards/a.yaml"], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    loose = root / ".git/objects" / oid[:2] / oid[2:]
+    loose.chmod(0o644)
+    loose.write_bytes(zlib.compress(b"blob 11\0placeholder" + b"\0" * (1 << 20)))
+    with pytest.raises(UsageError, match=r"could not read 'cards/a.yaml' \(a damaged object"):
+        _write_tree(Project(root.resolve()), "HEAD", [("100644", oid, "cards/a.yaml", 11)], tmp_path / "out")

@@ -775,14 +775,17 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
                 with open(target, "xb") as stand_in:
                     stand_in.truncate(size)
                 continue
-            header = git.stdout.readline().split()
+            # (a header is an id, a kind and a size: read no further than one can be long)
+            header = git.stdout.readline(_MAX_HEADER).split()
             if len(header) != 3 or header[1] != b"blob" or int(header[2]) > MAX_BLOB_BYTES:
                 raise UsageError(f"--since {since_shown(ref)}: git cat-file could not read '{path}'")
             if mode == "120000":
                 links.append((path, git.stdout.read(int(header[2])).decode("utf-8", errors="surrogateescape")))
             else:
                 _copy(git.stdout, int(header[2]), target)
-            git.stdout.read(1)  # the newline after each object
+            if git.stdout.read(1) != b"\n":  # the newline after each object, or the object is not its size
+                raise UsageError(f"--since {since_shown(ref)}: git cat-file could not read '{path}' (a damaged "
+                                 "object: longer than its size)")
     except OSError as e:
         if e.filename is not None:  # the scratch folder's refusal, not git's: a name too long for the system
             raise UsageError(f"--since {since_shown(ref)}: the commit's file {shown(path)} cannot be written out: "
@@ -797,6 +800,12 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
         feeder.join()
     for path, link in links:
         _link(ref, root, path, link)
+
+
+# the longest header `git cat-file --batch` writes before an object: an id (64 hex digits at most), its kind and
+# its size. A damaged loose object (its header saying 11 bytes, its body 2 GB of zeros) was written whole by git
+# after its 11 bytes: the next header, read as a line, was a line of 2 GB, held in memory (4 GB, 45 s)
+_MAX_HEADER = 128
 
 
 def _link(ref: str, root: Path, path: str, link: str) -> None:
