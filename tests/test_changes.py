@@ -1062,3 +1062,29 @@ def test_a_loose_object_longer_than_its_size_is_refused_at_its_file(tmp_path):
     loose.write_bytes(zlib.compress(b"blob 11\0placeholder" + b"\0" * (1 << 20)))
     with pytest.raises(UsageError, match=r"could not read 'cards/a.yaml' \(a damaged object"):
         _write_tree(Project(root.resolve()), "HEAD", [("100644", oid, "cards/a.yaml", 11)], tmp_path / "out")
+
+
+def test_a_commit_holding_a_name_no_system_allows_is_refused_as_it_is_listed(tmp_path):
+    """A received commit whose tree held one name of 200 MB (200 KB compressed): its listing was read whole and
+    copied over and over (875 MB) before the name was refused as too long for the system. Here 70 KB."""
+    from pnp.errors import UsageError
+    from pnp.kit.changes import _tree
+    from pnp.project import Project
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = tmp_path / "proj"
+    root.mkdir()
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+
+    def written(kind: str, body: bytes) -> str:
+        return subprocess.run([*git, "hash-object", "-t", kind, "-w", "--literally", "--stdin"], input=body,
+                              capture_output=True, check=True).stdout.decode().strip()
+
+    named = written("tree", b"100644 " + b"a" * 70_000 + b"\0" + bytes.fromhex(written("blob", b"x")))
+    top = written("tree", b"40000 cards\0" + bytes.fromhex(named))
+    commit = subprocess.run([*git, "commit-tree", top, "-m", "as sent"], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    with pytest.raises(UsageError, match="longer than any system allows"):
+        _tree(Project(root.resolve()), "HEAD", commit, "", ["cards"])

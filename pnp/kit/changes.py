@@ -421,6 +421,10 @@ MAX_COMMIT_BYTES = MAX_BLOB_BYTES
 # the files of the game at a commit: each is written to a scratch folder, a round trip to git (a commit of
 # 600,000 files ran for minutes); a game with a picture per card has a few hundred
 MAX_COMMIT_FILES = 20_000
+# one entry git ls-tree lists (its mode, kind, id, size and path): a path no system can hold is refused as it
+# is listed, at 64 KB; a tree of one name of 200 MB (200 KB compressed) was read whole, copied four times
+# over (875 MB), and only then refused as too long for the system
+MAX_LISTED_ENTRY = 64 * 1024
 MAX_GIT_METADATA_BYTES = 64 * 1024 * 1024  # one file of the git folder besides objects/: refs of 500,000 tags
 # one object id, as `rev-parse --verify` prints a commit (SHA-1 or SHA-256): it printed '^' and the id for
 # `^HEAD` (a range's excluded end), which git's other commands then refused as no object
@@ -732,14 +736,20 @@ def _listing(project: "Project", ref: str, *args: str) -> bytes:
     assert git.stdout is not None  # piped
     watchdog = threading.Timer(60, git.kill)
     watchdog.start()
-    chunks, entries = [], 0
+    chunks, entries, pending = [], 0, 0  # pending: the bytes of the entry not yet ended by its NUL
     try:
         while chunk := git.stdout.read(1 << 20):
             chunks.append(chunk)
-            entries += chunk.count(b"\0")
+            parts = chunk.split(b"\0")
+            entries += len(parts) - 1
+            longest = max(pending + len(parts[0]), *map(len, parts[1:]))
+            pending = pending + len(parts[0]) if len(parts) == 1 else len(parts[-1])
             if entries > MAX_COMMIT_FILES:
                 raise UsageError(f"--since {since_shown(ref)}: the game has more than {MAX_COMMIT_FILES:,} files at that commit; "
                                  "pnp compares at most that many")
+            if longest > MAX_LISTED_ENTRY:
+                raise UsageError(f"--since {since_shown(ref)}: the commit holds a file whose name is longer than any "
+                                 "system allows; pnp compares no such commit")
         code = git.wait()  # all listed: git is ending, not to be killed
     finally:
         watchdog.cancel()
