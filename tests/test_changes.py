@@ -1064,9 +1064,14 @@ def test_a_loose_object_longer_than_its_size_is_refused_at_its_file(tmp_path):
         _write_tree(Project(root.resolve()), "HEAD", [("100644", oid, "cards/a.yaml", 11)], tmp_path / "out")
 
 
-def test_a_commit_holding_a_name_no_system_allows_is_refused_as_it_is_listed(tmp_path):
+@pytest.mark.parametrize("mode, name, target, said", [
+    ("100644", "a" * 70_000, b"x", "longer than any system allows"),
+    ("120000", "long", b"a" * 5000, "link 'cards/long' cannot be made: its target is longer"),
+])
+def test_a_commit_holding_a_name_no_system_allows_is_refused_as_it_is_listed(tmp_path, mode, name, target, said):
     """A received commit whose tree held one name of 200 MB (200 KB compressed): its listing was read whole and
-    copied over and over (875 MB) before the name was refused as too long for the system. Here 70 KB."""
+    copied over and over (875 MB) before the name was refused as too long for the system. Here 70 KB. So was a
+    link of a 250 MB target, read from git and held twice (570 MB), before the system refused to make it."""
     from pnp.errors import UsageError
     from pnp.kit.changes import _tree
     from pnp.project import Project
@@ -1082,9 +1087,9 @@ def test_a_commit_holding_a_name_no_system_allows_is_refused_as_it_is_listed(tmp
         return subprocess.run([*git, "hash-object", "-t", kind, "-w", "--literally", "--stdin"], input=body,
                               capture_output=True, check=True).stdout.decode().strip()
 
-    named = written("tree", b"100644 " + b"a" * 70_000 + b"\0" + bytes.fromhex(written("blob", b"x")))
+    named = written("tree", f"{mode} {name}".encode() + b"\0" + bytes.fromhex(written("blob", target)))
     top = written("tree", b"40000 cards\0" + bytes.fromhex(named))
     commit = subprocess.run([*git, "commit-tree", top, "-m", "as sent"], capture_output=True, text=True,
                             check=True).stdout.strip()
-    with pytest.raises(UsageError, match="longer than any system allows"):
+    with pytest.raises(UsageError, match=said):
         _tree(Project(root.resolve()), "HEAD", commit, "", ["cards"])

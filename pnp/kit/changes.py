@@ -421,6 +421,7 @@ MAX_COMMIT_BYTES = MAX_BLOB_BYTES
 # the files of the game at a commit: each is written to a scratch folder, a round trip to git (a commit of
 # 600,000 files ran for minutes); a game with a picture per card has a few hundred
 MAX_COMMIT_FILES = 20_000
+MAX_LINK_TARGET = 4096  # the longest target of a symbolic link a system makes (Linux's PATH_MAX)
 # one entry git ls-tree lists (its mode, kind, id, size and path): a path no system can hold is refused as it
 # is listed, at 64 KB; a tree of one name of 200 MB (200 KB compressed) was read whole, copied four times
 # over (875 MB), and only then refused as too long for the system
@@ -720,8 +721,11 @@ def _tree(project: "Project", ref: str, commit: str, prefix: str, wanted: list[s
         parts = path.split("/")
         if path.startswith("/") or any(part in ("", ".", "..", ".git") for part in parts):
             raise UsageError(f"--since {since_shown(ref)}: the commit holds a file named '{path}', which pnp does not read")
+        if mode == "120000" and int(size) > MAX_LINK_TARGET:  # (never read: a 250 MB target took 570 MB)
+            raise UsageError(f"--since {since_shown(ref)}: the commit's link '{path}' cannot be made: its target is "
+                             "longer than any system allows")
         total += int(size) if int(size) <= MAX_BLOB_BYTES else 0  # (a stand-in: see MAX_BLOB_BYTES)
-        if total > MAX_COMMIT_BYTES or (mode == "120000" and int(size) > MAX_BLOB_BYTES):
+        if total > MAX_COMMIT_BYTES:
             raise UsageError(f"--since {since_shown(ref)}: the game's files at that commit are too large to compare (more than "
                              f"{MAX_COMMIT_BYTES // 2**20} MB in all, at '{path}'); compare with a build's manifest "
                              "instead")
