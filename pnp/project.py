@@ -1076,8 +1076,15 @@ def opened_pdf(path: str | Path) -> "Iterator[pikepdf.Pdf]":
 
 def move_into_place(made: Path, target: Path) -> None:
     """Rename what was made whole (a file, or a folder staged beside its target) to `target`, in one step: a
-    reader sees the old or the new, never a part. OSError when it cannot."""
-    os.replace(made, target)
+    reader sees the old or the new, never a part. OSError when it cannot. In an output folder whose lock this
+    process holds, the rename is made in the folder it locked (_HELD_FOLDERS), whatever its path names now: a
+    build's folder swapped for a link to another folder while it wrote had every PDF and the manifest renamed
+    into that other folder, outside the project, exit 0."""
+    held = _HELD_FOLDERS.get(os.path.abspath(target.parent))
+    if held is not None and made.parent == target.parent:
+        os.replace(made.name, target.name, src_dir_fd=held, dst_dir_fd=held)
+    else:
+        os.replace(made, target)
 
 
 def replace_folder(folder: Path, work: Path) -> None:
@@ -1416,9 +1423,10 @@ def output_lock(folder: Path, shown: str = "", on_wait: Callable[[str], None] | 
         os.close(fd)  # the one it waited for removed it: lock the file now in its place (or a new one)
     unmade = False
     try:
-        remove_leftovers(folder)
-        found = _entries(folder)
-        yield waited
+        with _holding(folder, fd):
+            remove_leftovers(folder)
+            found = _entries(folder)
+            yield waited
     finally:
         try:
             if created and _entries(folder) == found:  # wrote nothing here: as it found it
@@ -1432,6 +1440,39 @@ def output_lock(folder: Path, shown: str = "", on_wait: Callable[[str], None] | 
                 made_folder.rmdir()  # (only an empty one: another pnp may have begun writing in it)
             except OSError:
                 break
+
+
+# the output folders whose lock this process holds, by path (absolute): each opened as the folder holding the
+# lock file it locked, for move_into_place to rename into that folder, not whatever the path names later
+_HELD_FOLDERS: dict[str, int] = {}
+
+
+@contextlib.contextmanager
+def _holding(folder: Path, lock: int) -> Iterator[None]:
+    """Keep `folder` open in _HELD_FOLDERS while the block runs, once it is known to be the folder holding the
+    lock file open as `lock`; OSError (at the folder) when its path names another folder already (a link put
+    there since it was locked). Nothing where a folder cannot be opened (Windows)."""
+    directory = getattr(os, "O_DIRECTORY", None)
+    if directory is None or fcntl is None:
+        yield
+        return
+    key = os.path.abspath(folder)
+    opened = os.open(folder, os.O_RDONLY | directory | getattr(os, "O_CLOEXEC", 0))
+    try:
+        found, locked = os.stat(LOCK_NAME, dir_fd=opened, follow_symlinks=False), os.fstat(lock)
+        if (found.st_dev, found.st_ino) != (locked.st_dev, locked.st_ino):
+            raise OSError(errno.ELOOP, "the folder was replaced (by a link?) while pnp wrote in it", str(folder))
+        previous = _HELD_FOLDERS.get(key)
+        _HELD_FOLDERS[key] = opened
+        try:
+            yield
+        finally:
+            if previous is None:
+                _HELD_FOLDERS.pop(key, None)
+            else:
+                _HELD_FOLDERS[key] = previous
+    finally:
+        os.close(opened)
 
 
 def _folders_to_make(folder: Path) -> list[Path]:

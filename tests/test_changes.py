@@ -1037,3 +1037,59 @@ def test_a_picture_saved_over_under_its_name_changes_the_faces_that_show_it(tmp_
     assert result.exit_code == 0, result.output
     changed = [line for line in result.output.splitlines() if line.lstrip().startswith("changed")]
     assert len(changed) == 1 and "lion" in changed[0], result.output
+
+
+def test_a_loose_object_longer_than_its_size_is_refused_at_its_file(tmp_path):
+    """A received repository's loose object whose header says 11 bytes and whose body runs on (2 GB of zeros,
+    2 MB compressed): git wrote it all after the 11 bytes, pnp read the zeros as the next object's header, one
+    line of 2 GB (4 GB of memory, 45 s), and blamed the next file. Here 1 MB runs on, and is the last file."""
+    import zlib
+
+    from pnp.errors import UsageError
+    from pnp.kit.changes import _write_tree
+    from pnp.project import Project
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = tmp_path / "proj"
+    (root / "cards").mkdir(parents=True)
+    (root / "cards" / "a.yaml").write_text("placeholder")
+    _committed(root)
+    oid = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD:cards/a.yaml"], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    loose = root / ".git/objects" / oid[:2] / oid[2:]
+    loose.chmod(0o644)
+    loose.write_bytes(zlib.compress(b"blob 11\0placeholder" + b"\0" * (1 << 20)))
+    with pytest.raises(UsageError, match=r"could not read 'cards/a.yaml' \(a damaged object"):
+        _write_tree(Project(root.resolve()), "HEAD", [("100644", oid, "cards/a.yaml", 11)], tmp_path / "out")
+
+
+@pytest.mark.parametrize("mode, name, target, said", [
+    ("100644", "a" * 70_000, b"x", "longer than any system allows"),
+    ("120000", "long", b"a" * 5000, "link 'cards/long' cannot be made: its target is longer"),
+])
+def test_a_commit_holding_a_name_no_system_allows_is_refused_as_it_is_listed(tmp_path, mode, name, target, said):
+    """A received commit whose tree held one name of 200 MB (200 KB compressed): its listing was read whole and
+    copied over and over (875 MB) before the name was refused as too long for the system. Here 70 KB. So was a
+    link of a 250 MB target, read from git and held twice (570 MB), before the system refused to make it."""
+    from pnp.errors import UsageError
+    from pnp.kit.changes import _tree
+    from pnp.project import Project
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = tmp_path / "proj"
+    root.mkdir()
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+
+    def written(kind: str, body: bytes) -> str:
+        return subprocess.run([*git, "hash-object", "-t", kind, "-w", "--literally", "--stdin"], input=body,
+                              capture_output=True, check=True).stdout.decode().strip()
+
+    named = written("tree", f"{mode} {name}".encode() + b"\0" + bytes.fromhex(written("blob", target)))
+    top = written("tree", b"40000 cards\0" + bytes.fromhex(named))
+    commit = subprocess.run([*git, "commit-tree", top, "-m", "as sent"], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    with pytest.raises(UsageError, match=said):
+        _tree(Project(root.resolve()), "HEAD", commit, "", ["cards"])

@@ -244,3 +244,43 @@ def test_a_folder_in_the_kit_manifests_place_is_said_there_not_at_the_kits_first
     with pytest.raises(IsADirectoryError) as refused:
         _refuse_foreign(tmp_path, "manifest.json", None, ["mini-a4.pdf"], "mini", lambda p: p.name)
     assert refused.value.filename == str(tmp_path / "manifest.json")
+
+
+def test_a_pipe_swapped_in_for_simulation_results_after_the_look_never_holds_the_run(tmp_path, monkeypatch):
+    """simulate looked at output/<game>/simulation.json (an ordinary file), then opened the name: a named pipe
+    put there between the two held the run for good. What is opened is checked again, without waiting."""
+    import threading
+
+    import pnp.simulate as simulate
+
+    path = tmp_path / "simulation.json"
+    os.mkfifo(path)
+    looked = os.stat(__file__)  # (as the look before the swap saw it: an ordinary file)
+    monkeypatch.setattr(simulate.os, "lstat", lambda p: looked)
+    said: list[object] = []
+    reader = threading.Thread(target=lambda: said.append(simulate._foreign(path, "mini")), daemon=True)
+    reader.start()
+    reader.join(2)
+    if reader.is_alive():  # (let the held reader go)
+        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+    assert said and "pnp did not write" in str(said[0])
+
+
+def test_a_pipe_swapped_in_for_a_file_managers_own_file_after_the_look_never_holds_the_export(tmp_path, monkeypatch):
+    """An export looked at a .DS_Store in its folder (an ordinary file), then opened the name: a named pipe put
+    there between the two held the export for good."""
+    import pathlib
+    import threading
+
+    from pnp.export.run import _file_managers_own
+
+    path = tmp_path / ".DS_Store"
+    os.mkfifo(path)
+    monkeypatch.setattr(pathlib.Path, "is_file", lambda self: True)  # (as the look before the swap saw it)
+    said: list[bool] = []
+    reader = threading.Thread(target=lambda: said.append(_file_managers_own(path)), daemon=True)
+    reader.start()
+    reader.join(2)
+    if reader.is_alive():  # (let the held reader go)
+        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+    assert said == [False]

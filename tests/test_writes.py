@@ -656,3 +656,25 @@ def test_a_read_only_export_folder_is_refused_at_itself_with_nothing_left_beside
         replace_folder(old, new)
     assert refused.value.filename == str(old) and (old / "deck.pdf").read_bytes() == b"old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["proof", "work"]
+
+
+def test_an_output_folder_swapped_for_a_link_while_locked_gets_nothing_through_the_link(tmp_path):
+    """A build's folder renamed away and replaced by a link to another folder while the build wrote had every
+    PDF and the manifest renamed into that other folder (outside the project), exit 0: what is put in place
+    goes into the folder locked, or nowhere."""
+    from pnp.project import commit_files, output_lock, temporary_beside, write_file
+
+    folder, elsewhere = tmp_path / "out" / "game", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    with output_lock(folder):
+        (folder / "kit.pdf").write_bytes(b"old")
+        folder.rename(tmp_path / "out" / "moved")
+        folder.symlink_to(elsewhere)
+        with pytest.raises(OSError):
+            write_file(folder / "manifest.json", b"{}")
+        made = temporary_beside(folder / "kit.pdf")  # (made through the link, as a PDF's writer would)
+        with pytest.raises(OSError):
+            commit_files({made: folder / "kit.pdf"})
+        made.unlink()
+    assert list(elsewhere.iterdir()) == []
+    assert (tmp_path / "out" / "moved" / "kit.pdf").read_bytes() == b"old"

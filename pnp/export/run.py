@@ -15,7 +15,7 @@ from ..kit.inputs import record, sha256, snapshot
 from ..kit.manifest import Manifest, seal, up_to_date, warning_records
 from ..check import few_collections, validate
 from ..errors import PnpError, UsageError, cannot_write, unforeseen
-from ..project import output_lock, replace_folder, temporary_beside, tidy
+from ..project import open_regular, output_lock, replace_folder, temporary_beside, tidy
 from ..report import Diagnostic, Mark, Report
 from .faces import FACES_PDF, Face, collect, drawn_in_chunks, number_pages
 from .raster import MAX_EXPORT_PIXELS, Shot, run_tasks, write_all
@@ -112,8 +112,8 @@ def _file_managers_own(path: Path) -> bool:
     magic = APPLE_DOUBLE if path.name.startswith("._") else FILE_MANAGERS_OWN.get(path.name)
     if magic is None or path.is_symlink() or not path.is_file():
         return False
-    try:
-        with open(path, "rb") as f:
+    try:  # opened as what was looked at: a named pipe put there since held the export for good
+        with os.fdopen(open_regular(path, follow=False), "rb") as f:
             return f.read(len(magic)) == magic
     except OSError:
         return False

@@ -421,6 +421,11 @@ MAX_COMMIT_BYTES = MAX_BLOB_BYTES
 # the files of the game at a commit: each is written to a scratch folder, a round trip to git (a commit of
 # 600,000 files ran for minutes); a game with a picture per card has a few hundred
 MAX_COMMIT_FILES = 20_000
+MAX_LINK_TARGET = 4096  # the longest target of a symbolic link a system makes (Linux's PATH_MAX)
+# one entry git ls-tree lists (its mode, kind, id, size and path): a path no system can hold is refused as it
+# is listed, at 64 KB; a tree of one name of 200 MB (200 KB compressed) was read whole, copied four times
+# over (875 MB), and only then refused as too long for the system
+MAX_LISTED_ENTRY = 64 * 1024
 MAX_GIT_METADATA_BYTES = 64 * 1024 * 1024  # one file of the git folder besides objects/: refs of 500,000 tags
 # one object id, as `rev-parse --verify` prints a commit (SHA-1 or SHA-256): it printed '^' and the id for
 # `^HEAD` (a range's excluded end), which git's other commands then refused as no object
@@ -716,8 +721,11 @@ def _tree(project: "Project", ref: str, commit: str, prefix: str, wanted: list[s
         parts = path.split("/")
         if path.startswith("/") or any(part in ("", ".", "..", ".git") for part in parts):
             raise UsageError(f"--since {since_shown(ref)}: the commit holds a file named '{path}', which pnp does not read")
+        if mode == "120000" and int(size) > MAX_LINK_TARGET:  # (never read: a 250 MB target took 570 MB)
+            raise UsageError(f"--since {since_shown(ref)}: the commit's link '{path}' cannot be made: its target is "
+                             "longer than any system allows")
         total += int(size) if int(size) <= MAX_BLOB_BYTES else 0  # (a stand-in: see MAX_BLOB_BYTES)
-        if total > MAX_COMMIT_BYTES or (mode == "120000" and int(size) > MAX_BLOB_BYTES):
+        if total > MAX_COMMIT_BYTES:
             raise UsageError(f"--since {since_shown(ref)}: the game's files at that commit are too large to compare (more than "
                              f"{MAX_COMMIT_BYTES // 2**20} MB in all, at '{path}'); compare with a build's manifest "
                              "instead")
@@ -732,14 +740,20 @@ def _listing(project: "Project", ref: str, *args: str) -> bytes:
     assert git.stdout is not None  # piped
     watchdog = threading.Timer(60, git.kill)
     watchdog.start()
-    chunks, entries = [], 0
+    chunks, entries, pending = [], 0, 0  # pending: the bytes of the entry not yet ended by its NUL
     try:
         while chunk := git.stdout.read(1 << 20):
             chunks.append(chunk)
-            entries += chunk.count(b"\0")
+            parts = chunk.split(b"\0")
+            entries += len(parts) - 1
+            longest = max(pending + len(parts[0]), *map(len, parts[1:]))
+            pending = pending + len(parts[0]) if len(parts) == 1 else len(parts[-1])
             if entries > MAX_COMMIT_FILES:
                 raise UsageError(f"--since {since_shown(ref)}: the game has more than {MAX_COMMIT_FILES:,} files at that commit; "
                                  "pnp compares at most that many")
+            if longest > MAX_LISTED_ENTRY:
+                raise UsageError(f"--since {since_shown(ref)}: the commit holds a file whose name is longer than any "
+                                 "system allows; pnp compares no such commit")
         code = git.wait()  # all listed: git is ending, not to be killed
     finally:
         watchdog.cancel()
@@ -775,14 +789,17 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
                 with open(target, "xb") as stand_in:
                     stand_in.truncate(size)
                 continue
-            header = git.stdout.readline().split()
+            # (a header is an id, a kind and a size: read no further than one can be long)
+            header = git.stdout.readline(_MAX_HEADER).split()
             if len(header) != 3 or header[1] != b"blob" or int(header[2]) > MAX_BLOB_BYTES:
                 raise UsageError(f"--since {since_shown(ref)}: git cat-file could not read '{path}'")
             if mode == "120000":
                 links.append((path, git.stdout.read(int(header[2])).decode("utf-8", errors="surrogateescape")))
             else:
                 _copy(git.stdout, int(header[2]), target)
-            git.stdout.read(1)  # the newline after each object
+            if git.stdout.read(1) != b"\n":  # the newline after each object, or the object is not its size
+                raise UsageError(f"--since {since_shown(ref)}: git cat-file could not read '{path}' (a damaged "
+                                 "object: longer than its size)")
     except OSError as e:
         if e.filename is not None:  # the scratch folder's refusal, not git's: a name too long for the system
             raise UsageError(f"--since {since_shown(ref)}: the commit's file {shown(path)} cannot be written out: "
@@ -797,6 +814,12 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
         feeder.join()
     for path, link in links:
         _link(ref, root, path, link)
+
+
+# the longest header `git cat-file --batch` writes before an object: an id (64 hex digits at most), its kind and
+# its size. A damaged loose object (its header saying 11 bytes, its body 2 GB of zeros) was written whole by git
+# after its 11 bytes: the next header, read as a line, was a line of 2 GB, held in memory (4 GB, 45 s)
+_MAX_HEADER = 128
 
 
 def _link(ref: str, root: Path, path: str, link: str) -> None:
