@@ -666,16 +666,33 @@ def test_escaped_brackets_are_text_not_brackets_left_open():
     assert "stay open" in _reading_cost("\\\\[" * 700 + " word" * 600)  # (an escaped backslash, then a '[')
 
 
-@pytest.mark.parametrize("markdown", ["- a\n" * 6_500, "|a|\n|-|\n" + "a\n" * 6_500, "|a|\n|-|\n\n" * 2_000])
-def test_markdown_past_the_blocks_is_read_no_further(markdown):
+@pytest.mark.parametrize("blocks", [lambda n: "- a\n" * (n + 500), lambda n: "|a|\n|-|\n" + "a\n" * (n + 500),
+                                    lambda n: "|a|\n|-|\n\n" * (n // 3)])
+def test_markdown_past_the_blocks_is_read_no_further(blocks, monkeypatch):
     """Markdown of more blocks than the rulebook holds is refused at the block past the limit, and the lines
     after it are read as none: markdown-it read on, and a list of 37,000 items, a table of 74,000 rows (150,000
     characters, what a rulebook may render) took 10 s to be refused."""
     from pnp.draw import book
 
-    tokens = book.parse(markdown)
+    monkeypatch.setattr(book, "MAX_BLOCKS", 3000)  # (the mechanism, at a tenth of the cost of the book's own)
+    tokens = book.parse(blocks(book.MAX_BLOCKS))
     refused = book._too_many_blocks(tokens)
     assert refused is not None and refused.line is not None
     assert "rows" in refused.message  # (a one-column table's 3,000 cells are past it: it counts their rows)
     assert refused.line <= book.MAX_BLOCKS + 3  # the block past the limit, as a full reading finds it
-    assert len(tokens) < 3 * book.MAX_BLOCKS  # (each of 6,500 read: 32,500 tokens)
+    assert len(tokens) < 3 * book.MAX_BLOCKS  # (each item read: five tokens a block)
+
+
+def test_brackets_read_in_the_whole_book_are_held_to_its_allowance():
+    """Paragraphs each with its '[' open over just under MAX_OPEN_BRACKETS characters, 1,000,000 characters of
+    them, took 11 s to validate: the book reads at most MAX_BOOK_OPEN_BRACKETS in all, and refuses the paragraph
+    past it at its line, unread; a book's closed terms and links are read (the shipped ones, about 1,000)."""
+    from pnp.draw import book
+
+    paragraph = "[ " * 100 + "word " * 300
+    each = book._bracket_span(paragraph)
+    assert each <= book.MAX_OPEN_BRACKETS and not book._reading_cost(paragraph)
+    past = book.MAX_BOOK_OPEN_BRACKETS // each + 1  # the first paragraph past the allowance
+    tokens = book.parse("\n\n".join([paragraph] * (past + 1) + ["A [[Term]] and [a link](x)."]))
+    refused = [t.map[0] // 2 for t in tokens if t.type == "inline" and "too_long" in t.meta]
+    assert refused == [past - 1, past, past + 1] and "in all" in tokens[3 * past - 2].meta["too_long"]

@@ -47,8 +47,11 @@ MIN_PICTURE_WIDTH = 1 * MM  # a picture narrower is not seen (and 0 would scale 
 # that the two fit on a page (a 1 x 2000 mm card shown at card width was taller than any page: validate said
 # ok, the build failed). A picture drawn to fit a page (DinoSpan's tree) keeps its size.
 CAPTION_ROOM = 16 * MM
-MAX_BLOCKS = 6000  # headings, paragraphs, quotes, lists, items, tables, rows, cells, rules: the shipped rulebooks have 640-750; 20,000
-# headings took 13 s and 290 MB to set
+# headings, paragraphs, quotes, lists, items, tables, rows, cells, rules: the shipped rulebooks have 640-750 (about 40 a
+# page), a 240-page campaign book about 7,400; 15,000 quotes, the costliest blocks to set, took 3.5 s of CPU more than
+# their game's own to validate and 5.6 s more to build (362 pages), 15,000 table cells 2 s and 4 s (when headings
+# were not capped apart, 20,000 headings took 13 s and 290 MB to set)
+MAX_BLOCKS = 15_000
 # a heading is set twice more (its line of the contents, in each of the two passes that find its page): 6,000
 # headings took 10 s of CPU to build where 6,000 paragraphs took 4; the shipped rulebooks have 23-38
 MAX_HEADINGS = 500
@@ -74,6 +77,10 @@ TABLE_SPLIT_ROWS, TABLE_WHOLE_ROWS = 2, 6
 # characters of one paragraph, heading or table cell (the shipped rulebooks' longest is 900), and of them read
 # inside brackets, counted once per '[' open around each (theirs, about 100): see _reading_cost
 MAX_INLINE_CHARS, MAX_OPEN_BRACKETS = 20_000, 200_000
+# and of them read inside brackets in the whole book: a rulebook of 1,000,000 characters of paragraphs each just
+# under MAX_OPEN_BRACKETS took 11 s to validate; the shipped rulebooks read about 1,000 in all, a 240-page one
+# of real text (terms and links in every paragraph) about 60,000
+MAX_BOOK_OPEN_BRACKETS = 1_000_000
 MAX_TABLE_ROWS = 1000  # ReportLab splits a table across pages in time growing with the square of its rows
 
 Entry = tuple[int, str, int]  # a heading the contents list: (level, text, page)
@@ -242,7 +249,7 @@ def _opens_a_block(token: Token) -> bool:
 def _past_the_blocks(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """Once the Markdown holds more than MAX_BLOCKS blocks, the lines left read as none: the book refuses it at
     the one past the limit (_too_many_blocks), which is read. markdown-it read on: a list of 37,000 items, a
-    table of 74,000 rows (150,000 characters, what a rulebook may render) took 10 s to be refused."""
+    table of 74,000 rows (150,000 characters, what a rulebook could render then) took 10 s to be refused."""
     if silent:
         return False
     counted = state.env.setdefault(_BLOCKS_READ, [0, 0])
@@ -274,9 +281,15 @@ def _html_block_not_a_break(state: StateBlock, start: int, end: int, silent: boo
 def _unread_if_too_long(state: StateCore) -> None:
     """Leave unread the text of a paragraph, heading or table cell Markdown would take seconds to read (see
     _reading_cost), noting why for the book to refuse it at its line (see _refuse_left_as_typed)."""
+    spanned = 0  # read inside brackets so far, in the book's text before the token
     for token in state.tokens:
         if token.type == "inline":
             cost = _reading_cost(token.content)
+            spanned += 0 if cost else _bracket_span(token.content)
+            if not cost and spanned > MAX_BOOK_OPEN_BRACKETS and "[" in token.content:
+                cost = (f"whose '[' stay open over {spanned:,} characters with those before it in the rulebook "
+                        f"(each until its ']'; at most {MAX_BOOK_OPEN_BRACKETS:,} in all): Markdown reads them "
+                        "slowly; close them, or write '\\[' for a '[' of text")
             if cost:
                 token.meta["too_long"] = cost
                 token.content = ""
@@ -337,17 +350,22 @@ def _reading_cost(text: str) -> str:
     took 20 s, and 14 paragraphs of 625 '[' among emphasis, 10,000 characters each, 10 s."""
     if len(text) > MAX_INLINE_CHARS:
         return f"of {len(text):,} characters: the rulebook reads at most {MAX_INLINE_CHARS:,} in one; split it"
+    spanned = _bracket_span(text)
+    if spanned > MAX_OPEN_BRACKETS:
+        return (f"whose '[' stay open over {spanned:,} characters in all (each until its ']'; at most "
+                f"{MAX_OPEN_BRACKETS:,}): Markdown reads them slowly; close them, or write '\\[' for a '[' of text")
+    return ""
+
+
+def _bracket_span(text: str) -> int:
+    """The characters Markdown reads inside brackets in `text`, each once per '[' open around it."""
     depth, last, spanned = 0, 0, 0  # brackets open, where the last one is, the characters read inside brackets
     for bracket in _BRACKET.finditer(text):
         if bracket.group()[0] == "\\":  # (700 '\[', as `| as_typed` writes 700 '[', were refused as open)
             continue
         spanned += depth * (bracket.start() - last)
         depth, last = max(depth + (1 if bracket.group() == "[" else -1), 0), bracket.start()
-    spanned += depth * (len(text) - last)
-    if spanned > MAX_OPEN_BRACKETS:
-        return (f"whose '[' stay open over {spanned:,} characters in all (each until its ']'; at most "
-                f"{MAX_OPEN_BRACKETS:,}): Markdown reads them slowly; close them, or write '\\[' for a '[' of text")
-    return ""
+    return spanned + depth * (len(text) - last)
 
 
 def _term(state: StateInline, silent: bool) -> bool:
