@@ -1082,7 +1082,10 @@ def move_into_place(made: Path, target: Path) -> None:
     into that other folder, outside the project, exit 0."""
     held = _HELD_FOLDERS.get(os.path.abspath(target.parent))
     if held is not None and made.parent == target.parent:
-        os.replace(made.name, target.name, src_dir_fd=held, dst_dir_fd=held)
+        try:
+            os.replace(made.name, target.name, src_dir_fd=held, dst_dir_fd=held)
+        except OSError as error:  # (said at the paths, not the names within the folder: 'mini-a4.pdf: error')
+            raise OSError(error.errno, error.strerror, str(made), None, str(target)) from None
     else:
         os.replace(made, target)
 

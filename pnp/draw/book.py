@@ -55,6 +55,10 @@ MAX_BLOCKS = 15_000
 # a heading is set twice more (its line of the contents, in each of the two passes that find its page): 6,000
 # headings took 10 s of CPU to build where 6,000 paragraphs took 4; the shipped rulebooks have 23-38
 MAX_HEADINGS = 500
+# the widest page number a footer is measured with: four digits, past any rulebook the caps allow (its
+# 1,000,000 characters set about 290 pages, and a kit's pages are held to 500 and half a page per face). It
+# was MAX_BLOCKS's: raised to 15,000, a title that fits beside four digits was refused for a fifth
+WIDEST_PAGE_NUMBER = "9999"
 _WORD_BREAK = re.compile(r"[ \t\r\n]+")  # where rich text may break a line (see rtext.layout, rtext._TOKEN)
 TOC_SIZES, TOC_INDENTS = {1: 10.5, 2: 9.5}, {1: 0.0, 2: 5 * MM}  # the contents' lines of each heading level
 TOC_PAGE_COLUMN = 14 * MM  # the contents' column of page numbers
@@ -1625,7 +1629,7 @@ class Book:
     def _footer_fits(self) -> None:
         """Refuse, at game.yaml's title, a title whose page footer (`title · page`) is wider than the page's
         text: it ran off both sides of every page. (Its characters are checked as every sheet's footer's.)"""
-        widest = stringWidth(f"{self._footer_title} · {MAX_BLOCKS}", self.fonts.name("Body"), FOOTER_SIZE)
+        widest = stringWidth(f"{self._footer_title} · {WIDEST_PAGE_NUMBER}", self.fonts.name("Body"), FOOTER_SIZE)
         avail = self.paper[0] - 2 * MARGIN
         if widest > avail:
             raise BookError(f"the game's title is too long for the rulebook's page footer: "
