@@ -565,6 +565,21 @@ def open_regular(path: Path, follow: bool = True) -> int:
     return _regular_blocking(fd, path)
 
 
+def open_file(path: str | Path) -> BinaryIO:
+    """`path` opened for reading, once, as open_regular(follow=False) opens it: a file pnp wrote in its own
+    temporary folder and reads back (a picture, a PDF) was opened again by name, and a link or a named pipe
+    swapped in for it meanwhile (the folder is in the project, writable by whoever can write there) had a
+    picture outside the project pasted into an export, or the export blocked for good."""
+    return os.fdopen(open_regular(Path(path), follow=False), "rb")
+
+
+def new_file(path: str | Path) -> BinaryIO:
+    """A new file at `path`, opened for writing; FileExistsError when anything is there, a link above all (O_EXCL
+    never follows one): an export writes its files by name into its own fresh temporary folder, and a link put
+    there while it ran (the folder is in the project) had the picture written through it, outside the project."""
+    return open(path, "xb")
+
+
 def _regular_blocking(fd: int, path: Path) -> int:
     """`fd`, once what it opened is known to be an ordinary file, set to block again (it was opened without
     blocking, so that a pipe swapped in could not hold the open); closed and NotRegularFile otherwise."""
@@ -1070,7 +1085,7 @@ def opened_pdf(path: str | Path) -> "Iterator[pikepdf.Pdf]":
     be (`build --out $'\\xff'` failed as a bug in pnp, TypeError)."""
     import pikepdf
 
-    with open(path, "rb") as stream, pikepdf.open(stream) as pdf:
+    with open_file(path) as stream, pikepdf.open(stream) as pdf:
         yield pdf
 
 

@@ -346,3 +346,45 @@ def test_a_hover_text_is_cut_as_a_text_box_holds_and_an_aliased_text_read_once(m
     (hover,) = hovers
     assert MAX_HOVER == MAX_TEXT and len(hover) == MAX_HOVER and hover.endswith("…")
     assert len(read) == 1 and read[0] <= MAX_HOVER + 1, read
+
+
+@pytest.mark.parametrize("read", ["digest", "preview", "pdf"])
+def test_a_picture_the_export_reads_back_is_not_read_through_a_link_swapped_in_for_it(tmp_path, read):
+    # the export reads back files it wrote in its temporary folder, inside the project: a link put there while it
+    # ran had a picture outside the project pasted into the save's sheets (a named pipe blocked the export)
+    import errno
+
+    from pnp.export import preview, tts
+    from pnp.project import opened_pdf
+
+    outside = tmp_path / "outside.png"
+    Image.new("RGB", (4, 4), "red").save(outside)
+    link = tmp_path / "work" / "face.png"
+    link.parent.mkdir()
+    link.symlink_to(outside)
+    readers = {"digest": lambda: tts._digest(link),
+               "preview": lambda: preview._cell(link, {}, None), "pdf": lambda: opened_pdf(link).__enter__()}
+    with pytest.raises(OSError) as refused:
+        readers[read]()
+    assert refused.value.errno == errno.ELOOP
+
+
+@pytest.mark.parametrize("write", ["png", "sheet", "plain"])
+def test_a_file_the_export_writes_is_not_written_through_a_link_put_in_its_place(tmp_path, write):
+    # the export writes by name into its temporary folder, inside the project: a link put there while it ran had
+    # the picture written through it, outside the project
+    import numpy as np
+
+    from pnp.export import raster, services, tts
+
+    outside = tmp_path / "outside.png"
+    outside.write_bytes(b"mine")
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "face.png").symlink_to(outside)
+    writers = {"png": lambda: raster.save(np.zeros((2, 2, 3), np.uint8), str(work / "face.png"), 300),
+               "sheet": lambda: tts._saved(Image.new("RGB", (2, 2)), work / "face.png"),
+               "plain": lambda: services._plain_backs(work, [(Path("face.png"), (2, 2))], 300)}
+    with pytest.raises(FileExistsError):
+        writers[write]()
+    assert outside.read_bytes() == b"mine"

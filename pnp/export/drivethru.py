@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pikepdf
 
 from ..errors import PnpError
-from ..project import opened_pdf, program
+from ..project import open_file, opened_pdf, program
 from ..template import give_back_freed_memory
 from .faces import FACES_PDF
 
@@ -322,7 +322,7 @@ def _rendered_max_ink(path: Path) -> float:
                      f"measure the ink of {Path(path).name}")
         worst = 0.0
         try:
-            with Image.open(tiff) as image:
+            with open_file(tiff) as file, Image.open(file) as image:
                 for n in range(getattr(image, "n_frames", 1)):
                     image.seek(n)
                     planes = np.asarray(image.convert("CMYK"), dtype=np.float32)

@@ -7,7 +7,14 @@ from typing import Callable
 
 from PIL import Image, ImageDraw
 
+from ..project import open_file
 from .table import footprint, kind_of
+
+
+def _rgb(path: Path) -> Image.Image:
+    """The picture the export wrote at `path`, in RGB (open_file: not a link or a pipe swapped in since)."""
+    with open_file(path) as file, Image.open(file) as image:
+        return image.convert("RGB")
 
 PX_PER_UNIT = 24  # an inch of table in pixels, at most
 MAX_SIDE = 2400  # the preview's long side, at most
@@ -27,7 +34,7 @@ def object_image(state: dict, resolve: Callable[[str], Path | None]) -> Image.Im
         path = resolve(image["ImageURL"])
         if path is None:
             return None
-        picture = Image.open(path).convert("RGB")
+        picture = _rgb(path)
         if image.get("CustomDice"):  # the first face of the grid the export writes
             faces = {0: 4, 1: 6, 2: 8, 3: 10, 4: 12, 5: 20}.get(image["CustomDice"].get("Type"), 6)
             cols = math.ceil(math.sqrt(faces))
@@ -42,7 +49,7 @@ def object_image(state: dict, resolve: Callable[[str], Path | None]) -> Image.Im
 def _cell(path: Path | None, entry: dict, index: int | None) -> Image.Image | None:
     if path is None:
         return None
-    sheet = Image.open(path).convert("RGB")
+    sheet = _rgb(path)
     if index is None:
         return sheet
     w, h = sheet.width // entry["NumWidth"], sheet.height // entry["NumHeight"]
@@ -55,7 +62,7 @@ def _pdf_page(path: Path | None) -> Image.Image | None:
         return None
     import pypdfium2 as pdfium
 
-    document = pdfium.PdfDocument(str(path))
+    document = pdfium.PdfDocument(open_file(path), autoclose=True)
     try:
         return document[0].render(scale=0.5).to_pil().convert("RGB")
     finally:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from PIL import Image
 
 from ..errors import OutputError
-from ..project import usable_cores, worker_context
+from ..project import new_file, open_file, usable_cores, worker_context
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -113,7 +113,7 @@ def save(pixels: "np.ndarray", path: str, dpi: float) -> None:
     """The PNG file written piece by piece (png_pieces): joined first, a noisy picture's file was held four times
     over (the pieces, their join, the chunk, the file's join), 12 bytes a pixel beside the rendering's 3; two
     workers at 1200 dpi took 240 MB apiece (20 noisy full-art poker cards: 805 MB summed with -j 2)."""
-    with open(path, "wb") as out:
+    with new_file(path) as out:
         for piece in png_pieces(pixels, dpi):
             out.write(piece)
 
@@ -177,7 +177,7 @@ def _work(args: tuple[str, list[Shot]]) -> int:
     pdf_path, shots = args
     import pypdfium2 as pdfium
 
-    document = pdfium.PdfDocument(pdf_path)
+    document = pdfium.PdfDocument(open_file(pdf_path), autoclose=True)
     try:
         for shot in shots:
             save(render_pixels(document, shot), shot.path, shot.dpi)

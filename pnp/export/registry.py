@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..project import open_file
+
 if TYPE_CHECKING:
     from ..printables import Studio
 
@@ -112,7 +114,7 @@ def preflight(plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], st
         if not written.is_file():
             yield shown, "missing"
             continue
-        with Image.open(written) as image:
+        with open_file(written) as file, Image.open(file) as image:
             if image.size != tuple(size):
                 yield shown, f"{image.width} x {image.height} px; the format needs {size[0]} x {size[1]} px"
             if image.mode != "RGB":
@@ -129,7 +131,7 @@ def _pdf_pages(plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], s
         if not written.is_file():
             yield shown_as(path), "missing"
             continue
-        document = pdfium.PdfDocument(str(written))
+        document = pdfium.PdfDocument(open_file(written), autoclose=True)
         if len(document) != pages:
             yield shown_as(path), f"{len(document)} pages; {pages} expected"
         document.close()

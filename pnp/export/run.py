@@ -15,7 +15,7 @@ from ..kit.inputs import record, sha256, snapshot
 from ..kit.manifest import Manifest, seal, up_to_date, warning_records
 from ..check import few_collections, validate
 from ..errors import PnpError, UsageError, cannot_write, unforeseen
-from ..project import open_regular, output_lock, replace_folder, temporary_beside, tidy
+from ..project import new_file, open_file, open_regular, output_lock, replace_folder, temporary_beside, tidy
 from ..report import Diagnostic, Mark, Report
 from .faces import FACES_PDF, Face, collect, drawn_in_chunks, number_pages
 from .raster import MAX_EXPORT_PIXELS, Shot, run_tasks, write_all
@@ -299,7 +299,8 @@ def _write(project: "Project", studio: "Studio", fmt: str, folder: Path, work: P
                   lambda: progress("start", len(shots) + len(plan.tasks) + len(plan.ink)))
     run_tasks(plan.tasks, work, jobs, advance)
     for source, target in plan.copies:
-        shutil.copyfile(moved(source, folder, work), moved(target, folder, work))
+        with open_file(moved(source, folder, work)) as read, new_file(moved(target, folder, work)) as written:
+            shutil.copyfileobj(read, written)
     if plan.finish:
         plan.finish(work)
     shutil.rmtree((work / FACES_PDF).parent)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from ..project import new_file
 from ..units import MM, length
 from .formats import INCH, BleedPx, Plan, Px, _shot
 from .registry import ExportFormat, register
@@ -198,7 +199,8 @@ def _plain_backs(out: Path, plain: list[tuple[Path, tuple[int, int]]], dpi: int)
 
     for rel, size in plain:
         (out / rel).parent.mkdir(parents=True, exist_ok=True)
-        Image.new("RGB", size, "white").save(out / rel, "PNG", dpi=(dpi, dpi))
+        with new_file(out / rel) as file:
+            Image.new("RGB", size, "white").save(file, "PNG", dpi=(dpi, dpi))
 
 
 @register

@@ -5,6 +5,7 @@ save that lays them out at their real size on a table (table.py), with `table-pr
 import functools
 import json
 import math
+import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from ..project import new_file, open_file
 from ..report import shortened
 from ..units import MM
 from .formats import INCH, Plan, _px, _shot
@@ -20,6 +22,8 @@ from .services import SERVICE_BLEED
 from .table import Guids, Placed, footprint, pack, scale_for, transform
 
 if TYPE_CHECKING:
+    from PIL import Image
+
     from ..model.components import Component
     from ..printables import Studio
     from .faces import Face
@@ -236,7 +240,7 @@ def _tts_finish(out: Path, folder: Path, url: Url, sheets: list[Sheet], others: 
     (out / f"{studio.game.id}.json").write_text(json.dumps(save, indent=2, ensure_ascii=False) + "\n",
                                                 encoding="utf-8")
     preview = render_preview(save, _local(out, folder, url))
-    preview.save(out / PREVIEW, "PNG", compress_level=6)
+    _saved(preview, out / PREVIEW)
     plan.expect[str(folder / PREVIEW)] = preview.size
 
 
@@ -276,13 +280,13 @@ def _plain_back(out: Path, card: Px, plan: "TablePlan", folder_rel: str = "cards
 
     rel = f"{folder_rel}/plain-back-{card[0]}x{card[1]}.png"
     path = out / rel
-    if not path.exists():
+    if not os.path.lexists(path):
         path.parent.mkdir(parents=True, exist_ok=True)
         image = Image.new("RGB", card, PLAIN_BACK_COLOUR)
         edge = max(2, min(card) // 16)
         ImageDraw.Draw(image).rectangle((edge, edge, card[0] - 1 - edge, card[1] - 1 - edge),
                                         outline=PLAIN_BACK_EDGE, width=max(1, edge // 3))
-        image.save(path, "PNG", compress_level=6)
+        _saved(image, path)
         plan.expect[str(Path(plan.folder) / rel)] = card
     return rel
 
@@ -298,10 +302,10 @@ def _compose_decks(out: Path, url: Url, sheets: list[Sheet], plan: "TablePlan") 
         deck_key += 1
         face_sheet = Image.new("RGB", (cols * card[0], rows * card[1]), "white")
         for i, face in enumerate(fronts):
-            face_sheet.paste(Image.open(out / "cards" / component.id / f"{face.stem}.png"),
-                             ((i % cols) * card[0], (i // cols) * card[1]))
+            with open_file(out / "cards" / component.id / f"{face.stem}.png") as file, Image.open(file) as image:
+                face_sheet.paste(image, ((i % cols) * card[0], (i // cols) * card[1]))
         faces_name = f"{component.id}-{number}-faces.png"
-        face_sheet.save(out / faces_name, "PNG", compress_level=6)
+        _saved(face_sheet, out / faces_name)
         plan.expect[str(Path(plan.folder) / faces_name)] = face_sheet.size
         deck = by_component.setdefault(component.id, {"component": component, "custom": {}, "cards": [],
                                                       "card": card, "back": {}})
@@ -330,10 +334,10 @@ def _deck_back(out: Path, component: "Component", number: int, backs: list["Face
     back_sheet = Image.new("RGB", (cols * card[0], rows * card[1]), "white")
     for i, back in enumerate(backs):
         rel = _plain_back(out, card, plan) if back is None else f"cards/{component.id}/{back.stem}.png"
-        with Image.open(out / rel) as image:
+        with open_file(out / rel) as file, Image.open(file) as image:
             back_sheet.paste(image, ((i % cols) * card[0], (i // cols) * card[1]))
     back_name = f"{component.id}-{number}-backs.png"
-    back_sheet.save(out / back_name, "PNG", compress_level=6)
+    _saved(back_sheet, out / back_name)
     plan.expect[str(Path(plan.folder) / back_name)] = back_sheet.size
     return back_name, True
 
@@ -344,7 +348,7 @@ def _digest(path: Path) -> str:
 
     from PIL import Image
 
-    with Image.open(path) as image:
+    with open_file(path) as file, Image.open(file) as image:
         return hashlib.sha256(image.tobytes()).hexdigest()
 
 
@@ -502,18 +506,32 @@ def _dice(faces_of: list["Face"], out: Path, url: Url, studio: "Studio", guids: 
     return pieces
 
 
+def _saved(image: "Image.Image", path: Path) -> None:
+    """`image` written as a new PNG file at `path` (new_file: never through a link put there since)."""
+    with new_file(path) as file:
+        image.save(file, "PNG", compress_level=6)
+
+
+def _loaded(path: Path) -> "Image.Image":
+    """The picture pnp wrote at `path`, read whole (open_file: not a link or a pipe swapped in since)."""
+    from PIL import Image
+
+    with open_file(path) as file, Image.open(file) as image:
+        return image.copy()  # loaded, so that it outlives the file
+
+
 def _die_texture(out: Path, cid: str, index: int, die_faces: list["Face"], plan: "TablePlan") -> str:
     from PIL import Image
 
     cols = math.ceil(math.sqrt(len(die_faces)))
     rows = math.ceil(len(die_faces) / cols)
-    images = [Image.open(out / cid / f"{f.stem}.png") for f in die_faces]
+    images = [_loaded(out / cid / f"{f.stem}.png") for f in die_faces]
     cell = images[0].size
     sheet = Image.new("RGB", (cols * cell[0], rows * cell[1]), "white")
     for i, image in enumerate(images):
         sheet.paste(image.resize(cell), ((i % cols) * cell[0], (i // cols) * cell[1]))
     rel = f"{cid}-{index + 1}-die.png"
-    sheet.save(out / rel, "PNG", compress_level=6)
+    _saved(sheet, out / rel)
     plan.expect[str(Path(plan.folder) / rel)] = sheet.size
     return rel
 
