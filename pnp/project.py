@@ -580,6 +580,21 @@ def new_file(path: str | Path) -> BinaryIO:
     return open(path, "xb")
 
 
+def open_to_write(path: str | Path) -> BinaryIO:
+    """`path` opened to be written from its start, made when missing, as an ordinary file only: OSError (ELOOP)
+    at a link, NotRegularFile at a named pipe or a device. A temporary pnp made (temporary_beside) is opened again
+    by name to be written, and a link swapped in for it meanwhile (its folder is in the project) had the kit
+    written through it, outside the project; a named pipe held the command (O_NONBLOCK: ENXIO at once)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0), 0o666)
+    fd = _regular_blocking(fd, Path(path))
+    try:
+        os.ftruncate(fd, 0)  # (not O_TRUNC: a device swapped in would act on it before fstat tells what it is)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "wb")
+
+
 def _regular_blocking(fd: int, path: Path) -> int:
     """`fd`, once what it opened is known to be an ordinary file, set to block again (it was opened without
     blocking, so that a pipe swapped in could not hold the open); closed and NotRegularFile otherwise."""
@@ -1007,7 +1022,7 @@ def _ready_to_rename(renames: dict[Path, Path]) -> None:
     for final in renames.values():
         _refuse_no_file_in_place(final)
     for tmp in renames:
-        with open(tmp, "rb+") as f:
+        with os.fdopen(open_regular(tmp, follow=False), "rb") as f:
             os.fsync(f.fileno())
 
 
@@ -1035,9 +1050,10 @@ def _note_new(tmp: Path, final: Path, aside: Path) -> None:
     a kill between two renames of a kit that had gained a kind of component left the old kit put back with the
     new kind's PDF beside it, which its manifest does not list, and every later build refused that PDF as the
     user's ("a file pnp did not write")."""
-    state = os.stat(tmp)
+    state = os.stat(tmp, follow_symlinks=False)
     (aside / _NEW).mkdir(exist_ok=True)
-    (aside / _NEW / final.name).write_text(f"{state.st_size} {state.st_mtime_ns}", encoding="ascii")
+    with new_file(aside / _NEW / final.name) as record:  # (never through a link put there since)
+        record.write(f"{state.st_size} {state.st_mtime_ns}".encode("ascii"))
 
 
 def _remove_new(folder: Path, records: Path) -> None:

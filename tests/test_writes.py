@@ -678,3 +678,23 @@ def test_an_output_folder_swapped_for_a_link_while_locked_gets_nothing_through_t
         made.unlink()
     assert list(elsewhere.iterdir()) == []
     assert (tmp_path / "out" / "moved" / "kit.pdf").read_bytes() == b"old"
+
+
+@pytest.mark.parametrize("swap", ["link", "dangling"])
+def test_a_temporary_swapped_for_a_link_is_not_written_through(tmp_path, swap):
+    # a kit's temporary is made, then opened again by name to be written (the PDF, the manifest): a link swapped in
+    # meanwhile had the kit written outside the project, a named pipe held the build
+    import errno
+
+    from pnp.draw.canvas import FormCanvas
+    from pnp.project import temporary_beside
+
+    outside = tmp_path / "outside.pdf"
+    outside.write_bytes(b"mine")
+    tmp = temporary_beside(tmp_path / "kit.pdf")
+    tmp.unlink()
+    tmp.symlink_to(outside if swap == "link" else tmp_path / "made-outside.pdf")
+    with pytest.raises(OSError) as refused:
+        FormCanvas(str(tmp)).save()
+    assert refused.value.errno == errno.ELOOP
+    assert outside.read_bytes() == b"mine" and not (tmp_path / "made-outside.pdf").exists()

@@ -10,6 +10,8 @@ from typing import Any, BinaryIO
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
+from ..project import open_to_write
+
 # the file a canvas of this thread is saving into (FormCanvas.save), which _StreamedPDFFile writes to
 _saving_into = threading.local()
 
@@ -64,7 +66,7 @@ class FormCanvas(Canvas):
         if len(self._code):
             self.showPage()
         target = self._filename
-        opened = open(target, "wb") if isinstance(target, (str, os.PathLike)) else contextlib.nullcontext(target)
+        opened = open_to_write(os.fspath(target)) if isinstance(target, (str, os.PathLike)) else contextlib.nullcontext(target)
         with opened as file:
             _saving_into.file = file
             try:

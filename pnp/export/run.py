@@ -3,6 +3,7 @@ check what was written against the format's rules, and put the folder in place o
 
 import bisect
 import functools
+import io
 import os
 import shutil
 import stat
@@ -15,7 +16,8 @@ from ..kit.inputs import record, sha256, snapshot
 from ..kit.manifest import Manifest, seal, up_to_date, warning_records
 from ..check import few_collections, validate
 from ..errors import PnpError, UsageError, cannot_write, unforeseen
-from ..project import new_file, open_file, open_regular, output_lock, replace_folder, temporary_beside, tidy
+from ..project import (new_file, open_file, open_regular, open_to_write, output_lock, replace_folder,
+                       temporary_beside, tidy)
 from ..report import Diagnostic, Mark, Report
 from .faces import FACES_PDF, Face, collect, drawn_in_chunks, number_pages
 from .raster import MAX_EXPORT_PIXELS, Shot, run_tasks, write_all
@@ -262,7 +264,7 @@ def _record(project: "Project", game: "Game", fmt: str, options: dict[str, Any],
              for p in sorted(work.rglob("*")) if p.is_file()]
     manifest = Manifest({"game": game.id, **_settings(fmt, options)}, files, warning_records(report),
                         record(project, game.id, trees[0], game.icons.used | game.used_files, started_ns=trees[1]))
-    with open(work / MANIFEST, "w", encoding="utf-8") as f:
+    with io.TextIOWrapper(open_to_write(work / MANIFEST), encoding="utf-8") as f:
         manifest.write(f)
     return len(files) + 1
 

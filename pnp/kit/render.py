@@ -4,6 +4,7 @@ temporary names beside the old ones and replace them only when every one is writ
 
 import contextlib
 import errno
+import io
 import os
 import re
 import stat
@@ -18,7 +19,7 @@ from ..draw.pictures import forget_kept, share_kit_pictures
 from ..errors import UsageError, blame, in_the_way
 from ..report import Mark
 from ..products import KINDS
-from ..project import ErrorHoldingFile, commit_files, finishing, opened_pdf, temporary_beside
+from ..project import ErrorHoldingFile, commit_files, finishing, open_to_write, opened_pdf, temporary_beside
 from ..template import budget
 from .faces import FACE_FIELDS, manifest_faces
 from .inputs import manifest_name, read_manifest, sha256
@@ -187,7 +188,7 @@ def _assemble(target: Path, parts: list[Path], studio: "Studio") -> None:
         info["/Creator"] = f"{PDF_CREATOR} {__version__}"
         info["/Producer"] = f"pnp {__version__} (ReportLab, qpdf)"
         info["/Subject"] = "Print-and-play kit"
-        with open(target, "wb") as file:
+        with open_to_write(target) as file:
             out = ErrorHoldingFile(file)
             whole.save(cast(BinaryIO, out), deterministic_id=True, compress_streams=True,
                        object_stream_mode=pikepdf.ObjectStreamMode.generate)
@@ -225,7 +226,7 @@ def commit(result: GameBuild) -> list[Path]:
         raise
     tmp = _temporary(folder, name)
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
+        with io.TextIOWrapper(open_to_write(tmp), encoding="utf-8") as f:
             manifest(result).write(f)
     except BaseException:  # a full disk: the kit's temporaries and the half manifest were left, hidden, for good
         tmp.unlink(missing_ok=True)
