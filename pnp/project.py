@@ -737,8 +737,8 @@ def write_file(path: str | Path, data: bytes, durable: bool = True) -> None:
     """Write bytes to `path` atomically: a temporary file beside it (a name no other writer, process or
     thread, uses), then renamed over it; a reader never sees half a file. OSError when it cannot. `durable`:
     see written_beside."""
-    with written_beside(path, durable) as tmp:
-        tmp.write_bytes(data)
+    with written_beside(path, durable) as tmp, open_to_write(tmp) as file:  # (not through a link swapped in)
+        file.write(data)
 
 
 # The mark of a PDF pnp writes alone in a folder, with no manifest to list it (a report, a calibration sheet):

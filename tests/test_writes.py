@@ -698,3 +698,23 @@ def test_a_temporary_swapped_for_a_link_is_not_written_through(tmp_path, swap):
         FormCanvas(str(tmp)).save()
     assert refused.value.errno == errno.ELOOP
     assert outside.read_bytes() == b"mine" and not (tmp_path / "made-outside.pdf").exists()
+
+
+def test_write_file_does_not_write_through_a_link_swapped_in_for_its_temporary(tmp_path, monkeypatch):
+    # convert, report, calibrate write through write_file: its temporary is made, then opened again by name
+    import pnp.project as project
+
+    outside = tmp_path / "outside.csv"
+    outside.write_bytes(b"mine")
+    made = project.temporary_beside
+
+    def swapped(path, folder=False):  # the temporary, swapped for a link once made (as another process would)
+        tmp = made(path, folder)
+        tmp.unlink()
+        tmp.symlink_to(outside)
+        return tmp
+
+    monkeypatch.setattr(project, "temporary_beside", swapped)
+    with pytest.raises(OSError):
+        project.write_file(tmp_path / "table.csv", b"id\n", durable=False)
+    assert outside.read_bytes() == b"mine" and not (tmp_path / "table.csv").exists()
