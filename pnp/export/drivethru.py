@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pikepdf
 
 from ..errors import PnpError
-from ..project import open_file, opened_pdf, program
+from ..project import new_file, open_file, opened_pdf, program
 from ..template import give_back_freed_memory
 from .faces import FACES_PDF
 
@@ -140,7 +140,8 @@ def _pdfx_run(source: str | Path, target: str | Path, title: str, pages: tuple[i
     its failure is said of."""
     icc = profile()
     definition = Path(target).with_suffix(".pdfx.ps")
-    definition.write_text(PDFX_DEF.format(title=_text_string(title), icc=icc), encoding="ascii")
+    with new_file(definition) as file:  # (never through a link put there since)
+        file.write(PDFX_DEF.format(title=_text_string(title), icc=icc).encode("ascii"))
     folder = Path(target).parent
     named = _relative_to(folder, target, definition, source)
     chosen = [f"-dFirstPage={pages[0]}", f"-dLastPage={pages[1]}"] if pages is not None else []

@@ -237,8 +237,8 @@ def _tts_finish(out: Path, folder: Path, url: Url, sheets: list[Sheet], others: 
     save = {"SaveName": studio.game.title, "GameMode": studio.game.title, "Date": "", "Table": "Table_Custom",
             "Sky": "", "Note": _literal(f"{studio.game.title}: made by pnp from the game's data"), "Rules": "",
             "ObjectStates": objects}
-    (out / f"{studio.game.id}.json").write_text(json.dumps(save, indent=2, ensure_ascii=False) + "\n",
-                                                encoding="utf-8")
+    with new_file(out / f"{studio.game.id}.json") as file:  # (never through a link put there since)
+        file.write((json.dumps(save, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     preview = render_preview(save, _local(out, folder, url))
     _saved(preview, out / PREVIEW)
     plan.expect[str(folder / PREVIEW)] = preview.size
