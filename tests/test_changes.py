@@ -687,6 +687,21 @@ def test_a_commit_object_larger_than_gits_memory_cap_is_refused_at_once(tmp_path
     assert "(git: " in result.output
 
 
+def test_each_git_process_is_capped_in_processor_time(monkeypatch):
+    """A received pack of 340 KB held a 200 MB blob made by a chain of 2,000 deltas each copying its base
+    whole: git rebuilt it for 7 minutes (pnp's watchdog killed it after 120 s). Each git now runs within
+    MAX_GIT_SECONDS of processor time, set with its memory cap before it starts."""
+    import resource
+
+    import pnp.kit.changes as changes
+
+    limits: dict[int, tuple[int, int]] = {}
+    monkeypatch.setattr(resource, "setrlimit", lambda kind, limit: limits.__setitem__(kind, limit))
+    changes._memory_capped()
+    assert limits[resource.RLIMIT_CPU] == (changes.MAX_GIT_SECONDS, changes.MAX_GIT_SECONDS)
+    assert limits[resource.RLIMIT_AS] == (changes.MAX_GIT_MEMORY, changes.MAX_GIT_MEMORY)
+
+
 def test_an_empty_changed_since_is_refused_not_ignored(tmp_path):
     # it built the kit and wrote no reprint, exit 0, as if the option had not been given
     root = make_project(tmp_path / "proj")

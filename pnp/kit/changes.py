@@ -411,6 +411,11 @@ _GIT_SAFE = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "--
 # at most MAX_BLOB_BYTES, which git may hold twice (a delta's base and result: 250 MB took git 490 MB), so
 # that a commit just below the cap still takes git less than 1 GB and a few seconds
 MAX_GIT_MEMORY = 640 << 20
+# the processor time each git process may take: a received pack of 340 KB held a blob of 200 MB made by a chain
+# of 2,000 deltas, each copying its base whole, which git rebuilt step by step (400 GB copied: 7 minutes, pnp's
+# watchdog killing it only after 120 s); past this, the system stops git (a commit's 256 MB of files, read
+# from an ordinary pack, take git about a second)
+MAX_GIT_SECONDS = 10
 _GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "GIT_PAGER": "cat"}
 # one file of a commit: past every input's own cap (a picture's 200 MB is the largest), so no reader takes
 # it: such a file is written as a stand-in of its size holding no bytes (a sparse file), which its reader
@@ -582,12 +587,14 @@ def _small_metadata(project: "Project", git_dir: Path, path: Path) -> None:
 
 
 def _memory_capped() -> None:
-    """Run in each git process before git starts: its address space capped at MAX_GIT_MEMORY."""
+    """Run in each git process before git starts: its address space capped at MAX_GIT_MEMORY, its processor time
+    at MAX_GIT_SECONDS."""
     try:
         import resource
     except ImportError:  # (Windows: no such limit)
         return
     resource.setrlimit(resource.RLIMIT_AS, (MAX_GIT_MEMORY, MAX_GIT_MEMORY))
+    resource.setrlimit(resource.RLIMIT_CPU, (MAX_GIT_SECONDS, MAX_GIT_SECONDS))
 
 
 def _git_command(project: "Project", *args: str) -> list[str]:
