@@ -741,7 +741,9 @@ def _marked(data: bytes) -> bool:
 
 # A trailer's Info and where its table of objects starts; the table's line of object N (one section from 0, as
 # ReportLab writes it): 20 bytes each, the first 10 the object's offset
-_TRAILER_INFO = re.compile(rb"/Info (\d{1,9}) 0 R\b.*startxref\s+(\d{1,15})\s+%%EOF\s*\Z", re.S)
+# (each matched once, at a place found by rfind: a tail of 5,000 '/Info' backtracking to its end was seconds)
+_INFO = re.compile(rb"/Info (\d{1,9}) 0 R\b")
+_STARTXREF = re.compile(rb"startxref\s{1,8}(\d{1,15})\s{1,8}%%EOF\s{0,8}\Z")
 _XREF_HEAD = re.compile(rb"xref\r?\n0 (\d{1,9})\s?\r?\n")
 PDF_INFO_WINDOW = 4096  # the bytes read at the Info object's offset
 
@@ -752,10 +754,11 @@ def _pdf_info(path: Path, tail: bytes) -> bytes:
     the pages, so in a PDF of pnp's whose pages hold more than PDF_MARK_WINDOW bytes (a reprint of a
     300-page rulebook) the mark is not in the tail: the second `build --changed-since` refused pnp's own
     reprint as a file of the user's. `tail`: the file's last PDF_MARK_WINDOW bytes; two more bounded reads."""
-    found = _TRAILER_INFO.search(tail)
-    if found is None:
+    info = _INFO.match(tail, max(0, tail.rfind(b"/Info ")))
+    end = _STARTXREF.search(tail, max(0, tail.rfind(b"startxref")))
+    if info is None or end is None:
         return b""
-    number, table = int(found[1]), int(found[2])
+    number, table = int(info[1]), int(end[1])
     head = _pdf_bytes(path, table, 64)
     section = _XREF_HEAD.match(head)
     if section is None or number >= int(section[1]):

@@ -192,6 +192,7 @@ def _pdf_info_early(info: bytes) -> bytes:
 @pytest.mark.parametrize("tail, refused", [
     (_pdf_info_early(b"<< /Creator (pnp) >>"), False),  # a reprint of a long rulebook: the Info found by the trailer
     (_pdf_info_early(b"<< /Creator (Word) >>"), True),
+    (b"/Info 1 0 R" * 6000 + b"startxref 0 %%EOF", True),  # (each read once: no search backtracking over the tail)
     (b"%PDF-1.4\n<< /Creator (pnp) /Title (x) >>\n%%EOF\n", False),  # pnp's mark, as every PDF pnp writes now
     (b"%PDF-1.4\n<< /Author (pnp) /Creator (\\(unspecified\\)) /Title (G: design report) >>\n", False),  # earlier
     (b"%PDF-1.4\n<< /Creator (pnp) >>\n" + b" " * 70_000, True),  # a mark before the last 64 KB is not looked at
