@@ -760,24 +760,64 @@ def refuse_unmarked_pdf(path: Path, what: str, rel: Callable[[Path], str]) -> No
     except OSError:  # none there
         return
     tail = _pdf_tail(path)  # (read once, for every mark)
-    if any(all(part in tail for part in mark) for mark in PDF_MARKS):
+    if _marked(tail) or _marked(_pdf_info(path, tail)):
         return
     raise UsageError(in_the_way("a file pnp did not write (no mark of pnp's in it)", f"{what}'s"), Mark(rel(path)))
+
+
+def _marked(data: bytes) -> bool:
+    return any(all(part in data for part in mark) for mark in PDF_MARKS)
+
+
+# A trailer's Info and where its table of objects starts; the table's line of object N (one section from 0, as
+# ReportLab writes it): 20 bytes each, the first 10 the object's offset
+# (each matched once, at a place found by rfind: a tail of 5,000 '/Info' backtracking to its end was seconds)
+_INFO = re.compile(rb"/Info (\d{1,9}) 0 R\b")
+_STARTXREF = re.compile(rb"startxref\s{1,8}(\d{1,15})\s{1,8}%%EOF\s{0,8}\Z")
+_XREF_HEAD = re.compile(rb"xref\r?\n0 (\d{1,9})\s?\r?\n")
+PDF_INFO_WINDOW = 4096  # the bytes read at the Info object's offset
+
+
+def _pdf_info(path: Path, tail: bytes) -> bytes:
+    """The first PDF_INFO_WINDOW bytes of the Info object the trailer in the file's tail names, found through
+    its table of objects; none when there is no such table. ReportLab writes the Info before the streams of
+    the pages, so in a PDF of pnp's whose pages hold more than PDF_MARK_WINDOW bytes (a reprint of a
+    300-page rulebook) the mark is not in the tail: the second `build --changed-since` refused pnp's own
+    reprint as a file of the user's. `tail`: the file's last PDF_MARK_WINDOW bytes; two more bounded reads."""
+    info = _INFO.match(tail, max(0, tail.rfind(b"/Info ")))
+    end = _STARTXREF.search(tail, max(0, tail.rfind(b"startxref")))
+    if info is None or end is None:
+        return b""
+    number, table = int(info[1]), int(end[1])
+    head = _pdf_bytes(path, table, 64)
+    section = _XREF_HEAD.match(head)
+    if section is None or number >= int(section[1]):
+        return b""
+    line = _pdf_bytes(path, table + section.end() + 20 * number, 20)
+    if not line[:10].isdigit():
+        return b""
+    return _pdf_bytes(path, int(line[:10]), PDF_INFO_WINDOW)
 
 
 def _pdf_tail(path: Path) -> bytes:
     """The last PDF_MARK_WINDOW bytes of the file at `path`; none when it cannot be read, so that a file pnp
     cannot read is kept as the user's (a rename replaces a file however unreadable)."""
+    return _pdf_bytes(path, -PDF_MARK_WINDOW, PDF_MARK_WINDOW)
+
+
+def _pdf_bytes(path: Path, start: int, size: int) -> bytes:
+    """At most `size` bytes of the file at `path` from `start` (from the end, when negative); none when it
+    cannot be read."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return b""
     try:
-        os.lseek(fd, max(0, os.fstat(fd).st_size - PDF_MARK_WINDOW), os.SEEK_SET)
-        tail = b""
-        while len(tail) < PDF_MARK_WINDOW and (chunk := os.read(fd, PDF_MARK_WINDOW - len(tail))):
-            tail += chunk  # (at most the window, however the file grows meanwhile)
-        return tail
+        os.lseek(fd, max(0, os.fstat(fd).st_size + start) if start < 0 else start, os.SEEK_SET)
+        data = b""
+        while len(data) < size and (chunk := os.read(fd, size - len(data))):
+            data += chunk  # (at most `size`, however the file grows meanwhile)
+        return data
     except OSError:
         return b""
     finally:

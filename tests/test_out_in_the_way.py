@@ -178,7 +178,21 @@ def test_a_users_file_at_the_name_of_a_pdf_written_alone_is_refused_and_kept(tmp
     assert mine.read_text() == "mine\n"
 
 
+def _pdf_info_early(info: bytes) -> bytes:
+    """A PDF as ReportLab writes a long one: its Info (object 2) before 70 KB of page streams, then the table of
+    objects and the trailer naming the Info."""
+    parts = [b"%PDF-1.4\n", b"1 0 obj\n<< /Type /Catalog >>\nendobj\n", b"2 0 obj\n" + info + b"\nendobj\n",
+             b"3 0 obj\n<< /Length 70000 >>\nstream\n" + b" " * 70_000 + b"\nendstream\nendobj\n"]
+    offsets = [sum(map(len, parts[:i])) for i in range(1, len(parts))]
+    table = b"xref\n0 4\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    trailer = b"trailer\n<< /Info 2 0 R /Root 1 0 R /Size 4 >>\nstartxref\n%d\n%%%%EOF\n" % sum(map(len, parts))
+    return b"".join(parts) + table + trailer
+
+
 @pytest.mark.parametrize("tail, refused", [
+    (_pdf_info_early(b"<< /Creator (pnp) >>"), False),  # a reprint of a long rulebook: the Info found by the trailer
+    (_pdf_info_early(b"<< /Creator (Word) >>"), True),
+    (b"/Info 1 0 R" * 6000 + b"startxref 0 %%EOF", True),  # (each read once: no search backtracking over the tail)
     (b"%PDF-1.4\n<< /Creator (pnp) /Title (x) >>\n%%EOF\n", False),  # pnp's mark, as every PDF pnp writes now
     (b"%PDF-1.4\n<< /Author (pnp) /Creator (\\(unspecified\\)) /Title (G: design report) >>\n", False),  # earlier
     (b"%PDF-1.4\n<< /Creator (pnp) >>\n" + b" " * 70_000, True),  # a mark before the last 64 KB is not looked at
