@@ -69,8 +69,12 @@ def _load_table(game: GameShape, tables: Record, name: str, chk: CheckerShape,
         chk.report.warning(f"table '{name}' is read from {found[0]}; {', '.join(found[1:])} beside it "
                            "is not read (say which file with `file:`, or remove the others)",
                            tables.key_mark(name))
-    files = spec.get("files") or [spec.get("file") or default_file(game.folder, name)]
-    _refuse_ignored_keys(spec, files, chk)
+    files = _files_named(game.folder, spec, name, chk)
+    _refuse_ignored_keys(spec, files or [], chk)
+    if files is None:  # (said at its line; the default file was read instead, or said missing at no line)
+        game.broken.add(name)
+        game.tables[name] = items
+        return
     read: dict[Path, str] = {}  # each file read so far (after links) -> as files: names it
     for fname in files:
         data = _read(game, spec, name, fname, chk, read, ids)
@@ -95,6 +99,21 @@ def table_sheet(spec: Record) -> str | None:
     the table's definition is refused for where it is checked."""
     sheet = spec.get("sheet")
     return sheet if isinstance(sheet, str) and sheet else None
+
+
+def _files_named(folder: Path, spec: Record, name: str, chk: CheckerShape) -> list[str] | None:
+    """The files a table reads: its `files:`, its `file:`, else its default file; None where what it names is no
+    file name (`files: []` is refused here, any other value not text by the schema, each at its line)."""
+    files, file = spec.get("files"), spec.get("file")
+    if files == []:
+        chk.error("files: is empty: list the table's files, or leave files: out to read the default one",
+                  spec.key_mark("files"))
+        return None
+    if files is not None or spec.wrote_key("files"):  # (a value refused, left out: the default was read)
+        return files if isinstance(files, list) and all(isinstance(f, str) for f in files) else None
+    if file is None and not spec.wrote_key("file"):
+        return [default_file(folder, name)]
+    return [file] if isinstance(file, str) and file else None
 
 
 def _refuse_ignored_keys(spec: Record, files: list[str], chk: CheckerShape) -> None:
@@ -130,11 +149,14 @@ def _read(game: GameShape, spec: Record, name: str, fname: str, chk: CheckerShap
     file_shown = game.project.rel(game.folder / fname)
     try:
         path = game.file(fname, mark, "table file")
+        named = "file" in spec or "files" in spec
         if not present(path):  # (at the line naming it: the file it names has none)
-            named = "file" in spec or "files" in spec
             subject = f"table file '{fname}'" if named else "file"
             raise LoadError(f"{subject} not found{game.project.meant(game.folder, fname)}",
                             mark if named else Mark(file_shown))
+        if named and path.is_dir():  # (the reader refused it at the folder's path, naming no line of game.yaml)
+            raise LoadError(f"table file {shown(fname)} is a folder, not a file: name a file of "
+                            f"{game.project.rel(game.folder)}/", mark)
         if path in read:
             chk.error(f"files: names the file {shown(read[path])} twice (again as {shown(fname)})", mark)
             return None
