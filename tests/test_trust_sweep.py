@@ -169,7 +169,7 @@ def test_a_disk_filling_while_the_whole_kit_is_saved_is_one_error_and_the_old_ki
     assert run(root, "build").exit_code == 0
     folder = root / "output" / "mini"
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
-    monkeypatch.setattr(render, "open", _FullDisk, raising=False)
+    monkeypatch.setattr(render, "open_to_write", lambda path: _FullDisk(path, "wb"))  # (the all-in-one's file)
     result = run(root, "build", "--force")
     assert result.exit_code == 1 and "the disk is full; previous output left intact" in result.output
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
