@@ -5,6 +5,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -1077,6 +1078,21 @@ def test_a_loose_object_longer_than_its_size_is_refused_at_its_file(tmp_path):
     loose.write_bytes(zlib.compress(b"blob 11\0placeholder" + b"\0" * (1 << 20)))
     with pytest.raises(UsageError, match=r"could not read 'cards/a.yaml' \(a damaged object"):
         _write_tree(Project(root.resolve()), "HEAD", [("100644", oid, "cards/a.yaml", 11)], tmp_path / "out")
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGXCPU"), reason="needs a processor-time limit (POSIX)")
+def test_a_git_stopped_at_its_processor_time_is_said_so_at_the_file_it_read(tmp_path, monkeypatch):
+    """A pack whose delta chain expands hugely: git stopped at its processor time (MAX_GIT_SECONDS), and pnp
+    said 'git cat-file failed (the blob ended early)'. Here a git that stops so half way through an object."""
+    import pnp.kit.changes as changes
+    from pnp.errors import UsageError
+
+    fake_git = "printf '0123 blob 100\\n'; printf abc; kill -XCPU $$"
+    monkeypatch.setattr(changes, "_git_command", lambda project, *args: ["sh", "-c", fake_git])
+    with pytest.raises(UsageError) as refused:
+        changes._write_tree(None, "HEAD", [("100644", "0123", "cards/x.yaml", 100)], tmp_path / "out")
+    said = refused.value.message
+    assert "'cards/x.yaml'" in said and f"more than the {changes.MAX_GIT_SECONDS} s of processor time" in said
 
 
 @pytest.mark.parametrize("mode, name, target, said", [

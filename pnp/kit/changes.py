@@ -9,6 +9,7 @@ import hashlib
 import json
 import os
 import re
+import signal
 import subprocess
 import tempfile
 import threading
@@ -780,7 +781,7 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
     links = []
     git = _started(_git_command(project, "cat-file", "--batch"), stdin=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert git.stdin is not None and git.stdout is not None  # piped
-    watchdog = threading.Timer(120, git.kill)
+    watchdog = threading.Timer(MAX_GIT_WAIT, git.kill)
     watchdog.start()
     # every name asked at once, by a thread of its own, while the objects are read: asked one by one, each
     # waited for git's answer (16,000 files took 16 s of turns between the two processes)
@@ -813,7 +814,8 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
                              f"{e.strerror}") from None
         raise UsageError(f"--since {since_shown(ref)}: git cat-file failed ({e.strerror})") from None
     except ValueError as e:
-        raise UsageError(f"--since {since_shown(ref)}: git cat-file failed ({e})") from None
+        raise UsageError(f"--since {since_shown(ref)}: git cat-file could not read {shown(path)}: "
+                         f"{_why_ended(git, str(e))}") from None
     finally:
         watchdog.cancel()
         git.kill()
@@ -839,6 +841,24 @@ def _link(ref: str, root: Path, path: str, link: str) -> None:
                          "byte") from None
     except OSError as e:
         raise UsageError(f"--since {since_shown(ref)}: the commit's link '{path}' cannot be made: {e.strerror}") from None
+
+
+# the seconds pnp waits for `git cat-file` to write out a commit's files before it stops it
+MAX_GIT_WAIT = 120
+
+
+def _why_ended(git: "subprocess.Popen[bytes]", found: str) -> str:
+    """Why git's output ended before its object did: git stopped at the processor time every git is allowed
+    (_memory_capped), or by pnp's watchdog, else what pnp `found`. A pack whose delta chain expands 340 KB into
+    400 GB of copying was said as 'git cat-file failed (the blob ended early)', which told nothing."""
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        git.wait(timeout=2)  # (its output ended: it is ending)
+    if git.returncode == -getattr(signal, "SIGXCPU", -1):
+        return (f"git took more than the {MAX_GIT_SECONDS} s of processor time pnp allows it (an object that "
+                "expands hugely: a damaged or hostile repository)")
+    if git.returncode == -getattr(signal, "SIGKILL", -1):
+        return f"git was stopped after {MAX_GIT_WAIT} s"
+    return found
 
 
 def _ask_all(stdin: IO[bytes], oids: list[str]) -> None:
