@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .errors import TEMPORARY_NAME
-from .project import open_regular, write_file
+from .project import open_file, write_file
 
 
 def _base() -> Path | None:
@@ -272,7 +272,7 @@ def _entry(path: Path) -> bytes:
     """A cache entry's bytes: an ordinary file (not a link, a pipe or a device) of at most MAX_ENTRY_BYTES;
     OSError or ValueError otherwise, as for a damaged one (an entry replaced by a pipe hung every run, by a
     link to /dev/zero or a 3 GB file read it without end)."""
-    with os.fdopen(open_regular(path, follow=False), "rb") as f:
+    with open_file(path) as f:
         data = f.read(MAX_ENTRY_BYTES + 1)
     if len(data) > MAX_ENTRY_BYTES:
         raise ValueError("cache entry too large")

@@ -566,10 +566,12 @@ def open_regular(path: Path, follow: bool = True) -> int:
 
 
 def open_file(path: str | Path) -> BinaryIO:
-    """`path` opened for reading, once, as open_regular(follow=False) opens it: a file pnp wrote in its own
-    temporary folder and reads back (a picture, a PDF) was opened again by name, and a link or a named pipe
-    swapped in for it meanwhile (the folder is in the project, writable by whoever can write there) had a
-    picture outside the project pasted into an export, or the export blocked for good."""
+    """`path` opened for reading, once, as open_regular(follow=False) opens it: an ordinary file, never through a
+    link, never a pipe held open. Every file pnp looks at and then reads by name (a cache entry, a simulation's
+    results, a file it wrote in its own temporary folder and reads back): a file pnp wrote (a picture, a PDF)
+    was opened again by name, and a link or a named pipe swapped in for it meanwhile (the folder is in the
+    project, writable by whoever can write there) had a picture outside the project pasted into an export, or
+    the export blocked for good."""
     return os.fdopen(open_regular(Path(path), follow=False), "rb")
 
 
@@ -1062,7 +1064,7 @@ def _ready_to_rename(renames: dict[Path, Path]) -> None:
     for final in renames.values():
         _refuse_no_file_in_place(final)
     for tmp in renames:
-        with os.fdopen(open_regular(tmp, follow=False), "rb") as f:
+        with open_file(tmp) as f:
             os.fsync(f.fileno())
 
 

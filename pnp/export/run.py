@@ -16,7 +16,7 @@ from ..kit.inputs import record, sha256, snapshot
 from ..kit.manifest import Manifest, seal, up_to_date, warning_records
 from ..check import few_collections, validate
 from ..errors import PnpError, UsageError, cannot_write, unforeseen
-from ..project import (new_file, open_file, open_regular, open_to_write, output_lock, replace_folder,
+from ..project import (new_file, open_file, open_to_write, output_lock, replace_folder,
                        temporary_beside, tidy)
 from ..report import Diagnostic, Mark, Report
 from .faces import FACES_PDF, Face, collect, drawn_in_chunks, number_pages
@@ -115,7 +115,7 @@ def _file_managers_own(path: Path) -> bool:
     if magic is None or path.is_symlink() or not path.is_file():
         return False
     try:  # opened as what was looked at: a named pipe put there since held the export for good
-        with os.fdopen(open_regular(path, follow=False), "rb") as f:
+        with open_file(path) as f:
             return f.read(len(magic)) == magic
     except OSError:
         return False

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..check import load
 from ..errors import DataError, OutputError, UsageError, in_the_way, why_not_written
-from ..project import LOCK_NAME, SIMULATION_FILE, Project, folders_on_the_way, open_regular, output_lock, write_file
+from ..project import LOCK_NAME, SIMULATION_FILE, Project, folders_on_the_way, open_file, output_lock, write_file
 from ..report import Mark, Report, pasted, shell_word
 from ..model.load import Record
 from ..model.schema import player_range
@@ -155,7 +155,7 @@ def _foreign(path: Path, game_id: str) -> str | None:
     named = b'\n "game": ' + json.dumps(game_id, ensure_ascii=False).encode("utf-8") + b",\n"
     try:
         # opened as what was looked at: a named pipe swapped in after the look held the run for good
-        with os.fdopen(open_regular(path, follow=False), "rb") as file:
+        with open_file(path) as file:
             data = file.read(MAX_RESULTS_READ + 1) if os.fstat(file.fileno()).st_size <= MAX_RESULTS_READ else b""
     except OSError:  # (unreadable, or no longer an ordinary file: kept as the user's)
         data = b""
