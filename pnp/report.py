@@ -16,11 +16,22 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 
-# a tab (alike on screen to spaces), a soft hyphen and the other invisible format characters (U+180E, U+2060-2064,
-# the interlinear annotation marks U+FFF9-FFFB and the tags U+E0000-E007F, which spell out ASCII unseen) too: each
-# hid what a name held from the message quoting it, or split its words as a terminal pleased
-_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064"
-                          r"\u2066-\u2069\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]")
+# The characters of Unicode that hide or reorder the text around them, as a character class's body: the
+# bidirectional controls, zero-width and invisible ones, the line and paragraph separators (the preview's source
+# pages show these marked, HIDES_TEXT; messages escape them with the control characters, _UNPRINTABLE)
+_HIDING = (r"\xad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb"
+           r"\U000e0000-\U000e007f")
+HIDES_TEXT = re.compile(f"[{_HIDING}]")
+# the control characters (a tab too, alike on screen to spaces) and those hiding text: a soft hyphen and the other
+# invisible format characters (U+180E, U+2060-2064, the interlinear annotation marks U+FFF9-FFFB and the tags
+# U+E0000-E007F, which spell out ASCII unseen) too: each hid what a name held from the message quoting it, or
+# split its words as a terminal pleased
+_UNPRINTABLE = re.compile(rf"[\x00-\x1f\x7f-\x9f{_HIDING}]")
+
+
+def escaped(character: str) -> str:
+    """A character as its escape, as Python writes it in a literal (`\\x1b`, `\\u202e`)."""
+    return repr(character)[1:-1]
 
 
 def printable(text: str) -> str:
@@ -29,7 +40,7 @@ def printable(text: str) -> str:
     is written as its escape, `\\x1b`, so that what a received folder holds cannot act on the terminal reading
     pnp's output or forge a line (an icon file named with U+2028 made a line of its own to what reads lines as
     Unicode does, Python's splitlines and the editors' problem matchers)."""
-    return _UNPRINTABLE.sub(lambda m: repr(m[0])[1:-1], text)
+    return _UNPRINTABLE.sub(lambda m: escaped(m[0]), text)
 
 
 def shell_word(text: str) -> str:

@@ -25,7 +25,7 @@ from ..options import blank
 from ..model.load import MAX_FILE_BYTES, Record, load_bytes
 from ..project import (BUILTIN_FONTS, file_status, named_alike, open_project_file, present, read_project_file,
                        spelt_otherwise)
-from ..report import Mark, named, shown as quoted
+from ..report import Mark, escaped, named, shown as quoted
 from ..project import Project
 from pathlib import Path
 
@@ -343,7 +343,7 @@ def _outline_less(face: TTFontFace) -> frozenset[int]:
 def unmapped_message(ch: str, family: str) -> str:
     """What is said of a character a text prints in a font that has no glyph for it, or that pnp cannot set as
     typed (unsettable: said so whatever the font, since no font would print it as read)."""
-    shown = ch if ch.isprintable() else repr(ch)[1:-1]  # (a tab as '\t')
+    shown = ch if ch.isprintable() else escaped(ch)  # (a tab as '\t')
     if _dictionary_broken(ch):
         return (f"character U+{ord(ch):04X} ('{shown}') is of a script written without spaces between words (such "
                 "as Thai, Lao, Khmer or Myanmar), whose lines break where a dictionary of the language says a word "

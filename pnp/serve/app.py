@@ -35,7 +35,7 @@ from ..errors import DataError, PnpError, unforeseen
 from ..project import hidden_part, open_beneath
 from ..model.game import shown_title
 from ..model.load import load_file
-from ..report import Diagnostic, printable
+from ..report import HIDES_TEXT, Diagnostic, escaped, printable
 from .preview import TEXT_SUFFIXES, Preview
 from .watch import inputs_state, watch
 
@@ -596,17 +596,12 @@ def _title(project: "Project", game: str, known: dict[str, tuple[object, str]]) 
     return title
 
 
-# what a source page shows as its escape, marked: a character that reorders or hides the text around it (the
-# bidirectional controls, zero-width and invisible ones, Unicode's line and paragraph separators), which a YAML
-# comment may hold: a U+202E there reversed how the rest of its line displayed, so the page showed a line other
-# than the file's (a tab, a form feed and the like are shown as they are: they hide nothing)
-_HIDING = re.compile(r"[\xad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb"
-                     r"\U000e0000-\U000e007f]")
-
-
 def _source_line(line: str) -> str:
-    """One line of a source page as HTML: escaped, each character of _HIDING shown as its escape, marked."""
-    return _HIDING.sub(lambda m: f'<span class="hidden-char">{html.escape(repr(m[0])[1:-1])}</span>', html.escape(line))
+    """One line of a source page as HTML: escaped, each character that hides or reorders the text around it
+    (report.HIDES_TEXT) shown as its escape, marked: a U+202E in a YAML comment reversed how the rest of its line
+    displayed, so the page showed a line other than the file's (a tab, a form feed and the like are shown as they
+    are: they hide nothing)."""
+    return HIDES_TEXT.sub(lambda m: f'<span class="hidden-char">{html.escape(escaped(m[0]))}</span>', html.escape(line))
 
 
 def _source_page(rel: str, text: str) -> str:
