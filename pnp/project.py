@@ -1022,7 +1022,7 @@ def commit_files(renames: dict[Path, Path], removed: Sequence[Path] = ()) -> Non
             _rename_keeping_old(tmp, final, aside, done)
         if aside is not None:
             _remove_keeping_old(removed, aside, done)
-        if aside is not None:  # all done: what the folder holds is no longer to be put back
+            # all done: what the folder holds is no longer to be put back
             os.rename(aside, aside := temporary_beside(aside.parent / "done", folder=True))
     except OSError:
         for final, old in reversed(done):
@@ -1243,7 +1243,10 @@ def remove_tree(path: Path) -> None:
                 else:
                     os.unlink(failed)
 
-    shutil.rmtree(path, onerror=writable_again)
+    if sys.version_info >= (3, 12):  # (onerror is deprecated there; the handler reads neither's third argument)
+        shutil.rmtree(path, onexc=writable_again)
+    else:
+        shutil.rmtree(path, onerror=writable_again)
 
 
 def remove_leftovers(folder: Path) -> None:
