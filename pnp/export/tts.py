@@ -3,6 +3,7 @@ aids and tokens as images at a size that reads on screen, dice, the rulebook as 
 save that lays them out at their real size on a table (table.py), with `table-preview.png` drawn from it."""
 
 import functools
+import itertools
 import json
 import math
 import os
@@ -103,11 +104,13 @@ def _hover(face: "Face", studio: "Studio") -> str:
     text = _description(face, studio)
     if text or face.item is None:
         return text or _markup_free(face.component.description or face.component.name)
-    # each value read by itself: an aliased one is the same text on every card, read once (_markup_free's cache)
-    values = [f"{key.replace('_', ' ')}: {_markup_free(str(value))}" for key, value in face.item.items()
-              if key not in ("id", "name") and isinstance(value, (str, int, float)) and not isinstance(value, bool)
-              and str(value).strip()]
-    return shortened("\n".join(values[:8]), MAX_HOVER) or face.component.name
+    shown = itertools.islice(((key, value) for key, value in face.item.items()
+                              if key not in ("id", "name") and isinstance(value, (str, int, float))
+                              and not isinstance(value, bool) and str(value).strip()), 8)
+    # each of the 8 shown read by itself (not every field of the item: 8 are shown): an aliased one is the same
+    # text on every card, read once (_markup_free's cache)
+    values = [f"{key.replace('_', ' ')}: {_markup_free(str(value))}" for key, value in shown]
+    return shortened("\n".join(values), MAX_HOVER) or face.component.name
 
 
 @dataclass
