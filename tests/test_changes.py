@@ -1124,3 +1124,35 @@ def test_a_commit_holding_a_name_no_system_allows_is_refused_as_it_is_listed(tmp
                             check=True).stdout.strip()
     with pytest.raises(UsageError, match=said):
         _tree(Project(root.resolve()), "HEAD", commit, "", ["cards"])
+
+
+def test_a_commit_holding_a_file_deeper_than_python_recurses_is_refused_as_it_is_listed(tmp_path, monkeypatch):
+    """A received commit's file 1,990 folders deep (its path within the system's 4,096 bytes): Path.mkdir made its
+    folders by recursion, 'This is a bug in pnp' (RecursionError), as shutil.rmtree would have removed them. Here
+    the cap is lowered to 3 folders."""
+    import pnp.kit.changes as changes
+    from pnp.errors import UsageError
+    from pnp.project import Project
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    monkeypatch.setattr(changes, "MAX_COMMIT_DEPTH", 3)
+    root = tmp_path / "proj"
+    root.mkdir()
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+
+    def written(kind: str, body: bytes) -> str:
+        return subprocess.run([*git, "hash-object", "-t", kind, "-w", "--stdin"], input=body,
+                              capture_output=True, check=True).stdout.decode().strip()
+
+    tree = written("tree", b"100644 f.yaml\0" + bytes.fromhex(written("blob", b"x")))
+    for name in ("b", "a", "cards"):
+        tree = written("tree", f"40000 {name}".encode() + b"\0" + bytes.fromhex(tree))
+    commit = subprocess.run([*git, "commit-tree", tree, "-m", "as sent"], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    with pytest.raises(UsageError, match=r"a file 4 folders deep, at 'cards/a/b/f.yaml'; pnp writes out at most 3"):
+        changes._tree(Project(root.resolve()), "HEAD", commit, "", ["cards"])
+    monkeypatch.setattr(changes, "MAX_COMMIT_DEPTH", 4)
+    assert [path for _, _, path, _ in changes._tree(Project(root.resolve()), "HEAD", commit, "", ["cards"])] == \
+        ["cards/a/b/f.yaml"]

@@ -20,7 +20,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
 from ..project import locked_scratch, not_regular, output_lock, program, refuse_unmarked_pdf, read_project_file, repository, special_file
-from ..report import Mark, Report, counted, pasted, printable, shell_word, shortened, shown
+from ..report import Mark, Report, counted, named, pasted, printable, shell_word, shortened, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
 from .inputs import manifest_name, refuse_foreign_record
 from .manifest import Manifest, record_bytes, sealed, sealing
@@ -428,6 +428,10 @@ MAX_COMMIT_BYTES = MAX_BLOB_BYTES
 # 600,000 files ran for minutes); a game with a picture per card has a few hundred
 MAX_COMMIT_FILES = 20_000
 MAX_LINK_TARGET = 4096  # the longest target of a symbolic link a system makes (Linux's PATH_MAX)
+# the folders a file of the commit may sit in, one in another: Python makes (Path.mkdir) and removes (shutil.rmtree)
+# a folder's parents and children by recursion, and a received commit's file 1,990 folders deep (its path within
+# the system's 4,096 bytes) was 'This is a bug in pnp' (RecursionError); a game's own are a few deep
+MAX_COMMIT_DEPTH = 256
 # one entry git ls-tree lists (its mode, kind, id, size and path): a path no system can hold is refused as it
 # is listed, at 64 KB; a tree of one name of 200 MB (200 KB compressed) was read whole, copied four times
 # over (875 MB), and only then refused as too long for the system
@@ -729,6 +733,9 @@ def _tree(project: "Project", ref: str, commit: str, prefix: str, wanted: list[s
         parts = path.split("/")
         if path.startswith("/") or any(part in ("", ".", "..", ".git") for part in parts):
             raise UsageError(f"--since {since_shown(ref)}: the commit holds a file named '{path}', which pnp does not read")
+        if len(parts) > MAX_COMMIT_DEPTH:  # (said before any is written: see MAX_COMMIT_DEPTH)
+            raise UsageError(f"--since {since_shown(ref)}: the commit holds a file {len(parts):,} folders deep, at "
+                             f"{named(path)}; pnp writes out at most {MAX_COMMIT_DEPTH} deep")
         if mode == "120000" and int(size) > MAX_LINK_TARGET:  # (never read: a 250 MB target took 570 MB)
             raise UsageError(f"--since {since_shown(ref)}: the commit's link '{path}' cannot be made: its target is "
                              "longer than any system allows")
