@@ -1086,11 +1086,12 @@ def test_a_git_stopped_at_its_processor_time_is_said_so_at_the_file_it_read(tmp_
     said 'git cat-file failed (the blob ended early)'. Here a git that stops so half way through an object."""
     import pnp.kit.changes as changes
     from pnp.errors import UsageError
+    from pnp.project import Project
 
     fake_git = "printf '0123 blob 100\\n'; printf abc; kill -XCPU $$"
     monkeypatch.setattr(changes, "_git_command", lambda project, *args: ["sh", "-c", fake_git])
     with pytest.raises(UsageError) as refused:
-        changes._write_tree(None, "HEAD", [("100644", "0123", "cards/x.yaml", 100)], tmp_path / "out")
+        changes._write_tree(Project(tmp_path.resolve()), "HEAD", [("100644", "0123", "cards/x.yaml", 100)], tmp_path / "out")
     said = refused.value.message
     assert "'cards/x.yaml'" in said and f"more than the {changes.MAX_GIT_SECONDS} s of processor time" in said
 
@@ -1156,3 +1157,46 @@ def test_a_commit_holding_a_file_deeper_than_python_recurses_is_refused_as_it_is
     monkeypatch.setattr(changes, "MAX_COMMIT_DEPTH", 4)
     assert [path for _, _, path, _ in changes._tree(Project(root.resolve()), "HEAD", commit, "", ["cards"])] == \
         ["cards/a/b/f.yaml"]
+
+
+def _damaged_object(root, name):
+    """The loose object of `name` in the repository at `root` cut to its first 20 bytes; its path there."""
+    oid = subprocess.run(["git", "-C", str(root), "rev-parse", name], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    loose = root / ".git/objects" / oid[:2] / oid[2:]
+    loose.chmod(0o644)
+    loose.write_bytes(loose.read_bytes()[:20])
+    return f".git/objects/{oid[:2]}/{oid[2:]}"
+
+
+@pytest.mark.parametrize("damage, ref, said", [
+    ("refs/heads/main garbage", "HEAD", "holds 'garbage', neither an object id nor 'ref: NAME'"),
+    ("HEAD garbage", "main", "holds 'garbage', neither an object id nor 'ref: NAME'"),
+    ("refs/heads/x ref: refs/heads/y", "x", "names 'refs/heads/y', which is no ref of the repository"),
+    ("refs/heads/x ref: refs/heads/y;refs/heads/y ref: refs/heads/x", "x", "leads back to it through symbolic refs"),
+    ("HEAD ref: HEAD", "HEAD", "leads back to it through symbolic refs"),
+    ("object HEAD", "HEAD", "git cannot read this file of the repository"),
+    ("object HEAD:cards", "HEAD", "git ls-tree could not list the files of the commit"),
+    ("object HEAD:cards/mini/cards.yaml", "HEAD", "the commit's file 'cards/mini/cards.yaml' cannot be read"),
+])
+def test_a_damaged_file_of_a_received_repository_is_named_where_since_is_refused(tmp_path, damage, ref, said):
+    """A received repository's ref file holding no id, symbolic refs naming none or one another, a damaged object:
+    each was said at the option alone (`Error: --since HEAD: neither a manifest file nor a git commit`, `Error: git
+    ls-tree could not list ...`, `Error: git ls-tree: cannot read '100644 blob ... BAD...'`), naming no file."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_project(tmp_path / "proj")
+    _committed(root)
+    subprocess.run(["git", "-C", str(root), "branch", "-qm", "main"], check=True)
+    if damage.startswith("object "):
+        named = _damaged_object(root, damage.removeprefix("object "))
+    else:
+        for change in damage.split(";"):
+            name, _, text = change.partition(" ")
+            (root / ".git" / name).write_text(text + "\n")
+        named = ".git/" + damage.split(" ")[0]
+    result = run(root, "changes", "--since", ref)
+    assert result.exit_code == 2 and "bug in pnp" not in result.output
+    assert f"{named}" in result.output and f"error: --since {ref}: " in result.output and said in result.output, \
+        result.output
+    assert result.output.startswith(named), result.output

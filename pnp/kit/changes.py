@@ -440,7 +440,8 @@ MAX_GIT_METADATA_BYTES = 64 * 1024 * 1024  # one file of the git folder besides 
 # one object id, as `rev-parse --verify` prints a commit (SHA-1 or SHA-256): it printed '^' and the id for
 # `^HEAD` (a range's excluded end), which git's other commands then refused as no object
 _OBJECT_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
-_TREE_ENTRY = re.compile(r"(\d+) (\w+) ([0-9a-f]+) +(-|\d+)\t(.*)", re.S)
+# (a size of BAD: git finds the object missing or damaged)
+_TREE_ENTRY = re.compile(r"(\d+) (\w+) ([0-9a-f]+) +(-|\d+|BAD)\t(.*)", re.S)
 
 
 # what in a repository makes git read another folder: objects kept elsewhere, a worktree's common folder
@@ -645,8 +646,96 @@ def _git(project: "Project", *args: str) -> bytes:
     except subprocess.TimeoutExpired:
         raise UsageError(f"git {args[0]} took more than 60 s") from None
     if done.returncode != 0:
-        raise UsageError(f"git {args[0]}: {done.stderr.decode(errors='replace').strip()}")
+        said = done.stderr.decode(errors="replace")
+        raise UsageError(f"git {args[0]}: {said.strip()}", _named_by_git(project, said))
     return done.stdout
+
+
+def _named_by_git(project: "Project", said: str) -> Mark | None:
+    """The file of the repository's git folder that git names in what it `said` as it failed ("loose object ...
+    (stored in PATH) is corrupt", "failed to read object ... from PATH"), as a message marks it; None when it names
+    none. A damaged object of a received repository was said as the option's fault, `Error: --since HEAD: ...`."""
+    found = _repository(project)
+    if found is None:
+        return None
+    try:
+        git_dir = str(_git_folder(project, *found))
+    except DataError:
+        return None
+    for hit in re.finditer(re.escape(git_dir) + r"(?:/[\w.-]+)+", said):  # (objects, packs: hex digits, dots, dashes)
+        if os.path.isfile(hit.group(0)):
+            return Mark(project.rel(hit.group(0)))
+    return None
+
+
+# the names git tries for a ref, in its order (git rev-parse's "dwim" rules), and how many symbolic refs it follows
+# one after another before it gives up (SYMREF_MAXDEPTH)
+_REF_RULES = ("{}", "refs/{}", "refs/tags/{}", "refs/heads/{}", "refs/remotes/{}", "refs/remotes/{}/HEAD")
+_SYMREF_DEPTH = 5
+_REF_NAME = re.compile(r"(?!.*(?:^|/)\.)(?!.*\.\.)[\w.+-]+(?:/[\w.+-]+)*")  # no part hidden, no '..': it stays in .git
+
+
+def _bad_ref(project: "Project", ref: str) -> DataError | None:
+    """Why git cannot read the ref a --since names, at the ref file at fault, when pnp can tell: HEAD (which git
+    reads for any command) or the first file git takes for the name holding neither an object id nor 'ref: NAME',
+    or naming no ref, or symbolic refs naming one another. None otherwise (git's own words then say it). A
+    received repository's damaged ref file was said only as "neither a manifest file nor a git commit"."""
+    found = _repository(project)
+    if found is None:
+        return None
+    try:
+        git_dir = _git_folder(project, *found)
+    except DataError:
+        return None
+    name = re.split(r"[~^:]|@\{", ref)[0]
+    head = git_dir / "HEAD"
+    problem = _ref_file_fault(project, git_dir, head, follow=False) if head.is_file() else None
+    if problem is not None or not _REF_NAME.fullmatch(name if name not in ("", "@") else "HEAD"):
+        return problem
+    for rule in _REF_RULES:
+        path = git_dir / rule.format(name if name not in ("", "@") else "HEAD")
+        if path.is_file():
+            return _ref_file_fault(project, git_dir, path, follow=True)
+    return None
+
+
+def _ref_file_fault(project: "Project", git_dir: Path, path: Path, follow: bool) -> DataError | None:
+    """Why git cannot read the ref file `path` (_bad_ref), at the file at fault; None when it holds an object id,
+    or (`follow`) names a ref that is there, through at most _SYMREF_DEPTH symbolic refs."""
+    seen: list[Path] = []
+    while True:
+        try:
+            with open(path, "rb") as file:
+                line = file.read(4096).partition(b"\n")[0].strip().decode("utf-8", "replace")
+        except OSError:
+            return None
+        if _OBJECT_ID.fullmatch(line):
+            return None
+        target = line.removeprefix("ref:").strip()
+        if not line.startswith("ref:") or not _REF_NAME.fullmatch(target):
+            return DataError(f"this ref file holds {shown(shortened(line, REF_SHOWN))}, neither an object id nor "
+                             "'ref: NAME'; git cannot read it", Mark(project.rel(path), 1, 1))
+        if not follow:
+            return None
+        seen.append(path)
+        path = git_dir / target
+        if path in seen or len(seen) > _SYMREF_DEPTH:
+            return DataError(f"this ref file names {shown(target)}, which leads back to it through symbolic refs; "
+                             "git cannot read it", Mark(project.rel(seen[0]), 1, 1))
+        if not path.is_file():
+            if f" {target}\n".encode() in _packed_refs(git_dir):
+                return None
+            return DataError(f"this ref file names {shown(target)}, which is no ref of the repository (a branch of no "
+                             "commit yet, or one removed); git cannot read it", Mark(project.rel(seen[-1]), 1, 1))
+
+
+def _packed_refs(git_dir: Path) -> bytes:
+    """The repository's packed-refs file (at most MAX_GIT_METADATA_BYTES: _links_inside), or nothing."""
+    try:
+        with open(git_dir / "packed-refs", "rb") as file:
+            return file.read(MAX_GIT_METADATA_BYTES)
+    except OSError:
+        return b""
 
 
 def _commit_named(project: "Project", ref: str) -> str:
@@ -659,7 +748,13 @@ def _commit_named(project: "Project", ref: str) -> str:
         named = _git(project, "rev-parse", "--verify", "--quiet", ref).decode("ascii").strip()
         commit = _git(project, "rev-parse", "--verify", "--quiet", f"{named}^{{commit}}").decode("ascii").strip()
     except UsageError as e:  # git says nothing of a ref it does not know, and why of a repository it refuses
+        bad = _bad_ref(project, ref) if e.mark is None else None
+        if bad is not None:  # (at the ref file: `Error: --since HEAD: neither ...` named none)
+            raise UsageError(f"--since {since_shown(ref)}: {bad.message}", bad.mark) from None
         said = e.message.partition(": ")[2].replace(named, ref).replace(ref, since_shown(ref))  # the name given, not its id
+        if e.mark is not None:  # a file of the repository git named: a damaged object
+            raise UsageError(f"--since {since_shown(ref)}: git cannot read this file of the repository (git: {said})",
+                             e.mark) from None
         raise UsageError(f"--since {since_shown(ref)}: neither a manifest file nor a git commit of {project.root}"
                          + (f" (git: {said})" if said else "")) from None
     if not _OBJECT_ID.fullmatch(commit):  # git's answer to a range's end (`^HEAD`: '^' and an id), no one commit
@@ -730,6 +825,9 @@ def _tree(project: "Project", ref: str, commit: str, prefix: str, wanted: list[s
         mode, kind, oid, size, path = found.groups()
         if kind != "blob":
             continue
+        if size == "BAD":  # (a damaged object was said as "git ls-tree: cannot read '100644 blob ... BAD...'")
+            raise UsageError(f"--since {since_shown(ref)}: the commit's file {named(path)} cannot be read: git finds its "
+                             "object missing or damaged", _object_file(project, oid))
         parts = path.split("/")
         if path.startswith("/") or any(part in ("", ".", "..", ".git") for part in parts):
             raise UsageError(f"--since {since_shown(ref)}: the commit holds a file named '{path}', which pnp does not read")
@@ -748,10 +846,36 @@ def _tree(project: "Project", ref: str, commit: str, prefix: str, wanted: list[s
     return entries
 
 
+def _object_file(project: "Project", oid: str) -> Mark | None:
+    """The loose object file of `oid` in the project's repository, as a message marks it; None when it is not one
+    (packed, or missing)."""
+    found = _repository(project)
+    try:
+        path = _git_folder(project, *found) / "objects" / oid[:2] / oid[2:] if found is not None else None
+    except DataError:
+        return None
+    return Mark(project.rel(path)) if path is not None and path.is_file() else None
+
+
 def _listing(project: "Project", ref: str, *args: str) -> bytes:
     """What a git command lists, one entry per NUL; UsageError once it lists more than MAX_COMMIT_FILES (read
     no further: a tree of millions of entries is listed in gigabytes)."""
-    git = _started(_git_command(project, *args), stderr=subprocess.DEVNULL)
+    with tempfile.TemporaryFile() as said:  # (a file, not a pipe: a pipe git filled while pnp read would stop it)
+        listed, code = _listed(ref, _started(_git_command(project, *args), stderr=said.fileno()))
+        if code != 0:  # at the file git names (a damaged tree object): it was said as the option's fault alone
+            raise UsageError(f"--since {since_shown(ref)}: git {args[0]} could not list the files of the commit",
+                             _named_by_git(project, _said(said)))
+    return listed
+
+
+def _said(file: IO[bytes]) -> str:
+    """The start of what a git said into `file` (its stderr)."""
+    file.seek(0)
+    return file.read(1 << 16).decode(errors="replace")
+
+
+def _listed(ref: str, git: "subprocess.Popen[bytes]") -> tuple[bytes, int]:
+    """(what `git` lists, its exit code): _listing's reading of it."""
     assert git.stdout is not None  # piped
     watchdog = threading.Timer(60, git.kill)
     watchdog.start()
@@ -775,9 +899,7 @@ def _listing(project: "Project", ref: str, *args: str) -> bytes:
         if git.poll() is None:
             git.kill()
         git.wait()
-    if code != 0:
-        raise UsageError(f"git {args[0]} could not list the files of {since_shown(ref)}")
-    return b"".join(chunks)
+    return b"".join(chunks), code
 
 
 def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str, int]], root: Path) -> None:
@@ -795,9 +917,9 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
     asked = [oid for _, oid, _, size in entries if size <= MAX_BLOB_BYTES]  # a stand-in's blob is never read
     feeder = threading.Thread(target=_ask_all, args=(git.stdin, asked), daemon=True)
     feeder.start()
-    path = ""
+    path, oid = "", ""
     try:
-        for mode, _, path, size in entries:
+        for mode, oid, path, size in entries:
             target = root / path
             target.parent.mkdir(parents=True, exist_ok=True)
             if size > MAX_BLOB_BYTES:  # (never asked of git: see `asked`)
@@ -807,14 +929,15 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
             # (a header is an id, a kind and a size: read no further than one can be long)
             header = git.stdout.readline(_MAX_HEADER).split()
             if len(header) != 3 or header[1] != b"blob" or int(header[2]) > MAX_BLOB_BYTES:
-                raise UsageError(f"--since {since_shown(ref)}: git cat-file could not read '{path}'")
+                raise UsageError(f"--since {since_shown(ref)}: git cat-file could not read '{path}'",
+                                 _object_file(project, oid))
             if mode == "120000":
                 links.append((path, git.stdout.read(int(header[2])).decode("utf-8", errors="surrogateescape")))
             else:
                 _copy(git.stdout, int(header[2]), target)
             if git.stdout.read(1) != b"\n":  # the newline after each object, or the object is not its size
                 raise UsageError(f"--since {since_shown(ref)}: git cat-file could not read '{path}' (a damaged "
-                                 "object: longer than its size)")
+                                 "object: longer than its size)", _object_file(project, oid))
     except OSError as e:
         if e.filename is not None:  # the scratch folder's refusal, not git's: a name too long for the system
             raise UsageError(f"--since {since_shown(ref)}: the commit's file {shown(path)} cannot be written out: "
@@ -822,7 +945,7 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
         raise UsageError(f"--since {since_shown(ref)}: git cat-file failed ({e.strerror})") from None
     except ValueError as e:
         raise UsageError(f"--since {since_shown(ref)}: git cat-file could not read {shown(path)}: "
-                         f"{_why_ended(git, str(e))}") from None
+                         f"{_why_ended(git, str(e))}", _object_file(project, oid)) from None
     finally:
         watchdog.cancel()
         git.kill()
