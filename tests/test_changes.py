@@ -1099,6 +1099,9 @@ def test_a_git_stopped_at_its_processor_time_is_said_so_at_the_file_it_read(tmp_
 @pytest.mark.parametrize("mode, name, target, said", [
     ("100644", "a" * 70_000, b"x", "longer than any system allows"),
     ("120000", "long", b"a" * 5000, "link 'cards/long' cannot be made: its target is longer"),
+    # (its name quoted with its line break and escape sequence escaped: said raw, they ended the message's line
+    # and coloured the terminal)
+    ("120000", "l\x1b[2J\nx", b"a" * 5000, re.escape("link 'cards/l\\x1b[2J\\nx' cannot be made")),
 ])
 def test_a_commit_holding_a_name_no_system_allows_is_refused_as_it_is_listed(tmp_path, mode, name, target, said):
     """A received commit whose tree held one name of 200 MB (200 KB compressed): its listing was read whole and

@@ -821,7 +821,7 @@ def _tree(project: "Project", ref: str, commit: str, prefix: str, wanted: list[s
     for row in filter(None, listed.decode("utf-8", errors="surrogateescape").split("\0")):
         found = _TREE_ENTRY.fullmatch(row)
         if found is None:
-            raise UsageError(f"git ls-tree: cannot read '{row[:80]}'")
+            raise UsageError(f"--since {since_shown(ref)}: git ls-tree listed {named(row)}, which is no entry of a tree")
         mode, kind, oid, size, path = found.groups()
         if kind != "blob":
             continue
@@ -830,17 +830,17 @@ def _tree(project: "Project", ref: str, commit: str, prefix: str, wanted: list[s
                              "object missing or damaged", _object_file(project, oid))
         parts = path.split("/")
         if path.startswith("/") or any(part in ("", ".", "..", ".git") for part in parts):
-            raise UsageError(f"--since {since_shown(ref)}: the commit holds a file named '{path}', which pnp does not read")
+            raise UsageError(f"--since {since_shown(ref)}: the commit holds a file named {named(path)}, which pnp does not read")
         if len(parts) > MAX_COMMIT_DEPTH:  # (said before any is written: see MAX_COMMIT_DEPTH)
             raise UsageError(f"--since {since_shown(ref)}: the commit holds a file {len(parts):,} folders deep, at "
                              f"{named(path)}; pnp writes out at most {MAX_COMMIT_DEPTH} deep")
         if mode == "120000" and int(size) > MAX_LINK_TARGET:  # (never read: a 250 MB target took 570 MB)
-            raise UsageError(f"--since {since_shown(ref)}: the commit's link '{path}' cannot be made: its target is "
+            raise UsageError(f"--since {since_shown(ref)}: the commit's link {named(path)} cannot be made: its target is "
                              "longer than any system allows")
         total += int(size) if int(size) <= MAX_BLOB_BYTES else 0  # (a stand-in: see MAX_BLOB_BYTES)
         if total > MAX_COMMIT_BYTES:
             raise UsageError(f"--since {since_shown(ref)}: the game's files at that commit are too large to compare (more than "
-                             f"{MAX_COMMIT_BYTES // 2**20} MB in all, at '{path}'); compare with a build's manifest "
+                             f"{MAX_COMMIT_BYTES // 2**20} MB in all, at {named(path)}); compare with a build's manifest "
                              "instead")
         entries.append((mode, oid, path, int(size)))
     return entries
@@ -929,14 +929,14 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
             # (a header is an id, a kind and a size: read no further than one can be long)
             header = git.stdout.readline(_MAX_HEADER).split()
             if len(header) != 3 or header[1] != b"blob" or int(header[2]) > MAX_BLOB_BYTES:
-                raise UsageError(f"--since {since_shown(ref)}: git cat-file could not read '{path}'",
+                raise UsageError(f"--since {since_shown(ref)}: git cat-file could not read {named(path)}",
                                  _object_file(project, oid))
             if mode == "120000":
                 links.append((path, git.stdout.read(int(header[2])).decode("utf-8", errors="surrogateescape")))
             else:
                 _copy(git.stdout, int(header[2]), target)
             if git.stdout.read(1) != b"\n":  # the newline after each object, or the object is not its size
-                raise UsageError(f"--since {since_shown(ref)}: git cat-file could not read '{path}' (a damaged "
+                raise UsageError(f"--since {since_shown(ref)}: git cat-file could not read {named(path)} (a damaged "
                                  "object: longer than its size)", _object_file(project, oid))
     except OSError as e:
         if e.filename is not None:  # the scratch folder's refusal, not git's: a name too long for the system
@@ -967,10 +967,10 @@ def _link(ref: str, root: Path, path: str, link: str) -> None:
     try:
         (root / path).symlink_to(link)
     except ValueError:  # os.symlink's word for a NUL byte
-        raise UsageError(f"--since {since_shown(ref)}: the commit's link '{path}' cannot be made: its target holds a NUL "
+        raise UsageError(f"--since {since_shown(ref)}: the commit's link {named(path)} cannot be made: its target holds a NUL "
                          "byte") from None
     except OSError as e:
-        raise UsageError(f"--since {since_shown(ref)}: the commit's link '{path}' cannot be made: {e.strerror}") from None
+        raise UsageError(f"--since {since_shown(ref)}: the commit's link {named(path)} cannot be made: {e.strerror}") from None
 
 
 # the seconds pnp waits for `git cat-file` to write out a commit's files before it stops it
