@@ -1179,6 +1179,7 @@ def _damaged_object(root, name):
     ("refs/heads/x ref: refs/heads/y;refs/heads/y ref: refs/heads/x", "x", "leads back to it through symbolic refs"),
     ("HEAD ref: HEAD", "HEAD", "leads back to it through symbolic refs"),
     ("object HEAD", "HEAD", "git cannot read this file of the repository"),
+    ("shallow garbage", "HEAD", "git cannot read this file of the repository (git: fatal: bad shallow line"),
     ("object HEAD:cards", "HEAD", "git ls-tree could not list the files of the commit"),
     ("object HEAD:cards/mini/cards.yaml", "HEAD", "the commit's file 'cards/mini/cards.yaml' cannot be read"),
 ])

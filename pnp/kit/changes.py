@@ -405,6 +405,7 @@ def _not_too_many(components: list, where: str) -> None:
 # checkout and `cat-file --filters` apply them; ls-tree and plain cat-file --batch do not), no fsmonitor, no
 # hook, no pager, no system-wide config.
 _GIT_SAFE = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "--no-pager",
+             "-c", "advice.graftFileDeprecated=false",  # (its 8 lines of hints came before what git found amiss)
              "-c", "core.packedGitWindowSize=32m", "-c", "core.packedGitLimit=128m"]  # its maps within MAX_GIT_MEMORY
 # the memory (address space) each git process may take: git reads a commit or tree object whole, and a commit
 # of a 1.5 GB message (1.5 MB compressed: a received repository's HEAD) took 1.5 GB and a minute to say
@@ -665,7 +666,14 @@ def _named_by_git(project: "Project", said: str) -> Mark | None:
     for hit in re.finditer(re.escape(git_dir) + r"(?:/[\w.-]+)+", said):  # (objects, packs: hex digits, dots, dashes)
         if os.path.isfile(hit.group(0)):
             return Mark(project.rel(hit.group(0)))
+    for words, name in _SAID_OF_FILES:  # (git's words for a file it reads whole, whose path it leaves out)
+        if words in said and os.path.isfile(os.path.join(git_dir, name)):
+            return Mark(project.rel(os.path.join(git_dir, name)))
     return None
+
+
+# what git says of a damaged file of its folder that it does not name, and that file
+_SAID_OF_FILES = (("bad shallow line", "shallow"), ("bad graft data", "info/grafts"))
 
 
 # the names git tries for a ref, in its order (git rev-parse's "dwim" rules), and how many symbolic refs it follows
