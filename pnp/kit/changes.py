@@ -700,8 +700,12 @@ def _bad_ref(project: "Project", ref: str) -> DataError | None:
     problem = _ref_file_fault(project, git_dir, head, follow=False) if head.is_file() else None
     if problem is not None or not _REF_NAME.fullmatch(name if name not in ("", "@") else "HEAD"):
         return problem
+    name = name if name not in ("", "@") else "HEAD"
     for rule in _REF_RULES:
-        path = git_dir / rule.format(name if name not in ("", "@") else "HEAD")
+        path = git_dir / rule.format(name)
+        # (git reads a name of its folder itself only as refs/... or in capitals, as HEAD: never objects/...)
+        if rule == "{}" and not (name.startswith("refs/") or re.fullmatch(r"[A-Z_]+", name)):
+            continue
         if path.is_file():
             return _ref_file_fault(project, git_dir, path, follow=True)
     return None
