@@ -1218,3 +1218,26 @@ def test_a_since_naming_a_file_of_the_git_folder_git_never_reads_as_a_ref_is_not
                         ("ORIG_HEAD", ".git/ORIG_HEAD:1:1: error: --since ORIG_HEAD: this ref file holds 'garbage'")):
         result = run(root, "changes", "--since", since)
         assert result.exit_code == 2 and result.output.startswith(said), result.output
+
+
+def test_a_received_repositorys_huge_commit_graph_and_multi_pack_index_are_not_read(tmp_path):
+    """A received repository's commit-graph of 3 GB (a sparse file: nothing on disk): git maps it whole, past the
+    memory pnp gives it, and every --since was refused as 'neither a manifest file nor a git commit' (git: mmap
+    failed). They only speed up a walk of history: git now reads the commits themselves."""
+    from pnp.kit.changes import MAX_GIT_MEMORY, _commit_named, _listing
+    from pnp.project import Project
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = tmp_path / "proj"
+    (root / "cards").mkdir(parents=True)
+    (root / "cards" / "a.yaml").write_text("a: 1\n")
+    _committed(root)
+    for name in ("info/commit-graph", "pack/multi-pack-index"):
+        with open(root / ".git/objects" / name, "wb") as huge:
+            huge.truncate(MAX_GIT_MEMORY + (64 << 20))
+    project = Project(root.resolve())
+    commit = _commit_named(project, "HEAD~0")
+    assert commit == subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
+                                    check=True).stdout.strip()
+    assert _listing(project, "HEAD", "ls-tree", "-r", "-z", "--name-only", commit).split(b"\0")[0] == b"cards/a.yaml"

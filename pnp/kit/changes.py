@@ -406,6 +406,11 @@ def _not_too_many(components: list, where: str) -> None:
 # hook, no pager, no system-wide config.
 _GIT_SAFE = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "--no-pager",
              "-c", "advice.graftFileDeprecated=false",  # (its 8 lines of hints came before what git found amiss)
+             # the commit-graph and multi-pack-index only speed up a long walk of history, and git maps each whole:
+             # a received repository's (sparse) 3 GB commit-graph made git fail as out of memory (see MAX_GIT_MEMORY)
+             # on every commit, said 'neither a manifest file nor a git commit'; one that lies gave HEAD~1 other
+             # parents than the commits hold. git reads the commits themselves instead
+             "-c", "core.commitGraph=false", "-c", "core.multiPackIndex=false",
              "-c", "core.packedGitWindowSize=32m", "-c", "core.packedGitLimit=128m"]  # its maps within MAX_GIT_MEMORY
 # the memory (address space) each git process may take: git reads a commit or tree object whole, and a commit
 # of a 1.5 GB message (1.5 MB compressed: a received repository's HEAD) took 1.5 GB and a minute to say
