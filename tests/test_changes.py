@@ -197,7 +197,7 @@ def test_a_commit_is_read_without_running_what_the_received_folders_git_config_n
 @pytest.mark.parametrize("redirect", ["alternates", "include", "gitdir", "linked pack", "linked in the project",
                                       "include after a byte-order mark", "include after another header",
                                       "include in config.worktree", "named pipe", "partial clone",
-                                      "huge packed-refs", "gitdir read otherwise by git"])
+                                      "huge packed-refs", "gitdir read otherwise by git", "huge pack index"])
 def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads_it(tmp_path, redirect):
     """Objects kept in another repository, config included from another file, a .git file naming a repository
     elsewhere: each would make git read outside the project, so none is read, and the message names it."""
@@ -233,6 +233,10 @@ def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads
         (root / ".git" / "packed-refs").unlink(missing_ok=True)
         os.mkfifo(root / ".git" / "packed-refs")
         named = ".git/packed-refs"
+    elif redirect == "huge pack index":  # git maps it whole: 'mmap failed' on every commit, naming no file
+        with open(root / ".git/objects/pack/pack-1.idx", "wb") as index:
+            index.truncate(641 << 19)
+        named = ".git/objects/pack/pack-1.idx"
     elif redirect == "huge packed-refs":  # git read it whole: 2 GB of memory for a 2 GB file (sparse here)
         with open(root / ".git" / "packed-refs", "ab") as refs:
             refs.truncate(65 << 20)

@@ -585,6 +585,16 @@ def _git_file_checked(project: "Project", git_dir: Path, entry: "os.DirEntry[str
                         Mark(project.rel(entry.path)))
     elif not in_objects and entry.stat(follow_symlinks=False).st_size > MAX_GIT_METADATA_BYTES:
         _small_metadata(project, git_dir, Path(entry.path))  # (which says so)
+    elif in_objects and entry.name.endswith(_MAPPED_WHOLE) and entry.stat(follow_symlinks=False).st_size > MAX_MAPPED_BYTES:
+        raise DataError(f"git file '{project.rel(entry.path)}' is larger than {MAX_MAPPED_BYTES >> 20} MB, and git maps it "
+                        f"whole within the {MAX_GIT_MEMORY >> 20} MB pnp lets it take", Mark(project.rel(entry.path)))
+
+
+# the files of objects/ git maps whole to read any object of a pack (its index, its reverse index), and how large
+# each may be: a received pack's (sparse) 1 GB index made git fail on every commit, 'mmap failed', naming no file
+# (a pack of 10 million objects, past any game's repository, has an index of 280 MB)
+_MAPPED_WHOLE = (".idx", ".rev")
+MAX_MAPPED_BYTES = MAX_GIT_MEMORY // 2
 
 
 def _small_metadata(project: "Project", git_dir: Path, path: Path) -> None:
