@@ -710,9 +710,11 @@ def _bad_ref(project: "Project", ref: str) -> DataError | None:
         git_dir = _git_folder(project, *found)
     except DataError:
         return None
+    # (os.path's tests, not Path's, here and below: a name past the system's length, a ref of 400 digits, raised
+    # from Path's, 'This is a bug in pnp')
     name = re.split(r"[~^:]|@\{", ref)[0]
     head = git_dir / "HEAD"
-    problem = _ref_file_fault(project, git_dir, head, follow=False) if head.is_file() else None
+    problem = _ref_file_fault(project, git_dir, head, follow=False) if os.path.isfile(head) else None
     if problem is not None or not _REF_NAME.fullmatch(name if name not in ("", "@") else "HEAD"):
         return problem
     name = name if name not in ("", "@") else "HEAD"
@@ -721,7 +723,7 @@ def _bad_ref(project: "Project", ref: str) -> DataError | None:
         # (git reads a name of its folder itself only as refs/... or in capitals, as HEAD: never objects/...)
         if rule == "{}" and not (name.startswith("refs/") or re.fullmatch(r"[A-Z_]+", name)):
             continue
-        if path.is_file():
+        if os.path.isfile(path):
             return _ref_file_fault(project, git_dir, path, follow=True)
     return None
 
@@ -749,7 +751,7 @@ def _ref_file_fault(project: "Project", git_dir: Path, path: Path, follow: bool)
         if path in seen or len(seen) > _SYMREF_DEPTH:
             return DataError(f"this ref file names {shown(target)}, which leads back to it through symbolic refs; "
                              "git cannot read it", Mark(project.rel(seen[0]), 1, 1))
-        if not path.is_file():
+        if not os.path.isfile(path):
             if f" {target}\n".encode() in _packed_refs(git_dir):
                 return None
             return DataError(f"this ref file names {shown(target)}, which is no ref of the repository (a branch of no "
@@ -881,7 +883,7 @@ def _object_file(project: "Project", oid: str) -> Mark | None:
         path = _git_folder(project, *found) / "objects" / oid[:2] / oid[2:] if found is not None else None
     except DataError:
         return None
-    return Mark(project.rel(path)) if path is not None and path.is_file() else None
+    return Mark(project.rel(path)) if path is not None and os.path.isfile(path) else None
 
 
 def _listing(project: "Project", ref: str, *args: str) -> bytes:
