@@ -1182,6 +1182,7 @@ def _damaged_object(root, name):
     ("refs/heads/x ref: refs/heads/y", "x", "names 'refs/heads/y', which is no ref of the repository"),
     ("refs/heads/x ref: refs/heads/y;refs/heads/y ref: refs/heads/x", "x", "leads back to it through symbolic refs"),
     ("HEAD ref: HEAD", "HEAD", "leads back to it through symbolic refs"),
+    ("refs/heads/x " + "1" * 40, "x", f"names object {'1' * 40}, which the repository does not hold"),
     ("object HEAD", "HEAD", "git cannot read this file of the repository"),
     ("shallow garbage", "HEAD", "git cannot read this file of the repository (git: fatal: bad shallow line"),
     ("object HEAD:cards", "HEAD", "git ls-tree could not list the files of the commit"),

@@ -739,7 +739,7 @@ def _ref_file_fault(project: "Project", git_dir: Path, path: Path, follow: bool)
         except OSError:
             return None
         if _OBJECT_ID.fullmatch(line):
-            return None
+            return _missing_object(project, path, line) if follow else None
         target = line.removeprefix("ref:").strip()
         if not line.startswith("ref:") or not _REF_NAME.fullmatch(target):
             return DataError(f"this ref file holds {shown(shortened(line, REF_SHOWN))}, neither an object id nor "
@@ -756,6 +756,19 @@ def _ref_file_fault(project: "Project", git_dir: Path, path: Path, follow: bool)
                 return None
             return DataError(f"this ref file names {shown(target)}, which is no ref of the repository (a branch of no "
                              "commit yet, or one removed); git cannot read it", Mark(project.rel(seen[-1]), 1, 1))
+
+
+def _missing_object(project: "Project", path: Path, oid: str) -> DataError | None:
+    """A DataError at the ref file `path` when the repository holds no object `oid`, which it names (a repository
+    copied in part): said as "neither a manifest file nor a git commit", which named no file."""
+    try:
+        held = _ran(_git_command(project, "cat-file", "-e", oid)).returncode == 0
+    except (UsageError, subprocess.TimeoutExpired):
+        return None
+    if held:
+        return None
+    return DataError(f"this ref file names object {oid}, which the repository does not hold (a damaged or partly "
+                     "copied repository); git cannot read it", Mark(project.rel(path), 1, 1))
 
 
 def _packed_refs(git_dir: Path) -> bytes:
