@@ -762,10 +762,10 @@ def _missing_object(project: "Project", path: Path, oid: str) -> DataError | Non
     """A DataError at the ref file `path` when the repository holds no object `oid`, which it names (a repository
     copied in part): said as "neither a manifest file nor a git commit", which named no file."""
     try:
-        held = _ran(_git_command(project, "cat-file", "-e", oid)).returncode == 0
+        asked = _ran(_git_command(project, "cat-file", "-e", oid))
     except (UsageError, subprocess.TimeoutExpired):
         return None
-    if held:
+    if asked.returncode != 1 or asked.stderr.strip():  # (1 and nothing said: no such object; else git refused)
         return None
     return DataError(f"this ref file names object {oid}, which the repository does not hold (a damaged or partly "
                      "copied repository); git cannot read it", Mark(project.rel(path), 1, 1))
