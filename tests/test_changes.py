@@ -1167,9 +1167,22 @@ def test_a_commit_holding_a_file_deeper_than_python_recurses_is_refused_as_it_is
 
 
 def _damaged_object(root, name):
-    """The loose object of `name` in the repository at `root` cut to its first 20 bytes; its path there."""
-    oid = subprocess.run(["git", "-C", str(root), "rev-parse", name], capture_output=True, text=True,
-                         check=True).stdout.strip()
+    """The loose object of `name` in the repository at `root` cut to its first 20 bytes; its path there. `pack
+    NAME`: its object packed, and its compressed bytes in the pack garbled."""
+    git = ["git", "-C", str(root)]
+    if name.startswith("pack "):
+        oid = subprocess.run([*git, "rev-parse", name[5:]], capture_output=True, text=True, check=True).stdout.strip()
+        subprocess.run([*git, "repack", "-adq"], check=True)
+        pack = next((root / ".git/objects/pack").glob("*.pack"))
+        with open(pack.with_suffix(".idx"), "rb") as index:
+            offsets = subprocess.run([*git, "show-index"], stdin=index, capture_output=True, text=True, check=True).stdout
+        at = next(int(line.split()[0]) for line in offsets.splitlines() if line.split()[1] == oid)
+        pack.chmod(0o644)
+        data = bytearray(pack.read_bytes())
+        data[at + 3:at + 30] = bytes(b ^ 0x55 for b in data[at + 3:at + 30])
+        pack.write_bytes(bytes(data))
+        return f".git/objects/pack/{pack.name}"
+    oid = subprocess.run([*git, "rev-parse", name], capture_output=True, text=True, check=True).stdout.strip()
     loose = root / ".git/objects" / oid[:2] / oid[2:]
     loose.chmod(0o644)
     loose.write_bytes(loose.read_bytes()[:20])
@@ -1248,3 +1261,25 @@ def test_a_received_repositorys_huge_commit_graph_and_multi_pack_index_are_not_r
     assert commit == subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
                                     check=True).stdout.strip()
     assert _listing(project, "HEAD", "ls-tree", "-r", "-z", "--name-only", commit).split(b"\0")[0] == b"cards/a.yaml"
+
+
+def test_a_damaged_packed_object_is_refused_at_its_pack(tmp_path):
+    """A received repository's pack whose blob is garbled: git stops half way through it, said as 'could not read
+    'cards/a.yaml': the blob ended early', naming no file. (Written out directly: through `changes`, the engine's
+    imports come first.)"""
+    from pnp.errors import UsageError
+    from pnp.kit.changes import _write_tree
+    from pnp.project import Project
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = tmp_path / "proj"
+    (root / "cards").mkdir(parents=True)
+    (root / "cards" / "a.yaml").write_text("a: placeholder, long enough to be garbled\n")
+    _committed(root)
+    oid = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD:cards/a.yaml"], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    named = _damaged_object(root, "pack HEAD:cards/a.yaml")
+    with pytest.raises(UsageError, match="could not read 'cards/a.yaml': it ended before its size") as refused:
+        _write_tree(Project(root.resolve()), "HEAD", [("100644", oid, "cards/a.yaml", 42)], tmp_path / "out")
+    assert refused.value.mark.file == named

@@ -949,8 +949,18 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
     applies no filter), a file past MAX_BLOB_BYTES as a stand-in of its size; symbolic links are made last,
     so no file is ever written through one (a link that leaves the scratch project is refused when it is
     read, as in any project)."""
+    with tempfile.TemporaryFile() as said:  # (what git says of an object it cannot read: see _object_at)
+        git = _started(_git_command(project, "cat-file", "--batch"), stdin=subprocess.PIPE, stderr=said.fileno())
+        links = _written(project, ref, entries, root, git, said)
+    for path, link in links:
+        _link(ref, root, path, link)
+
+
+def _written(project: "Project", ref: str, entries: list[tuple[str, str, str, int]], root: Path,
+             git: "subprocess.Popen[bytes]", said: IO[bytes]) -> list[tuple[str, str]]:
+    """_write_tree's writing of the files from `git` (cat-file --batch, its stderr into `said`): the links to
+    make, (path, target)."""
     links = []
-    git = _started(_git_command(project, "cat-file", "--batch"), stdin=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert git.stdin is not None and git.stdout is not None  # piped
     watchdog = threading.Timer(MAX_GIT_WAIT, git.kill)
     watchdog.start()
@@ -972,14 +982,14 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
             header = git.stdout.readline(_MAX_HEADER).split()
             if len(header) != 3 or header[1] != b"blob" or int(header[2]) > MAX_BLOB_BYTES:
                 raise UsageError(f"--since {since_shown(ref)}: git cat-file could not read {named(path)}",
-                                 _object_file(project, oid))
+                                 _object_at(project, oid, git, said))
             if mode == "120000":
                 links.append((path, git.stdout.read(int(header[2])).decode("utf-8", errors="surrogateescape")))
             else:
                 _copy(git.stdout, int(header[2]), target)
             if git.stdout.read(1) != b"\n":  # the newline after each object, or the object is not its size
                 raise UsageError(f"--since {since_shown(ref)}: git cat-file could not read {named(path)} (a damaged "
-                                 "object: longer than its size)", _object_file(project, oid))
+                                 "object: longer than its size)", _object_at(project, oid, git, said))
     except OSError as e:
         if e.filename is not None:  # the scratch folder's refusal, not git's: a name too long for the system
             raise UsageError(f"--since {since_shown(ref)}: the commit's file {shown(path)} cannot be written out: "
@@ -987,14 +997,25 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
         raise UsageError(f"--since {since_shown(ref)}: git cat-file failed ({e.strerror})") from None
     except ValueError as e:
         raise UsageError(f"--since {since_shown(ref)}: git cat-file could not read {shown(path)}: "
-                         f"{_why_ended(git, str(e))}", _object_file(project, oid)) from None
+                         f"{_why_ended(git, str(e))}", _object_at(project, oid, git, said)) from None
     finally:
         watchdog.cancel()
         git.kill()
         git.wait()
         feeder.join()
-    for path, link in links:
-        _link(ref, root, path, link)
+    return links
+
+
+def _object_at(project: "Project", oid: str, git: "subprocess.Popen[bytes]", said: IO[bytes]) -> Mark | None:
+    """The file of the repository holding the object `oid` that `git` could not read: its loose object, else the
+    file git names in what it `said` (a damaged pack: a packed blob was said as 'the blob ended early', naming no
+    file). git is stopped first: what it said of the object came before the output pnp read."""
+    found = _object_file(project, oid)
+    if found is not None:
+        return found
+    git.kill()
+    git.wait()
+    return _named_by_git(project, _said(said))
 
 
 # the longest header `git cat-file --batch` writes before an object: an id (64 hex digits at most), its kind and
@@ -1046,7 +1067,7 @@ def _copy(source: IO[bytes], size: int, target: Path) -> None:
         while size:
             block = source.read(min(size, 1 << 20))
             if not block:
-                raise ValueError("the blob ended early")
+                raise ValueError("it ended before its size: a damaged object")
             out.write(block)
             size -= len(block)
 
