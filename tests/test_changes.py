@@ -1232,9 +1232,15 @@ def test_a_since_naming_a_file_of_the_git_folder_git_never_reads_as_a_ref_is_not
     root = make_project(tmp_path / "proj")
     _committed(root)
     (root / ".git" / "ORIG_HEAD").write_text("garbage\n")
+    # a branch named with a character pnp's own names never hold ('#'), which git allows: HEAD naming it was said to
+    # hold "neither an object id nor 'ref: NAME'" when HEAD~9 was past the history
+    head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, check=True)
+    (root / ".git/refs/heads/feature#1").write_text(head.stdout)
+    (root / ".git/HEAD").write_text("ref: refs/heads/feature#1\n")
     digits = "1" * 400  # (a name past the system's length: Path.is_file raised, 'This is a bug in pnp')
     for since, said in (("description", "Error: --since description: neither a manifest file nor a git commit"),
                         (digits, f"Error: --since {digits[:79]}…: neither a manifest file nor a git commit"),
+                        ("HEAD~9", "Error: --since HEAD~9: neither a manifest file nor a git commit"),
                         ("ORIG_HEAD", ".git/ORIG_HEAD:1:1: error: --since ORIG_HEAD: this ref file holds 'garbage'")):
         result = run(root, "changes", "--since", since)
         assert result.exit_code == 2 and result.output.startswith(said), result.output

@@ -695,7 +695,12 @@ _SAID_OF_FILES = (("bad shallow line", "shallow"), ("bad graft data", "info/graf
 # one after another before it gives up (SYMREF_MAXDEPTH)
 _REF_RULES = ("{}", "refs/{}", "refs/tags/{}", "refs/heads/{}", "refs/remotes/{}", "refs/remotes/{}/HEAD")
 _SYMREF_DEPTH = 5
-_REF_NAME = re.compile(r"(?!.*(?:^|/)\.)(?!.*\.\.)[\w.+-]+(?:/[\w.+-]+)*")  # no part hidden, no '..': it stays in .git
+
+
+def _stays_in_git_folder(name: str) -> bool:
+    """Whether a ref's name, joined to the git folder, names a file in it: no part empty or hidden ('..' among
+    them), as git allows none; any other character git may allow in a name is allowed."""
+    return all(part and not part.startswith(".") for part in name.split("/")) and not {"\\", "\0"} & set(name)
 
 
 def _bad_ref(project: "Project", ref: str) -> DataError | None:
@@ -715,7 +720,7 @@ def _bad_ref(project: "Project", ref: str) -> DataError | None:
     name = re.split(r"[~^:]|@\{", ref)[0]
     head = git_dir / "HEAD"
     problem = _ref_file_fault(project, git_dir, head, follow=False) if os.path.isfile(head) else None
-    if problem is not None or not _REF_NAME.fullmatch(name if name not in ("", "@") else "HEAD"):
+    if problem is not None or not _stays_in_git_folder(name if name not in ("", "@") else "HEAD"):
         return problem
     name = name if name not in ("", "@") else "HEAD"
     for rule in _REF_RULES:
@@ -735,16 +740,16 @@ def _ref_file_fault(project: "Project", git_dir: Path, path: Path, follow: bool)
     while True:
         try:
             with open(path, "rb") as file:
-                line = file.read(4096).partition(b"\n")[0].strip().decode("utf-8", "replace")
+                line = os.fsdecode(file.read(4096).partition(b"\n")[0].strip())  # (the bytes a file's name has)
         except OSError:
             return None
         if _OBJECT_ID.fullmatch(line):
             return _missing_object(project, path, line) if follow else None
         target = line.removeprefix("ref:").strip()
-        if not line.startswith("ref:") or not _REF_NAME.fullmatch(target):
+        if not line.startswith("ref:") or not target:
             return DataError(f"this ref file holds {shown(shortened(line, REF_SHOWN))}, neither an object id nor "
                              "'ref: NAME'; git cannot read it", Mark(project.rel(path), 1, 1))
-        if not follow:
+        if not follow or not _stays_in_git_folder(target):  # (one that leaves it: git's own words say why)
             return None
         seen.append(path)
         path = git_dir / target
@@ -752,7 +757,7 @@ def _ref_file_fault(project: "Project", git_dir: Path, path: Path, follow: bool)
             return DataError(f"this ref file names {shown(target)}, which leads back to it through symbolic refs; "
                              "git cannot read it", Mark(project.rel(seen[0]), 1, 1))
         if not os.path.isfile(path):
-            if f" {target}\n".encode() in _packed_refs(git_dir):
+            if b" " + os.fsencode(target) + b"\n" in _packed_refs(git_dir):
                 return None
             return DataError(f"this ref file names {shown(target)}, which is no ref of the repository (a branch of no "
                              "commit yet, or one removed); git cannot read it", Mark(project.rel(seen[-1]), 1, 1))
