@@ -348,6 +348,22 @@ def test_a_hover_text_is_cut_as_a_text_box_holds_and_an_aliased_text_read_once(m
     assert len(read) == 1 and read[0] <= MAX_HOVER + 1, read
 
 
+@pytest.mark.parametrize("turned", [180.0, 0.0])
+def test_the_preview_decodes_a_picture_once_for_all_the_objects_showing_it(tmp_path, monkeypatch, turned):
+    # the preview held every object's picture decoded at full size until it was drawn, and decoded it again for
+    # each: 30 copies of a 520 mm board took 1.2 GB
+    from pnp.export import preview
+
+    Image.new("RGB", (40, 30), "red").save(tmp_path / "board.png")
+    decoded: list[Path] = []
+    real = preview._rgb
+    monkeypatch.setattr(preview, "_rgb", lambda path: decoded.append(path) or real(path))
+    objects = [{"Name": "Custom_Tile", "CustomImage": {"ImageURL": "board.png"},
+                "Transform": {"posX": 3.0 * n, "posZ": 0.0, "scaleZ": 1.0, "rotY": turned}} for n in range(30)]
+    image = preview.render_preview({"ObjectStates": objects}, lambda address: tmp_path / address)
+    assert len(decoded) == 1 and dict((c, n) for n, c in image.getcolors(1 << 16)).get((255, 0, 0), 0) > 30
+
+
 @pytest.mark.parametrize("read", ["digest", "preview", "pdf"])
 def test_a_picture_the_export_reads_back_is_not_read_through_a_link_swapped_in_for_it(tmp_path, read):
     # the export reads back files it wrote in its temporary folder, inside the project: a link put there while it
