@@ -31,7 +31,8 @@ EXTRA = """
   - id: die
     name: Weather die
     kind: die
-    count: 1
+    copies: 2
+    count: 2
     layout: die
   - id: aid
     name: Player aid
@@ -141,7 +142,9 @@ def test_tokens_in_bags_dice_rulebook_and_seats(table):
     with Image.open(local(token["CustomImage"]["ImageURL"])) as image:
         assert min(image.size) >= 256  # a 9 mm counter still reads on screen
     dice = [o for o in save["ObjectStates"] if o["Name"] == "Custom_Dice"]
-    assert len(dice) == 1 and dice[0]["CustomImage"]["CustomDice"]["Type"] == 1
+    assert len(dice) == 2 and dice[0]["CustomImage"]["CustomDice"]["Type"] == 1
+    # one texture for both copies (made again for the second, it was refused as no ordinary file in its place)
+    assert dice[0]["CustomImage"] == dice[1]["CustomImage"]
     pdfs = [o for o in save["ObjectStates"] if o["Name"] == "Custom_PDF"]
     assert len(pdfs) == 1 and local(pdfs[0]["CustomPDF"]["PDFUrl"]).read_bytes().startswith(b"%PDF")
     from pypdf import PdfReader  # (the rulebook a player opens on the table was titled 'untitled')

@@ -496,15 +496,18 @@ def _dice(faces_of: list["Face"], out: Path, url: Url, studio: "Studio", guids: 
             plan.notes.append((f"{first.component.name}: Tabletop Simulator has no die of {n} faces; left out",
                                first.printable.mark))
             continue
+        # a custom die's texture made once for all its copies: made again for each, the second copy's was refused
+        # as 'something that is no ordinary file' in the first's place, and 10,000 copies composed it 10,000 times
+        texture = None if values == list(range(1, n + 1)) else url(
+            _die_texture(out, first.component.id, index, die_faces, plan))
         for copy in range(max(1, first.copies)):
             key = f"{first.component.id}/{index}/{copy}"
             state = {"GUID": guids.take(key), "Name": f"Die_{n}", "Nickname": first.component.name,
                      "Description": ", ".join(str(v) for v in values)}
-            if values != list(range(1, n + 1)):
+            if texture is not None:
                 state["Name"] = "Custom_Dice"
-                state["CustomImage"] = {"ImageURL": url(_die_texture(out, first.component.id, index, die_faces, plan)),
-                                        "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
-                                        "CustomDice": {"Type": DICE_TYPES[n]}}
+                state["CustomImage"] = {"ImageURL": texture, "ImageSecondaryURL": "", "ImageScalar": 1.0,
+                                        "WidthScale": 0.0, "CustomDice": {"Type": DICE_TYPES[n]}}
             pieces.append(Placed(state, footprint("die", scale), "supply", scale=scale))
     return pieces
 
