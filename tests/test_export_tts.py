@@ -367,6 +367,26 @@ def test_the_preview_decodes_a_picture_once_for_all_the_objects_showing_it(tmp_p
     assert len(decoded) == 1 and dict((c, n) for n, c in image.getcolors(1 << 16)).get((255, 0, 0), 0) > 30
 
 
+def test_the_save_holds_a_bounded_number_of_snap_points_each_face_worked_out_once(tmp_path, monkeypatch):
+    # every copy of a piece carries its snap points: 9,900 copies of a token with 400 spaces marked `snap: true`
+    # made a save of 1.1 GB in 72 s and 11 GB of memory, working the points out again for each copy
+    from types import SimpleNamespace
+
+    from pnp.export import tts
+
+    worked: list[object] = []
+    point = {"Position": {"x": 0.0, "y": 0.1, "z": 0.0}, "Rotation": {"x": 0.0, "y": 0.0, "z": 0.0}}
+    monkeypatch.setattr(tts, "snap_points", lambda face, studio: worked.append(face) or [point] * 400)
+    monkeypatch.setattr(tts, "_hover", lambda face, studio: "a coin")
+    face = SimpleNamespace(component=SimpleNamespace(id="tokens"), stem="001-coin-front", shape="circle",
+                           kind="tokens", name="Coin", index=0, copies=30, printable=SimpleNamespace(mark=None))
+    plan = tts.TablePlan(folder=tmp_path)
+    bag = tts._bag(face, None, lambda rel: rel, None, tts.Guids(), plan)
+    held = [len(token.get("AttachedSnapPoints", ())) for token in bag.state["ContainedObjects"]]
+    assert len(held) == 30 and sum(held) == tts.MAX_SNAP_POINTS and len(worked) == 1
+    assert len(plan.notes) == 1 and "snap points" in plan.notes[0][0]
+
+
 @pytest.mark.parametrize("read", ["digest", "preview", "pdf"])
 def test_a_picture_the_export_reads_back_is_not_read_through_a_link_swapped_in_for_it(tmp_path, read):
     # the export reads back files it wrote in its temporary folder, inside the project: a link put there while it
