@@ -387,6 +387,23 @@ def test_the_save_holds_a_bounded_number_of_snap_points_each_face_worked_out_onc
     assert len(plan.notes) == 1 and "snap points" in plan.notes[0][0]
 
 
+def test_a_card_s_name_and_hover_text_are_made_once_for_all_its_copies(monkeypatch):
+    # made for each copy: 9,900 copies of a card with a text of 20,000 characters held 9,900 copies of that text,
+    # 1.3 GB with the save's text
+    from types import SimpleNamespace
+
+    from pnp.export import tts
+
+    made: list[object] = []
+    monkeypatch.setattr(tts, "_hover", lambda face, studio: made.append(face) or "text " * 4000)
+    face = SimpleNamespace(stem="001-scout-front", name="Scout", trim=(63 * 2.835, 88 * 2.835))
+    component = SimpleNamespace(id="deck", name="Cards", description="the deck")
+    deck = {"component": component, "cards": [(100, face, "1")] * 30, "custom": {"1": {}}}
+    piece = tts._deck_piece(deck, None, tts.Guids())
+    texts = {id(card["Description"]) for card in piece.state["ContainedObjects"]}
+    assert len(piece.state["ContainedObjects"]) == 30 and len(made) == 1 and len(texts) == 1
+
+
 @pytest.mark.parametrize("read", ["digest", "preview", "pdf"])
 def test_a_picture_the_export_reads_back_is_not_read_through_a_link_swapped_in_for_it(tmp_path, read):
     # the export reads back files it wrote in its temporary folder, inside the project: a link put there while it

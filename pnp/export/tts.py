@@ -3,6 +3,7 @@ aids and tokens as images at a size that reads on screen, dice, the rulebook as 
 save that lays them out at their real size on a table (table.py), with `table-preview.png` drawn from it."""
 
 import functools
+import io
 import itertools
 import json
 import math
@@ -246,8 +247,10 @@ def _tts_finish(out: Path, folder: Path, url: Url, sheets: list[Sheet], others: 
     save = {"SaveName": studio.game.title, "GameMode": studio.game.title, "Date": "", "Table": "Table_Custom",
             "Sky": "", "Note": _literal(f"{studio.game.title}: made by pnp from the game's data"), "Rules": "",
             "ObjectStates": objects}
-    with new_file(out / f"{studio.game.id}.json") as file:  # (never through a link put there since)
-        file.write((json.dumps(save, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    # (never through a link put there since); written as it is encoded, never whole in memory (twice: text and bytes)
+    with io.TextIOWrapper(new_file(out / f"{studio.game.id}.json"), encoding="utf-8", newline="\n") as file:
+        json.dump(save, file, indent=2, ensure_ascii=False)
+        file.write("\n")
     preview = render_preview(save, _local(out, folder, url))
     _saved(preview, out / PREVIEW)
     plan.expect[str(folder / PREVIEW)] = preview.size
@@ -367,10 +370,16 @@ def _deck_piece(deck: Deck, studio: "Studio", guids: Guids) -> Placed:
     component = deck["component"]
     counted: dict[int, int] = {}
     cards = []
+    # each face's name and hover text made once for all its copies: made for each, 9,900 copies of a card with
+    # a text of 20,000 characters held 9,900 copies of that text (1.3 GB with the save's text)
+    said: dict[str, tuple[str, str]] = {}
     for card_id, face, key in deck["cards"]:
         counted[card_id] = counted.get(card_id, 0) + 1
+        if face.stem not in said:
+            said[face.stem] = (_named(face), _hover(face, studio))
+        name, hover = said[face.stem]
         cards.append({"GUID": guids.take(f"card/{component.id}/{card_id}/{counted[card_id]}"), "Name": "Card",
-                      "Nickname": _named(face), "Description": _hover(face, studio), "CardID": card_id,
+                      "Nickname": name, "Description": hover, "CardID": card_id,
                       "Hands": True, "CustomDeck": {key: deck["custom"][key]}})
     first = deck["cards"][0][1]
     scale = scale_for("card", first.trim[1] / MM)
