@@ -152,3 +152,19 @@ def test_a_format_s_preflight_is_said_at_the_file_it_names(tmp_path, toy_format,
     monkeypatch.setattr(FaceList, "plan", empty)
     result = run(make_project(tmp_path / "proj"), "export", "--format", "toy")
     assert result.exit_code == 1 and "output/mini/export/toy/faces.txt: error: no face listed" in result.output
+
+
+def test_a_note_a_format_makes_as_it_composes_its_files_is_said(tmp_path, toy_format, monkeypatch):
+    # the notes a format's finish made (Tabletop Simulator's snap points left out of its save, a die it has no
+    # shape for) were never said: the plan's notes were reported before it ran
+    planned = FaceList.plan
+
+    def noting(self, *args):
+        plan = planned(self, *args)
+        written = plan.finish
+        plan.finish = lambda out: (written(out), plan.notes.append(("a note made as it composed", None)))
+        return plan
+
+    monkeypatch.setattr(FaceList, "plan", noting)
+    result = run(make_project(tmp_path / "proj"), "export", "--format", "toy")
+    assert result.exit_code == 0 and "warning: a note made as it composed" in result.output, result.output

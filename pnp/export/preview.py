@@ -2,6 +2,7 @@
 (Tabletop Simulator cannot run here): what a group sees when it sits down at the table."""
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -25,41 +26,86 @@ TABLE, BAG, BAG_EDGE, DIE, FALLBACK = (62, 94, 72), (140, 100, 62), (90, 62, 38)
 def object_image(state: dict, resolve: Callable[[str], Path | None]) -> Image.Image | None:
     """The image seen from above: a face-down deck's back (its first card's on a back sheet), a tile's top, a
     custom die's first face; None when there is none to show."""
+    source = object_source(state, resolve)
+    return None if source is None else _picture(source)
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where an object's top comes from: a picture the export wrote (or the first page of its PDF), or one cell of
+    a picture cut into a grid of `grid` (columns, rows), the `cell`-th."""
+
+    path: Path
+    grid: tuple[int, int] | None = None
+    cell: int = 0
+    pdf: bool = False
+
+
+def object_source(state: dict, resolve: Callable[[str], Path | None]) -> Source | None:
+    """Where the image seen from above comes from (see object_image), read from the save alone."""
     if state.get("CustomDeck"):
         key, entry = next(iter(state["CustomDeck"].items()))
         card_id = state.get("CardID", (state.get("DeckIDs") or [int(key) * 100])[0])
-        return _cell(resolve(entry["BackURL"]), entry, card_id % 100 if entry.get("UniqueBack") else None)
+        path = resolve(entry["BackURL"])
+        if path is None:
+            return None
+        if not entry.get("UniqueBack"):
+            return Source(path)
+        return Source(path, (entry["NumWidth"], entry["NumHeight"]), card_id % 100)
     image = state.get("CustomImage") or {}
     if image.get("ImageURL"):
         path = resolve(image["ImageURL"])
         if path is None:
             return None
-        picture = _rgb(path)
         if image.get("CustomDice"):  # the first face of the grid the export writes
             faces = {0: 4, 1: 6, 2: 8, 3: 10, 4: 12, 5: 20}.get(image["CustomDice"].get("Type"), 6)
             cols = math.ceil(math.sqrt(faces))
-            rows = math.ceil(faces / cols)
-            return picture.crop((0, 0, picture.width // cols, picture.height // rows))
-        return picture
+            return Source(path, (cols, math.ceil(faces / cols)))
+        return Source(path)
     if state.get("CustomPDF"):
-        return _pdf_page(resolve(state["CustomPDF"]["PDFUrl"]))
+        path = resolve(state["CustomPDF"]["PDFUrl"])
+        return None if path is None else Source(path, pdf=True)
     return None
+
+
+def _cell_box(source: Source, size: tuple[int, int]) -> tuple[int, int, int, int] | None:
+    """The part of a picture of `size` pixels that `source` shows (None: all of it)."""
+    if source.grid is None:
+        return None
+    cols, rows = source.grid
+    w, h = size[0] // cols, size[1] // rows
+    x, y = source.cell % cols, source.cell // cols
+    return x * w, y * h, x * w + w, y * h + h
+
+
+def _picture(source: Source) -> Image.Image:
+    """The image `source` shows, decoded (in RGB)."""
+    if source.pdf:
+        return _pdf_page(source.path)
+    sheet = _rgb(source.path)
+    box = _cell_box(source, sheet.size)
+    return sheet if box is None else sheet.crop(box)
+
+
+def _size_of(source: Source) -> tuple[int, int]:
+    """The pixel size of the image `source` shows, from its file's header alone (a PDF's page is rendered: the
+    rulebook's, small): the preview's layout needs only the shapes of its objects' pictures."""
+    if source.pdf:
+        return _pdf_page(source.path).size
+    with open_file(source.path) as file, Image.open(file) as image:
+        size = image.size
+    box = _cell_box(source, size)
+    return size if box is None else (box[2] - box[0], box[3] - box[1])
 
 
 def _cell(path: Path | None, entry: dict, index: int | None) -> Image.Image | None:
     if path is None:
         return None
-    sheet = _rgb(path)
-    if index is None:
-        return sheet
-    w, h = sheet.width // entry["NumWidth"], sheet.height // entry["NumHeight"]
-    x, y = index % entry["NumWidth"], index // entry["NumWidth"]
-    return sheet.crop((x * w, y * h, x * w + w, y * h + h))
+    grid = None if index is None else (entry["NumWidth"], entry["NumHeight"])
+    return _picture(Source(path, grid, index or 0))
 
 
-def _pdf_page(path: Path | None) -> Image.Image | None:
-    if path is None:
-        return None
+def _pdf_page(path: Path) -> Image.Image:
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(open_file(path), autoclose=True)
@@ -69,19 +115,23 @@ def _pdf_page(path: Path | None) -> Image.Image | None:
         document.close()
 
 
-def object_footprint(state: dict, image: Image.Image | None) -> tuple[float, float]:
-    """(width, depth) on the table from the object's scale and its image's aspect, by the export's one rule."""
-    aspect = image.width / image.height if image is not None else 1.0  # a card's back is a card's shape
+def object_footprint(state: dict, image: Image.Image | tuple[int, int] | None) -> tuple[float, float]:
+    """(width, depth) on the table from the object's scale and its image's aspect (or its pixel size), by the
+    export's one rule."""
+    size = image.size if isinstance(image, Image.Image) else image
+    aspect = size[0] / size[1] if size is not None else 1.0  # a card's back is a card's shape
     return footprint(kind_of(state["Name"]), state["Transform"]["scaleZ"], aspect)
 
 
 def render_preview(save: dict, resolve: Callable[[str], Path | None]) -> Image.Image:
-    """The table from above, north up: every object at its place and size, turned as it lies."""
+    """The table from above, north up: every object at its place and size, turned as it lies. The objects are
+    laid out from their pictures' sizes, then each picture is decoded only to be pasted at its size, once for
+    all the objects showing it alike: 30 copies of a board held 30 decoded board pictures at once (1.2 GB)."""
     laid = []
     for state in save["ObjectStates"]:
-        image = object_image(state, resolve)
-        (w, d), t = object_footprint(state, image), state["Transform"]
-        laid.append((state, image, t["posX"] - w / 2, t["posZ"] - d / 2, w, d))
+        source = object_source(state, resolve)
+        (w, d), t = object_footprint(state, None if source is None else _size_of(source)), state["Transform"]
+        laid.append((state, source, t["posX"] - w / 2, t["posZ"] - d / 2, w, d))
     if not laid:
         return Image.new("RGB", (64, 64), TABLE)
     left = min(x for _, _, x, _, _, _ in laid) - MARGIN
@@ -91,14 +141,21 @@ def render_preview(save: dict, resolve: Callable[[str], Path | None]) -> Image.I
     k = min(PX_PER_UNIT, MAX_SIDE / max(right - left, top - bottom))
     canvas = Image.new("RGB", (round((right - left) * k), round((top - bottom) * k)), TABLE)
     draw = ImageDraw.Draw(canvas)
-    for state, image, x, z, w, d in sorted(laid, key=lambda o: not o[0].get("Locked")):  # boards underneath
+    # each picture as pasted, by what it shows, its size and turn: no larger together than the canvas, for the
+    # objects do not overlap
+    pasted: dict[tuple[Source, tuple[int, int], bool], Image.Image] = {}
+    for state, source, x, z, w, d in sorted(laid, key=lambda o: not o[0].get("Locked")):  # boards underneath
         box = (round((x - left) * k), round((top - z - d) * k), round((x + w - left) * k), round((top - z) * k))
         size = (max(1, box[2] - box[0]), max(1, box[3] - box[1]))
         if state["Name"] in ("Bag", "Infinite_Bag"):
             _bag(canvas, draw, state, box, resolve)
-        elif image is not None:
-            turned = image if state["Transform"]["rotY"] == 180.0 else image.rotate(180)
-            canvas.paste(turned.resize(size, Image.Resampling.LANCZOS), box[:2])
+        elif source is not None:
+            turned = state["Transform"]["rotY"] != 180.0
+            key = (source, size, turned)
+            if key not in pasted:
+                image = _picture(source)
+                pasted[key] = (image.rotate(180) if turned else image).resize(size, Image.Resampling.LANCZOS)
+            canvas.paste(pasted[key], box[:2])
         else:
             draw.rectangle(box, fill=DIE if kind_of(state["Name"]) == "die" else FALLBACK, outline=(40, 40, 40))
             draw.text((box[0] + 2, box[1] + 2), state["Name"].replace("Die_", "d"), fill=(20, 20, 20))

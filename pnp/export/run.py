@@ -304,7 +304,10 @@ def _write(project: "Project", studio: "Studio", fmt: str, folder: Path, work: P
         with open_file(moved(source, folder, work)) as read, new_file(moved(target, folder, work)) as written:
             shutil.copyfileobj(read, written)
     if plan.finish:
+        said = len(plan.notes)
         plan.finish(work)
+        for message, mark in plan.notes[said:]:  # (the notes of what it composed: a die left out was never said)
+            report.warning(message, mark)
     shutil.rmtree((work / FACES_PDF).parent)
     for shown, message in export_format.preflight(plan, folder, work, project.rel, advance):
         report.error(message, Mark(shown))
