@@ -166,16 +166,20 @@ def test_an_only_expression_out_of_time_is_refused_not_taken_for_an_item_it_cann
     assert not list((root / "output").glob("mini/*selection*"))
 
 
-def test_the_next_build_of_the_kit_removes_the_proofs_beside_it_unless_edited(tmp_path):
+def test_the_next_build_of_the_kit_removes_the_proofs_beside_it_unless_edited(tmp_path, monkeypatch):
     """Every selection ever proofed stayed in the folder, drawn from what the game was then, and passed for the
     game as it is; the kit's next build (which holds every item) takes them away, except one changed since."""
     root = make_project(tmp_path)
     assert run(root, "build", "mini").exit_code == 0
     proofs = [written(root, run(root, "build", "mini", "--sample", "1", "--seed", str(seed)), "mini")
-              for seed in (0, 1)]
+              for seed in (0, 1, 2)]
+    with monkeypatch.context() as patched:  # a pnp killed once the proof was in place, before it sealed its manifest:
+        patched.setattr("pnp.kit.select.seal", lambda path: None)  # the proof was kept for good, as a received one
+        proofs.append(written(root, run(root, "build", "mini", "--sample", "1", "--seed", "3"), "mini"))
     letter = run(root, "build", "mini", "--sample", "1", "--seed", "0", "--paper", "letter")
     assert letter.exit_code == 0, letter.output
     kept_pdf, kept_manifest = proofs[1]
+    proofs[2][0].unlink()  # (or a pnp killed between removing a proof and its manifest: the manifest stayed for good)
     kept_pdf.write_bytes(kept_pdf.read_bytes() + b"%the user's note\n")
     # a proof's manifest this user's pnp did not write (a received folder's, forged: it was read, its PDF hashed,
     # however large, however many hard links to one file) is never read: its proof is kept
@@ -188,6 +192,7 @@ def test_the_next_build_of_the_kit_removes_the_proofs_beside_it_unless_edited(tm
     assert run(root, "build", "mini").exit_code == 0
     folder = root / "output/mini"
     assert not proofs[0][0].exists() and not proofs[0][1].exists()
+    assert not proofs[2][1].exists() and not proofs[3][0].exists() and not proofs[3][1].exists()
     assert kept_pdf.exists() and kept_manifest.exists()
     assert all(copy.exists() for copy in received)
     assert len(list(folder.glob("mini-selection-*-letter.pdf"))) == 1  # another build's options: its own

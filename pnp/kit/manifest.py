@@ -2,6 +2,7 @@
 record, written and read back here only. Reading is defensive: a file that is not as pnp writes it is a
 UsageError naming it, never a KeyError somewhere later."""
 
+import hashlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -195,6 +196,27 @@ def seal(path: Path) -> None:
         pass
 
 
+def seal_coming(path: Path, data: bytes) -> None:
+    """Record the manifest `data`, about to be renamed to `path`, as this user's pnp's beside the one sealed there
+    now (seal, once it is in place, keeps the new one alone): sealed only after the rename, a pnp killed between
+    the two left a proof's manifest unsealed, so its proof was taken for a received one and kept for good by every
+    later build of the kit (render._remove_proofs); sealed only before, the one still there lost its seal."""
+    try:
+        kept = _seals(_WRITTEN.stored(_real(path), _is_seal))
+        _WRITTEN.store(_real(path), [*kept, hashlib.sha256(data).hexdigest()])
+    except OSError:  # (not kept: as seal)
+        pass
+
+
+def _is_seal(value: object) -> bool:
+    """Whether `value` is as seal or seal_coming stores it: a sha256, or a list of them."""
+    return isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+
+
+def _seals(value: str | list[str] | None) -> list[str]:
+    return [] if value is None else [value] if isinstance(value, str) else value
+
+
 def sealing() -> bool:
     """Whether this pnp can keep its record of the manifests it writes (seal): not with its cache off
     (PNP_CACHE_DIR=off), nor where the cache's folder cannot be made or is not the user's alone."""
@@ -206,5 +228,5 @@ def sealed(path: Path) -> bool:
     cannot be read. One larger than any manifest pnp writes is not read: a 10 GB file (sparse: a few KB in an
     archive) unpacked over a sealed export.json or manifest.json was read whole, for minutes, by every build,
     export and `pnp changes` that looked at it."""
-    kept = _WRITTEN.stored(_real(path), lambda value: isinstance(value, str))
-    return kept is not None and kept == sha256(path, follow=False, at_most=MANIFEST_MAX_BYTES)
+    kept = _seals(_WRITTEN.stored(_real(path), _is_seal))
+    return bool(kept) and sha256(path, follow=False, at_most=MANIFEST_MAX_BYTES) in kept

@@ -266,7 +266,11 @@ def _remove_proofs(folder: Path, game_id: str, options: "PrintOptions") -> None:
             if not sealed(folder / name):
                 continue
             record = read_manifest(folder / name, name)
-            if (pdf.stat(follow_symlinks=False).st_size == record["bytes"]
+            if not os.path.lexists(pdf):
+                # its proof gone (deleted by the user, or a pnp killed between the two removals below): the
+                # manifest, said of no file, was left for good
+                (folder / name).unlink()
+            elif (pdf.stat(follow_symlinks=False).st_size == record["bytes"]
                     and sha256(pdf, follow=False) == record["sha256"]):
                 pdf.unlink()
                 (folder / name).unlink()

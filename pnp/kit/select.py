@@ -16,7 +16,7 @@ from ..errors import UsageError, cannot_write
 from ..project import output_lock, refuse_unmarked_pdf
 from ..report import Report, named
 from .inputs import manifest_name, refuse_foreign_record, sha256
-from .manifest import record_bytes, seal
+from .manifest import record_bytes, seal, seal_coming
 
 if TYPE_CHECKING:
     from ..model.components import Component
@@ -150,9 +150,11 @@ def write_selected(studio: "Studio", selection: Selection, folder: str | Path) -
         refuse_foreign_record(written, studio.game.id, "the proof", studio.project.rel)  # (and at its manifest's)
 
         def record(made: Path, pages: int) -> bytes:  # (of the PDF as written, put in place with it)
-            return record_bytes({"game": studio.game.id, **options.record(), "selection": selection.record(),
+            data = record_bytes({"game": studio.game.id, **options.record(), "selection": selection.record(),
                                  "file": pdf.name, "sha256": sha256(made, follow=False), "bytes": made.stat().st_size,
                                  "pages": pages, "items": keys})
+            seal_coming(written, data)  # (before it is put in place: see seal_coming)
+            return data
 
         pages = write_selection(studio, {cid: set(items) for cid, items in keys.items()}, pdf, "selection",
                                 record=(written, record))
