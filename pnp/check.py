@@ -872,7 +872,7 @@ class Checks:
         """An image's or an icon's box of no width or height, refused: what is fitted in it prints nothing (an icon
         of `w: 0` passed without a word, as an image's did); `sizes` says what the element sets it by."""
         if not (prim.w > 0 and prim.h > 0):
-            self.error(f"{prim.kind} {named(prim.text)} is fitted in a box of {prim.w / MM + 0.0:.1f} x {prim.h / MM + 0.0:.1f} "
+            self.error(f"{prim.kind} {named(prim.text)} is fitted in a box of {prim.w / MM:.1f} x {prim.h / MM:.1f} "
                        f"mm, which has no area, so it prints nothing: give the element {sizes} above 0", prim.mark)
 
     def image(self, prim: "Prim") -> None:

@@ -162,7 +162,7 @@ def _finite(points: float, written: object) -> float:
         raise ValueError(f"expected a length like '3mm', got {shown(written)}")
     if points in (float("inf"), float("-inf")):
         raise ValueError(f"{shown(written)} is too large for a length")
-    return points
+    return points + 0.0  # -0.0 is 0: a box written `w: -0.0` passed 'at least 0' and was said '-0.0 x 10.0 mm'
 
 
 def size(value: object) -> tuple[float, float]:
