@@ -23,6 +23,15 @@ class PnpError(Exception):
         return f"{self.mark}: {self.message}" if self.mark else self.message
 
 
+class ItemRefused(ValueError):
+    """A list's value refused for one of its items, `index` saying which: the refusal is said at that item's own
+    place (a layout's size `[63, x]` written an item a line was said at the list's first line, where 63 is)."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message)
+        self.index = index
+
+
 class UsageError(PnpError):
     """The command itself is wrong: an unknown game, a bad option, no project."""
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import ItemRefused
 from .report import described, did_you_mean, shown
 
 MM = 72 / 25.4
@@ -162,7 +163,7 @@ def _finite(points: float, written: object) -> float:
         raise ValueError(f"expected a length like '3mm', got {shown(written)}")
     if points in (float("inf"), float("-inf")):
         raise ValueError(f"{shown(written)} is too large for a length")
-    return points
+    return points + 0.0  # -0.0 is 0: a box written `w: -0.0` passed 'at least 0' and was said '-0.0 x 10.0 mm'
 
 
 def size(value: object) -> tuple[float, float]:
@@ -180,7 +181,13 @@ def size(value: object) -> tuple[float, float]:
         hint = did_you_mean(key, CARD_SIZES)
         raise ValueError(f"unknown size {described(value)}{hint}: use a named size ({', '.join(CARD_SIZES)}) or [w, h]")
     if isinstance(value, (list, tuple)) and len(value) == 2:
-        return length(value[0]), length(value[1])
+        lengths: list[float] = []
+        for index, side in enumerate(value):
+            try:
+                lengths.append(length(side))
+            except ValueError as e:  # said at the side's own place where its list has one
+                raise ItemRefused(str(e), index) from None
+        return lengths[0], lengths[1]
     raise ValueError(f"expected a size name or [width, height], got {described(value)}")
 
 

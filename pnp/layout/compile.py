@@ -235,7 +235,7 @@ class _Compiler:
                 if (tiny := P.tiny_number_inside(param, spec, name)) is not None:
                     self.problems.append(tiny)
         except (ValueError, ExprError) as e:
-            self.problems.append((f"{name}: {getattr(e, 'message', e)}", failed_at(spec.mark_of(name), e)))
+            self.problems.append((f"{name}: {getattr(e, 'message', e)}", failed_at(P.refused_at(spec, name, e), e)))
             compiled.consts[name] = param.initial()
 
 

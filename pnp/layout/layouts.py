@@ -260,7 +260,7 @@ class LayoutSet:
             try:
                 values[key] = converted(known[key], known[key].as_read(spec[key], spec.written_of(key)), spec.written_of(key))
             except ValueError as e:
-                problems.append((f"{key}: {e}", spec.mark_of(key)))
+                problems.append((f"{key}: {e}", P.refused_at(spec, key, e)))
                 continue
             if (tiny := P.tiny_number_inside(known[key], spec, key)) is not None:
                 problems.append(tiny)

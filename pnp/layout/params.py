@@ -4,7 +4,7 @@ option), and the points of a polyline, which are read with the data model's safe
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import LoadError
+from ..errors import ItemRefused, LoadError
 from ..model.load import MarkedList, Record
 from ..report import Mark
 from ..template import is_template, metered
@@ -41,10 +41,13 @@ class Points(Option):
             raise ValueError(f"expected a list of at least {_WORDS[self.least]} [x, y] {self.named}"
                              + (f", got {len(value)}" if isinstance(value, list) else ""))
         out = []
-        for p in value:
-            if not isinstance(p, list) or len(p) != 2:
-                raise ValueError(f"each point is [x, y], got {shown(p)}")
-            out.append((_POINT.convert(p[0]), _POINT.convert(p[1])))
+        for index, p in enumerate(value):
+            try:
+                if not isinstance(p, list) or len(p) != 2:
+                    raise ValueError(f"each point is [x, y], got {shown(p)}")
+                out.append((_POINT.convert(p[0]), _POINT.convert(p[1])))
+            except ValueError as e:
+                raise ItemRefused(str(e), index) from None
         return tuple(out)
 
 
@@ -58,6 +61,15 @@ class Corners(Points):
 
 _WORDS = {2: "two", 3: "three"}
 _POINT = Length()  # each coordinate of a point: a length like any other
+
+
+def refused_at(spec: Record, key: str, refusal: Exception) -> Mark | None:
+    """Where spec[key]'s `refusal` is at fault: the item's own place when it names one of a list's items
+    (ItemRefused), else where the key's value is written."""
+    value = spec[key]
+    if isinstance(refusal, ItemRefused) and isinstance(value, MarkedList):
+        return value.mark_of(refusal.index)
+    return spec.mark_of(key)
 
 
 def template_inside(container: Any, key: Any, below: bool = False) -> tuple[str, Mark | None] | None:

@@ -261,7 +261,8 @@ def _items(game: GameShape, component: Component, rows: list[Record], chk: Check
             chk.error(f"component '{component.id}' filter: {e.message}", failed_at(spec.mark_of("filter"), e))
             return None
     qty = spec.get("quantity")
-    unknown = _unknown_field(game, spec["items"], qty) if qty else None
+    # (`is not None`: `quantity: ""` passed as no quantity, where `quantity: " "` was refused)
+    unknown = _unknown_field(game, spec["items"], qty) if qty is not None else None
     if unknown:  # (every item printed once: `quantity: copies` for a field named `count` printed a deck of 4)
         chk.error(f"component '{component.id}': quantity: {unknown}", spec.mark_of("quantity"))
         return None

@@ -543,6 +543,9 @@ class Ref(Field):
     def __init__(self, spec: Mapping[str, Any], enums: Mapping[str, Any]) -> None:
         super().__init__(spec, enums)
         table = spec.get("table")
+        if "table" in spec and not isinstance(table, str):  # (said at the field's line, as if no table were
+            # given: 'table: .inf' read "a ref field needs 'table: <table name>'")
+            raise SpecError(f"'table' is the name of a table, got {typed_value(table)}", _at(spec, "table"))
         if not isinstance(table, str):
             raise SpecError("a ref field needs 'table: <table name>'")
         self.table = table

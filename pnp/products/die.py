@@ -13,7 +13,7 @@ from ..impose.shapes import Outline
 from ..layout import params as P
 from ..model.components import ITEM_FIELDS
 from ..model.load import MarkedList, Record, shown
-from ..report import named
+from ..report import Mark, named
 from ..template import ExprError, evaluate
 from ..impose.sheet import MARGIN, NET_FOOTER_ROOM
 from ..units import MM, fits, paper_too_small, room_on, to_mm
@@ -170,24 +170,40 @@ def face_values(layout: Layout, context: dict[str, Any]) -> list[FaceValue]:
             faces = evaluate(faces, context)
         except ExprError as e:
             raise LayoutError(f"faces: {e.message}", failed_at(layout.spec.mark_of("faces"), e)) from None
-    if not isinstance(faces, (list, tuple, range)) or \
-            not all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in faces):
+    if not isinstance(faces, (list, tuple, range)):
         raise LayoutError(f"faces: expected a list of face values (numbers or text), got {shown(faces)}",
                           layout.spec.mark_of("faces"))
-    for value in faces:  # (a list written in the layout was checked as it was read; one computed was not)
-        problem = control_problem(value, f"the face {named(value)}") if isinstance(value, str) else None
-        if problem:  # a face's value is printed, names its export's file and is said in messages ("die face X")
-            raise LayoutError(f"faces: {problem}", layout.spec.mark_of("faces"))
-    endless = next((v for v in faces if isinstance(v, float) and not math.isfinite(v)), None)
-    if endless is not None:  # (YAML's .nan and .inf: printed 'nan' on a face, exit 0)
-        raise LayoutError(f"faces: {endless!r} is no number a face can print; write the face's number or text",
-                          layout.spec.mark_of("faces"))
+    _refuse_faces_unprintable(faces, layout)
     net = layout.options.get("net", "d6")
     solid = nets.NETS[net]()
     if len(faces) != len(solid):  # said before any face is made: 100,000 values would be 100,000 faces to check
         raise LayoutError(f"a {net} has {len(solid)} faces, 'faces' gives {len(faces)}", layout.spec.mark_of("faces"))
     _refuse_one_value_two_ways(list(faces), layout)
     return list(faces)
+
+
+def _refuse_faces_unprintable(faces: list[Any] | tuple[Any, ...] | range, layout: Layout) -> None:
+    """A LayoutError, at the face's own item where the layout writes the list, for the first face that is no
+    number or text, holds a control character, or is .nan or .inf."""
+    odd = next((n for n, v in enumerate(faces) if not isinstance(v, (str, int, float)) or isinstance(v, bool)), None)
+    if odd is not None:
+        raise LayoutError(f"faces: expected a list of face values (numbers or text), got {shown(faces)}",
+                          _face_mark(layout, odd))
+    for n, value in enumerate(faces):  # (a list written in the layout was checked as it was read; one computed was not)
+        problem = control_problem(value, f"the face {named(value)}") if isinstance(value, str) else None
+        if problem:  # a face's value is printed, names its export's file and is said in messages ("die face X")
+            raise LayoutError(f"faces: {problem}", _face_mark(layout, n))
+    endless = next((n for n, v in enumerate(faces) if isinstance(v, float) and not math.isfinite(v)), None)
+    if endless is not None:  # (YAML's .nan and .inf: printed 'nan' on a face, exit 0)
+        raise LayoutError(f"faces: {faces[endless]!r} is no number a face can print; write the face's number or text",
+                          _face_mark(layout, endless))
+
+
+def _face_mark(layout: Layout, index: int) -> Mark | None:
+    """Where the face at `index` is written: its own item of a list the layout writes (a face refused was said at
+    the list's first line), else the `faces` key's value (a list an expression gives)."""
+    written = layout.spec.get("faces")
+    return written.mark_of(index) if isinstance(written, MarkedList) else layout.spec.mark_of("faces")
 
 
 def _as_typed(faces: object) -> object:

@@ -2,7 +2,7 @@
 
 from collections.abc import Iterator
 
-from ...errors import LayoutError, LimitError
+from ...errors import LayoutError
 from ...model.load import Record, field_holding
 from ...options import shown_number
 from ...template import is_template
@@ -57,7 +57,8 @@ class Text(Element):
             _, field = field_holding(ctx.get("item"), text)
             if field is not None:
                 raise LayoutError(f"{too_long} (laid out by {el.mark_of('text')})", field)
-            raise LimitError(too_long)
+            raise LayoutError(too_long, el.mark_of("text"))  # (at its own line: it was said at the element's,
+            # a line or more above where a block-style element writes its text)
         style = {key: v[key] for key in TEXT_STYLE}
         problem = min_size_problem(style["size"], style["min_size"])
         if problem:  # templated sizes, known only now
