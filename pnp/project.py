@@ -586,10 +586,15 @@ def open_to_write(path: str | Path) -> BinaryIO:
     """`path` opened to be written from its start, made when missing, as an ordinary file only: OSError (ELOOP)
     at a link, NotRegularFile at a named pipe or a device. A temporary pnp made (temporary_beside) is opened again
     by name to be written, and a link swapped in for it meanwhile (its folder is in the project) had the kit
-    written through it, outside the project; a named pipe held the command (O_NONBLOCK: ENXIO at once)."""
+    written through it, outside the project; a named pipe held the command (O_NONBLOCK: ENXIO at once); and
+    OSError (EEXIST) at a file that has another name too (a hard link), which is another's file."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0), 0o666)
     fd = _regular_blocking(fd, Path(path))
     try:
+        if os.fstat(fd).st_nlink > 1:
+            # a hard link to a file elsewhere (of the same user, on the same disk) swapped in for the temporary:
+            # O_NOFOLLOW does not see one, and the file outside the project was emptied and written over
+            raise OSError(errno.EEXIST, "a second name (hard link) of another file", str(path))
         os.ftruncate(fd, 0)  # (not O_TRUNC: a device swapped in would act on it before fstat tells what it is)
     except BaseException:
         os.close(fd)

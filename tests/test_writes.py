@@ -680,7 +680,7 @@ def test_an_output_folder_swapped_for_a_link_while_locked_gets_nothing_through_t
     assert (tmp_path / "out" / "moved" / "kit.pdf").read_bytes() == b"old"
 
 
-@pytest.mark.parametrize("swap", ["link", "dangling"])
+@pytest.mark.parametrize("swap", ["link", "dangling", "hard link"])
 def test_a_temporary_swapped_for_a_link_is_not_written_through(tmp_path, swap):
     # a kit's temporary is made, then opened again by name to be written (the PDF, the manifest): a link swapped in
     # meanwhile had the kit written outside the project, a named pipe held the build
@@ -693,10 +693,13 @@ def test_a_temporary_swapped_for_a_link_is_not_written_through(tmp_path, swap):
     outside.write_bytes(b"mine")
     tmp = temporary_beside(tmp_path / "kit.pdf")
     tmp.unlink()
-    tmp.symlink_to(outside if swap == "link" else tmp_path / "made-outside.pdf")
+    if swap == "hard link":  # (another name of a file elsewhere: O_NOFOLLOW does not see it)
+        os.link(outside, tmp)
+    else:
+        tmp.symlink_to(outside if swap == "link" else tmp_path / "made-outside.pdf")
     with pytest.raises(OSError) as refused:
         FormCanvas(str(tmp)).save()
-    assert refused.value.errno == errno.ELOOP
+    assert refused.value.errno == (errno.EEXIST if swap == "hard link" else errno.ELOOP)
     assert outside.read_bytes() == b"mine" and not (tmp_path / "made-outside.pdf").exists()
 
 
@@ -718,3 +721,36 @@ def test_write_file_does_not_write_through_a_link_swapped_in_for_its_temporary(t
     with pytest.raises(OSError):
         project.write_file(tmp_path / "table.csv", b"id\n", durable=False)
     assert outside.read_bytes() == b"mine" and not (tmp_path / "table.csv").exists()
+
+
+def test_a_proof_s_record_is_not_written_through_a_link_swapped_in_for_its_temporary(tmp_path, monkeypatch):
+    # the record of a proof (or a reprint) was written by name into its temporary (Path.write_bytes): a link put
+    # there while the proof was drawn had the record written over a file outside the project. (The drawing is
+    # left out: what is at stake is the record's write.)
+    from types import SimpleNamespace
+
+    import pnp.printables
+    import pnp.project as project
+    from pnp.kit import changes, render
+
+    outside = tmp_path / "outside.json"
+    outside.write_bytes(b"mine")
+    made = project.temporary_beside
+
+    def swapped(path, folder=False):  # the record's temporary, swapped for a link once made
+        tmp = made(path, folder)
+        if Path(path).name == "record.json":
+            tmp.unlink()
+            tmp.symlink_to(outside)
+        return tmp
+
+    monkeypatch.setattr(project, "temporary_beside", swapped)
+    monkeypatch.setattr(changes, "selected", lambda game, keys: SimpleNamespace(components=[object()]))
+    monkeypatch.setattr(pnp.printables, "Studio", lambda *args, **kwargs: SimpleNamespace())
+    monkeypatch.setattr(render, "by_kind", lambda game: [])
+    monkeypatch.setattr(render, "new_canvas", lambda target, studio, what: SimpleNamespace(save=lambda: None))
+    studio = SimpleNamespace(game=SimpleNamespace(components=[]), options=None, budget=None, marks=None)
+    with pytest.raises(OSError):
+        changes.write_selection(studio, {}, tmp_path / "proof.pdf",
+                                record=(tmp_path / "record.json", lambda pdf, pages: b"{}"))
+    assert outside.read_bytes() == b"mine" and not (tmp_path / "record.json").exists()
