@@ -1020,7 +1020,7 @@ def commit_files(renames: dict[Path, Path], removed: Sequence[Path] = ()) -> Non
     _ready_to_rename(renames)
     finals = [*renames.values(), *removed]
     together = len(finals) > 1 and len({final.parent for final in finals}) == 1
-    aside = temporary_beside(finals[0].parent / _SET_ASIDE, folder=True) if together else None
+    aside = _Aside.made(finals[0].parent) if together else None
     done: list[tuple[Path, Path | None]] = []  # (final path, its old file's second name, None if it had none)
     try:
         for tmp, final in renames.items():
@@ -1028,33 +1028,82 @@ def commit_files(renames: dict[Path, Path], removed: Sequence[Path] = ()) -> Non
         if aside is not None:
             _remove_keeping_old(removed, aside, done)
             # all done: what the folder holds is no longer to be put back
-            os.rename(aside, aside := temporary_beside(aside.parent / "done", folder=True))
+            finished = temporary_beside(aside.path.parent / "done", folder=True)
+            os.rename(aside.path, finished)
+            aside.path = finished
     except OSError:
         for final, old in reversed(done):
             with contextlib.suppress(OSError):
-                os.replace(old, final) if old is not None else final.unlink(missing_ok=True)
+                _old_put_back(old, final, aside) if old is not None else final.unlink(missing_ok=True)
         raise
     finally:
         for _, old in done:
             if old is not None and aside is None:
                 old.unlink(missing_ok=True)
         if aside is not None:
-            remove_tree(aside)
+            aside.close()
+            remove_tree(aside.path)
 
 
-def _rename_keeping_old(tmp: Path, final: Path, aside: Path | None, done: list[tuple[Path, Path | None]]) -> None:
+@dataclass
+class _Aside:
+    """commit_files' folder of second names: its path, and a descriptor of the folder made there, through which
+    every second name is made, written and put back. By its path, the folder (in an output folder, which anyone
+    who can write there can change) swapped for a link to a folder outside while a kit was committed had the
+    kit's old PDFs linked, and the records of its new ones written, outside the project."""
+
+    path: Path
+    fd: int | None  # (None where the system opens no file relative to a folder's descriptor: Windows)
+
+    @staticmethod
+    def made(parent: Path) -> "_Aside":
+        path = temporary_beside(parent / _SET_ASIDE, folder=True)
+        if os.open not in os.supports_dir_fd:
+            return _Aside(path, None)
+        return _Aside(path, os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | NO_FOLLOW
+                                    | getattr(os, "O_CLOEXEC", 0)))
+
+    def name(self, name: str) -> str:
+        """How `name` in the folder is given with dir_fd=self.fd: alone, or its whole path without a descriptor."""
+        return name if self.fd is not None else os.fspath(self.path / name)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+
+
+def _old_put_back(old: Path, final: Path, aside: "_Aside | None") -> None:
+    """The old file's second name `old` renamed to `final` again (from the folder `aside` holds, when in it)."""
+    if aside is not None and old.parent == aside.path:
+        os.replace(aside.name(old.name), final, src_dir_fd=aside.fd)
+    else:
+        os.replace(old, final)
+
+
+def _rename_keeping_old(tmp: Path, final: Path, aside: _Aside | None, done: list[tuple[Path, Path | None]]) -> None:
     """commit_files' rename of `tmp` to `final`, the old file there kept under a second name (in `aside`, when
     several are renamed together) and noted in `done`; a file put where none was is recorded in `aside`."""
     done.append((final, old := _kept_aside(final, aside)))
     if old is not None:  # a file replaced keeps its permissions: a private (0600) credits file or table
         with contextlib.suppress(OSError):  # rewritten by `icons add` or `convert --force` became 0644
-            os.chmod(tmp, stat.S_IMODE(os.stat(old).st_mode))
+            _same_permissions(tmp, old)
     elif aside is not None:
         _note_new(tmp, final, aside)
     move_into_place(tmp, final)
 
 
-def _remove_keeping_old(removed: Sequence[Path], aside: Path, done: list[tuple[Path, Path | None]]) -> None:
+def _same_permissions(tmp: Path, old: Path) -> None:
+    """Give the temporary `tmp` the permissions of the file at `old`, through a descriptor of what is at `tmp`
+    (no link followed): by name, a link swapped in for the temporary had a file outside the project changed."""
+    mode = stat.S_IMODE(os.stat(old, follow_symlinks=False).st_mode)
+    fd = os.open(tmp, os.O_RDONLY | NO_FOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        os.fchmod(fd, mode)
+    finally:
+        os.close(fd)
+
+
+def _remove_keeping_old(removed: Sequence[Path], aside: _Aside, done: list[tuple[Path, Path | None]]) -> None:
     """commit_files' removal of the files `removed`, each kept under a second name in `aside` and noted in `done`,
     to be put back as the old files replaced are."""
     for path in removed:
@@ -1091,16 +1140,30 @@ def _refuse_no_file_in_place(final: Path) -> None:
 _NEW = ".new"
 
 
-def _note_new(tmp: Path, final: Path, aside: Path) -> None:
+def _note_new(tmp: Path, final: Path, aside: _Aside) -> None:
     """Record in `aside` that the written `tmp` goes where no file was (`final`), by its size and time of change
     (a rename keeps both, and a file system without hard links keeps them too), so that _put_back removes it:
     a kill between two renames of a kit that had gained a kind of component left the old kit put back with the
     new kind's PDF beside it, which its manifest does not list, and every later build refused that PDF as the
     user's ("a file pnp did not write")."""
     state = os.stat(tmp, follow_symlinks=False)
-    (aside / _NEW).mkdir(exist_ok=True)
-    with new_file(aside / _NEW / final.name) as record:  # (never through a link put there since)
-        record.write(f"{state.st_size} {state.st_mtime_ns}".encode("ascii"))
+    text = f"{state.st_size} {state.st_mtime_ns}".encode("ascii")
+    if aside.fd is None:  # (Windows: by path)
+        (aside.path / _NEW).mkdir(exist_ok=True)
+        with new_file(aside.path / _NEW / final.name) as file:
+            file.write(text)
+        return
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(_NEW, dir_fd=aside.fd)
+    # in the folder made, through no link put there since
+    records = os.open(_NEW, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0),
+                      dir_fd=aside.fd)
+    try:
+        record = os.open(final.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW, 0o666, dir_fd=records)
+    finally:
+        os.close(records)
+    with os.fdopen(record, "wb") as file:
+        file.write(text)
 
 
 def _remove_new(folder: Path, records: Path) -> None:
@@ -1115,30 +1178,50 @@ def _remove_new(folder: Path, records: Path) -> None:
                     os.unlink(folder / entry.name)
 
 
-def _kept_aside(final: Path, aside: Path | None = None) -> Path | None:
+def _kept_aside(final: Path, aside: _Aside | None = None) -> Path | None:
     """A second name for the file at `final` (None when there is no file there), to put it back by: a hard link,
     or, on a file system that has none (FAT and exFAT: a USB stick given as --out; many network shares), a copy
     of the file, so that `final` names the old file whole until the new one is put there. With the link alone, every
-    build or calibration sheet written again over an older one failed there ("Operation not permitted")."""
+    build or calibration sheet written again over an older one failed there ("Operation not permitted"). In
+    `aside`'s folder, through its descriptor; the link is of what is at `final`, never of what a link there
+    leads to, and the copy reads and writes the files it opened (a link swapped in for either had a file outside
+    the project copied into it, or written over)."""
     if not final.is_file() or final.is_symlink():
         return None
-    old = aside / final.name if aside is not None else temporary_beside(final)
-    old.unlink(missing_ok=True)
+    if aside is not None:
+        old, name, folder = aside.path / final.name, aside.name(final.name), aside.fd
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name, dir_fd=folder)
+    else:
+        old = temporary_beside(final)
+        old.unlink(missing_ok=True)
+        name, folder = os.fspath(old), None
     try:
-        os.link(final, old)
+        os.link(final, name, dst_dir_fd=folder, follow_symlinks=False)
     except OSError:
         # copied, not renamed away: renamed, a kill before the new file came left no file at `final` (a table
         # `convert --force` rewrote, a credits file), its contents under a hidden name the next clean-up of an
         # output folder deleted. Copied whole beside first, so a kill mid-copy leaves no half file to put back
-        import shutil
-
         copy = temporary_beside(final)
         try:
-            shutil.copy2(final, copy)
-            os.replace(copy, old)
+            _copied(final, copy)
+            os.replace(copy, name, dst_dir_fd=folder)
         finally:
             copy.unlink(missing_ok=True)
     return old
+
+
+def _copied(source: Path, copy: Path) -> None:
+    """The file at `source` copied into the temporary `copy` (its bytes, permissions and times), each opened
+    once as an ordinary file, through no link."""
+    import shutil
+
+    with open_file(source) as read, open_to_write(copy) as written:
+        shutil.copyfileobj(read, written)
+        state = os.fstat(read.fileno())
+        written.flush()
+        os.fchmod(written.fileno(), stat.S_IMODE(state.st_mode))
+        os.utime(written.fileno(), ns=(state.st_atime_ns, state.st_mtime_ns))
 
 
 @contextlib.contextmanager
