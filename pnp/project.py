@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     import pikepdf
 
 from . import PDF_CREATOR
-from .errors import TEMPORARY_NAME, DataError, LoadError, UsageError, in_the_way, write_refused
+from .errors import TEMPORARY_NAME, DataError, LoadError, ReadFault, UsageError, in_the_way, write_refused
 from .options import did_you_mean
 from .units import PAPER_SIZES
 from .report import QUOTE_LIMIT, Mark, named, printable, shortened, shown
@@ -572,7 +572,11 @@ def open_file(path: str | Path) -> BinaryIO:
     was opened again by name, and a link or a named pipe swapped in for it meanwhile (the folder is in the
     project, writable by whoever can write there) had a picture outside the project pasted into an export, or
     the export blocked for good."""
-    return os.fdopen(open_regular(Path(path), follow=False), "rb")
+    try:
+        fd = open_regular(Path(path), follow=False)
+    except OSError as e:  # (said as a read where a command's failed write is said: errors.cannot_write)
+        raise ReadFault(e.errno, e.strerror, e.filename) from None
+    return os.fdopen(fd, "rb")
 
 
 def new_file(path: str | Path) -> BinaryIO:

@@ -3,6 +3,7 @@ bleed, made PDF/X-1a:2003 in CMYK by Ghostscript from the faces PDF itself: text
 text and lines print in black ink alone, and no colour has more than 240% total ink."""
 
 import contextlib
+import errno
 import hashlib
 import os
 import subprocess
@@ -138,7 +139,9 @@ def _joined(parts: list[Path], target: Path) -> None:
                 whole.pages.extend(pdf.pages)
             with new_file(target) as stream:  # (never through a link put there since; see opened_pdf)
                 whole.save(stream)
-    except (pikepdf.PdfError, FileNotFoundError):
+    except (pikepdf.PdfError, OSError) as e:
+        if isinstance(e, OSError) and e.errno != errno.ENOENT:  # (gone: see open_file's ReadFault)
+            raise
         raise DriveThruError(f"Ghostscript could not make {target.name} PDF/X-1a: it said it had, but what it "
                              "wrote is not a whole PDF") from None
 
