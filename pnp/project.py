@@ -586,6 +586,31 @@ def new_file(path: str | Path) -> BinaryIO:
     return open(path, "xb")
 
 
+def new_file_beneath(root: Path, rel: Path) -> BinaryIO:
+    """A new file at `root`/`rel` (new_file), its folders below `root` made where missing, each made and opened
+    one at a time from `root` without following any link (as open_beneath reads): a folder of pnp's own scratch
+    (in the project, writable by whoever can write there) whose subfolder was swapped for a link had the files
+    written into it made outside the project. OSError (ELOOP, ENOTDIR, EEXIST) at a link or a file in the way."""
+    if os.open not in os.supports_dir_fd:  # (Windows: by path)
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        return new_file(root / rel)
+    directory = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0)
+    *folders, name = rel.parts
+    folder = os.open(root, directory)
+    try:
+        for part in folders:
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(part, dir_fd=folder)
+            inner = os.open(part, directory, dir_fd=folder)
+            os.close(folder)
+            folder = inner
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0), 0o666,
+                     dir_fd=folder)
+    finally:
+        os.close(folder)
+    return os.fdopen(fd, "wb")
+
+
 def open_to_write(path: str | Path) -> BinaryIO:
     """`path` opened to be written from its start, made when missing, as an ordinary file only: OSError (ELOOP)
     at a link, NotRegularFile at a named pipe or a device. A temporary pnp made (temporary_beside) is opened again
