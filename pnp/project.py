@@ -582,33 +582,74 @@ def open_file(path: str | Path) -> BinaryIO:
 def new_file(path: str | Path) -> BinaryIO:
     """A new file at `path`, opened for writing; FileExistsError when anything is there, a link above all (O_EXCL
     never follows one): an export writes its files by name into its own fresh temporary folder, and a link put
-    there while it ran (the folder is in the project) had the picture written through it, outside the project."""
+    there while it ran (the folder is in the project) had the picture written through it, outside the project.
+    Below a temporary folder of pnp's (TEMPORARY_NAME: an export's work folder), its folders are opened one at a
+    time from it without following a link (new_file_beneath): a component's folder of the export swapped for a
+    link had every picture of it made outside the project."""
+    below = _below_temporary(Path(path))
+    if below is not None:
+        return new_file_beneath(*below, make=False)
     return open(path, "xb")
 
 
-def new_file_beneath(root: Path, rel: Path) -> BinaryIO:
+def make_folders(folder: Path) -> None:
+    """The folder `folder` and those above it made where missing (mkdir -p); below a temporary folder of pnp's,
+    made one at a time from it without following a link (as new_file writes there): a folder swapped for a link
+    had the folders of an export's components made outside the project."""
+    below = _below_temporary(folder / "-")
+    if below is None:
+        folder.mkdir(parents=True, exist_ok=True)
+        return
+    _beneath(*below, make=True, create=False)  # (the name "-" is never made: every folder above it is)
+
+
+def _below_temporary(path: Path) -> tuple[Path, Path] | None:
+    """(the innermost temporary folder of pnp's above `path`, `path` relative to it); None when there is none,
+    or where the system opens nothing relative to a folder's descriptor (Windows)."""
+    parts = path.parts
+    temporary = [n for n, part in enumerate(parts[:-1]) if TEMPORARY_NAME.fullmatch(part)]
+    if not temporary or os.open not in os.supports_dir_fd:
+        return None
+    return Path(*parts[:temporary[-1] + 1]), Path(*parts[temporary[-1] + 1:])
+
+
+def new_file_beneath(root: Path, rel: Path, make: bool = True) -> BinaryIO:
     """A new file at `root`/`rel` (new_file), its folders below `root` made where missing, each made and opened
     one at a time from `root` without following any link (as open_beneath reads): a folder of pnp's own scratch
     (in the project, writable by whoever can write there) whose subfolder was swapped for a link had the files
-    written into it made outside the project. OSError (ELOOP, ENOTDIR, EEXIST) at a link or a file in the way."""
+    written into it made outside the project. OSError (ELOOP, ENOTDIR, EEXIST) at a link or a file in the way;
+    FileNotFoundError at a folder missing, unless `make`."""
     if os.open not in os.supports_dir_fd:  # (Windows: by path)
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         return new_file(root / rel)
+    fd = _beneath(root, rel, make, create=True)
+    assert fd is not None
+    return os.fdopen(fd, "wb")
+
+
+def _beneath(root: Path, rel: Path, make: bool, create: bool) -> int | None:
+    """new_file_beneath's walk from `root` to `rel`'s folder (each made first when `make`), then its new file
+    made (`create`: its descriptor) or only looked for (FileExistsError when something is there, else None)."""
     directory = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0)
     *folders, name = rel.parts
-    folder = os.open(root, directory)
     try:
-        for part in folders:
-            with contextlib.suppress(FileExistsError):
-                os.mkdir(part, dir_fd=folder)
-            inner = os.open(part, directory, dir_fd=folder)
+        folder = os.open(root, directory)
+        try:
+            for part in folders:
+                if make:
+                    with contextlib.suppress(FileExistsError):
+                        os.mkdir(part, dir_fd=folder)
+                inner = os.open(part, directory, dir_fd=folder)
+                os.close(folder)
+                folder = inner
+            if not create:
+                return None
+            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0),
+                           0o666, dir_fd=folder)
+        finally:
             os.close(folder)
-            folder = inner
-        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0), 0o666,
-                     dir_fd=folder)
-    finally:
-        os.close(folder)
-    return os.fdopen(fd, "wb")
+    except OSError as e:  # (at the whole path, as open() says it: FileExistsError and the like kept)
+        raise OSError(e.errno, e.strerror, os.fspath(root / rel)) from None
 
 
 def open_to_write(path: str | Path) -> BinaryIO:
@@ -1201,7 +1242,8 @@ def _remove_new(folder: Path, records: Path) -> None:
     with contextlib.suppress(OSError), os.scandir(records) as entries:
         for entry in entries:
             with contextlib.suppress(OSError, ValueError):
-                size, changed = (int(n) for n in Path(entry.path).read_text(encoding="ascii").split())
+                with open_file(entry.path) as record:  # (a link put there read nothing outside the project)
+                    size, changed = (int(n) for n in record.read(64).decode("ascii").split())
                 state = os.stat(folder / entry.name, follow_symlinks=False)
                 if stat.S_ISREG(state.st_mode) and (state.st_size, state.st_mtime_ns) == (size, changed):
                     os.unlink(folder / entry.name)

@@ -754,3 +754,23 @@ def test_a_proof_s_record_is_not_written_through_a_link_swapped_in_for_its_tempo
         changes.write_selection(studio, {}, tmp_path / "proof.pdf",
                                 record=(tmp_path / "record.json", lambda pdf, pages: b"{}"))
     assert outside.read_bytes() == b"mine" and not (tmp_path / "record.json").exists()
+
+
+def test_a_new_file_in_a_temporary_folder_is_made_through_no_link_below_it(tmp_path):
+    # an export writes each picture by path into its component's folder in its work folder (in the project): that
+    # folder swapped for a link to a folder outside had the pictures made there
+    from pnp.project import make_folders, new_file, temporary_beside
+
+    work, outside = temporary_beside(tmp_path / "png", folder=True), tmp_path / "outside"
+    outside.mkdir()
+    (work / "deck").symlink_to(outside)
+    with pytest.raises(OSError) as refused:
+        new_file(work / "deck" / "001-front.png")
+    assert refused.value.filename == str(work / "deck" / "001-front.png")  # (the whole path, not the name alone)
+    with pytest.raises(OSError):
+        make_folders(work / "deck" / "backs")  # (a component's folders, made before its pictures)
+    assert list(outside.iterdir()) == []
+    make_folders(work / "board")
+    with new_file(work / "board" / "001-front.png") as file:  # (a folder of its own: made as before)
+        file.write(b"png")
+    assert (work / "board" / "001-front.png").read_bytes() == b"png"
