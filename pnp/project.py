@@ -600,7 +600,7 @@ def make_folders(folder: Path) -> None:
     if below is None:
         folder.mkdir(parents=True, exist_ok=True)
         return
-    _beneath(*below, make=True, create=False)  # (the name "-" is never made: every folder above it is)
+    _beneath(*below, make=True, flags=None)  # (the name "-" is never opened: every folder above it is made)
 
 
 def _below_temporary(path: Path) -> tuple[Path, Path] | None:
@@ -622,14 +622,14 @@ def new_file_beneath(root: Path, rel: Path, make: bool = True) -> BinaryIO:
     if os.open not in os.supports_dir_fd:  # (Windows: by path)
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         return new_file(root / rel)
-    fd = _beneath(root, rel, make, create=True)
+    fd = _beneath(root, rel, make, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0))
     assert fd is not None
     return os.fdopen(fd, "wb")
 
 
-def _beneath(root: Path, rel: Path, make: bool, create: bool) -> int | None:
-    """new_file_beneath's walk from `root` to `rel`'s folder (each made first when `make`), then its new file
-    made (`create`: its descriptor) or only looked for (FileExistsError when something is there, else None)."""
+def _beneath(root: Path, rel: Path, make: bool, flags: int | None) -> int | None:
+    """new_file_beneath's walk from `root` to `rel`'s folder (each made first when `make`), then `rel` opened there
+    with `flags` (its descriptor; made 0o666 when they say so); None, opening nothing, when `flags` is None."""
     directory = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0)
     *folders, name = rel.parts
     try:
@@ -642,10 +642,7 @@ def _beneath(root: Path, rel: Path, make: bool, create: bool) -> int | None:
                 inner = os.open(part, directory, dir_fd=folder)
                 os.close(folder)
                 folder = inner
-            if not create:
-                return None
-            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0),
-                           0o666, dir_fd=folder)
+            return None if flags is None else os.open(name, flags, 0o666, dir_fd=folder)
         finally:
             os.close(folder)
     except OSError as e:  # (at the whole path, as open() says it: FileExistsError and the like kept)
@@ -658,7 +655,10 @@ def open_to_write(path: str | Path) -> BinaryIO:
     by name to be written, and a link swapped in for it meanwhile (its folder is in the project) had the kit
     written through it, outside the project; a named pipe held the command (O_NONBLOCK: ENXIO at once); and
     OSError (EEXIST) at a file that has another name too (a hard link), which is another's file."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0), 0o666)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0)
+    below = _below_temporary(Path(path))  # (below a temporary folder of pnp's: through no link, as new_file)
+    fd = os.open(path, flags, 0o666) if below is None else _beneath(*below, make=False, flags=flags)
+    assert fd is not None
     fd = _regular_blocking(fd, Path(path))
     try:
         if os.fstat(fd).st_nlink > 1:

@@ -759,7 +759,7 @@ def test_a_proof_s_record_is_not_written_through_a_link_swapped_in_for_its_tempo
 def test_a_new_file_in_a_temporary_folder_is_made_through_no_link_below_it(tmp_path):
     # an export writes each picture by path into its component's folder in its work folder (in the project): that
     # folder swapped for a link to a folder outside had the pictures made there
-    from pnp.project import make_folders, new_file, temporary_beside
+    from pnp.project import make_folders, new_file, open_to_write, temporary_beside
 
     work, outside = temporary_beside(tmp_path / "png", folder=True), tmp_path / "outside"
     outside.mkdir()
@@ -769,6 +769,8 @@ def test_a_new_file_in_a_temporary_folder_is_made_through_no_link_below_it(tmp_p
     assert refused.value.filename == str(work / "deck" / "001-front.png")  # (the whole path, not the name alone)
     with pytest.raises(OSError):
         make_folders(work / "deck" / "backs")  # (a component's folders, made before its pictures)
+    with pytest.raises(OSError):
+        open_to_write(work / "deck" / "faces.pdf")  # (the faces PDF, the proofs: canvases saved by name)
     assert list(outside.iterdir()) == []
     make_folders(work / "board")
     with new_file(work / "board" / "001-front.png") as file:  # (a folder of its own: made as before)
