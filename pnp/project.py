@@ -586,10 +586,10 @@ def new_file(path: str | Path) -> BinaryIO:
     Below a temporary folder of pnp's (TEMPORARY_NAME: an export's work folder), its folders are opened one at a
     time from it without following a link (new_file_beneath): a component's folder of the export swapped for a
     link had every picture of it made outside the project."""
-    below = _below_temporary(Path(path))
-    if below is not None:
-        return new_file_beneath(*below, make=False)
-    return open(path, "xb")
+    if os.open not in os.supports_dir_fd:
+        return open(path, "xb")
+    return os.fdopen(_opened_at(Path(path), os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW
+                                | getattr(os, "O_CLOEXEC", 0)), "wb")
 
 
 def make_folders(folder: Path) -> None:
@@ -601,6 +601,25 @@ def make_folders(folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         return
     _beneath(*below, make=True, flags=None)  # (the name "-" is never opened: every folder above it is made)
+
+
+def _opened_at(path: Path, flags: int) -> int:
+    """`path` opened with `flags` (made 0o666 when they say so) where pnp writes: in an output folder whose lock
+    this process holds, in the folder it locked (_HELD_FOLDERS), whatever its path names now; below a temporary
+    folder of pnp's, through no link below it (_beneath); elsewhere by its path. The output folder swapped for a
+    link while a build wrote had its PDFs made in the folder the link leads to, outside the project."""
+    held = _HELD_FOLDERS.get(os.path.abspath(path.parent))
+    if held is not None:
+        try:
+            return os.open(path.name, flags, 0o666, dir_fd=held)
+        except OSError as e:
+            raise OSError(e.errno, e.strerror, os.fspath(path)) from None
+    below = _below_temporary(path)
+    if below is not None:
+        fd = _beneath(*below, make=False, flags=flags)
+        assert fd is not None
+        return fd
+    return os.open(path, flags, 0o666)
 
 
 def _below_temporary(path: Path) -> tuple[Path, Path] | None:
@@ -633,7 +652,8 @@ def _beneath(root: Path, rel: Path, make: bool, flags: int | None) -> int | None
     directory = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0)
     *folders, name = rel.parts
     try:
-        folder = os.open(root, directory)
+        held = _HELD_FOLDERS.get(os.path.abspath(root.parent))  # (the temporary folder in a locked output folder)
+        folder = os.open(root, directory) if held is None else os.open(root.name, directory, dir_fd=held)
         try:
             for part in folders:
                 if make:
@@ -656,10 +676,7 @@ def open_to_write(path: str | Path) -> BinaryIO:
     written through it, outside the project; a named pipe held the command (O_NONBLOCK: ENXIO at once); and
     OSError (EEXIST) at a file that has another name too (a hard link), which is another's file."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0)
-    below = _below_temporary(Path(path))  # (below a temporary folder of pnp's: through no link, as new_file)
-    fd = os.open(path, flags, 0o666) if below is None else _beneath(*below, make=False, flags=flags)
-    assert fd is not None
-    fd = _regular_blocking(fd, Path(path))
+    fd = _regular_blocking(_opened_at(Path(path), flags), Path(path))  # (as new_file: through no link)
     try:
         if os.fstat(fd).st_nlink > 1:
             # a hard link to a file elsewhere (of the same user, on the same disk) swapped in for the temporary:
@@ -1353,10 +1370,11 @@ def temporary_beside(path: Path, folder: bool = False) -> Path:
     while True:
         tmp = path.with_name(f".{path.name}.pnp-{secrets.token_hex(6)}.tmp")
         try:
+            held = _HELD_FOLDERS.get(os.path.abspath(tmp.parent))  # (in the folder locked: see _opened_at)
             if folder:
-                tmp.mkdir()
+                os.mkdir(tmp.name if held is not None else tmp, dir_fd=held)
             else:
-                os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW, 0o666))
+                os.close(_opened_at(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW))
             return tmp
         except FileExistsError:
             continue

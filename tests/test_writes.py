@@ -662,7 +662,7 @@ def test_an_output_folder_swapped_for_a_link_while_locked_gets_nothing_through_t
     """A build's folder renamed away and replaced by a link to another folder while the build wrote had every
     PDF and the manifest renamed into that other folder (outside the project), exit 0: what is put in place
     goes into the folder locked, or nowhere."""
-    from pnp.project import commit_files, output_lock, temporary_beside, write_file
+    from pnp.project import commit_files, new_file, open_to_write, output_lock, temporary_beside, write_file
 
     folder, elsewhere = tmp_path / "out" / "game", tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -672,10 +672,15 @@ def test_an_output_folder_swapped_for_a_link_while_locked_gets_nothing_through_t
         folder.symlink_to(elsewhere)
         with pytest.raises(OSError):
             write_file(folder / "manifest.json", b"{}")
-        made = temporary_beside(folder / "kit.pdf")  # (made through the link, as a PDF's writer would)
+        made = temporary_beside(folder / "kit.pdf")  # (made in the folder locked, not through the link)
+        with open_to_write(made) as file:  # (as a PDF's writer would: there too)
+            file.write(b"new")
         with pytest.raises(OSError):
             commit_files({made: folder / "kit.pdf"})
-        made.unlink()
+        assert (tmp_path / "out" / "moved" / made.name).read_bytes() == b"new"
+        with new_file(folder / "export.json"):  # (a new file of the folder's: there too)
+            pass
+        assert (tmp_path / "out" / "moved" / "export.json").exists()
     assert list(elsewhere.iterdir()) == []
     assert (tmp_path / "out" / "moved" / "kit.pdf").read_bytes() == b"old"
 
