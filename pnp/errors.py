@@ -5,6 +5,7 @@ import os
 import re
 import traceback
 from collections.abc import Callable
+from pathlib import Path
 
 from .report import Mark
 
@@ -71,11 +72,21 @@ class OutputError(PnpError):
 TEMPORARY_NAME = re.compile(r"\..+\.pnp-[0-9a-f]{12}\.tmp", re.S)
 
 
+class ReadFault(OSError):
+    """A file pnp reads (project.open_file: one it wrote and reads back, a cache's entry) could not be opened: a
+    command's write into its folder that failed this way is said as the read it is (cannot_write)."""
+
+
 def cannot_write(folder: str, error: OSError, shown: Callable[[str], str] = str) -> OutputError:
     """The refusal of a write into `folder` that failed, at the path at fault (write_failure), as every refusal at
     a file is said (`PATH: error: cannot write: WHY`; it was `Error: cannot write to PATH: WHY`, in no form an
-    editor or a script reads)."""
-    return write_refused(*write_failure(folder, error, shown))
+    editor or a script reads). A file it could not read (ReadFault) is said so, `cannot read: WHY`: an export
+    whose own file, read back, was swapped for a link or failed on the disk was said 'cannot write: Input/output
+    error'."""
+    at_fault, why = write_failure(folder, error, shown)
+    if isinstance(error, ReadFault):
+        return OutputError(f"cannot read: {error.strerror or error}", Mark(at_fault))
+    return write_refused(at_fault, why)
 
 
 def write_failure(folder: str, error: OSError, shown: Callable[[str], str] = str) -> tuple[str, str]:
@@ -84,7 +95,9 @@ def write_failure(folder: str, error: OSError, shown: Callable[[str], str] = str
     temporary name. `shown` gives a path as messages show it."""
     named = error.filename2 if error.filename2 is not None else error.filename
     at_fault = folder
-    if isinstance(named, (str, bytes)) and not TEMPORARY_NAME.fullmatch(os.path.basename(os.fsdecode(named))):
+    # (a file in a temporary folder, an export's work folder, is gone with it: said at the folder)
+    if isinstance(named, (str, bytes)) and not any(TEMPORARY_NAME.fullmatch(part)
+                                                   for part in Path(os.fsdecode(named)).parts):
         at_fault = shown(os.fsdecode(named))
     return at_fault, why_not_written(error)
 

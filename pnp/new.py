@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .errors import UsageError, why_not_written
 from .options import CONTROL_CHARACTER
-from .project import RESERVED_GAME_NAMES, locked_scratch, move_into_place, named_alike, output_path
+from .project import RESERVED_GAME_NAMES, locked_scratch, move_into_place, named_alike, new_file_beneath, output_path
 from .report import Mark, shown
 
 if TYPE_CHECKING:
@@ -220,9 +220,8 @@ def _stage(staged: Path, start: str, game_id: str, title: str, parts: dict[str, 
             if src.is_dir() or rel.parts[0] not in ("cards", "layouts"):
                 continue
             rel = Path(*(game_id if p == "__GAME__" else p for p in rel.parts))
-            (staged / rel).parent.mkdir(parents=True, exist_ok=True)
-            (staged / rel).write_text(_filled(src.read_text(encoding="utf-8"), game_id, title, parts),
-                                      encoding="utf-8")
+            with new_file_beneath(staged, rel) as file:  # (through no link swapped in: see new_file_beneath)
+                file.write(_filled(src.read_text(encoding="utf-8"), game_id, title, parts).encode("utf-8"))
             yield rel
 
 

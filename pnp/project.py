@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     import pikepdf
 
 from . import PDF_CREATOR
-from .errors import TEMPORARY_NAME, DataError, LoadError, UsageError, in_the_way, write_refused
+from .errors import TEMPORARY_NAME, DataError, LoadError, ReadFault, UsageError, in_the_way, write_refused
 from .options import did_you_mean
 from .units import PAPER_SIZES
 from .report import QUOTE_LIMIT, Mark, named, printable, shortened, shown
@@ -572,24 +572,116 @@ def open_file(path: str | Path) -> BinaryIO:
     was opened again by name, and a link or a named pipe swapped in for it meanwhile (the folder is in the
     project, writable by whoever can write there) had a picture outside the project pasted into an export, or
     the export blocked for good."""
-    return os.fdopen(open_regular(Path(path), follow=False), "rb")
+    try:
+        fd = open_regular(Path(path), follow=False)
+    except OSError as e:  # (said as a read where a command's failed write is said: errors.cannot_write)
+        raise ReadFault(e.errno, e.strerror, e.filename) from None
+    return os.fdopen(fd, "rb")
 
 
 def new_file(path: str | Path) -> BinaryIO:
     """A new file at `path`, opened for writing; FileExistsError when anything is there, a link above all (O_EXCL
     never follows one): an export writes its files by name into its own fresh temporary folder, and a link put
-    there while it ran (the folder is in the project) had the picture written through it, outside the project."""
-    return open(path, "xb")
+    there while it ran (the folder is in the project) had the picture written through it, outside the project.
+    Below a temporary folder of pnp's (TEMPORARY_NAME: an export's work folder), its folders are opened one at a
+    time from it without following a link (new_file_beneath): a component's folder of the export swapped for a
+    link had every picture of it made outside the project."""
+    if os.open not in os.supports_dir_fd:
+        return open(path, "xb")
+    return os.fdopen(_opened_at(Path(path), os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW
+                                | getattr(os, "O_CLOEXEC", 0)), "wb")
+
+
+def make_folders(folder: Path) -> None:
+    """The folder `folder` and those above it made where missing (mkdir -p); below a temporary folder of pnp's,
+    made one at a time from it without following a link (as new_file writes there): a folder swapped for a link
+    had the folders of an export's components made outside the project."""
+    below = _below_temporary(folder / "-")
+    if below is None:
+        folder.mkdir(parents=True, exist_ok=True)
+        return
+    _beneath(*below, make=True, flags=None)  # (the name "-" is never opened: every folder above it is made)
+
+
+def _opened_at(path: Path, flags: int) -> int:
+    """`path` opened with `flags` (made 0o666 when they say so) where pnp writes: in an output folder whose lock
+    this process holds, in the folder it locked (_HELD_FOLDERS), whatever its path names now; below a temporary
+    folder of pnp's, through no link below it (_beneath); elsewhere by its path. The output folder swapped for a
+    link while a build wrote had its PDFs made in the folder the link leads to, outside the project."""
+    held = _HELD_FOLDERS.get(os.path.abspath(path.parent))
+    if held is not None:
+        try:
+            return os.open(path.name, flags, 0o666, dir_fd=held)
+        except OSError as e:
+            raise OSError(e.errno, e.strerror, os.fspath(path)) from None
+    below = _below_temporary(path)
+    if below is not None:
+        fd = _beneath(*below, make=False, flags=flags)
+        assert fd is not None
+        return fd
+    return os.open(path, flags, 0o666)
+
+
+def _below_temporary(path: Path) -> tuple[Path, Path] | None:
+    """(the innermost temporary folder of pnp's above `path`, `path` relative to it); None when there is none,
+    or where the system opens nothing relative to a folder's descriptor (Windows)."""
+    parts = path.parts
+    temporary = [n for n, part in enumerate(parts[:-1]) if TEMPORARY_NAME.fullmatch(part)]
+    if not temporary or os.open not in os.supports_dir_fd:
+        return None
+    return Path(*parts[:temporary[-1] + 1]), Path(*parts[temporary[-1] + 1:])
+
+
+def new_file_beneath(root: Path, rel: Path, make: bool = True) -> BinaryIO:
+    """A new file at `root`/`rel` (new_file), its folders below `root` made where missing, each made and opened
+    one at a time from `root` without following any link (as open_beneath reads): a folder of pnp's own scratch
+    (in the project, writable by whoever can write there) whose subfolder was swapped for a link had the files
+    written into it made outside the project. OSError (ELOOP, ENOTDIR, EEXIST) at a link or a file in the way;
+    FileNotFoundError at a folder missing, unless `make`."""
+    if os.open not in os.supports_dir_fd:  # (Windows: by path)
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        return new_file(root / rel)
+    fd = _beneath(root, rel, make, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0))
+    assert fd is not None
+    return os.fdopen(fd, "wb")
+
+
+def _beneath(root: Path, rel: Path, make: bool, flags: int | None) -> int | None:
+    """new_file_beneath's walk from `root` to `rel`'s folder (each made first when `make`), then `rel` opened there
+    with `flags` (its descriptor; made 0o666 when they say so); None, opening nothing, when `flags` is None."""
+    directory = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0)
+    *folders, name = rel.parts
+    try:
+        held = _HELD_FOLDERS.get(os.path.abspath(root.parent))  # (the temporary folder in a locked output folder)
+        folder = os.open(root, directory) if held is None else os.open(root.name, directory, dir_fd=held)
+        try:
+            for part in folders:
+                if make:
+                    with contextlib.suppress(FileExistsError):
+                        os.mkdir(part, dir_fd=folder)
+                inner = os.open(part, directory, dir_fd=folder)
+                os.close(folder)
+                folder = inner
+            return None if flags is None else os.open(name, flags, 0o666, dir_fd=folder)
+        finally:
+            os.close(folder)
+    except OSError as e:  # (at the whole path, as open() says it: FileExistsError and the like kept)
+        raise OSError(e.errno, e.strerror, os.fspath(root / rel)) from None
 
 
 def open_to_write(path: str | Path) -> BinaryIO:
     """`path` opened to be written from its start, made when missing, as an ordinary file only: OSError (ELOOP)
     at a link, NotRegularFile at a named pipe or a device. A temporary pnp made (temporary_beside) is opened again
     by name to be written, and a link swapped in for it meanwhile (its folder is in the project) had the kit
-    written through it, outside the project; a named pipe held the command (O_NONBLOCK: ENXIO at once)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0), 0o666)
-    fd = _regular_blocking(fd, Path(path))
+    written through it, outside the project; a named pipe held the command (O_NONBLOCK: ENXIO at once); and
+    OSError (EEXIST) at a file that has another name too (a hard link), which is another's file."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0)
+    fd = _regular_blocking(_opened_at(Path(path), flags), Path(path))  # (as new_file: through no link)
     try:
+        if os.fstat(fd).st_nlink > 1:
+            # a hard link to a file elsewhere (of the same user, on the same disk) swapped in for the temporary:
+            # O_NOFOLLOW does not see one, and the file outside the project was emptied and written over
+            raise OSError(errno.EEXIST, "a second name (hard link) of another file", str(path))
         os.ftruncate(fd, 0)  # (not O_TRUNC: a device swapped in would act on it before fstat tells what it is)
     except BaseException:
         os.close(fd)
@@ -1015,7 +1107,7 @@ def commit_files(renames: dict[Path, Path], removed: Sequence[Path] = ()) -> Non
     _ready_to_rename(renames)
     finals = [*renames.values(), *removed]
     together = len(finals) > 1 and len({final.parent for final in finals}) == 1
-    aside = temporary_beside(finals[0].parent / _SET_ASIDE, folder=True) if together else None
+    aside = _Aside.made(finals[0].parent) if together else None
     done: list[tuple[Path, Path | None]] = []  # (final path, its old file's second name, None if it had none)
     try:
         for tmp, final in renames.items():
@@ -1023,33 +1115,82 @@ def commit_files(renames: dict[Path, Path], removed: Sequence[Path] = ()) -> Non
         if aside is not None:
             _remove_keeping_old(removed, aside, done)
             # all done: what the folder holds is no longer to be put back
-            os.rename(aside, aside := temporary_beside(aside.parent / "done", folder=True))
+            finished = temporary_beside(aside.path.parent / "done", folder=True)
+            os.rename(aside.path, finished)
+            aside.path = finished
     except OSError:
         for final, old in reversed(done):
             with contextlib.suppress(OSError):
-                os.replace(old, final) if old is not None else final.unlink(missing_ok=True)
+                _old_put_back(old, final, aside) if old is not None else final.unlink(missing_ok=True)
         raise
     finally:
         for _, old in done:
             if old is not None and aside is None:
                 old.unlink(missing_ok=True)
         if aside is not None:
-            remove_tree(aside)
+            aside.close()
+            remove_tree(aside.path)
 
 
-def _rename_keeping_old(tmp: Path, final: Path, aside: Path | None, done: list[tuple[Path, Path | None]]) -> None:
+@dataclass
+class _Aside:
+    """commit_files' folder of second names: its path, and a descriptor of the folder made there, through which
+    every second name is made, written and put back. By its path, the folder (in an output folder, which anyone
+    who can write there can change) swapped for a link to a folder outside while a kit was committed had the
+    kit's old PDFs linked, and the records of its new ones written, outside the project."""
+
+    path: Path
+    fd: int | None  # (None where the system opens no file relative to a folder's descriptor: Windows)
+
+    @staticmethod
+    def made(parent: Path) -> "_Aside":
+        path = temporary_beside(parent / _SET_ASIDE, folder=True)
+        if os.open not in os.supports_dir_fd:
+            return _Aside(path, None)
+        return _Aside(path, os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | NO_FOLLOW
+                                    | getattr(os, "O_CLOEXEC", 0)))
+
+    def name(self, name: str) -> str:
+        """How `name` in the folder is given with dir_fd=self.fd: alone, or its whole path without a descriptor."""
+        return name if self.fd is not None else os.fspath(self.path / name)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+
+
+def _old_put_back(old: Path, final: Path, aside: "_Aside | None") -> None:
+    """The old file's second name `old` renamed to `final` again (from the folder `aside` holds, when in it)."""
+    if aside is not None and old.parent == aside.path:
+        os.replace(aside.name(old.name), final, src_dir_fd=aside.fd)
+    else:
+        os.replace(old, final)
+
+
+def _rename_keeping_old(tmp: Path, final: Path, aside: _Aside | None, done: list[tuple[Path, Path | None]]) -> None:
     """commit_files' rename of `tmp` to `final`, the old file there kept under a second name (in `aside`, when
     several are renamed together) and noted in `done`; a file put where none was is recorded in `aside`."""
     done.append((final, old := _kept_aside(final, aside)))
     if old is not None:  # a file replaced keeps its permissions: a private (0600) credits file or table
         with contextlib.suppress(OSError):  # rewritten by `icons add` or `convert --force` became 0644
-            os.chmod(tmp, stat.S_IMODE(os.stat(old).st_mode))
+            _same_permissions(tmp, old)
     elif aside is not None:
         _note_new(tmp, final, aside)
     move_into_place(tmp, final)
 
 
-def _remove_keeping_old(removed: Sequence[Path], aside: Path, done: list[tuple[Path, Path | None]]) -> None:
+def _same_permissions(tmp: Path, old: Path) -> None:
+    """Give the temporary `tmp` the permissions of the file at `old`, through a descriptor of what is at `tmp`
+    (no link followed): by name, a link swapped in for the temporary had a file outside the project changed."""
+    mode = stat.S_IMODE(os.stat(old, follow_symlinks=False).st_mode)
+    fd = os.open(tmp, os.O_RDONLY | NO_FOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        os.fchmod(fd, mode)
+    finally:
+        os.close(fd)
+
+
+def _remove_keeping_old(removed: Sequence[Path], aside: _Aside, done: list[tuple[Path, Path | None]]) -> None:
     """commit_files' removal of the files `removed`, each kept under a second name in `aside` and noted in `done`,
     to be put back as the old files replaced are."""
     for path in removed:
@@ -1086,16 +1227,30 @@ def _refuse_no_file_in_place(final: Path) -> None:
 _NEW = ".new"
 
 
-def _note_new(tmp: Path, final: Path, aside: Path) -> None:
+def _note_new(tmp: Path, final: Path, aside: _Aside) -> None:
     """Record in `aside` that the written `tmp` goes where no file was (`final`), by its size and time of change
     (a rename keeps both, and a file system without hard links keeps them too), so that _put_back removes it:
     a kill between two renames of a kit that had gained a kind of component left the old kit put back with the
     new kind's PDF beside it, which its manifest does not list, and every later build refused that PDF as the
     user's ("a file pnp did not write")."""
     state = os.stat(tmp, follow_symlinks=False)
-    (aside / _NEW).mkdir(exist_ok=True)
-    with new_file(aside / _NEW / final.name) as record:  # (never through a link put there since)
-        record.write(f"{state.st_size} {state.st_mtime_ns}".encode("ascii"))
+    text = f"{state.st_size} {state.st_mtime_ns}".encode("ascii")
+    if aside.fd is None:  # (Windows: by path)
+        (aside.path / _NEW).mkdir(exist_ok=True)
+        with new_file(aside.path / _NEW / final.name) as file:
+            file.write(text)
+        return
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(_NEW, dir_fd=aside.fd)
+    # in the folder made, through no link put there since
+    records = os.open(_NEW, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0),
+                      dir_fd=aside.fd)
+    try:
+        record = os.open(final.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW, 0o666, dir_fd=records)
+    finally:
+        os.close(records)
+    with os.fdopen(record, "wb") as file:
+        file.write(text)
 
 
 def _remove_new(folder: Path, records: Path) -> None:
@@ -1104,36 +1259,57 @@ def _remove_new(folder: Path, records: Path) -> None:
     with contextlib.suppress(OSError), os.scandir(records) as entries:
         for entry in entries:
             with contextlib.suppress(OSError, ValueError):
-                size, changed = (int(n) for n in Path(entry.path).read_text(encoding="ascii").split())
+                with open_file(entry.path) as record:  # (a link put there read nothing outside the project)
+                    size, changed = (int(n) for n in record.read(64).decode("ascii").split())
                 state = os.stat(folder / entry.name, follow_symlinks=False)
                 if stat.S_ISREG(state.st_mode) and (state.st_size, state.st_mtime_ns) == (size, changed):
                     os.unlink(folder / entry.name)
 
 
-def _kept_aside(final: Path, aside: Path | None = None) -> Path | None:
+def _kept_aside(final: Path, aside: _Aside | None = None) -> Path | None:
     """A second name for the file at `final` (None when there is no file there), to put it back by: a hard link,
     or, on a file system that has none (FAT and exFAT: a USB stick given as --out; many network shares), a copy
     of the file, so that `final` names the old file whole until the new one is put there. With the link alone, every
-    build or calibration sheet written again over an older one failed there ("Operation not permitted")."""
+    build or calibration sheet written again over an older one failed there ("Operation not permitted"). In
+    `aside`'s folder, through its descriptor; the link is of what is at `final`, never of what a link there
+    leads to, and the copy reads and writes the files it opened (a link swapped in for either had a file outside
+    the project copied into it, or written over)."""
     if not final.is_file() or final.is_symlink():
         return None
-    old = aside / final.name if aside is not None else temporary_beside(final)
-    old.unlink(missing_ok=True)
+    if aside is not None:
+        old, name, folder = aside.path / final.name, aside.name(final.name), aside.fd
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name, dir_fd=folder)
+    else:
+        old = temporary_beside(final)
+        old.unlink(missing_ok=True)
+        name, folder = os.fspath(old), None
     try:
-        os.link(final, old)
+        os.link(final, name, dst_dir_fd=folder, follow_symlinks=False)
     except OSError:
         # copied, not renamed away: renamed, a kill before the new file came left no file at `final` (a table
         # `convert --force` rewrote, a credits file), its contents under a hidden name the next clean-up of an
         # output folder deleted. Copied whole beside first, so a kill mid-copy leaves no half file to put back
-        import shutil
-
         copy = temporary_beside(final)
         try:
-            shutil.copy2(final, copy)
-            os.replace(copy, old)
+            _copied(final, copy)
+            os.replace(copy, name, dst_dir_fd=folder)
         finally:
             copy.unlink(missing_ok=True)
     return old
+
+
+def _copied(source: Path, copy: Path) -> None:
+    """The file at `source` copied into the temporary `copy` (its bytes, permissions and times), each opened
+    once as an ordinary file, through no link."""
+    import shutil
+
+    with open_file(source) as read, open_to_write(copy) as written:
+        shutil.copyfileobj(read, written)
+        state = os.fstat(read.fileno())
+        written.flush()
+        os.fchmod(written.fileno(), stat.S_IMODE(state.st_mode))
+        os.utime(written.fileno(), ns=(state.st_atime_ns, state.st_mtime_ns))
 
 
 @contextlib.contextmanager
@@ -1194,10 +1370,11 @@ def temporary_beside(path: Path, folder: bool = False) -> Path:
     while True:
         tmp = path.with_name(f".{path.name}.pnp-{secrets.token_hex(6)}.tmp")
         try:
+            held = _HELD_FOLDERS.get(os.path.abspath(tmp.parent))  # (in the folder locked: see _opened_at)
             if folder:
-                tmp.mkdir()
+                os.mkdir(tmp.name if held is not None else tmp, dir_fd=held)
             else:
-                os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW, 0o666))
+                os.close(_opened_at(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW))
             return tmp
         except FileExistsError:
             continue

@@ -357,9 +357,9 @@ def test_drivethru_is_cmyk_pdfx_within_240_percent_ink(mini, monkeypatch):
     # each page it read until its run ended (500 cards: 1.17 GB). The same pages, the first run's output intent
     runs, ghostscript = [], drivethru._ghostscript
 
-    def counted(arguments: list[str], folder, doing: str) -> None:
+    def counted(arguments: list[str], folder, doing: str, handed=()) -> None:
         runs.append([a for a in arguments if a.startswith(("-dFirstPage", "-dLastPage"))])
-        ghostscript(arguments, folder, doing)
+        ghostscript(arguments, folder, doing, handed)
 
     monkeypatch.setattr(drivethru, "PDFX_PAGES_PER_RUN", 2)
     monkeypatch.setattr(drivethru, "_ghostscript", counted)
@@ -449,8 +449,8 @@ def test_drivethru_pdf_is_titled_as_the_game_whatever_its_letters(tmp_path, monk
 
     monkeypatch.setattr(drivethru, "profile", lambda: "/profile.icc")
     said = []
-    monkeypatch.setattr(drivethru, "_ghostscript", lambda arguments, folder, doing: said.append(
-        (folder / arguments[-2]).read_bytes()))
+    monkeypatch.setattr(drivethru, "_ghostscript", lambda arguments, folder, doing, handed: said.append(
+        handed[1].read()))  # (the definition, handed to it open)
     with pikepdf.new() as one_page:
         one_page.add_blank_page()
         one_page.save(tmp_path / "in.pdf")
@@ -742,6 +742,36 @@ def test_ghostscript_opens_nothing_beside_its_files(tmp_path, monkeypatch, gs_op
     assert sorted(p.name for p in work.iterdir()) == ["deck.pdf"]
 
 
+@pytest.mark.skipif(not Path("/usr/bin/gs").exists(), reason="needs Ghostscript")
+def test_ghostscript_writes_and_reads_the_files_pnp_made_not_a_link_swapped_in_for_one(tmp_path, monkeypatch):
+    """The files Ghostscript writes (a deck's PDF/X, the ink measure's TIFF) and reads (the page, the
+    definition) are handed to it open: named by path, each swapped for a link while it ran (the work folder is in
+    the project) had the PDF or the TIFF written through it outside the project."""
+    import pikepdf
+
+    from pnp.export import drivethru
+
+    work, outside = tmp_path / "work", tmp_path / "outside.txt"
+    work.mkdir()
+    outside.write_text("the user's")
+    with pikepdf.new() as pdf:
+        pdf.add_blank_page(page_size=(20, 20))
+        pdf.save(work / "deck.pdf")
+    ghostscript = drivethru._ghostscript
+
+    def swapped(arguments: list, folder: Path, doing: str, handed=()) -> None:
+        for name in ("deck.ink.tif", "deck.x.pdf", "deck.x.pdfx.ps"):
+            if (folder / name).exists():
+                (folder / name).unlink()
+                (folder / name).symlink_to(outside)
+        ghostscript(arguments, folder, doing, handed)
+
+    monkeypatch.setattr(drivethru, "_ghostscript", swapped)
+    assert drivethru._rendered_max_ink(work / "deck.pdf") == 0.0  # (the page as rendered: white)
+    drivethru._pdfx_run(work / "deck.pdf", work / "deck.x.pdf", "t")
+    assert outside.read_text() == "the user's"
+
+
 @pytest.mark.parametrize("written, said", [(None, "wrote nothing"), (b"junk", "not a whole PDF"),
                                            (b"%PDF-1.4\n%%EOF\n", "not a whole PDF"), ("one page", "not a whole PDF")])
 def test_ghostscript_that_exits_0_without_a_whole_pdf_fails_the_export_as_such(tmp_path, written, said):
@@ -769,11 +799,12 @@ def test_ghostscript_that_exits_0_without_a_whole_tiff_fails_the_ink_measure_as_
     exits 0 fails the export saying so (it was a bug in pnp, PIL's UnidentifiedImageError)."""
     from pnp.export import drivethru
 
-    def ghostscript(arguments: list, folder: Path, doing: str) -> None:
+    def ghostscript(arguments: list, folder: Path, doing: str, handed=()) -> None:
         if written is not None:
             (folder / "deck.ink.tif").write_bytes(written)
 
     monkeypatch.setattr(drivethru, "_ghostscript", ghostscript)
+    (tmp_path / "deck.pdf").write_bytes(b"%PDF-1.4\n")  # (opened before Ghostscript runs, to be handed to it)
     with pytest.raises(drivethru.DriveThruError, match="measure the ink of deck.pdf: .*not a whole TIFF"):
         drivethru._rendered_max_ink(tmp_path / "deck.pdf")
     assert not (tmp_path / "deck.ink.tif").exists()

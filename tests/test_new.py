@@ -351,3 +351,17 @@ def test_a_refused_title_taken_back_leaves_no_half_game_when_killed(tmp_path, mo
     monkeypatch.undo()
     with pytest.raises(UsageError):
         new_game(Project(tmp_path), "mygame", "tokens", "{{ x }}")
+
+
+def test_new_stages_nothing_through_a_link_swapped_in_for_a_folder_of_its_staging_folder(tmp_path):
+    # the scaffold's files were written into pnp new's staging folder by path: a subfolder of it (in the project)
+    # swapped for a link to a folder outside had the game's files made there
+    from pnp.new import _stage
+
+    staged, outside = tmp_path / "staged", tmp_path / "outside"
+    staged.mkdir()
+    outside.mkdir()
+    (staged / "cards").symlink_to(outside)
+    with pytest.raises(OSError):
+        list(_stage(staged, "deck", "g", "G", {}))
+    assert list(outside.iterdir()) == []

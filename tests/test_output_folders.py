@@ -424,6 +424,12 @@ def test_a_write_that_fails_is_said_in_pnps_words_naming_the_path():
     assert str(cannot_write("out", OSError(5, "Input/output error"))) == "out: cannot write: Input/output error"
     assert str(cannot_write("out", OSError(errno.ELOOP, "Too many levels of symbolic links", "out", None,
                                            "out/.pnp.lock"))).startswith("out/.pnp.lock: cannot write: a symbolic link")
+    # a file of pnp's read back from its work folder (gone with it: said at the folder), as the read it is; it
+    # was 'cannot write: Input/output error' at the work folder's file
+    from pnp.errors import ReadFault
+    work = "out/.png.pnp-0123456789ab.tmp/.faces/faces.pdf"
+    assert str(cannot_write("out", ReadFault(5, "Input/output error", work))) == "out: cannot read: Input/output error"
+    assert str(cannot_write("out", OSError(28, "No space left on device", work))) == "out: cannot write: the disk is full"
 
 
 @pytest.mark.parametrize("name, in_the_way", [

@@ -368,6 +368,34 @@ def test_an_export_folder_set_aside_by_a_run_killed_before_the_new_took_its_plac
     assert {p.name: p.read_bytes() for p in (tmp_path / "png").iterdir()} == {"old.png": b"old"}
 
 
+def test_a_commits_folder_of_second_names_swapped_for_a_link_gets_nothing_through_it(tmp_path, monkeypatch):
+    """The old files' second names (hard links) and the records of new ones were made in commit_files' folder by
+    its path: that folder (in the output folder) swapped for a link to a folder outside while a kit was committed
+    had the old kit linked, and the records written, outside the project."""
+    folder, outside = tmp_path / "out", tmp_path / "outside"
+    folder.mkdir()
+    outside.mkdir()
+    renames = _kit(folder)
+    added = temporary_beside(folder / "c.pdf")
+    added.write_bytes(b"new c.pdf")
+    renames[added] = folder / "c.pdf"
+    move = project_module.move_into_place
+
+    def swapping_the_folder(made, target):  # (another process, after the first rename)
+        for aside in folder.glob(".*.previous.pnp-*.tmp"):
+            if not aside.is_symlink():
+                aside.rename(folder / "moved-away")
+                aside.symlink_to(outside)
+        move(made, target)
+
+    monkeypatch.setattr(project_module, "move_into_place", swapping_the_folder)
+    with pytest.raises(OSError):  # (its last rename, of the link, onto a folder: the commit is undone)
+        commit_files(renames)
+    assert list(outside.iterdir()) == []
+    kept = {n: (folder / n).read_bytes() for n in ("a.pdf", "b.pdf", "manifest.json")}
+    assert kept == {n: b"old " + n.encode() for n in kept} and not (folder / "c.pdf").exists()
+
+
 def test_a_commit_puts_every_new_file_in_place_and_leaves_no_second_name(tmp_path):
     commit_files(_kit(tmp_path))
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == \

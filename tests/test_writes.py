@@ -662,7 +662,7 @@ def test_an_output_folder_swapped_for_a_link_while_locked_gets_nothing_through_t
     """A build's folder renamed away and replaced by a link to another folder while the build wrote had every
     PDF and the manifest renamed into that other folder (outside the project), exit 0: what is put in place
     goes into the folder locked, or nowhere."""
-    from pnp.project import commit_files, output_lock, temporary_beside, write_file
+    from pnp.project import commit_files, new_file, open_to_write, output_lock, temporary_beside, write_file
 
     folder, elsewhere = tmp_path / "out" / "game", tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -672,15 +672,20 @@ def test_an_output_folder_swapped_for_a_link_while_locked_gets_nothing_through_t
         folder.symlink_to(elsewhere)
         with pytest.raises(OSError):
             write_file(folder / "manifest.json", b"{}")
-        made = temporary_beside(folder / "kit.pdf")  # (made through the link, as a PDF's writer would)
+        made = temporary_beside(folder / "kit.pdf")  # (made in the folder locked, not through the link)
+        with open_to_write(made) as file:  # (as a PDF's writer would: there too)
+            file.write(b"new")
         with pytest.raises(OSError):
             commit_files({made: folder / "kit.pdf"})
-        made.unlink()
+        assert (tmp_path / "out" / "moved" / made.name).read_bytes() == b"new"
+        with new_file(folder / "export.json"):  # (a new file of the folder's: there too)
+            pass
+        assert (tmp_path / "out" / "moved" / "export.json").exists()
     assert list(elsewhere.iterdir()) == []
     assert (tmp_path / "out" / "moved" / "kit.pdf").read_bytes() == b"old"
 
 
-@pytest.mark.parametrize("swap", ["link", "dangling"])
+@pytest.mark.parametrize("swap", ["link", "dangling", "hard link"])
 def test_a_temporary_swapped_for_a_link_is_not_written_through(tmp_path, swap):
     # a kit's temporary is made, then opened again by name to be written (the PDF, the manifest): a link swapped in
     # meanwhile had the kit written outside the project, a named pipe held the build
@@ -693,10 +698,13 @@ def test_a_temporary_swapped_for_a_link_is_not_written_through(tmp_path, swap):
     outside.write_bytes(b"mine")
     tmp = temporary_beside(tmp_path / "kit.pdf")
     tmp.unlink()
-    tmp.symlink_to(outside if swap == "link" else tmp_path / "made-outside.pdf")
+    if swap == "hard link":  # (another name of a file elsewhere: O_NOFOLLOW does not see it)
+        os.link(outside, tmp)
+    else:
+        tmp.symlink_to(outside if swap == "link" else tmp_path / "made-outside.pdf")
     with pytest.raises(OSError) as refused:
         FormCanvas(str(tmp)).save()
-    assert refused.value.errno == errno.ELOOP
+    assert refused.value.errno == (errno.EEXIST if swap == "hard link" else errno.ELOOP)
     assert outside.read_bytes() == b"mine" and not (tmp_path / "made-outside.pdf").exists()
 
 
@@ -718,3 +726,58 @@ def test_write_file_does_not_write_through_a_link_swapped_in_for_its_temporary(t
     with pytest.raises(OSError):
         project.write_file(tmp_path / "table.csv", b"id\n", durable=False)
     assert outside.read_bytes() == b"mine" and not (tmp_path / "table.csv").exists()
+
+
+def test_a_proof_s_record_is_not_written_through_a_link_swapped_in_for_its_temporary(tmp_path, monkeypatch):
+    # the record of a proof (or a reprint) was written by name into its temporary (Path.write_bytes): a link put
+    # there while the proof was drawn had the record written over a file outside the project. (The drawing is
+    # left out: what is at stake is the record's write.)
+    from types import SimpleNamespace
+
+    import pnp.printables
+    import pnp.project as project
+    from pnp.kit import changes, render
+
+    outside = tmp_path / "outside.json"
+    outside.write_bytes(b"mine")
+    made = project.temporary_beside
+
+    def swapped(path, folder=False):  # the record's temporary, swapped for a link once made
+        tmp = made(path, folder)
+        if Path(path).name == "record.json":
+            tmp.unlink()
+            tmp.symlink_to(outside)
+        return tmp
+
+    monkeypatch.setattr(project, "temporary_beside", swapped)
+    monkeypatch.setattr(changes, "selected", lambda game, keys: SimpleNamespace(components=[object()]))
+    monkeypatch.setattr(pnp.printables, "Studio", lambda *args, **kwargs: SimpleNamespace())
+    monkeypatch.setattr(render, "by_kind", lambda game: [])
+    monkeypatch.setattr(render, "new_canvas", lambda target, studio, what: SimpleNamespace(save=lambda: None))
+    studio = SimpleNamespace(game=SimpleNamespace(components=[]), options=None, budget=None, marks=None)
+    with pytest.raises(OSError):
+        changes.write_selection(studio, {}, tmp_path / "proof.pdf",
+                                record=(tmp_path / "record.json", lambda pdf, pages: b"{}"))
+    assert outside.read_bytes() == b"mine" and not (tmp_path / "record.json").exists()
+
+
+def test_a_new_file_in_a_temporary_folder_is_made_through_no_link_below_it(tmp_path):
+    # an export writes each picture by path into its component's folder in its work folder (in the project): that
+    # folder swapped for a link to a folder outside had the pictures made there
+    from pnp.project import make_folders, new_file, open_to_write, temporary_beside
+
+    work, outside = temporary_beside(tmp_path / "png", folder=True), tmp_path / "outside"
+    outside.mkdir()
+    (work / "deck").symlink_to(outside)
+    with pytest.raises(OSError) as refused:
+        new_file(work / "deck" / "001-front.png")
+    assert refused.value.filename == str(work / "deck" / "001-front.png")  # (the whole path, not the name alone)
+    with pytest.raises(OSError):
+        make_folders(work / "deck" / "backs")  # (a component's folders, made before its pictures)
+    with pytest.raises(OSError):
+        open_to_write(work / "deck" / "faces.pdf")  # (the faces PDF, the proofs: canvases saved by name)
+    assert list(outside.iterdir()) == []
+    make_folders(work / "board")
+    with new_file(work / "board" / "001-front.png") as file:  # (a folder of its own: made as before)
+        file.write(b"png")
+    assert (work / "board" / "001-front.png").read_bytes() == b"png"

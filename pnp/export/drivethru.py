@@ -3,6 +3,7 @@ bleed, made PDF/X-1a:2003 in CMYK by Ghostscript from the faces PDF itself: text
 text and lines print in black ink alone, and no colour has more than 240% total ink."""
 
 import contextlib
+import errno
 import hashlib
 import os
 import subprocess
@@ -10,12 +11,12 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import pikepdf
 
 from ..errors import PnpError
-from ..project import new_file, open_file, opened_pdf, program
+from ..project import NO_FOLLOW, new_file, open_file, opened_pdf, program
 from ..template import give_back_freed_memory
 from .faces import FACES_PDF
 
@@ -84,11 +85,20 @@ def cmyk(image: "Image", transform: "ImageCmsTransform") -> bytes:
     return np.clip(planes, 0, 255).astype(np.uint8).tobytes()
 
 
-def _relative_to(folder: Path, *paths: str | Path) -> list[str]:
-    """The paths as Ghostscript is given them, run in `folder`: relative to it. Ghostscript reads its arguments
-    as UTF-8 and dropped the bytes of a folder name the system allows but that is not UTF-8 (--out $'\\xff'),
-    then could not open its files; the files are pnp's own, in the export's work folder."""
-    return [os.path.join(os.curdir, os.path.relpath(path, folder)) for path in paths]  # ./: never read as an option
+def _handed(file: BinaryIO) -> str:
+    """The name Ghostscript opens a file pnp holds open by: its descriptor's (/dev/fd/N, passed to it). Named by
+    its path, a file in the export's work folder (in the project, writable by whoever can write there) swapped
+    for a link while Ghostscript ran had the deck's PDF written through it outside the project, or a file outside
+    read into the export; a descriptor is the very file pnp made or checked. (Its bytes as by the path: a folder
+    name that is not UTF-8 is not in it either.)"""
+    return f"/dev/fd/{file.fileno()}"
+
+
+def _scratch(path: Path) -> BinaryIO:
+    """A new file at `path` (FileExistsError when anything is there, a link above all), open to be written and
+    read back: what Ghostscript writes into it through _handed, or reads from it, is the file pnp made."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0)
+    return os.fdopen(os.open(path, flags, 0o666), "w+b")
 
 
 # The pages one Ghostscript run converts at most: its PDF reader keeps about 1 MB for every page it has read
@@ -127,9 +137,11 @@ def _joined(parts: list[Path], target: Path) -> None:
             whole, *rest = [opened.enter_context(opened_pdf(part)) for part in parts]
             for pdf in rest:
                 whole.pages.extend(pdf.pages)
-            with open(target, "wb") as stream:  # (opened by Python: see opened_pdf)
+            with new_file(target) as stream:  # (never through a link put there since; see opened_pdf)
                 whole.save(stream)
-    except (pikepdf.PdfError, FileNotFoundError):
+    except (pikepdf.PdfError, OSError) as e:
+        if isinstance(e, OSError) and e.errno != errno.ENOENT:  # (gone: see open_file's ReadFault)
+            raise
         raise DriveThruError(f"Ghostscript could not make {target.name} PDF/X-1a: it said it had, but what it "
                              "wrote is not a whole PDF") from None
 
@@ -140,20 +152,22 @@ def _pdfx_run(source: str | Path, target: str | Path, title: str, pages: tuple[i
     its failure is said of."""
     icc = profile()
     definition = Path(target).with_suffix(".pdfx.ps")
-    with new_file(definition) as file:  # (never through a link put there since)
-        file.write(PDFX_DEF.format(title=_text_string(title), icc=icc).encode("ascii"))
     folder = Path(target).parent
-    named = _relative_to(folder, target, definition, source)
     chosen = [f"-dFirstPage={pages[0]}", f"-dLastPage={pages[1]}"] if pages is not None else []
     try:
-        # the profile the definition reads is the one file it may read besides its arguments (it ran -dNOSAFER
-        # for that read: no file or command was denied to it)
-        _ghostscript([f"--permit-file-read={icc}", "-dPDFX=true", "-sDEVICE=pdfwrite", *chosen,
-                      "-dCompatibilityLevel=1.4", "-sColorConversionStrategy=CMYK", "-sProcessColorModel=DeviceCMYK",
-                      # keep the 300 dpi CMYK pixels exactly: no JPEG, no downsampling
-                      "-dAutoFilterColorImages=false", "-sColorImageFilter=FlateEncode",
-                      "-dDownsampleColorImages=false", f"-sOutputFile={named[0]}", *named[1:]],
-                     folder, f"make {shown or Path(target).name} PDF/X-1a")
+        with _scratch(definition) as ps, new_file(target) as out, open_file(source) as read:
+            ps.write(PDFX_DEF.format(title=_text_string(title), icc=icc).encode("ascii"))
+            ps.flush()
+            ps.seek(0)  # (where a system's /dev/fd shares the descriptor's place, macOS's)
+            # the profile the definition reads is the one file it may read besides its arguments (it ran
+            # -dNOSAFER for that read: no file or command was denied to it)
+            _ghostscript([f"--permit-file-read={icc}", "-dPDFX=true", "-sDEVICE=pdfwrite", *chosen,
+                          "-dCompatibilityLevel=1.4", "-sColorConversionStrategy=CMYK",
+                          "-sProcessColorModel=DeviceCMYK",
+                          # keep the 300 dpi CMYK pixels exactly: no JPEG, no downsampling
+                          "-dAutoFilterColorImages=false", "-sColorImageFilter=FlateEncode",
+                          "-dDownsampleColorImages=false", f"-sOutputFile={_handed(out)}", _handed(ps),
+                          _handed(read)], folder, f"make {shown or Path(target).name} PDF/X-1a", (out, ps, read))
     finally:
         definition.unlink(missing_ok=True)
 
@@ -166,17 +180,19 @@ def _text_string(text: str) -> str:
     return "<" + ("\ufeff" + text).encode("utf-16-be", "surrogatepass").hex().upper() + ">"
 
 
-def _ghostscript(arguments: list[str], folder: Path, doing: str) -> None:
+def _ghostscript(arguments: list[str], folder: Path, doing: str, handed: tuple[BinaryIO, ...] = ()) -> None:
     """Run Ghostscript in `folder` on pnp's own files: -dSAFER (only its arguments, and what they permit, are
     open to it), its temporary files in `folder`, and none of the user's GS_* variables (GS_OPTIONS=-dNOSAFER,
     or a GS_LIB of PostScript run at start-up, reached every run; the ink measurement also ran without -dSAFER,
     which only Ghostscript 9.50 and later assume, and /tmp, its temporary folder, stayed open to writes).
-    DriveThruError, saying what it was to `doing`, when it fails or runs past five minutes."""
+    DriveThruError, saying what it was to `doing`, when it fails or runs past five minutes. `handed`: the files
+    its arguments name by descriptor (_handed), passed to it."""
     gs = program("gs")
     assert gs is not None  # profile() has found it
     try:
         run = subprocess.run([gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", *arguments], capture_output=True,
-                             text=True, errors="replace", timeout=300, cwd=folder, env=_environment())
+                             text=True, errors="replace", timeout=300, cwd=folder, env=_environment(),
+                             pass_fds=tuple(file.fileno() for file in handed))
     except subprocess.TimeoutExpired:
         raise DriveThruError(f"Ghostscript could not {doing}: it ran past five minutes") from None
     if run.returncode != 0:
@@ -318,21 +334,22 @@ def _rendered_max_ink(path: Path) -> float:
 
     tiff = Path(path).with_suffix(".ink.tif")
     try:
-        named = _relative_to(tiff.parent, tiff, path)
-        _ghostscript(["-sDEVICE=tiff32nc", "-r72", f"-sOutputFile={named[0]}", named[1]], tiff.parent,
-                     f"measure the ink of {Path(path).name}")
-        worst = 0.0
-        try:
-            with open_file(tiff) as file, Image.open(file) as image:
-                for n in range(getattr(image, "n_frames", 1)):
-                    image.seek(n)
-                    planes = np.asarray(image.convert("CMYK"), dtype=np.float32)
-                    worst = max(worst, float(planes.sum(axis=-1).max()) / 255.0 * 100.0)
-        except (OSError, ValueError, EOFError):
-            # Ghostscript that exits 0 yet leaves no image, or junk (a disk that filled up) was 'a bug in pnp'
-            # (PIL's UnidentifiedImageError) or a folder said missing for a file to be written in
-            raise DriveThruError(f"Ghostscript could not measure the ink of {Path(path).name}: it said it had, but "
-                                 "what it wrote is not a whole TIFF image") from None
+        with _scratch(tiff) as image_file, open_file(path) as read:
+            _ghostscript(["-sDEVICE=tiff32nc", "-r72", f"-sOutputFile={_handed(image_file)}", _handed(read)],
+                         tiff.parent, f"measure the ink of {Path(path).name}", (image_file, read))
+            worst = 0.0
+            try:
+                image_file.seek(0)  # (read back through the descriptor it was written into, not by name)
+                with Image.open(image_file) as image:
+                    for n in range(getattr(image, "n_frames", 1)):
+                        image.seek(n)
+                        planes = np.asarray(image.convert("CMYK"), dtype=np.float32)
+                        worst = max(worst, float(planes.sum(axis=-1).max()) / 255.0 * 100.0)
+            except (OSError, ValueError, EOFError):
+                # Ghostscript that exits 0 yet leaves no image, or junk (a disk that filled up) was 'a bug in
+                # pnp' (PIL's UnidentifiedImageError) or a folder said missing for a file to be written in
+                raise DriveThruError(f"Ghostscript could not measure the ink of {Path(path).name}: it said it had, "
+                                     "but what it wrote is not a whole TIFF image") from None
         return worst
     finally:
         tiff.unlink(missing_ok=True)
@@ -398,7 +415,8 @@ class DeckJob:
         """Save `pdf` as the next part; its page count."""
         parts.append(stem.with_name(f"{stem.name}.{len(parts)}.pdf"))
         count = len(pdf.pages)
-        pdf.save(parts[-1])
+        with new_file(parts[-1]) as stream:  # (never through a link put there since)
+            pdf.save(stream)
         pdf.close()
         give_back_freed_memory()  # (else the next part's pictures came on top of this one's freed buffers)
         return count
@@ -485,7 +503,7 @@ def _in_order_of(pdf: pikepdf.Pdf, order: list[int], target: Path) -> None:
     first = pikepdf.String(hashlib.md5(bytes(pdf.docinfo.get("/Title", pikepdf.String(""))),
                                        usedforsecurity=False).digest())
     pdf.trailer.ID = pikepdf.Array([first, first])
-    with open(target, "wb") as stream:  # (opened by Python: see opened_pdf)
+    with new_file(target) as stream:  # (never through a link put there since; see opened_pdf)
         pdf.save(stream, deterministic_id=True)
 
 

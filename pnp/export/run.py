@@ -16,7 +16,7 @@ from ..kit.inputs import record, sha256, snapshot
 from ..kit.manifest import Manifest, seal, up_to_date, warning_records
 from ..check import few_collections, validate
 from ..errors import PnpError, UsageError, cannot_write, unforeseen
-from ..project import (new_file, open_file, open_to_write, output_lock, replace_folder,
+from ..project import (make_folders, new_file, open_file, open_to_write, output_lock, replace_folder,
                        temporary_beside, tidy)
 from ..report import Diagnostic, Mark, Report
 from .faces import FACES_PDF, Face, collect, drawn_in_chunks, number_pages
@@ -288,13 +288,13 @@ def _write(project: "Project", studio: "Studio", fmt: str, folder: Path, work: P
         return False
     shots = [_into(shot, folder, work) for shot in plan.shots]
     for shot in shots:
-        Path(shot.path).parent.mkdir(parents=True, exist_ok=True)
+        make_folders(Path(shot.path).parent)  # (through no link swapped in below the work folder)
     progress = on_progress or (lambda event, value: None)
     advance = lambda n: progress("advance", n)  # noqa: E731
     # one bar for the images, the format's other files and their ink checks: shown until the last file is checked
     # the tasks read the whole faces PDF; the images need only their pages, drawn a chunk at a time, rendered by
     # other processes while the next chunk is drawn
-    (work / FACES_PDF).parent.mkdir()
+    make_folders((work / FACES_PDF).parent)
     chunks = drawn_in_chunks(studio, pages, work / FACES_PDF, None if plan.tasks else CHUNKS)
     with few_collections():
         write_all(chunks, shots, jobs, advance,

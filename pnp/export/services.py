@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from ..project import new_file
+from ..project import make_folders, new_file
 from ..units import MM, length
 from .formats import INCH, BleedPx, Plan, Px, _shot
 from .registry import ExportFormat, register
@@ -198,7 +198,7 @@ def _plain_backs(out: Path, plain: list[tuple[Path, tuple[int, int]]], dpi: int)
     from PIL import Image
 
     for rel, size in plain:
-        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        make_folders((out / rel).parent)
         with new_file(out / rel) as file:
             Image.new("RGB", size, "white").save(file, "PNG", dpi=(dpi, dpi))
 

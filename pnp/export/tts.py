@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from ..project import new_file, open_file
+from ..project import make_folders, new_file, open_file
 from ..report import shortened
 from ..units import MM
 from .formats import INCH, Plan, _px, _shot
@@ -293,7 +293,7 @@ def _plain_back(out: Path, card: Px, plan: "TablePlan", folder_rel: str = "cards
     rel = f"{folder_rel}/plain-back-{card[0]}x{card[1]}.png"
     path = out / rel
     if not os.path.lexists(path):
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folders(path.parent)
         image = Image.new("RGB", card, PLAIN_BACK_COLOUR)
         edge = max(2, min(card) // 16)
         ImageDraw.Draw(image).rectangle((edge, edge, card[0] - 1 - edge, card[1] - 1 - edge),

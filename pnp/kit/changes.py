@@ -1111,7 +1111,7 @@ def write_selection(studio: "Studio", keys: Mapping[str, Collection[str]], targe
     a pnp killed between the two left a reprint or proof beside the manifest of the previous one, which said
     other items, pages or sha256 than it held."""
     from ..printables import Studio
-    from ..project import commit_files, temporary_beside
+    from ..project import commit_files, open_to_write, temporary_beside
     from .render import by_kind, new_canvas
 
     subset = selected(studio.game, keys)
@@ -1131,7 +1131,8 @@ def write_selection(studio: "Studio", keys: Mapping[str, Collection[str]], targe
         canvas.save()
         renames = {made[0]: Path(target)}
         if record is not None:
-            made[1].write_bytes(record[1](made[0], pages))
+            with open_to_write(made[1]) as file:  # (not through a link swapped in for the temporary)
+                file.write(record[1](made[0], pages))
             renames[made[1]] = record[0]
         commit_files(renames)
     finally:
