@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, BinaryIO, Callable, Iterator, Sequence
 
 if TYPE_CHECKING:
     import pikepdf
+    import PIL.Image
 
 from . import PDF_CREATOR
 from .errors import TEMPORARY_NAME, DataError, LoadError, ReadFault, UsageError, in_the_way, write_refused
@@ -1310,6 +1311,17 @@ def _copied(source: Path, copy: Path) -> None:
         written.flush()
         os.fchmod(written.fileno(), stat.S_IMODE(state.st_mode))
         os.utime(written.fileno(), ns=(state.st_atime_ns, state.st_mtime_ns))
+
+
+@contextlib.contextmanager
+def opened_picture(path: str | Path, formats: tuple[str, ...] = ("PNG",)) -> "Iterator[PIL.Image.Image]":
+    """Pillow's image of a picture pnp wrote at `path` (an export's PNG), opened through open_file (not a link or
+    a named pipe swapped in since) and decoded only as one of `formats`: what pnp writes, so that a file that is
+    not what its name says is handed to no other decoder. Seven places wrote the two openings out again."""
+    from PIL import Image
+
+    with open_file(path) as file, Image.open(file, formats=formats) as image:
+        yield image
 
 
 @contextlib.contextmanager

@@ -708,6 +708,24 @@ def test_a_temporary_swapped_for_a_link_is_not_written_through(tmp_path, swap):
     assert outside.read_bytes() == b"mine" and not (tmp_path / "made-outside.pdf").exists()
 
 
+def test_a_picture_pnp_wrote_is_read_back_only_as_what_it_wrote(tmp_path):
+    # an export reads its own PNGs back (tts sheets, the table preview, the preflight of sizes): a file of another
+    # format in its place (swapped in while it ran) is handed to no other decoder of Pillow's
+    from PIL import Image
+
+    from pnp.project import opened_picture
+
+    Image.new("RGB", (3, 2), "red").save(tmp_path / "face.png", "PNG")
+    Image.new("RGB", (3, 2), "red").save(tmp_path / "other.png", "BMP")
+    with opened_picture(tmp_path / "face.png") as image:
+        assert image.size == (3, 2)
+    with pytest.raises(OSError), opened_picture(tmp_path / "other.png"):
+        pass
+    (tmp_path / "link.png").symlink_to(tmp_path / "face.png")
+    with pytest.raises(OSError), opened_picture(tmp_path / "link.png"):
+        pass
+
+
 def test_write_file_does_not_write_through_a_link_swapped_in_for_its_temporary(tmp_path, monkeypatch):
     # convert, report, calibrate write through write_file: its temporary is made, then opened again by name
     import pnp.project as project

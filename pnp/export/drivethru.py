@@ -340,7 +340,7 @@ def _rendered_max_ink(path: Path) -> float:
             worst = 0.0
             try:
                 image_file.seek(0)  # (read back through the descriptor it was written into, not by name)
-                with Image.open(image_file) as image:
+                with Image.open(image_file, formats=("TIFF",)) as image:  # (what Ghostscript was asked to write)
                     for n in range(getattr(image, "n_frames", 1)):
                         image.seek(n)
                         planes = np.asarray(image.convert("CMYK"), dtype=np.float32)

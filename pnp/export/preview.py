@@ -8,13 +8,13 @@ from typing import Callable
 
 from PIL import Image, ImageDraw
 
-from ..project import open_file
+from ..project import open_file, opened_picture
 from .table import footprint, kind_of
 
 
 def _rgb(path: Path) -> Image.Image:
-    """The picture the export wrote at `path`, in RGB (open_file: not a link or a pipe swapped in since)."""
-    with open_file(path) as file, Image.open(file) as image:
+    """The picture the export wrote at `path`, in RGB (opened_picture: not a link or a pipe swapped in since, nor another format)."""
+    with opened_picture(path) as image:
         return image.convert("RGB")
 
 PX_PER_UNIT = 24  # an inch of table in pixels, at most
@@ -92,7 +92,7 @@ def _size_of(source: Source) -> tuple[int, int]:
     rulebook's, small): the preview's layout needs only the shapes of its objects' pictures."""
     if source.pdf:
         return _pdf_page(source.path).size
-    with open_file(source.path) as file, Image.open(file) as image:
+    with opened_picture(source.path) as image:
         size = image.size
     box = _cell_box(source, size)
     return size if box is None else (box[2] - box[0], box[3] - box[1])

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..project import open_file
+from ..project import open_file, opened_picture
 
 if TYPE_CHECKING:
     from ..printables import Studio
@@ -106,7 +106,6 @@ def preflight(plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], st
               on_checked: Callable[[int], None] | None = None) -> Iterator[tuple[str, str]]:
     """Each image as the format needs it: its exact pixel size, RGB, and nothing missing; each PDF its page count
     and ink (`on_checked(1)` as each PDF's ink is read)."""
-    from PIL import Image
 
     for path, size in sorted(plan.expect.items()):
         written = moved(path, folder, work)
@@ -114,7 +113,7 @@ def preflight(plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], st
         if not written.is_file():
             yield shown, "missing"
             continue
-        with open_file(written) as file, Image.open(file) as image:
+        with opened_picture(written) as image:
             if image.size != tuple(size):
                 yield shown, f"{image.width} x {image.height} px; the format needs {size[0]} x {size[1]} px"
             if image.mode != "RGB":

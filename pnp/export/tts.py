@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from ..project import make_folders, new_file, open_file
+from ..project import make_folders, new_file, opened_picture
 from ..report import shortened
 from ..units import MM
 from .formats import INCH, Plan, _px, _shot
@@ -314,7 +314,7 @@ def _compose_decks(out: Path, url: Url, sheets: list[Sheet], plan: "TablePlan") 
         deck_key += 1
         face_sheet = Image.new("RGB", (cols * card[0], rows * card[1]), "white")
         for i, face in enumerate(fronts):
-            with open_file(out / "cards" / component.id / f"{face.stem}.png") as file, Image.open(file) as image:
+            with opened_picture(out / "cards" / component.id / f"{face.stem}.png") as image:
                 face_sheet.paste(image, ((i % cols) * card[0], (i // cols) * card[1]))
         faces_name = f"{component.id}-{number}-faces.png"
         _saved(face_sheet, out / faces_name)
@@ -346,7 +346,7 @@ def _deck_back(out: Path, component: "Component", number: int, backs: list["Face
     back_sheet = Image.new("RGB", (cols * card[0], rows * card[1]), "white")
     for i, back in enumerate(backs):
         rel = _plain_back(out, card, plan) if back is None else f"cards/{component.id}/{back.stem}.png"
-        with open_file(out / rel) as file, Image.open(file) as image:
+        with opened_picture(out / rel) as image:
             back_sheet.paste(image, ((i % cols) * card[0], (i // cols) * card[1]))
     back_name = f"{component.id}-{number}-backs.png"
     _saved(back_sheet, out / back_name)
@@ -358,9 +358,8 @@ def _digest(path: Path) -> str:
     """What an image shows, to tell alike backs (drawn per card, they are alike pixel for pixel)."""
     import hashlib
 
-    from PIL import Image
 
-    with open_file(path) as file, Image.open(file) as image:
+    with opened_picture(path) as image:
         return hashlib.sha256(image.tobytes()).hexdigest()
 
 
@@ -544,10 +543,9 @@ def _saved(image: "Image.Image", path: Path) -> None:
 
 
 def _loaded(path: Path) -> "Image.Image":
-    """The picture pnp wrote at `path`, read whole (open_file: not a link or a pipe swapped in since)."""
-    from PIL import Image
+    """The picture pnp wrote at `path`, read whole (opened_picture: not a link or a pipe swapped in since, nor another format)."""
 
-    with open_file(path) as file, Image.open(file) as image:
+    with opened_picture(path) as image:
         return image.copy()  # loaded, so that it outlives the file
 
 

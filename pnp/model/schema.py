@@ -427,6 +427,11 @@ def repeated_value(values: Iterable[Any]) -> tuple[int, str] | None:
     return None
 
 
+# the most values a message lists by name (an enum's, the turn's timings); past it, it counts them: all 20,000 of a
+# game's were written into the message of each of 60,000 items
+MOST_LISTED = 12
+
+
 class Enum(Field):
     """One of a list of values: given here with `values`, or named with `enum` from game.yaml's enums."""
 
@@ -521,11 +526,11 @@ class Enum(Field):
             yield (f"{said} is {type_name(value)}, and {whose} {shown(twin)} is {type_name(twin)}: "
                    "write it as the enum's values are written (quoted, or not)"), mark
             return
-        if len(self.values) > 12 and self.label != "these values":  # a long list reads better by name
+        if len(self.values) > MOST_LISTED and self.label != "these values":  # a long list reads better by name
             yield f"{said} is not a known {self.label} (see enums.{self.label} in game.yaml)" \
                   f"{ctx.suggest(value, self.as_written)}", mark
             return
-        if len(self.values) > 12:  # (all 20,000 of an aliased list were written into each item's message)
+        if len(self.values) > MOST_LISTED:  # (all 20,000 of an aliased list were written into each item's message)
             yield f"{said} is not one of the field's {len(self.values):,} values{ctx.suggest(value, self.as_written)}", \
                 mark
             return
@@ -622,7 +627,7 @@ class Timing(Field):
 def _listed_timings(timings: list[str]) -> str:
     """The timings as a message names them: listed, or counted when there are many (all 20,000 of a game's were
     written into the message of each of 60,000 items)."""
-    if len(timings) > 12:
+    if len(timings) > MOST_LISTED:
         return f"one of the {len(timings):,} of game.yaml's timings"
     return ", ".join(map(str, timings))
 
