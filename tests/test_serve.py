@@ -493,6 +493,16 @@ def test_a_source_page_numbers_lines_as_messages_do_and_shows_a_long_file_in_par
     assert '1 more line: <a href="/files/layouts/mini/notes.txt">' in page
 
 
+def test_a_run_of_characters_hiding_text_is_marked_once_on_a_source_page():
+    """Each U+202E marked in a span of its own: a file of 5 MB of them made a page of 65 MB, 5 s and 280 MB a
+    request."""
+    from pnp.serve.app import _source_page
+
+    page = _source_page("cards/x.yaml", "# " + "\u202e" * 10_000 + "\u2066\n")
+    assert page.count('class="hidden-char"') == 1 and page.count("\\u202e") == 10_000
+    assert len(page) < 7 * 10_000 + 1_000
+
+
 def test_raw_dot_dot_paths_are_refused_by_the_running_server(mini, running):
     live = running(mini, ["mini"])
     for path in ["/files/../../etc/passwd", "/files/../cards/mini/cards.yaml", "/../../etc/passwd",
