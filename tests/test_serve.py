@@ -493,6 +493,16 @@ def test_a_source_page_numbers_lines_as_messages_do_and_shows_a_long_file_in_par
     assert '1 more line: <a href="/files/layouts/mini/notes.txt">' in page
 
 
+def test_a_run_of_characters_hiding_text_is_marked_once_on_a_source_page():
+    """Each U+202E marked in a span of its own: a file of 5 MB of them made a page of 65 MB, 5 s and 280 MB a
+    request."""
+    from pnp.serve.app import _source_page
+
+    page = _source_page("cards/x.yaml", "# " + "\u202e" * 10_000 + "\u2066\n")
+    assert page.count('class="hidden-char"') == 1 and page.count("\\u202e") == 10_000
+    assert len(page) < 7 * 10_000 + 1_000
+
+
 def test_raw_dot_dot_paths_are_refused_by_the_running_server(mini, running):
     live = running(mini, ["mini"])
     for path in ["/files/../../etc/passwd", "/files/../cards/mini/cards.yaml", "/../../etc/passwd",
@@ -580,10 +590,33 @@ def test_connections_past_the_servers_cap_are_answered_at_once_and_the_cap_frees
         streams[-1].sendall(b"GET /g/mini/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         assert streams[-1].recv(1 << 16).startswith(b"HTTP/1.1 200")
     assert _raw_request(live, b"GET /g/mini/state.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") == b"503"
-    for stream in streams:
+    # connections past twice the cap that send nothing are closed at once, not held (each holds a descriptor)
+    idle = [socket.create_connection((host, int(port)), timeout=5) for _ in range(5)]
+    assert [conn.recv(1) for conn in idle[4:]] == [b""]
+    for stream in (*streams, *idle):
         stream.close()
     assert wait_for(lambda: _raw_request(live, b"GET /g/mini/state.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                     == b"200", timeout=10)
+
+
+@pytest.mark.parametrize("soft, hard, raised, served", [
+    (1024, 1024, None, 256),  # a desktop's usual limit, not to be raised: the connections that fit in it
+    (256, 256, None, 42),  # macOS's
+    (1024, 1 << 20, 3256, 1000),  # raised as far as MAX_CONNECTIONS needs, no further
+    (20000, 20000, None, 1000),
+])
+def test_the_connections_served_fit_in_the_files_the_process_may_open(monkeypatch, soft, hard, raised, served):
+    """MAX_CONNECTIONS counted on 20,000 open files: at a desktop's 1,024, 990 downloads left the preview none, a
+    traceback in the terminal for each connection it could not accept, a 500 and a 404 for a file there."""
+    resource = pytest.importorskip("resource")
+    from pnp.serve import app
+
+    limits, asked = [soft, hard], []
+    monkeypatch.setattr(resource, "getrlimit", lambda which: tuple(limits))
+    monkeypatch.setattr(resource, "setrlimit", lambda which, new: (asked.append(new[0]), limits.__setitem__(0, new[0])))
+    assert app.connection_limit() == served
+    assert asked == ([] if raised is None else [raised])
+    assert app.RESERVED_FILES // 2 + app.FILES_PER_CONNECTION * served <= limits[0]
 
 
 def test_requests_any_page_may_send_print_nothing_in_the_terminal(mini, running):

@@ -391,6 +391,10 @@ REQUEST_DEADLINE = 10.0  # seconds a connection has to send a whole request, fro
 # connections open at once, past which a request is answered 503 at once: 9,000 pages' event streams held 350 MB
 # and a request for the page waited 26 s (a few pages open a few each)
 MAX_CONNECTIONS = 1000
+# descriptors a connection may take: its socket, the file /files/ sends it, and a socket of a connection past the
+# cap waiting for its 503 (RequestDeadline keeps at most as many of those as connections served)
+FILES_PER_CONNECTION = 3
+RESERVED_FILES = 256  # descriptors kept for all else: the games' files read, the watcher, fonts, Ghostscript's pipes
 MAX_REQUEST_BODY = 64 * 1024  # what a request may send before it is refused unread (the preview takes none)
 
 
@@ -596,12 +600,17 @@ def _title(project: "Project", game: str, known: dict[str, tuple[object, str]]) 
     return title
 
 
+HIDING_RUN = re.compile(f"(?:{HIDES_TEXT.pattern})+")  # characters that hide text, one after another
+
+
 def _source_line(line: str) -> str:
     """One line of a source page as HTML: escaped, each character that hides or reorders the text around it
     (report.HIDES_TEXT) shown as its escape, marked: a U+202E in a YAML comment reversed how the rest of its line
     displayed, so the page showed a line other than the file's (a tab, a form feed and the like are shown as they
-    are: they hide nothing)."""
-    return HIDES_TEXT.sub(lambda m: f'<span class="hidden-char">{html.escape(escaped(m[0]))}</span>', html.escape(line))
+    are: they hide nothing). A run of them is marked once: marked one by one, a file of 5 MB of U+202E made a page
+    of 65 MB (5 s of the server's, and three such requests at once 840 MB)."""
+    return HIDING_RUN.sub(lambda m: f'<span class="hidden-char">{"".join(map(escaped, m[0]))}</span>',
+                          html.escape(line))
 
 
 def _source_page(rel: str, text: str) -> str:
@@ -662,10 +671,32 @@ def server(project: "Project", games: Iterable[str], host: str = "127.0.0.1", po
     # WebSocket to the preview printed two lines in its terminal, one telling the user to pip install a library)
     config = uvicorn.Config(create_app(project, games, host, on_refresh, allow_hosts), log_level="error",
                             timeout_graceful_shutdown=1, lifespan="on", http=_request_deadline_protocol(),
-                            limit_concurrency=MAX_CONNECTIONS)
+                            limit_concurrency=connection_limit())
     shown = f"[{host}]" if ":" in host else host
     _quiet_stops()
     return _stopping_server(uvicorn.Server)(config), sock, f"http://{shown}:{sock.getsockname()[1]}/"
+
+
+def connection_limit() -> int:
+    """The connections served at once (MAX_CONNECTIONS, fewer when the process may not open the files they take):
+    the soft limit on open files raised towards the hard one as far as they need, then the connections that fit in
+    it. MAX_CONNECTIONS assumed 20,000 files; at a desktop's usual 1,024 (256 on macOS), 990 downloads left the
+    server none: a traceback in the terminal for each connection it could not accept (36,000 lines), a 500 for
+    the page's style sheet and a 404 for a file that was there."""
+    try:
+        import resource
+    except ImportError:  # (Windows: no such limit)
+        return MAX_CONNECTIONS
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = RESERVED_FILES + FILES_PER_CONNECTION * MAX_CONNECTIONS
+    allowed = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < allowed:
+        with contextlib.suppress(ValueError, OSError):  # (a hard limit the system caps lower: macOS's OPEN_MAX)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (allowed, hard))
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return MAX_CONNECTIONS
+    return max(1, (soft - min(RESERVED_FILES, soft // 2)) // FILES_PER_CONNECTION)
 
 
 def _request_deadline_protocol() -> "type[asyncio.Protocol]":
@@ -682,6 +713,12 @@ def _request_deadline_protocol() -> "type[asyncio.Protocol]":
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)  # type: ignore[arg-type]
+            # past twice the cap, closed at once: a connection past it is answered 503 only once its request has
+            # come, and until then held a descriptor (connection_limit counts on this)
+            limit = self.limit_concurrency
+            if limit is not None and len(self.connections) > 2 * limit:
+                transport.close()
+                return
             self._arm()
 
         def on_response_complete(self) -> None:
