@@ -1208,8 +1208,10 @@ def write_reprint(project: "Project", game_id: str, folder: Path, state: State, 
                                      "items": {cid: sorted(items) for cid, items in sorted(keys.items())}})
 
             pages = write_selection(studio, keys, target, record=(recorded, record)) if studio is not None else 0
-        if not pages:
-            target.unlink(missing_ok=True)
-            recorded.unlink(missing_ok=True)
+        if not pages:  # both in one step (commit_files, all or none): removed one after the other, a pnp killed
+            # between the two left the reprint's manifest, said of no file, until the same --changed-since ran again
+            from ..project import commit_files
+
+            commit_files({}, [target, recorded])
             return Reprint(None, 0, 0, state.label, [])
     return Reprint(target, pages, sum(len(v) for v in keys.values()), state.label, changes.lines())
