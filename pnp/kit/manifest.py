@@ -196,16 +196,14 @@ def seal(path: Path) -> None:
         pass
 
 
-def seal_coming(path: Path, data: bytes | Path) -> None:
-    """Record the manifest `data` (its bytes, or the temporary file holding them), about to be renamed to `path`,
-    as this user's pnp's beside the one sealed there now (seal, once it is in place, keeps the new one alone):
-    sealed only after the rename, a pnp killed between the two left a proof's manifest unsealed, so its proof was
-    taken for a received one and kept for good by every later build of the kit (render._stale_proofs), and a
-    kit's was made again by the next build; sealed only before, the one still there lost its seal."""
+def seal_coming(path: Path, data: bytes) -> None:
+    """Record the manifest `data`, about to be renamed to `path`, as this user's pnp's beside the one sealed there
+    now (seal, once it is in place, keeps the new one alone): sealed only after the rename, a pnp killed between
+    the two left a proof's manifest unsealed, so its proof was taken for a received one and kept for good by every
+    later build of the kit (render._stale_proofs); sealed only before, the one still there lost its seal."""
     try:
         kept = _seals(_WRITTEN.stored(_real(path), _is_seal))
-        digest = sha256(data, follow=False) if isinstance(data, Path) else hashlib.sha256(data).hexdigest()
-        _WRITTEN.store(_real(path), [*kept, digest])
+        _WRITTEN.store(_real(path), [*kept, hashlib.sha256(data).hexdigest()])
     except OSError:  # (not kept: as seal)
         pass
 

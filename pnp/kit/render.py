@@ -23,7 +23,7 @@ from ..project import ErrorHoldingFile, commit_files, finishing, open_to_write, 
 from ..template import budget
 from .faces import FACE_FIELDS, manifest_faces
 from .inputs import manifest_name, read_manifest, sha256
-from .manifest import Manifest, seal, seal_coming, sealed
+from .manifest import Manifest, seal, sealed
 
 if TYPE_CHECKING:
     from ..units import PrintOptions
@@ -237,10 +237,11 @@ def commit(result: GameBuild) -> list[Path]:
     # files it lists that are still old are not as it records them, so the kit is not up to date
     renames = {tmp: folder / name} | {path: folder / final for final, path in result.files.items()}
     result.files[name] = tmp
-    # sealed before it is put in place (seal_coming), and the proofs beside the old kit removed in the step that
-    # puts the new one in place: sealed and the proofs removed after it, a pnp killed between the two left
-    # them for good beside a kit every later build found up to date, drawn from what the game was before
-    seal_coming(folder / name, tmp)
+    # the proofs beside the old kit go in the step that puts the new one in place: removed after the manifest was
+    # sealed, a pnp killed between the two left them for good beside a kit every later build found up to date,
+    # drawn from what the game was before. The manifest is sealed only once that step is whole (not before, as
+    # a proof's is: a kit killed with its old files still set aside was found up to date, then put back by the
+    # clean-up, and the old kit was said up to date); killed before it is sealed, the kit is built again
     stale = _stale_proofs(folder, result.game.id, result.studio.options)
     with finishing():  # (a worker whose pnp ended ends after this, not half way: project.end_with_parent)
         try:
