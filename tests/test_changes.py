@@ -451,7 +451,7 @@ def test_a_commit_that_does_not_validate_is_refused_naming_its_first_error_there
     # (it said "1 errors")
 
 
-def test_a_reprint_since_another_state_never_replaces_or_removes_this_one(tmp_path):
+def test_a_reprint_since_another_state_never_replaces_or_removes_this_one(tmp_path, monkeypatch):
     """Both reprints were <game>-reprint-a4.pdf: --changed-since HEAD~1 replaced the one since a manifest, and a
     --changed-since that found nothing changed removed it (one build changing another's files)."""
     from pnp.kit import changes
@@ -478,6 +478,17 @@ def test_a_reprint_since_another_state_never_replaces_or_removes_this_one(tmp_pa
     assert third.exit_code != 0 and f"output/mini/{mine.name}: error: " in third.output \
         and "a file pnp did not write" in third.output, third.output
     assert mine.read_text(encoding="utf-8") == "mine\n"
+    # nothing changed since before.json any more: its reprint and manifest go in one step (commit_files, all or
+    # none); removed one after the other, a pnp killed between the two left the manifest, said of no file
+    import pnp.project as project_mod
+
+    removed, commit = [], project_mod.commit_files
+    monkeypatch.setattr(project_mod, "commit_files", lambda renames, gone=(): (removed.append(
+        sorted(p.name for p in gone if p.exists())), commit(renames, gone)))
+    cards.write_text(cards.read_text(encoding="utf-8").replace("Growls", "Roars", 1), encoding="utf-8")
+    fourth = run(root, "build", "mini", "--changed-since", str(root / "before.json"))
+    assert "nothing added or changed since before.json; no reprint" in fourth.output, fourth.output
+    assert sorted(written) in removed and not list((root / "output" / "mini").glob(f"*reprint-{key}*"))
 
 
 def test_two_kept_manifests_given_by_one_relative_name_are_two_states(tmp_path, monkeypatch):

@@ -189,7 +189,16 @@ def test_the_next_build_of_the_kit_removes_the_proofs_beside_it_unless_edited(tm
         shutil.copyfile(made, copy)
     game = root / "cards/mini/game.yaml"
     game.write_text(game.read_text(encoding="utf-8").replace("title: ", "title: New ", 1), encoding="utf-8")
+    # a pnp killed once the kit was in place and its manifest sealed, before it removed the proofs: the next build
+    # found the kit up to date and kept the proofs of the game as it was, for good; now they go in the step
+    # (commit_files, all or none) that puts the new kit in place
+    import pnp.kit.render as render
+
+    removed, commit = [], render.commit_files
+    monkeypatch.setattr(render, "commit_files", lambda renames, gone=(): (removed.extend(p.name for p in gone),
+                                                                          commit(renames, gone)))
     assert run(root, "build", "mini").exit_code == 0
+    assert proofs[0][0].name in removed and proofs[0][1].name in removed
     folder = root / "output/mini"
     assert not proofs[0][0].exists() and not proofs[0][1].exists()
     assert not proofs[2][1].exists() and not proofs[3][0].exists() and not proofs[3][1].exists()

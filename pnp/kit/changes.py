@@ -7,6 +7,7 @@ few sheets as they need, through the same kinds that print the whole kit."""
 import contextlib
 import hashlib
 import json
+import errno
 import os
 import re
 import signal
@@ -1208,8 +1209,13 @@ def write_reprint(project: "Project", game_id: str, folder: Path, state: State, 
                                      "items": {cid: sorted(items) for cid, items in sorted(keys.items())}})
 
             pages = write_selection(studio, keys, target, record=(recorded, record)) if studio is not None else 0
-        if not pages:
-            target.unlink(missing_ok=True)
-            recorded.unlink(missing_ok=True)
+        if not pages:  # both in one step (commit_files, all or none): removed one after the other, a pnp killed
+            # between the two left the reprint's manifest, said of no file, until the same --changed-since ran again
+            from ..project import commit_files
+
+            for path in (target, recorded):  # (a folder there is said, as removing it by name said it: kept)
+                if path.is_dir() and not path.is_symlink():
+                    raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+            commit_files({}, [target, recorded])
             return Reprint(None, 0, 0, state.label, [])
     return Reprint(target, pages, sum(len(v) for v in keys.values()), state.label, changes.lines())

@@ -200,7 +200,7 @@ def seal_coming(path: Path, data: bytes) -> None:
     """Record the manifest `data`, about to be renamed to `path`, as this user's pnp's beside the one sealed there
     now (seal, once it is in place, keeps the new one alone): sealed only after the rename, a pnp killed between
     the two left a proof's manifest unsealed, so its proof was taken for a received one and kept for good by every
-    later build of the kit (render._remove_proofs); sealed only before, the one still there lost its seal."""
+    later build of the kit (render._stale_proofs); sealed only before, the one still there lost its seal."""
     try:
         kept = _seals(_WRITTEN.stored(_real(path), _is_seal))
         _WRITTEN.store(_real(path), [*kept, hashlib.sha256(data).hexdigest()])

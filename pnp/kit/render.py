@@ -237,28 +237,37 @@ def commit(result: GameBuild) -> list[Path]:
     # files it lists that are still old are not as it records them, so the kit is not up to date
     renames = {tmp: folder / name} | {path: folder / final for final, path in result.files.items()}
     result.files[name] = tmp
+    # the proofs beside the old kit go in the step that puts the new one in place: removed after the manifest was
+    # sealed, a pnp killed between the two left them for good beside a kit every later build found up to date,
+    # drawn from what the game was before. The manifest is sealed only once that step is whole (not before, as
+    # a proof's is: a kit killed with its old files still set aside was found up to date, then put back by the
+    # clean-up, and the old kit was said up to date); killed before it is sealed, the kit is built again
+    stale = _stale_proofs(folder, result.game.id, result.studio.options)
     with finishing():  # (a worker whose pnp ended ends after this, not half way: project.end_with_parent)
         try:
             commit_files(renames, _outgrown(folder, before or {}, set(result.files),
-                                            kit_names(result.game.id, result.studio.options)))
+                                            kit_names(result.game.id, result.studio.options)) + stale)
         finally:
             result.discard()  # whatever was not renamed
         seal(folder / name)
-        _remove_proofs(folder, result.game.id, result.studio.options)
     return [folder / final for final in result.files]
 
 
-def _remove_proofs(folder: Path, game_id: str, options: "PrintOptions") -> None:
-    """Remove the proofs of selections (select.write_selected) made beside the previous kit of these options:
-    drawn from what the game was then, they piled up in the folder, one per selection ever typed, and an old
-    one passed for the game as it is; the new kit holds every item. Only a proof as pnp left it (its size and
-    sha256, as its manifest records them) goes, with its manifest, and only one this user's pnp made (its
-    manifest sealed): one edited since, a user's file, or a received folder's is kept, and never read (forged
-    manifests beside 40 hard links to one 300 MB file made a build hash 12 GB, 71 s). The PDF is the one named by
-    the manifest's key, never a name the manifest gives (a received one named the kit's)."""
+def _stale_proofs(folder: Path, game_id: str, options: "PrintOptions") -> list[Path]:
+    """The proofs of selections (select.write_selected) made beside the previous kit of these options, with their
+    manifests, which commit removes as it puts the new kit in place: drawn from what the game was then, they
+    piled up in the folder, one per selection ever typed, and an old one passed for the game as it is; the new
+    kit holds every item. Only a proof as pnp left it (its size and sha256, as its manifest records them) goes,
+    with its manifest, and only one this user's pnp made (its manifest sealed): one edited since, a user's file,
+    or a received folder's is kept, and never read (forged manifests beside 40 hard links to one 300 MB file
+    made a build hash 12 GB, 71 s). The PDF is the one named by the manifest's key, never a name the manifest
+    gives (a received one named the kit's). A sealed manifest whose PDF is gone (deleted by the user) goes
+    alone: said of no file, it was left for good."""
     named = re.compile(r"manifest-selection-([0-9a-f]{8})" + re.escape(options.suffix) + r"\.json")
+    found: list[str] = []
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         found = sorted(e.name for e in entries if named.fullmatch(e.name) and e.is_file(follow_symlinks=False))
+    stale: list[Path] = []
     for name in found:
         key = name.split("-")[2][:8]
         pdf = folder / f"{game_id}-selection-{key}-{options.paper}{options.variant}.pdf"
@@ -267,13 +276,11 @@ def _remove_proofs(folder: Path, game_id: str, options: "PrintOptions") -> None:
                 continue
             record = read_manifest(folder / name, name)
             if not os.path.lexists(pdf):
-                # its proof gone (deleted by the user, or a pnp killed between the two removals below): the
-                # manifest, said of no file, was left for good
-                (folder / name).unlink()
+                stale.append(folder / name)
             elif (pdf.stat(follow_symlinks=False).st_size == record["bytes"]
                     and sha256(pdf, follow=False) == record["sha256"]):
-                pdf.unlink()
-                (folder / name).unlink()
+                stale += [pdf, folder / name]
+    return stale
 
 
 def _kit_record(path: Path, game_id: str) -> "tuple[dict[str, str] | None, set[str] | bool | None]":

@@ -158,7 +158,7 @@ def write_selected(studio: "Studio", selection: Selection, folder: str | Path) -
 
         pages = write_selection(studio, {cid: set(items) for cid, items in keys.items()}, pdf, "selection",
                                 record=(written, record))
-        seal(written)  # (only a proof this user's pnp made is removed by the next kit: render._remove_proofs)
+        seal(written)  # (only a proof this user's pnp made is removed by the next kit: render._stale_proofs)
     return pdf, pages, sum(len(v) for v in keys.values())
 
 
