@@ -962,9 +962,7 @@ def locked_scratch(parent: Path, prefix: str) -> Iterator[Path]:
         _remove_dead_scratch(parent, prefix, scratch)
         yield scratch
     finally:
-        import shutil
-
-        shutil.rmtree(scratch, ignore_errors=True)
+        remove_all(scratch)
         if held is not None:
             os.close(held)
 
@@ -991,8 +989,6 @@ def _lock_folder(folder: Path) -> int | None:
 def _remove_dead_scratch(parent: Path, prefix: str, mine: Path) -> None:
     """Remove the folders of `parent` named as locked_scratch names them with `prefix` (no link), untouched for
     _DEAD_AFTER and whose lock no live pnp holds: a killed pnp's. Another pnp at work keeps its own."""
-    import shutil
-
     named = re.compile(re.escape(prefix) + r"[a-z0-9_]{8}")  # (what tempfile.mkdtemp names a folder)
     with contextlib.suppress(OSError), os.scandir(parent) as entries:
         dead = [entry.path for entry in entries
@@ -1002,7 +998,7 @@ def _remove_dead_scratch(parent: Path, prefix: str, mine: Path) -> None:
         held = _lock_folder(Path(path))
         if held is not None:  # (no lock taken: a live pnp's, or a system without flock: kept)
             try:
-                shutil.rmtree(path, ignore_errors=True)
+                remove_all(path)
             finally:
                 os.close(held)
 
@@ -1411,13 +1407,86 @@ def remove_killed_writes(folder: Path, written: Callable[[str], bool]) -> None:
                     os.unlink(entry.path)
 
 
+Failed = Callable[[Callable[..., object], str, BaseException], None]  # remove_all's `failed`: as rmtree's onerror
+
+
+def _ignored(function: Callable[..., object], path: str, error: BaseException) -> None:
+    """remove_all's default `failed`: what cannot be removed is left (rmtree's ignore_errors)."""
+
+
+def remove_all(path: str | Path, failed: Failed = _ignored) -> None:
+    """Remove the folder `path` and all it holds, as shutil.rmtree does, but by a loop: rmtree recurses a call per
+    folder (on Python before 3.13), and a game folder someone sent with a killed run's leftover, or a scratch
+    folder, holding folders 1,500 deep made every build and `pnp new` 'a bug in pnp' (RecursionError). Every folder
+    is opened from the one holding it without following a link (a folder swapped for a link has the link removed,
+    never what it leads to), one descriptor a level, each level's name kept alone (a path is written out only for
+    `failed`: a tree deeper than the system's path length holds no path). What cannot be removed is given to
+    `failed` (the function, the path, the OSError) and left."""
+    flags = os.O_RDONLY | NO_FOLLOW | getattr(os, "O_DIRECTORY", 0)
+    try:
+        top = os.open(path, flags)
+    except OSError as e:
+        failed(os.open, os.fspath(path), e)
+        return
+    opened: list[tuple[int, str, list[str]]] = []  # (descriptor, name, its folders left to remove) a level
+    try:
+        _open_level(top, os.fspath(path), opened, failed)
+        while opened:
+            fd, name, folders = opened[-1]
+            if not folders:
+                opened.pop()
+                os.close(fd)
+                if opened:
+                    _attempt(functools.partial(os.rmdir, name, dir_fd=opened[-1][0]), opened, name, failed)
+                continue
+            below = folders.pop()
+            try:
+                _open_level(os.open(below, flags, dir_fd=fd), below, opened, failed)
+            except OSError as e:  # (no permission; or out of descriptors, a tree thousands deep: left)
+                failed(os.open, _path_of(opened, below), e)
+    finally:
+        for fd, _, _ in opened:
+            os.close(fd)
+    _attempt(functools.partial(os.rmdir, path), [], os.fspath(path), failed)
+
+
+def _path_of(opened: list[tuple[int, str, list[str]]], name: str) -> str:
+    """The path of `name` in the last folder remove_all has open ("": of that folder)."""
+    return os.path.join(*(level[1] for level in opened), *([name] if name else []))
+
+
+def _open_level(fd: int, name: str, opened: list[tuple[int, str, list[str]]], failed: Failed) -> None:
+    """remove_all's step into the folder `name` open at `fd`: its files and links removed, its folders noted."""
+    folders: list[str] = []
+    opened.append((fd, name, folders))
+    try:
+        with os.scandir(fd) as entries:
+            listed = list(entries)
+    except OSError as e:
+        failed(os.scandir, _path_of(opened, ""), e)
+        return
+    for entry in listed:
+        if entry.is_dir(follow_symlinks=False):
+            folders.append(entry.name)
+        else:
+            _attempt(functools.partial(os.unlink, entry.name, dir_fd=fd), opened, entry.name, failed)
+
+
+def _attempt(step: "functools.partial[None]", opened: list[tuple[int, str, list[str]]], name: str,
+             failed: Failed) -> None:
+    """Run remove_all's `step` on `name` (in the last folder open), an OSError given to `failed`."""
+    try:
+        step()
+    except OSError as e:
+        failed(step.func, _path_of(opened, name) if opened else name, e)
+
+
 def remove_tree(path: Path) -> None:
     """Remove pnp's own temporary folder `path` (an old output set aside, a killed run's leftover) and all it
     holds, as far as it can. A folder in it without write permission (a designer's chmod of an export's
     component folder, a copy from a read-only medium) kept its files: each replaced export left a hidden copy
     of the old one, for good. Such a folder of the temporary is made writable (for its owner) and tried again;
-    no link is followed (rmtree removes a link, never what it leads to)."""
-    import shutil
+    no link is followed (remove_all removes a link, never what it leads to)."""
     import stat as stat_
 
     def writable_again(function: object, failed: str, error: object) -> None:
@@ -1428,14 +1497,11 @@ def remove_tree(path: Path) -> None:
                 os.chmod(parent, stat_.S_IMODE(mode) | stat_.S_IRWXU)
                 if os.path.isdir(failed) and not os.path.islink(failed):
                     os.chmod(failed, stat_.S_IMODE(os.lstat(failed).st_mode) | stat_.S_IRWXU)
-                    shutil.rmtree(failed, ignore_errors=True)
+                    remove_all(failed)
                 else:
                     os.unlink(failed)
 
-    if sys.version_info >= (3, 12):  # (onerror is deprecated there; the handler reads neither's third argument)
-        shutil.rmtree(path, onexc=writable_again)
-    else:
-        shutil.rmtree(path, onerror=writable_again)
+    remove_all(path, writable_again)
 
 
 def remove_leftovers(folder: Path) -> None:

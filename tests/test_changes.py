@@ -670,6 +670,31 @@ def test_a_git_folder_of_more_entries_than_the_limit_is_refused_before_git_runs(
     assert run(root, "changes", "mini", "--since", "HEAD").exit_code == 0
 
 
+def test_a_git_folder_holding_a_folder_it_cannot_list_is_refused_before_git_runs(tmp_path, monkeypatch):
+    """A received .git holding folders 3,000 deep (past the system's path length) was 'a bug in pnp' (OSError,
+    a path of 6,000 characters) as the folder was checked for links out; here its listing fails so."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    import errno
+
+    root = make_project(tmp_path / "p")
+    _committed(root)
+    (root / ".git/deep/d").mkdir(parents=True)
+    scandir = os.scandir
+
+    def too_long(path):
+        if os.fspath(path).endswith("/deep/d"):
+            raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG), path)
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", too_long)
+    result = run(root, "changes", "mini", "--since", "HEAD")
+    monkeypatch.undo()
+    assert result.exit_code == 2 and ".git: error: --since: the project's git repository cannot be read safely: " \
+        "the git folder holds a folder pnp cannot read (nested past the system's path length): '.git/deep/d'" \
+        in result.output, result.output
+
+
 def test_a_commit_object_larger_than_gits_memory_cap_is_refused_at_once(tmp_path, monkeypatch):
     """A received repository whose HEAD is a commit of a 1.5 GB message (1.5 MB compressed) took git 1.5 GB
     and a minute; git now runs within MAX_GIT_MEMORY (here made 96 MB, the commit 128 MB) and stops at once."""

@@ -167,6 +167,18 @@ def test_a_font_whose_composite_glyphs_chain_is_refused_before_it_is_subset(tmp_
            "characters walks more than 5,000 glyphs" in result.stderr, result.stderr
 
 
+def test_a_font_whose_composite_glyphs_nest_past_a_few_dozen_is_refused_at_its_line(tmp_path):
+    """The same font within the subsetting walk's limit: its points were counted by recursion, one call per glyph
+    inside another, 1,900 deep: 'a bug in pnp' (RecursionError)."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
+    (root / "fonts/f.ttf").write_bytes(_font_of_chained_composites())
+    result = run(root, "validate")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "fonts/fonts.yaml:2:19: error: font Body regular (f.ttf) cannot be used: its composite glyphs are made of " \
+           "composite glyphs more than 32 deep" in result.stderr, result.stderr
+
+
 @pytest.mark.parametrize("file, rows, refused", [
     ("big.yaml", "".join(f"- {{id: i{i}, name: N}}\n" for i in range(100)),
      "cards/mini/big.yaml:1:1: error: YAML data expands to "),

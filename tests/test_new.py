@@ -317,8 +317,7 @@ def test_a_refused_title_taken_back_leaves_no_half_game_when_killed(tmp_path, mo
     """The game a refused title had written was deleted where it was: a pnp killed midway (here, at the first
     deletion) left cards/mygame/ with part of its files, a game every validate of the project refused. Each
     folder is moved out of the way in one rename first; Ctrl-C while the game is checked takes it back too."""
-    import shutil
-
+    import pnp.project as project_module
     from pnp.errors import UsageError
     from pnp.new import new_game
     from pnp.project import Project
@@ -327,15 +326,15 @@ def test_a_refused_title_taken_back_leaves_no_half_game_when_killed(tmp_path, mo
         pass
 
     removals = []
-    rmtree = shutil.rmtree
+    remove_all = project_module.remove_all
 
     def killed(*args, **kwargs):  # the first removal is of the folder the game was staged in, once it is moved
         removals.append(args[0])
         if len(removals) > 1:
             raise Killed
-        rmtree(*args, **kwargs)
+        remove_all(*args, **kwargs)
 
-    monkeypatch.setattr(shutil, "rmtree", killed)
+    monkeypatch.setattr(project_module, "remove_all", killed)
     with pytest.raises(Killed):
         new_game(Project(tmp_path), "mygame", "tokens", "{{ x }}")
     assert not (tmp_path / "cards" / "mygame").exists() and not (tmp_path / "layouts" / "mygame").exists()

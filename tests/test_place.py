@@ -72,6 +72,23 @@ def test_placements_that_cannot_be_made_are_refused_with_file_and_line(project, 
     assert any(ln.startswith(where) and message in ln for ln in found), found
 
 
+def test_a_chain_of_placements_longer_than_python_recurses_is_ordered_and_a_circle_said():
+    """1,100 elements each placed below the next were ordered by recursion: 'a bug in pnp' (RecursionError)."""
+    from pnp.layout.place import _ordered
+
+    class Element:
+        def __init__(self, name):
+            self.consts, self.mark = {"name": name}, name
+
+    chain = [Element(f"r{i}") for i in range(1101)]
+    anchors = {el: [("below", chain[i + 1], 0)] for i, el in enumerate(chain[:-1])}
+    problems = []
+    assert _ordered(chain, anchors, problems) == chain[::-1] and problems == []
+    anchors[chain[-1]] = [("below", chain[0], 0)]  # (closed into a circle: said once, at the element met again)
+    assert len(_ordered(chain, anchors, problems)) == 1101
+    assert problems == [(f"placements go round in a circle: {' -> '.join(f'r{i}' for i in range(1101))} -> r0", "r0")]
+
+
 def test_rest_is_only_for_text_and_rectangles(project):
     found = _errors(project, CARD + "  - {type: icon, icon: star, x: 5, y: 70, w: 10, h: rest}\n")
     assert any("h: 'rest' is for text and rect elements" in ln and ln.startswith("layouts/mini/card.yaml:8:")

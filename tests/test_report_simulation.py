@@ -405,3 +405,24 @@ def test_a_file_time_no_date_writes_is_said_in_seconds(stamp):
     assert made_line({}, found).startswith(f"Made {stamp:,.0f} s from 1970, no date by `pnp simulate` "
                                            "(output/sr/simulation.json). Every rate")  # (no ': .' of nothing said)
     assert f"changed after this simulation was made ({stamp:,.0f} s from 1970, no date)" in warnings(found)[0]
+
+
+def test_folders_nested_deeper_than_pythons_recursion_are_walked_for_changes(tmp_path):
+    """A game folder someone sent with folders past Python's recursion limit (1,500 deep was 'a bug in pnp'
+    from os.walk): its newest file is still found. Said under a lowered limit, so the tree stays shallow."""
+    import sys
+
+    from pnp.insight.simulation import read_simulation
+    from pnp.project import Project
+
+    root = project(tmp_path)
+    deep = root / "cards" / "sr" / "/".join(["d"] * 300)
+    deep.mkdir(parents=True)
+    (deep / "late.yaml").write_text("")
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(250)
+    try:
+        found = read_simulation(Project(root.resolve()), "sr")
+    finally:
+        sys.setrecursionlimit(limit)
+    assert found.changed == f"cards/sr/{'d/' * 300}late.yaml"

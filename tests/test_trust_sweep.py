@@ -249,7 +249,7 @@ def test_a_commit_killed_between_two_renames_leaves_the_old_files_for_the_next_c
         os.replace(made, target)
 
     monkeypatch.setattr(project_module, "move_into_place", killed)
-    monkeypatch.setattr(shutil, "rmtree", lambda *args, **kwargs: None)  # (no clean-up ran)
+    monkeypatch.setattr(project_module, "remove_tree", lambda *args, **kwargs: None)  # (no clean-up ran)
     with pytest.raises(KeyboardInterrupt):
         commit_files(renames)
     monkeypatch.undo()
@@ -275,7 +275,7 @@ def test_a_kits_outgrown_file_goes_in_the_commit_of_the_new_kit_and_comes_back_w
                 raise KeyboardInterrupt  # stands for the kill, after every rename
             unlink(path, missing_ok=missing_ok)
         monkeypatch.setattr(Path, "unlink", kill_at_the_removal)
-        monkeypatch.setattr(shutil, "rmtree", lambda *args, **kwargs: None)  # (no clean-up ran)
+        monkeypatch.setattr(project_module, "remove_tree", lambda *args, **kwargs: None)  # (no clean-up ran)
         with pytest.raises(KeyboardInterrupt):
             commit_files(renames, [tmp_path / "d.pdf"])
         monkeypatch.undo()
@@ -631,3 +631,23 @@ def test_a_probe_a_killed_pnp_left_where_no_lock_is_held_is_removed_by_the_next_
     project_module._writable(Project(tmp_path), folder / "export" / "tgc", folder)
     assert sorted(p.name for p in folder.iterdir()) == sorted([kept.name, other.name])
     assert not left.exists()
+
+
+def test_a_leftover_deeper_than_python_recurses_is_removed_by_a_loop(tmp_path):
+    """A game folder someone sent with a killed run's leftover in its output holding folders 1,500 deep: its
+    removal (shutil.rmtree, a call per folder) made every build 'a bug in pnp' (RecursionError). Said under a
+    lowered recursion limit, so the tree stays shallow; a link in it is removed, not what it leads to."""
+    leftover = tmp_path / ".png.pnp-0123456789ab.tmp"
+    deep = leftover / "/".join(["d"] * 300)
+    deep.mkdir(parents=True)
+    (deep / "f.png").write_bytes(b"x")
+    (deep / "link").symlink_to(tmp_path / "kept")
+    (tmp_path / "kept").mkdir()
+    (tmp_path / "kept" / "k").write_bytes(b"k")
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(250)
+    try:
+        project_module.remove_leftovers(tmp_path)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept"] and (tmp_path / "kept" / "k").exists()

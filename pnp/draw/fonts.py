@@ -76,6 +76,10 @@ MAX_COLLECTION_FONTS = 256
 # version 2.13) and draws nothing of a larger one: an 'é' made of 42 copies of a glyph of 42 copies of 'o' printed
 # no text, with exit 0 (pnp's PNG export too). Real fonts' most complex glyphs (CJK, hand-drawn) have thousands
 MAX_GLYPH_POINTS = 32_767
+# Composite glyphs made of composite glyphs, one inside another: a real font's are an accent over a letter, two or
+# three deep (FreeType, which many PDF readers draw with, stops at a few dozen); _check_outlines counts a glyph's
+# points by recursion, and a font whose 1,940 glyphs were each made of the next was 'a bug in pnp' (RecursionError)
+MAX_COMPONENT_DEPTH = 32
 # A font's widest glyph, in its ems: real text fonts' are up to about 2.5 (a three-em dash is 3). pnp measures
 # words, list labels and titles by these advances; a font whose bullet was 65 em wide put a list's text at
 # "-59 mm", and one whose letters were 60 em wide said every text 'too long' at the game's lines, not the font's
@@ -955,9 +959,13 @@ def _check_outlines(face: TTFontFace, what: str, mark: Mark | None) -> None:
     data, positions, glyphs = face._ttf_data, face.glyphPos, face.get_table_pos("glyf")[0]
     points: dict[int, float] = {}  # glyph -> its outline's points (math.inf while it is being counted: a loop)
 
-    def counted(glyph: int) -> float:
+    def counted(glyph: int, depth: int = 0) -> float:
         if glyph in points:
             return points[glyph]
+        if depth > MAX_COMPONENT_DEPTH:
+            raise DataError(f"{what} cannot be used: its composite glyphs are made of composite glyphs more than "
+                            f"{MAX_COMPONENT_DEPTH} deep, one inside another (a real font's are an accent over a "
+                            "letter, two or three deep)", mark)
         points[glyph] = math.inf
         at = glyphs + positions[glyph]
         contours = struct.unpack_from(">h", data, at)[0] if positions[glyph + 1] > positions[glyph] else 0
@@ -967,7 +975,7 @@ def _check_outlines(face: TTFontFace, what: str, mark: Mark | None) -> None:
             total, at, flags = 0, at + 10, _MORE_COMPONENTS
             while flags & _MORE_COMPONENTS and total <= MAX_GLYPH_POINTS:
                 flags, component = struct.unpack_from(">HH", data, at)
-                total += counted(component) if component < len(positions) - 1 else 0
+                total += counted(component, depth + 1) if component < len(positions) - 1 else 0
                 at += 4 + _COMPONENT_ARGUMENTS[flags & 1] + _component_scale(flags)
         points[glyph] = total
         return total

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 MAX_ITEMS_SHOWN = 300  # items of all tables shown: 20 tables of 200 items and 40 events took minutes to chart
 MAX_MATRIX = 8  # agents in the matchup matrix: more columns would not fit the page
 CHART_ROWS = 40  # rows of one interval chart: a drawing never splits across pages
-MAX_WALKED = 10_000  # files of cards/<game>/ looked at to tell whether the data changed after the run
+MAX_WALKED = 10_000  # entries (files, folders) of cards/<game>/ looked at to tell whether the data changed after the run
 SHOWN_PROBLEMS = 5
 
 
@@ -94,23 +94,32 @@ def charted_items(tables: dict) -> dict:
 
 
 def _changed_since(project: "Project", game_id: str, made: float) -> str:
-    """The newest file of cards/<game>/ changed after `made` (the run's data is no longer the game's), or ""."""
-    newest, seen = (made, ""), 0
-    for folder, dirs, files in os.walk(project.cards / game_id):  # links are not followed
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
-        for name in sorted(files):
+    """The newest file of cards/<game>/ changed after `made` (the run's data is no longer the game's), or "".
+    Walked by a loop, not os.walk, which recurses a call per folder: a game folder someone sent with folders
+    1,500 deep made `pnp report` 'a bug in pnp' (RecursionError). Its first MAX_WALKED entries, folders too (a
+    tree of empty folders is as long to walk as one of files), hidden ones and links to folders not followed."""
+    newest, seen, folders = (made, ""), 0, [str(project.cards / game_id)]
+    while folders:
+        try:
+            with os.scandir(folders.pop()) as entries:
+                listed = sorted((e for e in entries if not e.name.startswith(".")), key=lambda e: e.name)
+        except OSError:  # unreadable, or a path past the system's length limit
+            continue
+        below = []
+        for entry in listed:
             seen += 1
             if seen > MAX_WALKED:
                 return newest[1]
-            if name.startswith("."):
+            if entry.is_dir(follow_symlinks=False):
+                below += [entry.path] if entry.name != "__pycache__" else []
                 continue
-            path = os.path.join(folder, name)
             try:
-                when = os.lstat(path).st_mtime
+                when = entry.stat(follow_symlinks=False).st_mtime
             except OSError:
                 continue
             if when > newest[0]:
-                newest = (when, project.rel(path))
+                newest = (when, project.rel(entry.path))
+        folders.extend(reversed(below))  # the first by name next, as os.walk walks
     return newest[1]
 
 

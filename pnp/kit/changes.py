@@ -5,6 +5,7 @@ are validated in a scratch folder). The reprint imposes the changed faces, front
 few sheets as they need, through the same kinds that print the whole kit."""
 
 import contextlib
+import errno
 import hashlib
 import json
 import errno
@@ -558,16 +559,32 @@ def _links_inside(project: "Project", git_dir: Path) -> None:
     folders, seen = [(str(git_dir), False)], 0  # (folder, whether it is objects/ or in it)
     while folders:
         folder, in_objects = folders.pop()
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                seen += 1
-                if seen > MAX_GIT_ENTRIES:
-                    raise DataError(f"the git folder holds more than {MAX_GIT_ENTRIES:,} files; pnp reads no "
-                                    "repository that large", Mark(project.rel(git_dir)))
-                if entry.is_dir(follow_symlinks=False):
-                    folders.append((entry.path, in_objects or entry.path == objects))
-                else:
-                    _git_file_checked(project, git_dir, entry, in_objects)
+        for entry in _git_folder_listed(project, git_dir, folder):
+            seen += 1
+            if seen > MAX_GIT_ENTRIES:
+                raise DataError(f"the git folder holds more than {MAX_GIT_ENTRIES:,} files; pnp reads no "
+                                "repository that large", Mark(project.rel(git_dir)))
+            if entry.is_dir(follow_symlinks=False):
+                folders.append((entry.path, in_objects or entry.path == objects))
+            else:
+                _git_file_checked(project, git_dir, entry, in_objects)
+
+
+def _git_folder_listed(project: "Project", git_dir: Path, folder: str) -> Iterator["os.DirEntry[str]"]:
+    """The entries of one folder of the git folder. DataError when it cannot be listed: one with no read
+    permission may still hold a link git follows by name (refs/heads/main), and one nested past the system's
+    path length (a .git received with folders 3,000 deep) was 'a bug in pnp' (OSError, its path 6,000
+    characters long); pnp runs git on no folder it cannot check."""
+    try:
+        listing = os.scandir(folder)
+    except OSError as e:
+        why = "nested past the system's path length" if e.errno == errno.ENAMETOOLONG else \
+            e.strerror or type(e).__name__
+        raise DataError(f"the git folder holds a folder pnp cannot read ({why}): "
+                        f"{named(project.rel(Path(folder)))}; pnp runs git on no repository it cannot check",
+                        Mark(project.rel(git_dir))) from None
+    with listing:
+        yield from listing
 
 
 def _git_file_checked(project: "Project", git_dir: Path, entry: "os.DirEntry[str]", in_objects: bool) -> None:
