@@ -8,7 +8,6 @@ import contextlib
 import errno
 import hashlib
 import json
-import errno
 import os
 import re
 import signal
