@@ -648,12 +648,32 @@ def _by_id(printed: list[Printable], sides: tuple[str, ...]) -> tuple[dict[objec
 
 def _diagram_printable(studio: Studio, src: str) -> Printable:
     name, item = _diagram(studio, src)
-    for component in studio.game.components:
-        for p in studio.of(component):
-            if p.side == "picture" and p.layout == name and p.item is item:
-                studio.layouts.get(name, p.mark)  # a layout that cannot be read says so here
-                return p
+    p = _pictures(studio).get((name, id(item)))
+    if p is not None and p.item is item:
+        studio.layouts.get(name, p.mark)  # a layout that cannot be read says so here
+        return p
     raise DataError(f"picture '{src}' is not among the rulebook's pictures")
+
+
+# The rulebook's diagrams by (layout, identity of the item drawn), indexed once per lists of the components'
+# faces (held, so that their items' ids name no others): each diagram scanned every face of every component,
+# and 4,000 diagrams beside a 4,000-card deck compared 48 million faces
+_DIAGRAMS: "weakref.WeakKeyDictionary[Studio, tuple[list[list[Printable]], dict[tuple[str, int], Printable]]]" = \
+    weakref.WeakKeyDictionary()
+
+
+def _pictures(studio: Studio) -> dict[tuple[str, int], Printable]:
+    """{(layout, id of its item): the first picture printable drawing it} over every component's faces."""
+    lists = [studio.of(component) for component in studio.game.components]  # (each noting what it read)
+    kept = _DIAGRAMS.get(studio)
+    if kept is None or len(kept[0]) != len(lists) or any(a is not b for a, b in zip(kept[0], lists)):
+        index: dict[tuple[str, int], Printable] = {}
+        for printed in lists:
+            for p in printed:
+                if p.side == "picture":
+                    index.setdefault((p.layout, id(p.item)), p)
+        kept = _DIAGRAMS[studio] = (lists, index)
+    return kept[1]
 
 
 def _drawn_once(studio: Studio) -> Callable[[str, str], tuple[Callable[[Canvas], None], tuple[float, float], bool]]:
