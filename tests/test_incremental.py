@@ -652,3 +652,60 @@ def test_the_previews_digests_follow_links_to_one_file_once_and_keep_it_by_its_s
     assert file_digests(game) == first
     assert sorted(path for path in resolved if "/icons/" in path) == \
         [str(icons / "../../../../outside.svg"), str(icons / "../../../art/t.svg")]  # (its content kept, not read)
+
+
+def test_a_rulebook_picture_finds_its_item_by_the_tables_ids_read_once(tmp_path, monkeypatch):
+    """A picture of `component:deck/<id>` found its item by reading every face's id, again for each picture:
+    4,000 pictures of a 4,000-card deck read 16 million ids (40 s to validate). The faces are indexed once; a
+    lookup reads the table's membership (which items by which ids), which a changed id reaches as it reached
+    the id read."""
+    from pnp.model import reads as reads_module
+    from pnp.model.game import load_game
+    from pnp.model.reads import MEMBERS, recording
+    from pnp.printables import Studio
+    from pnp.products import component_keys, rulebook
+    from pnp.project import Project
+    from pnp.report import Report
+
+    project = Project(make_project(tmp_path / "proj").resolve())
+    studio = Studio(load_game(project, "mini", Report(project.root), component_keys()))
+    deck = studio.game.component("deck")
+    assert deck is not None
+    ids_read = []
+    real_note = reads_module.note
+    monkeypatch.setattr(reads_module, "note", lambda key: (ids_read.append(key) if key[2:] == ("id",) else None,
+                                                           real_note(key)))
+    with recording() as seen:
+        found = [[p.side for p in rulebook._faces(studio, deck, name, back)]
+                 for _ in range(5) for name in ("fern", "lion", "nobody") for back in (False, True)]
+    assert found == [["front"], ["back"], ["front"], ["back"], [], []] * 5, found
+    assert len(ids_read) <= 2 * len(deck.items), ids_read  # (each face's id once, not once per picture)
+    assert ("cards", MEMBERS, None) in seen
+
+
+def test_a_rulebook_diagram_finds_its_picture_without_scanning_every_face_again(tmp_path, monkeypatch):
+    """A picture of `layout:NAME/TABLE/ITEM` found its printable by scanning every face of every component, again
+    for each picture: 4,000 diagrams beside a 4,000-card deck compared 48 million faces. They are indexed once
+    per lists of faces."""
+    from pnp.model.game import load_game
+    from pnp.printables import Studio
+    from pnp.products import component_keys, rulebook
+    from pnp.project import Project
+    from pnp.report import Report
+
+    book = "# Rules\n\n![a](layout:card/cards/lion)\n\n![b](layout:card/cards/fern)\n"
+    project = Project(make_project(tmp_path / "proj", {"layouts/mini/rulebook.md.j2": book}).resolve())
+    studio = Studio(load_game(project, "mini", Report(project.root), component_keys()))
+    scans = []
+
+    class Counted(list):
+        def __iter__(self):
+            scans.append(1)
+            return super().__iter__()
+
+    held = {c.id: Counted(studio.of(c)) for c in studio.game.components}
+    monkeypatch.setattr(studio, "of", lambda component: held[component.id])
+    found = [rulebook._diagram_printable(studio, src).item["id"]
+             for _ in range(10) for src in ("layout:card/cards/lion", "layout:card/cards/fern")]
+    assert found == ["lion", "fern"] * 10, found
+    assert len(scans) <= len(held), len(scans)  # (each component's faces once, not once per picture)
