@@ -1531,6 +1531,36 @@ def test_the_cells_of_a_games_sheets_together_are_bounded(proj, monkeypatch):
            in errors(proj), errors(proj)
 
 
+def test_the_work_of_reading_a_games_workbooks_together_is_bounded(proj, monkeypatch):
+    """A workbook's row, its cells holding anything and its sheet's XML cost more to read than a CSV's cells, and
+    were counted as a row's width alone (a row of no cell, and the XML's parse, not at all): 21 tables reading one
+    workbook of 60,000 rows of an empty text cell took 33 s to be refused, 11 reading 150,000 rows of no cell 12 s.
+    Here the allowance is lowered, and a second table reads the same sheet of empty text cells and empty rows."""
+    for module in ("load", "spreadsheet"):
+        monkeypatch.setattr(f"pnp.model.{module}.MAX_GAME_CELLS", 5_000)
+    path = xlsx_table(proj, "turn")
+    rows = b"".join(b'<row r="%d"><c r="A%d" t="inlineStr"><is><t></t></is></c></row><row r="%d"/>' % (n, n, n + 1)
+                    for n in range(20, 420, 2))
+    rezip(path, lambda name, data: data.replace(b"</sheetData>", rows + b"</sheetData>")
+          if name == "xl/worksheets/sheet1.xml" else data)
+    game = proj / "cards" / GAME / "game.yaml"
+    fields = re.search(r"\n  turn:\n.*?\n    fields:\n(?:      .*\n)+", game.read_text(encoding="utf-8"))[0]
+    game.write_text(game.read_text(encoding="utf-8").replace(
+        "tables:\n", "tables:\n" + fields.replace("  turn:", "  turn2:\n    file: turn.xlsx", 1).lstrip("\n"), 1),
+        encoding="utf-8")
+    said = [ln for ln in errors(proj) if "the game's spreadsheets hold more than 5,000 cells together" in ln]
+    assert said and said[0].startswith(f"cards/{GAME}/turn.xlsx[turn]:"), errors(proj)
+    assert "a workbook's row counts as 4" in said[0]
+
+
+def test_a_table_whose_workbook_would_be_more_reading_than_a_game_reads_is_never_written(proj, monkeypatch):
+    monkeypatch.setattr("pnp.model.spreadsheet.MAX_GAME_CELLS", 300)
+    result = run(proj, "convert", str(proj / "cards" / GAME / "turn.yaml"), "--to", "xlsx")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "the table as a workbook is more than pnp reads (reading it counts as" in result.output, result.output
+    assert not (proj / "cards" / GAME / "turn.xlsx").exists()
+
+
 @pytest.mark.parametrize("fmt", ["csv", "xlsx"])
 def test_a_text_a_cell_cannot_hold_is_refused_at_its_item_never_written(proj, fmt):
     """A YAML escape gives a text any character: U+FFFE was an internal error writing a workbook, and a CSV
