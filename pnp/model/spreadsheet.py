@@ -1454,7 +1454,8 @@ def _row_number(number: str | None, before: int, where: str) -> int:
     when it is not after it, or past the last row a sheet has."""
     now = before + 1 if not number else _read_row_number(number, before, where)
     if now > MAX_SHEET_ROW:
-        raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has", Mark(where))
+        # (at the row it stands in, after row `before`, as a row out of order is: it was said at no line)
+        raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has", Mark(where, before + 1, 1))
     if now <= before:
         raise LoadError(f"a row numbered {now} after row {before}: a sheet's rows are numbered from 1 up, each once "
                         "(the reader would leave this one out)", Mark(where, before + 1, 1))
