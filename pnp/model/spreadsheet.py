@@ -891,6 +891,7 @@ def _sheet_tree(ws: Any, where: str) -> Any:
 
     with ws._get_source() as source:  # the sheet's XML part, as openpyxl's reader opens it
         data = source.read(MAX_XML_PART_BYTES + 1)
+    _spend_game_work(len(data) // _XML_BYTES_PER_CELL, Mark(where, 1, 1))
     parser = XMLParser()
     try:
         parser.feed(data)
@@ -973,6 +974,7 @@ class _SheetRead:
         self.ws, self.reader, self.where = ws, reader, where
         self.look_inside_cells = look_inside_cells  # for a row or a cell inside one (_refuse_misplaced)
         self.placed = 0  # the rows and the cells read in their place
+        self.parsed = 0  # the cells openpyxl read (_cell_value), each counted in the game's allowance (_spend_work)
         self.rows: Rows = []
         self.room = _Room()  # what the sheet may still hold
         self.row, self.column = 0, 0  # the number of the row read last, the column of its last cell read
@@ -1122,12 +1124,15 @@ class _SheetRead:
         self.row_hidden = _hidden(element, "ht") or self.rows_hidden and not element.get("ht")
         self.counted += 1
         self.placed += 1 + len(element)  # (each element in a row is a cell, or refused)
+        self._spend_work(_ROW_WORK)
         if self.counted > MAX_ROWS and _blank_row(element, self.ws._shared_strings):
             return  # (nothing to read: rows formatted down the sheet, saved row by row, were refused as too many)
         if self.counted > MAX_ROWS:  # (a row of no cell too: 250,000 of <row/> took 7 s)
             raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(self.where, self.row, 1))
         self.reader.row_counter, self.reader.col_counter = self.row, 0  # (as its parse_row sets them)
+        parsed = self.parsed
         held = [read for cell in element if (read := self._cell(cell)) is not None]
+        self._spend_work(_PARSED_CELL_WORK * (self.parsed - parsed))
         if held:  # (a row of no cell is one the file leaves out)
             self._add(held)
 
@@ -1160,7 +1165,14 @@ class _SheetRead:
             said = "one shared from another cell" if shared else shown("=" + (formula.text or ""))
             raise LoadError(f"this cell holds a formula ({said}); pnp reads what a cell holds and runs no formula: "
                             "type the value, or make the cell text", Mark(self.where, self.row, self.column))
+        self.parsed += 1
         return _cell_value(self.reader, cell, self.where, self.row, self.column)
+
+    def _spend_work(self, units: int) -> None:
+        """Counts the work of reading a row element, or the cells of one that openpyxl read, against the game's
+        allowance of cells (beside the row's cells _check_row_size counts, as a CSV's are); LoadError at the row
+        where it is spent."""
+        _spend_game_work(units, Mark(self.where, self.row, 1))
 
     def _add(self, held: list[dict[str, Any]]) -> None:
         """Adds the values of the cells read of a row (openpyxl's parse_cell's, in column order) to the rows."""
@@ -1442,7 +1454,8 @@ def _row_number(number: str | None, before: int, where: str) -> int:
     when it is not after it, or past the last row a sheet has."""
     now = before + 1 if not number else _read_row_number(number, before, where)
     if now > MAX_SHEET_ROW:
-        raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has", Mark(where))
+        # (at the row it stands in, after row `before`, as a row out of order is: it was said at no line)
+        raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has", Mark(where, before + 1, 1))
     if now <= before:
         raise LoadError(f"a row numbered {now} after row {before}: a sheet's rows are numbered from 1 up, each once "
                         "(the reader would leave this one out)", Mark(where, before + 1, 1))
@@ -1518,6 +1531,27 @@ def _namespace_said(tag: str) -> str:
 
 
 _CELL_TYPES = ("b", "d", "e", "inlineStr", "n", "s", "str")  # a cell's t="...", as the standard lists them
+def _spend_game_work(units: int, mark: Mark) -> None:
+    """Counts `units` of a workbook's reading (_ROW_WORK, _PARSED_CELL_WORK, _XML_BYTES_PER_CELL) against the game's
+    allowance of cells; LoadError at `mark` once it is spent."""
+    if units and (game_left := spend_cells(units)) is not None and game_left < 0:
+        raise LoadError(f"the game's spreadsheets hold more than {MAX_GAME_CELLS:,} cells together (each time one is "
+                        f"read; a workbook's row counts as {_ROW_WORK}, a cell holding anything as "
+                        f"{_PARSED_CELL_WORK + 1} and each {_XML_BYTES_PER_CELL} bytes of a sheet's XML as one, for the "
+                        "work of reading them): delete the rows and columns past the table's own, or keep a table this "
+                        "large in YAML or CSV", mark)
+
+
+# The work of reading a workbook's row element, and a cell that openpyxl reads (one holding anything), counted as
+# that many cells of the game's allowance (MAX_GAME_CELLS) beside the row's width: a CSV's blank cell is read in
+# about a microsecond, a workbook's row in several and such a cell in some 20 to 40. Counted as one cell of the
+# row each, 21 tables reading one workbook of 60,000 rows of an empty text cell took 33 s to be refused, and 11
+# reading 150,000 rows of no cell 12 s (rows of no cell were not counted). 10,000 items of 8 fields read once fit
+_ROW_WORK = 4
+_PARSED_CELL_WORK = 9
+# ... and of parsing a sheet's XML, whole, for each table reading it: 21 tables reading one sheet of 3.6 MB parsed it
+# 21 times (4 s), past the game's allowance, each refused after its parse
+_XML_BYTES_PER_CELL = 64
 _BLANK_TYPES = (None, "b", "d", "inlineStr", "n", "s", "str")  # those of which a cell of no value is blank
 
 
@@ -2582,7 +2616,22 @@ def write_xlsx(items: list[Any], schema: Schema, title: str, ids: Mapping[Any, F
     except LoadError as e:
         raise DataError(f"the table as a workbook is more than pnp reads ({e.message}): keep it in YAML or CSV",
                         getattr(items, "mark", None)) from None
+    # (13,000 items of 8 numbers were written, and the workbook then refused as more reading than a game's allowance)
+    if (work := _reading_work(made, [names, *written])) > MAX_GAME_CELLS:
+        raise DataError(f"the table as a workbook is more than pnp reads (reading it counts as {work:,} cells, and a "
+                        f"game's spreadsheets count at most {MAX_GAME_CELLS:,} together): keep it in YAML or CSV",
+                        getattr(items, "mark", None))
     return made
+
+
+def _reading_work(made: bytes, rows: list[list[Any]]) -> int:
+    """What reading the sheet of the workbook `made`, of these `rows` of written cells (None where blank), counts
+    against the game's allowance of cells (_spend_game_work, _check_row_size)."""
+    with zipfile.ZipFile(io.BytesIO(made)) as archive:
+        xml = archive.getinfo("xl/worksheets/sheet1.xml").file_size
+    held = [[i for i, cell in enumerate(row, start=1) if cell is not None] for row in rows]
+    return xml // _XML_BYTES_PER_CELL + sum(_ROW_WORK + (_PARSED_CELL_WORK * len(at) + at[-1] if at else 0)
+                                            for at in held)
 
 
 _FIXED_TIME = (2000, 1, 1, 0, 0, 0)
