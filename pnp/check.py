@@ -35,7 +35,7 @@ from .printables import Studio, marked_key
 from .products import KINDS, component_keys
 from .products.rulebook import credit_problems
 from .products.sheets import unfolded, unfolded_message
-from .project import named_alike, present, thaw
+from .project import named_alike, on_another_machine, present, thaw
 from .options import hundredths_down, shown_number
 from .report import Mark, Report, Suggestions, did_you_mean, named, shortened
 from .template import MacroArgument, budget, is_template, macro_callers, macro_enum_mistakes
@@ -913,7 +913,7 @@ class Checks:
                        f"in {self.game.project.rel(folder)}/, or leave the element out where there is none (`when:`)",
                        prim.mark)
             return None
-        if not present(path):
+        if not present(path) and not on_another_machine(path):  # (one of another machine's: said by inside())
             self.error(f"image {named(prim.text)} not found (looked in {self.game.project.rel(folder)}/)"
                        f"{self.game.project.meant(folder, prim.text)}", prim.mark)
             return None

@@ -274,6 +274,9 @@ class Project:
     def _resolved(self, path: Path, mark: Mark | None, what: str, said: str) -> Path:
         """`path` after following every symbolic link; DataError for a loop or a NUL character (see inside), naming
         it as `said` (quoted)."""
+        if on_another_machine(path):  # (refused before resolve() looks at it: see _ANOTHER_MACHINE)
+            raise DataError(f"{what} {said} names a file of another machine (a network share): pnp reads only files "
+                            "inside the project; name it relative to its folder", mark or Mark(self.rel(path)))
         try:
             return path.resolve()
         except (OSError, RuntimeError):  # Python 3.11 raises RuntimeError on a symbolic link loop
@@ -500,10 +503,25 @@ def repository(root: Path) -> tuple[Path, Path] | None:
     return None
 
 
+# How a path that names a file of another machine starts: two slashes of either kind. A game's name joined to
+# its folder gives one when written so (`src: //host/share/x.png`, `\\host\share\x.png`); on Windows that is
+# a network share, which a mere look at it (an lstat, a resolve) connects to, handing the host the user's
+# credentials. Refused on every system alike, so a game made here is told before it is sent.
+_ANOTHER_MACHINE = ("//", "\\\\", "/\\", "\\/")
+
+
+def on_another_machine(path: str | Path) -> bool:
+    """Whether `path` names a file of another machine (a network share): looked at without touching the disk."""
+    return str(path)[:2] in _ANOTHER_MACHINE
+
+
 def present(path: Path) -> bool:
     """Whether a file, folder or link (even a broken one) stands at `path`. A name that no file system can hold
     (a part longer than 255 bytes, a NUL) names nothing: Path.exists() raised OSError on it, a traceback where
-    the game's own name was at fault."""
+    the game's own name was at fault. A name of another machine's (on_another_machine) names nothing either,
+    and is never looked at."""
+    if on_another_machine(path):
+        return False
     try:
         os.lstat(path)
     except (OSError, ValueError):
