@@ -386,6 +386,22 @@ def test_a_received_repository_holding_the_project_in_a_subfolder_is_checked_as_
     assert "sent/.git: error: --since: the project's git repository cannot be read safely: git folder" in result.output
 
 
+@pytest.mark.parametrize("gitdir", ["//pnp-test.invalid/share/repo.git", "/\\\\pnp-test.invalid\\share\\repo.git"])
+def test_a_git_file_naming_a_folder_of_another_machine_is_refused_before_it_is_looked_at(tmp_path, monkeypatch, gitdir):
+    """`gitdir: //host/share/repo.git` (a network share on Windows) was resolved to be checked: that look alone
+    connects to the host, handing it the user's credentials."""
+    from pnp.errors import DataError
+    from pnp.kit.changes import _git_folder
+    from pnp.project import Project
+
+    (tmp_path / ".git").write_text(f"gitdir: {gitdir}\n")
+    looked: list[str] = []
+    monkeypatch.setattr(Path, "resolve", lambda self, strict=False: looked.append(str(self)) or self)
+    with pytest.raises(DataError, match="of another machine"):
+        _git_folder(Project(tmp_path), tmp_path / ".git", tmp_path)
+    assert not [p for p in looked if "pnp-test.invalid" in p]
+
+
 def test_a_game_made_since_the_commit_has_every_card_added(tmp_path):
     """A game not in the commit (or in a project folder made since: git ls-tree said only that it could not list
     the commit's files) was refused, and with it every game of `build --changed-since COMMIT`."""

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
-from ..project import locked_scratch, not_regular, output_lock, program, refuse_unmarked_pdf, read_project_file, repository, special_file
+from ..project import locked_scratch, not_regular, on_another_machine, output_lock, program, refuse_unmarked_pdf, read_project_file, repository, special_file
 from ..report import Mark, Report, counted, named, pasted, printable, shell_word, shortened, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
 from .inputs import manifest_name, refuse_foreign_record
@@ -511,7 +511,11 @@ def _git_folder(project: "Project", dotgit: Path, work_tree: Path) -> Path:
     named = _GITDIR.fullmatch(read_project_file(dotgit, 4096, Mark(project.rel(dotgit))))
     if named is None:
         raise DataError("this .git file is not one line 'gitdir: PATH'", Mark(project.rel(dotgit), 1, 1))
-    return work_tree / os.fsdecode(named.group(1))
+    git_dir = work_tree / os.fsdecode(named.group(1))
+    if on_another_machine(git_dir):  # (refused before a resolve() looks at it: a network share on Windows)
+        raise DataError(f"it names git folder {shown(str(git_dir))} of another machine (a network share); pnp "
+                        "reads no repository kept elsewhere", Mark(project.rel(dotgit), 1, 1))
+    return git_dir
 
 
 # settings of a repository's config that make git reach beyond it, as git names them (lowercase): an included
