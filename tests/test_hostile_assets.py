@@ -179,6 +179,22 @@ def test_a_font_whose_composite_glyphs_nest_past_a_few_dozen_is_refused_at_its_l
            "composite glyphs more than 32 deep" in result.stderr, result.stderr
 
 
+def test_font_files_whose_glyphs_hold_more_points_than_any_real_fonts_are_refused_before_they_are_measured(
+        tmp_path, monkeypatch):
+    """An 18 MB font of 65,535 glyphs of 32,000 points each (its points' flags repeated: a few hundred bytes a
+    glyph) took validation 218 s, FreeType loading each glyph to measure it. The points of all the glyphs the
+    font files map are counted first (the limit is made small here: pnp's own Body font has 48,000)."""
+    from pnp.draw import fonts
+    monkeypatch.setattr(fonts, "MAX_FONT_POINTS", 40_000)
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
+    (root / "fonts/f.ttf").write_bytes((REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes())
+    result = run(root, "validate")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "fonts/fonts.yaml:2:19: error: the font files fonts.yaml names draw the characters they map with more " \
+           "than 40,000 points of outlines together" in result.stderr, result.stderr
+
+
 @pytest.mark.parametrize("file, rows, refused", [
     ("big.yaml", "".join(f"- {{id: i{i}, name: N}}\n" for i in range(100)),
      "cards/mini/big.yaml:1:1: error: YAML data expands to "),

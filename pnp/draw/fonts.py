@@ -80,6 +80,13 @@ MAX_GLYPH_POINTS = 32_767
 # three deep (FreeType, which many PDF readers draw with, stops at a few dozen); _check_outlines counts a glyph's
 # points by recursion, and a font whose 1,940 glyphs were each made of the next was 'a bug in pnp' (RecursionError)
 MAX_COMPONENT_DEPTH = 32
+# The points of the outlines of all the glyphs the font files map, each glyph once (a composite's parts counted as
+# often as placed): FreeType loads each mapped glyph's outline to measure how far it reaches (_check_glyph_reach),
+# about 65 ns a point. Each glyph may have MAX_GLYPH_POINTS, and a font may hold 65,535 glyphs: an 18 MB font
+# whose glyphs each had 32,000 points (a few hundred bytes each, its points' flags repeated) took validation
+# 218 s. Real fonts' average glyph has about 35 points (DejaVu Sans: 5,900 glyphs, 194,000 points), a CJK one's a
+# hundred or two: 8 million is MAX_FONT_GLYPHS of 120 points, and about half a second's measuring
+MAX_FONT_POINTS = 8_000_000
 # A font's widest glyph, in its ems: real text fonts' are up to about 2.5 (a three-em dash is 3). pnp measures
 # words, list labels and titles by these advances; a font whose bullet was 65 em wide put a list's text at
 # "-59 mm", and one whose letters were 60 em wide said every text 'too long' at the game's lines, not the font's
@@ -952,10 +959,11 @@ def _subsets_walk(face: TTFontFace, codes: list[int]) -> int:
     return walked
 
 
-def _check_outlines(face: TTFontFace, what: str, mark: Mark | None) -> None:
-    """DataError when a character the font maps has a glyph of more than MAX_GLYPH_POINTS points, its composite
-    glyphs' parts counted as often as they are placed (a glyph made of itself, through others, has no end).
-    _check_embeddable walked every composite already, so each record read here is one ReportLab read too."""
+def _check_outlines(face: TTFontFace, what: str, mark: Mark | None) -> int:
+    """The points of the outlines of the glyphs the font maps, each glyph once (as _check_glyph_reach loads
+    them); DataError when a character the font maps has a glyph of more than MAX_GLYPH_POINTS points, its
+    composite glyphs' parts counted as often as they are placed (a glyph made of itself, through others, has no
+    end). _check_embeddable walked every composite already, so each record read here is one ReportLab read too."""
     data, positions, glyphs = face._ttf_data, face.glyphPos, face.get_table_pos("glyf")[0]
     points: dict[int, float] = {}  # glyph -> its outline's points (math.inf while it is being counted: a loop)
 
@@ -980,15 +988,17 @@ def _check_outlines(face: TTFontFace, what: str, mark: Mark | None) -> None:
         points[glyph] = total
         return total
 
+    mapped: dict[int, float] = {}  # glyph -> its points, of each glyph a character maps
     for code, glyph in sorted(face.charToGlyph.items()):
         try:
-            if glyph < len(positions) - 1 and counted(glyph) > MAX_GLYPH_POINTS:
+            if glyph < len(positions) - 1 and (mapped.setdefault(glyph, counted(glyph))) > MAX_GLYPH_POINTS:
                 raise DataError(f"{what} cannot be used: its character U+{code:04X} ({_shown_character(code)}) is "
                                 f"drawn with more than {MAX_GLYPH_POINTS:,} points (its composite glyph's parts, "
                                 "counted as often as placed); many PDF readers draw nothing of such a glyph (a real "
                                 "font's most complex have thousands)", mark)
         except struct.error:  # a table cut short: the subsetting check met it first
-            return
+            break
+    return int(sum(mapped.values()))
 
 
 _MORE_COMPONENTS = 1 << 5
@@ -1055,6 +1065,7 @@ class FontsRead:
 
     bytes: int = 0
     glyphs: int = 0
+    points: int = 0  # of the glyphs' outlines they map (MAX_FONT_POINTS)
 
 
 def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | None, what: str,
@@ -1099,7 +1110,12 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     _check_metrics(font.face, what, where)
     digest = hashlib.sha256(raw).digest()
     _check_embeddable(font, digest, what, where)
-    _check_outlines(font.face, what, where)
+    read.points += _check_outlines(font.face, what, where)
+    if read.points > MAX_FONT_POINTS:
+        raise DataError(f"the font files fonts.yaml names draw the characters they map with more than "
+                        f"{MAX_FONT_POINTS:,} points of outlines together, each glyph and file counted once (pnp "
+                        "measures every glyph; real fonts' glyphs have tens of points each): name a font file "
+                        "whose glyphs are drawn with fewer points, or fewer font files", where)
     try:  # (opened once for both checks: it copies the font, up to 64 MB, and FreeType parses it)
         measured = _measured(raw)
     except (OSError, ValueError) as e:
