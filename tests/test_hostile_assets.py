@@ -1819,6 +1819,25 @@ def test_a_font_whose_postscript_name_a_pdf_cannot_hold_is_refused_in_pnps_words
         and said in refused.value.message and "psName" not in refused.value.message, refused.value.message
 
 
+@pytest.mark.parametrize("length, refused", [(63, False), (64, True)])
+def test_a_font_whose_postscript_name_is_past_opentypes_63_characters_is_refused(length, refused):
+    """A font named by 30,000 letters was embedded under that name in every PDF, past PDF's 127 bytes a name
+    (poppler: "name token is longer than what the specification says it can be")."""
+    from pnp.draw.fonts import _check_name_characters
+    from pnp.errors import DataError
+
+    name = ("A" * length).encode("utf-16-be")
+    table = struct.pack(">3H6H", 0, 1, 18, 3, 1, 0x409, 6, len(name), 0) + name
+    font = struct.pack(">IHHHH4sIII", 0x10000, 1, 0, 0, 0, b"name", 0, 28, len(table)) + table
+    if not refused:
+        _check_name_characters(font, "font Body regular (f.ttf)", None)
+        return
+    with pytest.raises(DataError) as said:
+        _check_name_characters(font, "font Body regular (f.ttf)", None)
+    assert said.value.message.startswith("font Body regular (f.ttf) cannot be used: its PostScript name (its name "
+                                         "table's ID 6) is 64 characters long"), said.value.message
+
+
 def test_a_font_whose_name_table_names_it_nothing_is_refused_in_pnps_words():
     """A name table of no records (no PostScript, full or family name) sent ReportLab to a setting its own version
     lacks: the font was refused as "module 'reportlab.rl_config' has no attribute ...". It is refused saying so."""

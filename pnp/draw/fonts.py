@@ -761,6 +761,10 @@ def _check_code_points(face: TTFontFace, what: str, mark: Mark | None) -> None:
 
 # The characters ReportLab refuses in a font's PostScript name (besides those past ASCII): PostScript's delimiters
 _POSTSCRIPT_DELIMITERS = frozenset("[](){}<>/%")
+# The longest PostScript name OpenType allows: a PDF writes the name as its fonts' name, after a subset's tag of 7
+# (pnp may add 9 of its digest), and PDF's names are at most 127 bytes: a font named by 30,000 characters was
+# embedded so, and readers said "name token is longer than what the specification says it can be"
+MAX_POSTSCRIPT_NAME = 63
 _NAME_IDS = ((6, "PostScript name"), (4, "full name"), (1, "family name"))  # ReportLab's choice of the name, in order
 
 
@@ -822,6 +826,10 @@ def _check_name_characters(font: bytes, what: str, mark: Mark | None) -> None:
     if not name_id:  # ReportLab then falls into a setting its own version lacks, and said so in Python's words
         raise DataError(f"{what} cannot be used: its name table holds no PostScript name, full name or family name "
                         "(IDs 6, 4, 1), which a PDF names a font by; use a font that names itself", mark)
+    if len(name) > MAX_POSTSCRIPT_NAME:
+        raise DataError(f"{what} cannot be used: its {dict(_NAME_IDS)[name_id]} (its name table's ID {name_id}) is "
+                        f"{len(name):,} characters long, which a PDF names a font by; OpenType's PostScript names "
+                        f"are at most {MAX_POSTSCRIPT_NAME}: use a font that names itself so", mark)
     bad = next((ch for ch in name if ch != " " and (ord(ch) < 0x21 or ord(ch) > 0x7E or ch in _POSTSCRIPT_DELIMITERS)),
                None)
     if bad is None:
