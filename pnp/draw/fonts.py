@@ -1040,7 +1040,7 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
     for style in STYLES:
         key = style if style in styles else "regular"
         file, where = styles[key], styles.mark_of(key)
-        if not isinstance(file, str):
+        if not isinstance(file, str) or blank(file):  # (an empty one was 'a folder': the folder of fonts.yaml)
             raise DataError(f"font file for {named(family)} {style} must be a file name", where)
         real = _inside(project, path.parent / file, where, "font file", shown=file)
         # the file's own path and status in the name: two projects in one process never share a registration,
