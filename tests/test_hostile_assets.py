@@ -1838,6 +1838,28 @@ def test_a_font_whose_postscript_name_is_past_opentypes_63_characters_is_refused
                                          "table's ID 6) is 64 characters long"), said.value.message
 
 
+@pytest.mark.parametrize("table, at, value, said", [
+    (b"maxp", 4, 65535, "its hmtx table holds 7,768 bytes where its 65,535 glyphs (its maxp table) and 1,942 "
+                        "advances (its hhea table) need 134,954"),
+    (b"hhea", 34, 4000, "its hmtx table holds 7,768 bytes where its 1,942 glyphs (its maxp table) and 4,000 "
+                        "advances (its hhea table) need 16,000"),
+    (b"hhea", 34, 1942, None)])
+def test_a_font_whose_advances_or_locations_are_fewer_than_its_glyphs_is_refused_in_pnps_words(table, at, value, said):
+    """ReportLab reads a glyph's advance and outline's place for each glyph maxp and hhea count, on past the hmtx
+    and loca tables into those after them (widths made of another table's bytes) or past the file's end
+    ("unpack requires a buffer of 2 bytes")."""
+    from pnp.draw.fonts import _check_metrics_and_locations_within
+    from pnp.errors import DataError
+
+    font = _font_with((REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes(), table, at, ">H", value)
+    if said is None:
+        _check_metrics_and_locations_within(font, "font Body regular (f.ttf)", None)
+        return
+    with pytest.raises(DataError) as refused:
+        _check_metrics_and_locations_within(font, "font Body regular (f.ttf)", None)
+    assert refused.value.message.startswith(f"font Body regular (f.ttf) cannot be loaded: {said}"), refused.value.message
+
+
 def test_a_font_whose_name_table_names_it_nothing_is_refused_in_pnps_words():
     """A name table of no records (no PostScript, full or family name) sent ReportLab to a setting its own version
     lacks: the font was refused as "module 'reportlab.rl_config' has no attribute ...". It is refused saying so."""

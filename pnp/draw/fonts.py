@@ -531,6 +531,29 @@ def _check_tables_within(font: bytes, what: str, mark: Mark | None) -> None:
                         "cut short or damaged?", mark)
 
 
+def _check_metrics_and_locations_within(font: bytes, what: str, mark: Mark | None) -> None:
+    """DataError when the font's hmtx table (each glyph's advance) or loca table (where each glyph's outline
+    begins) is shorter than its glyph count (maxp) and its count of advances (hhea) say: ReportLab reads on past
+    the table, into the tables after it, and a font whose hmtx was cut short printed its letters at the widths
+    another table's bytes made, exit 0 (or past the file's end: "unpack requires a buffer of 2 bytes"). A table
+    missing or cut short before these counts is left to ReportLab, which says so."""
+    try:
+        tables = {tag: (table, length) for _, tag, table, length in _directory(font)}
+        glyphs = struct.unpack_from(">H", font, tables[b"maxp"][0] + 4)[0]
+        advances = struct.unpack_from(">H", font, tables[b"hhea"][0] + 34)[0]
+        long_locations = struct.unpack_from(">h", font, tables[b"head"][0] + 50)[0] == 1
+        needed = {b"hmtx": 4 * advances + 2 * max(glyphs - advances, 0),
+                  b"loca": (glyphs + 1) * (4 if long_locations else 2)}
+        short = next(((tag, tables[tag][1], size) for tag, size in needed.items() if tables[tag][1] < size), None)
+    except (KeyError, struct.error):
+        return
+    if short is not None:
+        tag, length, size = short
+        raise DataError(f"{what} cannot be loaded: its {tag.decode()} table holds {length:,} bytes where its "
+                        f"{glyphs:,} glyphs (its maxp table) and {advances:,} advances (its hhea table) need "
+                        f"{size:,}: a file cut short or damaged?", mark)
+
+
 def _check_character_maps(font: bytes, what: str, mark: Mark | None) -> None:
     """DataError when a character map of the font spans more code points than Unicode has: ReportLab walks
     each code point of each range one by one, so one range of 4 billion, or a range repeated, ran without end
@@ -1098,6 +1121,7 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
                         f"{MAX_COLLECTION_FONTS} (the largest hold a few dozen)", where)
     _check_font_kind(raw, what, where)
     _check_tables_within(raw, what, where)
+    _check_metrics_and_locations_within(raw, what, where)
     _check_character_maps(raw, what, where)
     _check_map_is_unicode(raw, what, where)
     _check_licence_allows_subsets(raw, what, where)
