@@ -394,13 +394,7 @@ def load_fonts(project: Project) -> "FontSet":
         spec = load_bytes(raw, shown)  # (the bytes digested: a second read could be of another file)
     except LoadError as e:
         raise DataError(e.message, e.mark) from None
-    families = spec.get("families") if isinstance(spec, Record) else None
-    if not isinstance(families, Record) or not families:
-        raise DataError("fonts.yaml needs 'families:', each with regular/bold/italic/bold_italic font files",
-                        getattr(spec, "mark", None) or Mark(shown, 1, 1))
-    if len(families) > MAX_FAMILIES:
-        raise DataError(f"fonts.yaml names {len(families):,} families; pnp takes at most {MAX_FAMILIES}",
-                        families.mark_of(list(families)[MAX_FAMILIES]))
+    families = _families(spec, shown)
     fonts, read = FontSet({}, {}), FontsRead()
     files: list[tuple[Path, tuple[int, ...]]] = []  # each font file read, with its status then
     for family, styles in families.items():
@@ -415,6 +409,21 @@ def load_fonts(project: Project) -> "FontSet":
             fonts.name_marks[family] = styles.mark_of("name")
     _LOADED[path] = (digest, fonts, tuple(files))
     return fonts
+
+
+def _families(spec: object, shown: str) -> Record:
+    """fonts.yaml's `families:`, DataError at its line when it is not a mapping of at most MAX_FAMILIES, or the
+    file holds another key (a key misspelt was read as nothing)."""
+    families = spec.get("families") if isinstance(spec, Record) else None
+    if not isinstance(families, Record) or not families:
+        raise DataError("fonts.yaml needs 'families:', each with regular/bold/italic/bold_italic font files",
+                        getattr(spec, "mark", None) or Mark(shown, 1, 1))
+    if isinstance(spec, Record) and (other := next((key for key in spec if key != "families"), None)) is not None:
+        raise DataError(f"fonts.yaml does not take {named(spec.key_quoted(other))}; it takes families", spec.key_mark(other))
+    if len(families) > MAX_FAMILIES:
+        raise DataError(f"fonts.yaml names {len(families):,} families; pnp takes at most {MAX_FAMILIES}",
+                        families.mark_of(list(families)[MAX_FAMILIES]))
+    return families
 
 
 def _check_not_spelt_otherwise(project: Project) -> None:
