@@ -826,6 +826,20 @@ def test_a_font_whose_glyph_is_made_of_too_many_placed_parts_is_refused_at_its_l
     assert errors[0].startswith("fonts/fonts.yaml:3:") and "U+00E9 ('é')" in errors[0] and "32,767 points" in errors[0]
 
 
+def test_a_font_whose_glyph_places_too_many_empty_parts_is_refused_at_its_line(tmp_path):
+    """Parts of no points were counted as nothing: a 300 KB font whose glyph placed 200 parts of 200 parts of 200
+    empty glyphs took validation 31 s and 430 MB (FreeType loads each part wherever it is placed), 1,000 of each
+    hours. Each part placed counts: an 'é' of 182 copies of a glyph of 182 spaces places 33,306."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
+    regular = (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()
+    (root / "fonts" / "f.ttf").write_bytes(_font_made_of_copies(regular, "é", "è", " ", 182))
+    result = run(root, "validate")
+    errors = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert result.exit_code == 1 and len(errors) == 1, result.output
+    assert errors[0].startswith("fonts/fonts.yaml:2:") and "U+00E9 ('é')" in errors[0] and "32,767 points" in errors[0]
+
+
 def test_a_font_whose_letters_take_no_room_is_refused_at_its_line_in_fonts_yaml(tmp_path):
     """A font whose advances are all zero printed every character of a text on the next, as a blot, with exit
     0 (nothing measured too wide). Refused, as a font whose glyphs have no outline is, at the line naming it."""
