@@ -409,6 +409,8 @@ def test_a_font_file_reportlab_cannot_load_is_named_as_fonts_yaml_names_it(tmp_p
 
 @pytest.mark.parametrize("damage, said", [
     ("no-post", "it has no post table, which a TrueType font holds"),
+    ("CFF-glyf", "it has no glyf table, where a TrueType font holds its outlines: an OpenType font of PostScript "
+                 "outlines (a CFF table), which pnp does not embed"),
     ("units-per-em-0", "its head table gives 0 units per em, where a font has 16 to 16,384 (every measure of it is "
                        "divided by them): a damaged file?")])
 def test_a_font_file_without_a_table_or_of_no_units_per_em_says_so(tmp_path, damage, said):
@@ -420,9 +422,10 @@ def test_a_font_file_without_a_table_or_of_no_units_per_em_says_so(tmp_path, dam
     root = make_project(tmp_path / "proj", changes={
         "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
     font = bytearray((REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes())
-    if damage == "no-post":
-        at = font.index(b"post", 12)  # its entry in the table directory, renamed
-        font[at:at + 4] = b"posu"
+    if damage in ("no-post", "CFF-glyf"):
+        tag, other = (b"post", b"posu") if damage == "no-post" else (b"glyf", b"CFF ")  # (a glyf it failed without)
+        at = font.index(tag, 12)  # its entry in the table directory, renamed
+        font[at:at + 4] = other
     else:
         head = struct.unpack_from(">I", font, font.index(b"head", 12) + 8)[0]
         font[head + 18:head + 20] = bytes(2)

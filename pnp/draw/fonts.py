@@ -540,6 +540,20 @@ def _check_tables_within(font: bytes, what: str, mark: Mark | None) -> None:
                         "cut short or damaged?", mark)
 
 
+def _check_outlines_table(font: bytes, what: str, mark: Mark | None) -> None:
+    """DataError when the font (of a collection, its first) has no glyf table, a TrueType font's outlines: ReportLab
+    read it without and failed subsetting it, said in Python's words ("KeyError: 'glyf'")."""
+    try:
+        if next(_tables(font, b"glyf"), None) is not None:
+            return
+    except struct.error:  # the directory cut short: _check_tables_within said so
+        return
+    kind = "an OpenType font of PostScript outlines (a CFF table), which pnp does not embed" \
+        if next(_tables(font, b"CFF "), None) is not None else "a damaged file?"
+    raise DataError(f"{what} cannot be loaded: it has no glyf table, where a TrueType font holds its outlines: {kind}",
+                    mark)
+
+
 def _check_metrics_and_locations_within(font: bytes, what: str, mark: Mark | None) -> None:
     """DataError when the font's hmtx table (each glyph's advance) or loca table (where each glyph's outline
     begins) is shorter than its glyph count (maxp) and its count of advances (hhea) say: ReportLab reads on past
@@ -1134,6 +1148,7 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     _check_font_kind(raw, what, where)
     _check_tables_within(raw, what, where)
     _check_metrics_and_locations_within(raw, what, where)
+    _check_outlines_table(raw, what, where)
     _check_character_maps(raw, what, where)
     _check_map_is_unicode(raw, what, where)
     _check_licence_allows_subsets(raw, what, where)
