@@ -731,7 +731,8 @@ def _maps_declared(font: bytes, platform: int, encoding: int) -> bytes:
     (lambda font: _advances_divided(_font_with(_font_with(font, b"head", 18, ">H", 64), b"OS/2", 68, ">h", 48), 16),
      "is drawn 1"),
     (_last_code_past_unicode, "maps code point 0x110000, past Unicode's last"),
-    (lambda font: font.replace(b"glyf", b"glyx", 1), "cannot be embedded in a PDF: its tables do not agree"),
+    (lambda font: font.replace(b"glyf", b"glyx", 1), "cannot be loaded: it has no glyf table, where a TrueType font "
+                                                     "holds its outlines: a damaged file?"),
     # written into every PDF as the escape '#a', which PDF readers refuse: its font dictionaries broken, exit 0
     (lambda font: _font_named(font, "SourceSansPro-Regular", "Source\nSansPr-Regular"), "control character 0x0A"),
     # ReportLab reads any map it chooses as Unicode: a Mac Roman one printed 'Ë' as 'À', with exit 0
@@ -1875,6 +1876,24 @@ def test_a_font_whose_advances_or_locations_are_fewer_than_its_glyphs_is_refused
     with pytest.raises(DataError) as refused:
         _check_metrics_and_locations_within(font, "font Body regular (f.ttf)", None)
     assert refused.value.message.startswith(f"font Body regular (f.ttf) cannot be loaded: {said}"), refused.value.message
+
+
+@pytest.mark.parametrize("table, length", [(b"head", 20), (b"OS/2", 10), (b"head", 54)])
+def test_a_font_whose_table_of_fixed_size_is_cut_short_is_refused_in_pnps_words(table, length):
+    """ReportLab read a head table of 20 bytes on into the table after it, and refused it as "tables do not agree
+    (IndexError: list index out of range)"; an OS/2 table of 10 gave it an ascender of another table's bytes."""
+    from pnp.draw.fonts import _check_fixed_tables_whole
+    from pnp.errors import DataError
+
+    font = bytearray((REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes())
+    struct.pack_into(">I", font, font.index(table, 12) + 12, length)  # (its directory entry's length)
+    if length == 54:
+        _check_fixed_tables_whole(bytes(font), "font Body regular (f.ttf)", None)
+        return
+    with pytest.raises(DataError) as refused:
+        _check_fixed_tables_whole(bytes(font), "font Body regular (f.ttf)", None)
+    assert refused.value.message.startswith(f"font Body regular (f.ttf) cannot be loaded: its {table.decode()} table "
+                                            f"holds {length} bytes, where one holds "), refused.value.message
 
 
 def test_a_font_whose_name_table_names_it_nothing_is_refused_in_pnps_words():

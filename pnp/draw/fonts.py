@@ -540,6 +540,24 @@ def _check_tables_within(font: bytes, what: str, mark: Mark | None) -> None:
                         "cut short or damaged?", mark)
 
 
+# The bytes of the tables of fixed size ReportLab reads fields of (OpenType's sizes; OS/2's of its version 0, maxp's
+# of its version 0.5): one cut short was read on into the table after it, its fields made of that table's bytes
+_FIXED_TABLE_BYTES = {b"head": 54, b"hhea": 36, b"maxp": 6, b"post": 32, b"OS/2": 78}
+
+
+def _check_fixed_tables_whole(font: bytes, what: str, mark: Mark | None) -> None:
+    """DataError when a table of the font's (of a collection's first font's) of _FIXED_TABLE_BYTES is shorter: a
+    head table of 20 bytes was refused as "tables do not agree (IndexError: list index out of range)"."""
+    try:
+        short = next(((tag, length) for _, tag, _, length in _directory(font)
+                      if length < _FIXED_TABLE_BYTES.get(tag, 0)), None)
+    except struct.error:  # the directory cut short: _check_tables_within said so
+        return
+    if short is not None:
+        raise DataError(f"{what} cannot be loaded: its {short[0].decode()} table holds {short[1]:,} bytes, where "
+                        f"one holds {_FIXED_TABLE_BYTES[short[0]]}: a file cut short or damaged?", mark)
+
+
 def _check_outlines_table(font: bytes, what: str, mark: Mark | None) -> None:
     """DataError when the font (of a collection, its first) has no glyf table, a TrueType font's outlines: ReportLab
     read it without and failed subsetting it, said in Python's words ("KeyError: 'glyf'")."""
@@ -1147,6 +1165,7 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
                         f"{MAX_COLLECTION_FONTS} (the largest hold a few dozen)", where)
     _check_font_kind(raw, what, where)
     _check_tables_within(raw, what, where)
+    _check_fixed_tables_whole(raw, what, where)
     _check_metrics_and_locations_within(raw, what, where)
     _check_outlines_table(raw, what, where)
     _check_character_maps(raw, what, where)
