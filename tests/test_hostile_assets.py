@@ -179,6 +179,22 @@ def test_a_font_whose_composite_glyphs_nest_past_a_few_dozen_is_refused_at_its_l
            "composite glyphs more than 32 deep" in result.stderr, result.stderr
 
 
+def test_font_files_whose_glyphs_hold_more_points_than_any_real_fonts_are_refused_before_they_are_measured(
+        tmp_path, monkeypatch):
+    """An 18 MB font of 65,535 glyphs of 32,000 points each (its points' flags repeated: a few hundred bytes a
+    glyph) took validation 218 s, FreeType loading each glyph to measure it. The points of all the glyphs the
+    font files map are counted first (the limit is made small here: pnp's own Body font has 48,000)."""
+    from pnp.draw import fonts
+    monkeypatch.setattr(fonts, "MAX_FONT_POINTS", 40_000)
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
+    (root / "fonts/f.ttf").write_bytes((REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes())
+    result = run(root, "validate")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "fonts/fonts.yaml:2:19: error: the font files fonts.yaml names draw the characters they map with more " \
+           "than 40,000 points of outlines together" in result.stderr, result.stderr
+
+
 @pytest.mark.parametrize("file, rows, refused", [
     ("big.yaml", "".join(f"- {{id: i{i}, name: N}}\n" for i in range(100)),
      "cards/mini/big.yaml:1:1: error: YAML data expands to "),
@@ -393,6 +409,8 @@ def test_a_font_file_reportlab_cannot_load_is_named_as_fonts_yaml_names_it(tmp_p
 
 @pytest.mark.parametrize("damage, said", [
     ("no-post", "it has no post table, which a TrueType font holds"),
+    ("CFF-glyf", "it has no glyf table, where a TrueType font holds its outlines: an OpenType font of PostScript "
+                 "outlines (a CFF table), which pnp does not embed"),
     ("units-per-em-0", "its head table gives 0 units per em, where a font has 16 to 16,384 (every measure of it is "
                        "divided by them): a damaged file?")])
 def test_a_font_file_without_a_table_or_of_no_units_per_em_says_so(tmp_path, damage, said):
@@ -404,9 +422,10 @@ def test_a_font_file_without_a_table_or_of_no_units_per_em_says_so(tmp_path, dam
     root = make_project(tmp_path / "proj", changes={
         "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
     font = bytearray((REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes())
-    if damage == "no-post":
-        at = font.index(b"post", 12)  # its entry in the table directory, renamed
-        font[at:at + 4] = b"posu"
+    if damage in ("no-post", "CFF-glyf"):
+        tag, other = (b"post", b"posu") if damage == "no-post" else (b"glyf", b"CFF ")  # (a glyf it failed without)
+        at = font.index(tag, 12)  # its entry in the table directory, renamed
+        font[at:at + 4] = other
     else:
         head = struct.unpack_from(">I", font, font.index(b"head", 12) + 8)[0]
         font[head + 18:head + 20] = bytes(2)
@@ -712,7 +731,8 @@ def _maps_declared(font: bytes, platform: int, encoding: int) -> bytes:
     (lambda font: _advances_divided(_font_with(_font_with(font, b"head", 18, ">H", 64), b"OS/2", 68, ">h", 48), 16),
      "is drawn 1"),
     (_last_code_past_unicode, "maps code point 0x110000, past Unicode's last"),
-    (lambda font: font.replace(b"glyf", b"glyx", 1), "cannot be embedded in a PDF: its tables do not agree"),
+    (lambda font: font.replace(b"glyf", b"glyx", 1), "cannot be loaded: it has no glyf table, where a TrueType font "
+                                                     "holds its outlines: a damaged file?"),
     # written into every PDF as the escape '#a', which PDF readers refuse: its font dictionaries broken, exit 0
     (lambda font: _font_named(font, "SourceSansPro-Regular", "Source\nSansPr-Regular"), "control character 0x0A"),
     # ReportLab reads any map it chooses as Unicode: a Mac Roman one printed 'Ë' as 'À', with exit 0
@@ -808,6 +828,20 @@ def test_a_font_whose_glyph_is_made_of_too_many_placed_parts_is_refused_at_its_l
     errors = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
     assert result.exit_code == 1 and len(errors) == 1, result.output
     assert errors[0].startswith("fonts/fonts.yaml:3:") and "U+00E9 ('é')" in errors[0] and "32,767 points" in errors[0]
+
+
+def test_a_font_whose_glyph_places_too_many_empty_parts_is_refused_at_its_line(tmp_path):
+    """Parts of no points were counted as nothing: a 300 KB font whose glyph placed 200 parts of 200 parts of 200
+    empty glyphs took validation 31 s and 430 MB (FreeType loads each part wherever it is placed), 1,000 of each
+    hours. Each part placed counts: an 'é' of 182 copies of a glyph of 182 spaces places 33,306."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
+    regular = (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()
+    (root / "fonts" / "f.ttf").write_bytes(_font_made_of_copies(regular, "é", "è", " ", 182))
+    result = run(root, "validate")
+    errors = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert result.exit_code == 1 and len(errors) == 1, result.output
+    assert errors[0].startswith("fonts/fonts.yaml:2:") and "U+00E9 ('é')" in errors[0] and "32,767 points" in errors[0]
 
 
 def test_a_font_whose_letters_take_no_room_is_refused_at_its_line_in_fonts_yaml(tmp_path):
@@ -1801,6 +1835,65 @@ def test_a_font_whose_postscript_name_a_pdf_cannot_hold_is_refused_in_pnps_words
         _check_name_characters(font, "font Body regular (f.ttf)", None)
     assert refused.value.message.startswith("font Body regular (f.ttf) cannot be used: its PostScript name") \
         and said in refused.value.message and "psName" not in refused.value.message, refused.value.message
+
+
+@pytest.mark.parametrize("length, refused", [(63, False), (64, True)])
+def test_a_font_whose_postscript_name_is_past_opentypes_63_characters_is_refused(length, refused):
+    """A font named by 30,000 letters was embedded under that name in every PDF, past PDF's 127 bytes a name
+    (poppler: "name token is longer than what the specification says it can be")."""
+    from pnp.draw.fonts import _check_name_characters
+    from pnp.errors import DataError
+
+    name = ("A" * length).encode("utf-16-be")
+    table = struct.pack(">3H6H", 0, 1, 18, 3, 1, 0x409, 6, len(name), 0) + name
+    font = struct.pack(">IHHHH4sIII", 0x10000, 1, 0, 0, 0, b"name", 0, 28, len(table)) + table
+    if not refused:
+        _check_name_characters(font, "font Body regular (f.ttf)", None)
+        return
+    with pytest.raises(DataError) as said:
+        _check_name_characters(font, "font Body regular (f.ttf)", None)
+    assert said.value.message.startswith("font Body regular (f.ttf) cannot be used: its PostScript name (its name "
+                                         "table's ID 6) is 64 characters long"), said.value.message
+
+
+@pytest.mark.parametrize("table, at, value, said", [
+    (b"maxp", 4, 65535, "its hmtx table holds 7,768 bytes where its 65,535 glyphs (its maxp table) and 1,942 "
+                        "advances (its hhea table) need 134,954"),
+    (b"hhea", 34, 4000, "its hmtx table holds 7,768 bytes where its 1,942 glyphs (its maxp table) and 4,000 "
+                        "advances (its hhea table) need 16,000"),
+    (b"hhea", 34, 1942, None)])
+def test_a_font_whose_advances_or_locations_are_fewer_than_its_glyphs_is_refused_in_pnps_words(table, at, value, said):
+    """ReportLab reads a glyph's advance and outline's place for each glyph maxp and hhea count, on past the hmtx
+    and loca tables into those after them (widths made of another table's bytes) or past the file's end
+    ("unpack requires a buffer of 2 bytes")."""
+    from pnp.draw.fonts import _check_metrics_and_locations_within
+    from pnp.errors import DataError
+
+    font = _font_with((REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes(), table, at, ">H", value)
+    if said is None:
+        _check_metrics_and_locations_within(font, "font Body regular (f.ttf)", None)
+        return
+    with pytest.raises(DataError) as refused:
+        _check_metrics_and_locations_within(font, "font Body regular (f.ttf)", None)
+    assert refused.value.message.startswith(f"font Body regular (f.ttf) cannot be loaded: {said}"), refused.value.message
+
+
+@pytest.mark.parametrize("table, length", [(b"head", 20), (b"OS/2", 10), (b"head", 54)])
+def test_a_font_whose_table_of_fixed_size_is_cut_short_is_refused_in_pnps_words(table, length):
+    """ReportLab read a head table of 20 bytes on into the table after it, and refused it as "tables do not agree
+    (IndexError: list index out of range)"; an OS/2 table of 10 gave it an ascender of another table's bytes."""
+    from pnp.draw.fonts import _check_fixed_tables_whole
+    from pnp.errors import DataError
+
+    font = bytearray((REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes())
+    struct.pack_into(">I", font, font.index(table, 12) + 12, length)  # (its directory entry's length)
+    if length == 54:
+        _check_fixed_tables_whole(bytes(font), "font Body regular (f.ttf)", None)
+        return
+    with pytest.raises(DataError) as refused:
+        _check_fixed_tables_whole(bytes(font), "font Body regular (f.ttf)", None)
+    assert refused.value.message.startswith(f"font Body regular (f.ttf) cannot be loaded: its {table.decode()} table "
+                                            f"holds {length} bytes, where one holds "), refused.value.message
 
 
 def test_a_font_whose_name_table_names_it_nothing_is_refused_in_pnps_words():

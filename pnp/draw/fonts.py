@@ -80,6 +80,13 @@ MAX_GLYPH_POINTS = 32_767
 # three deep (FreeType, which many PDF readers draw with, stops at a few dozen); _check_outlines counts a glyph's
 # points by recursion, and a font whose 1,940 glyphs were each made of the next was 'a bug in pnp' (RecursionError)
 MAX_COMPONENT_DEPTH = 32
+# The points of the outlines of all the glyphs the font files map, each glyph once (a composite's parts counted as
+# often as placed): FreeType loads each mapped glyph's outline to measure how far it reaches (_check_glyph_reach),
+# about 65 ns a point. Each glyph may have MAX_GLYPH_POINTS, and a font may hold 65,535 glyphs: an 18 MB font
+# whose glyphs each had 32,000 points (a few hundred bytes each, its points' flags repeated) took validation
+# 218 s. Real fonts' average glyph has about 35 points (DejaVu Sans: 5,900 glyphs, 194,000 points), a CJK one's a
+# hundred or two: 8 million is MAX_FONT_GLYPHS of 120 points, and about half a second's measuring
+MAX_FONT_POINTS = 8_000_000
 # A font's widest glyph, in its ems: real text fonts' are up to about 2.5 (a three-em dash is 3). pnp measures
 # words, list labels and titles by these advances; a font whose bullet was 65 em wide put a list's text at
 # "-59 mm", and one whose letters were 60 em wide said every text 'too long' at the game's lines, not the font's
@@ -387,13 +394,7 @@ def load_fonts(project: Project) -> "FontSet":
         spec = load_bytes(raw, shown)  # (the bytes digested: a second read could be of another file)
     except LoadError as e:
         raise DataError(e.message, e.mark) from None
-    families = spec.get("families") if isinstance(spec, Record) else None
-    if not isinstance(families, Record) or not families:
-        raise DataError("fonts.yaml needs 'families:', each with regular/bold/italic/bold_italic font files",
-                        getattr(spec, "mark", None) or Mark(shown, 1, 1))
-    if len(families) > MAX_FAMILIES:
-        raise DataError(f"fonts.yaml names {len(families):,} families; pnp takes at most {MAX_FAMILIES}",
-                        families.mark_of(list(families)[MAX_FAMILIES]))
+    families = _families(spec, shown)
     fonts, read = FontSet({}, {}), FontsRead()
     files: list[tuple[Path, tuple[int, ...]]] = []  # each font file read, with its status then
     for family, styles in families.items():
@@ -408,6 +409,21 @@ def load_fonts(project: Project) -> "FontSet":
             fonts.name_marks[family] = styles.mark_of("name")
     _LOADED[path] = (digest, fonts, tuple(files))
     return fonts
+
+
+def _families(spec: object, shown: str) -> Record:
+    """fonts.yaml's `families:`, DataError at its line when it is not a mapping of at most MAX_FAMILIES, or the
+    file holds another key (a key misspelt was read as nothing)."""
+    families = spec.get("families") if isinstance(spec, Record) else None
+    if not isinstance(families, Record) or not families:
+        raise DataError("fonts.yaml needs 'families:', each with regular/bold/italic/bold_italic font files",
+                        getattr(spec, "mark", None) or Mark(shown, 1, 1))
+    if isinstance(spec, Record) and (other := next((key for key in spec if key != "families"), None)) is not None:
+        raise DataError(f"fonts.yaml does not take {named(spec.key_quoted(other))}; it takes families", spec.key_mark(other))
+    if len(families) > MAX_FAMILIES:
+        raise DataError(f"fonts.yaml names {len(families):,} families; pnp takes at most {MAX_FAMILIES}",
+                        families.mark_of(list(families)[MAX_FAMILIES]))
+    return families
 
 
 def _check_not_spelt_otherwise(project: Project) -> None:
@@ -522,6 +538,61 @@ def _check_tables_within(font: bytes, what: str, mark: Mark | None) -> None:
             if all(0x20 <= c < 0x7F for c in beyond) else "table directory, or a table it lists,"
         raise DataError(f"{what} cannot be loaded: its {which} lies past the file's end ({len(font):,} bytes): a file "
                         "cut short or damaged?", mark)
+
+
+# The bytes of the tables of fixed size ReportLab reads fields of (OpenType's sizes; OS/2's of its version 0, maxp's
+# of its version 0.5): one cut short was read on into the table after it, its fields made of that table's bytes
+_FIXED_TABLE_BYTES = {b"head": 54, b"hhea": 36, b"maxp": 6, b"post": 32, b"OS/2": 78}
+
+
+def _check_fixed_tables_whole(font: bytes, what: str, mark: Mark | None) -> None:
+    """DataError when a table of the font's (of a collection's first font's) of _FIXED_TABLE_BYTES is shorter: a
+    head table of 20 bytes was refused as "tables do not agree (IndexError: list index out of range)"."""
+    try:
+        short = next(((tag, length) for _, tag, _, length in _directory(font)
+                      if length < _FIXED_TABLE_BYTES.get(tag, 0)), None)
+    except struct.error:  # the directory cut short: _check_tables_within said so
+        return
+    if short is not None:
+        raise DataError(f"{what} cannot be loaded: its {short[0].decode()} table holds {short[1]:,} bytes, where "
+                        f"one holds {_FIXED_TABLE_BYTES[short[0]]}: a file cut short or damaged?", mark)
+
+
+def _check_outlines_table(font: bytes, what: str, mark: Mark | None) -> None:
+    """DataError when the font (of a collection, its first) has no glyf table, a TrueType font's outlines: ReportLab
+    read it without and failed subsetting it, said in Python's words ("KeyError: 'glyf'")."""
+    try:
+        if next(_tables(font, b"glyf"), None) is not None:
+            return
+    except struct.error:  # the directory cut short: _check_tables_within said so
+        return
+    kind = "an OpenType font of PostScript outlines (a CFF table), which pnp does not embed" \
+        if next(_tables(font, b"CFF "), None) is not None else "a damaged file?"
+    raise DataError(f"{what} cannot be loaded: it has no glyf table, where a TrueType font holds its outlines: {kind}",
+                    mark)
+
+
+def _check_metrics_and_locations_within(font: bytes, what: str, mark: Mark | None) -> None:
+    """DataError when the font's hmtx table (each glyph's advance) or loca table (where each glyph's outline
+    begins) is shorter than its glyph count (maxp) and its count of advances (hhea) say: ReportLab reads on past
+    the table, into the tables after it, and a font whose hmtx was cut short printed its letters at the widths
+    another table's bytes made, exit 0 (or past the file's end: "unpack requires a buffer of 2 bytes"). A table
+    missing or cut short before these counts is left to ReportLab, which says so."""
+    try:
+        tables = {tag: (table, length) for _, tag, table, length in _directory(font)}
+        glyphs = struct.unpack_from(">H", font, tables[b"maxp"][0] + 4)[0]
+        advances = struct.unpack_from(">H", font, tables[b"hhea"][0] + 34)[0]
+        long_locations = struct.unpack_from(">h", font, tables[b"head"][0] + 50)[0] == 1
+        needed = {b"hmtx": 4 * advances + 2 * max(glyphs - advances, 0),
+                  b"loca": (glyphs + 1) * (4 if long_locations else 2)}
+        short = next(((tag, tables[tag][1], size) for tag, size in needed.items() if tables[tag][1] < size), None)
+    except (KeyError, struct.error):
+        return
+    if short is not None:
+        tag, length, size = short
+        raise DataError(f"{what} cannot be loaded: its {tag.decode()} table holds {length:,} bytes where its "
+                        f"{glyphs:,} glyphs (its maxp table) and {advances:,} advances (its hhea table) need "
+                        f"{size:,}: a file cut short or damaged?", mark)
 
 
 def _check_character_maps(font: bytes, what: str, mark: Mark | None) -> None:
@@ -754,6 +825,10 @@ def _check_code_points(face: TTFontFace, what: str, mark: Mark | None) -> None:
 
 # The characters ReportLab refuses in a font's PostScript name (besides those past ASCII): PostScript's delimiters
 _POSTSCRIPT_DELIMITERS = frozenset("[](){}<>/%")
+# The longest PostScript name OpenType allows: a PDF writes the name as its fonts' name, after a subset's tag of 7
+# (pnp may add 9 of its digest), and PDF's names are at most 127 bytes: a font named by 30,000 characters was
+# embedded so, and readers said "name token is longer than what the specification says it can be"
+MAX_POSTSCRIPT_NAME = 63
 _NAME_IDS = ((6, "PostScript name"), (4, "full name"), (1, "family name"))  # ReportLab's choice of the name, in order
 
 
@@ -815,6 +890,10 @@ def _check_name_characters(font: bytes, what: str, mark: Mark | None) -> None:
     if not name_id:  # ReportLab then falls into a setting its own version lacks, and said so in Python's words
         raise DataError(f"{what} cannot be used: its name table holds no PostScript name, full name or family name "
                         "(IDs 6, 4, 1), which a PDF names a font by; use a font that names itself", mark)
+    if len(name) > MAX_POSTSCRIPT_NAME:
+        raise DataError(f"{what} cannot be used: its {dict(_NAME_IDS)[name_id]} (its name table's ID {name_id}) is "
+                        f"{len(name):,} characters long, which a PDF names a font by; OpenType's PostScript names "
+                        f"are at most {MAX_POSTSCRIPT_NAME}: use a font that names itself so", mark)
     bad = next((ch for ch in name if ch != " " and (ord(ch) < 0x21 or ord(ch) > 0x7E or ch in _POSTSCRIPT_DELIMITERS)),
                None)
     if bad is None:
@@ -952,10 +1031,11 @@ def _subsets_walk(face: TTFontFace, codes: list[int]) -> int:
     return walked
 
 
-def _check_outlines(face: TTFontFace, what: str, mark: Mark | None) -> None:
-    """DataError when a character the font maps has a glyph of more than MAX_GLYPH_POINTS points, its composite
-    glyphs' parts counted as often as they are placed (a glyph made of itself, through others, has no end).
-    _check_embeddable walked every composite already, so each record read here is one ReportLab read too."""
+def _check_outlines(face: TTFontFace, what: str, mark: Mark | None) -> int:
+    """The points of the outlines of the glyphs the font maps, each glyph once (as _check_glyph_reach loads
+    them); DataError when a character the font maps has a glyph of more than MAX_GLYPH_POINTS points, its
+    composite glyphs' parts counted as often as they are placed (a glyph made of itself, through others, has no
+    end). _check_embeddable walked every composite already, so each record read here is one ReportLab read too."""
     data, positions, glyphs = face._ttf_data, face.glyphPos, face.get_table_pos("glyf")[0]
     points: dict[int, float] = {}  # glyph -> its outline's points (math.inf while it is being counted: a loop)
 
@@ -975,20 +1055,25 @@ def _check_outlines(face: TTFontFace, what: str, mark: Mark | None) -> None:
             total, at, flags = 0, at + 10, _MORE_COMPONENTS
             while flags & _MORE_COMPONENTS and total <= MAX_GLYPH_POINTS:
                 flags, component = struct.unpack_from(">HH", data, at)
-                total += counted(component, depth + 1) if component < len(positions) - 1 else 0
+                # (each part placed counts as a point too: FreeType loads it anew wherever it is placed, and a
+                # 300 KB font whose glyph placed 200 parts of 200 parts of 200 empty glyphs, no point at all, took
+                # validation 31 s and 430 MB, FreeType loading 8 million parts; 1,000 of each ran for hours)
+                total += 1 + (counted(component, depth + 1) if component < len(positions) - 1 else 0)
                 at += 4 + _COMPONENT_ARGUMENTS[flags & 1] + _component_scale(flags)
         points[glyph] = total
         return total
 
+    mapped: dict[int, float] = {}  # glyph -> its points, of each glyph a character maps
     for code, glyph in sorted(face.charToGlyph.items()):
         try:
-            if glyph < len(positions) - 1 and counted(glyph) > MAX_GLYPH_POINTS:
+            if glyph < len(positions) - 1 and (mapped.setdefault(glyph, counted(glyph))) > MAX_GLYPH_POINTS:
                 raise DataError(f"{what} cannot be used: its character U+{code:04X} ({_shown_character(code)}) is "
-                                f"drawn with more than {MAX_GLYPH_POINTS:,} points (its composite glyph's parts, "
-                                "counted as often as placed); many PDF readers draw nothing of such a glyph (a real "
+                                f"drawn with more than {MAX_GLYPH_POINTS:,} points (its composite glyph's parts and "
+                                "their points, counted as often as placed); many PDF readers draw nothing of such a glyph (a real "
                                 "font's most complex have thousands)", mark)
         except struct.error:  # a table cut short: the subsetting check met it first
-            return
+            break
+    return int(sum(mapped.values()))
 
 
 _MORE_COMPONENTS = 1 << 5
@@ -1022,7 +1107,7 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
     for style in STYLES:
         key = style if style in styles else "regular"
         file, where = styles[key], styles.mark_of(key)
-        if not isinstance(file, str):
+        if not isinstance(file, str) or blank(file):  # (an empty one was 'a folder': the folder of fonts.yaml)
             raise DataError(f"font file for {named(family)} {style} must be a file name", where)
         real = _inside(project, path.parent / file, where, "font file", shown=file)
         # the file's own path and status in the name: two projects in one process never share a registration,
@@ -1055,6 +1140,7 @@ class FontsRead:
 
     bytes: int = 0
     glyphs: int = 0
+    points: int = 0  # of the glyphs' outlines they map (MAX_FONT_POINTS)
 
 
 def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | None, what: str,
@@ -1079,6 +1165,9 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
                         f"{MAX_COLLECTION_FONTS} (the largest hold a few dozen)", where)
     _check_font_kind(raw, what, where)
     _check_tables_within(raw, what, where)
+    _check_fixed_tables_whole(raw, what, where)
+    _check_metrics_and_locations_within(raw, what, where)
+    _check_outlines_table(raw, what, where)
     _check_character_maps(raw, what, where)
     _check_map_is_unicode(raw, what, where)
     _check_licence_allows_subsets(raw, what, where)
@@ -1099,7 +1188,12 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     _check_metrics(font.face, what, where)
     digest = hashlib.sha256(raw).digest()
     _check_embeddable(font, digest, what, where)
-    _check_outlines(font.face, what, where)
+    read.points += _check_outlines(font.face, what, where)
+    if read.points > MAX_FONT_POINTS:
+        raise DataError(f"the font files fonts.yaml names draw the characters they map with more than "
+                        f"{MAX_FONT_POINTS:,} points of outlines together, each glyph and file counted once (pnp "
+                        "measures every glyph; real fonts' glyphs have tens of points each): name a font file "
+                        "whose glyphs are drawn with fewer points, or fewer font files", where)
     try:  # (opened once for both checks: it copies the font, up to 64 MB, and FreeType parses it)
         measured = _measured(raw)
     except (OSError, ValueError) as e:
