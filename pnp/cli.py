@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import click
 
-from . import __version__, cache, project as project_mod
+from . import __version__, cache, project as project_mod, ready_for_interrupts
 from .errors import PnpError, UsageError, cannot_write, unforeseen
 from .report import Diagnostic, Report, bounded_message, counted, printable, shell_word, shown
 from .units import IMPOSITIONS, MARK_STYLES, PAPER_SIZES
@@ -1339,6 +1339,7 @@ def _current_folder_there() -> bool:
 
 def main() -> None:
     _COMMAND_LINE["on"] = True
+    ready_for_interrupts()
     try:
         cli.main()
     except OSError as e:
