@@ -25,10 +25,30 @@ def _interrupted_while_starting(signum: int, frame: object) -> None:
     os._exit(1)
 
 
+_MAIN_PROCESS = [0]  # the process whose command line took the handlers below (ready_for_interrupts)
+
+
+def _terminated(signum: int, frame: types.FrameType | None) -> None:
+    """SIGTERM or SIGHUP (a terminal closed, `kill`, a CI's timeout) ends a command as Ctrl-C does, its clean-up
+    run: it ended pnp where it stood, and a build left its temporary files (.done.pnp-....tmp) in the output
+    folder until the next run. A worker process forked since ends by the signal itself, as it did."""
+    if os.getpid() != _MAIN_PROCESS[0]:
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+        return
+    raise KeyboardInterrupt
+
+
 def ready_for_interrupts() -> None:
-    """Ctrl-C raises KeyboardInterrupt again, as the commands expect (their clean-up runs, click says Aborted!)."""
+    """Ctrl-C raises KeyboardInterrupt again, as the commands expect (their clean-up runs, click says Aborted!);
+    so do SIGTERM and SIGHUP, unless ignored (nohup)."""
     if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    _MAIN_PROCESS[0] = os.getpid()
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) == signal.SIG_DFL:
+            signal.signal(number, _terminated)
 
 
 # only when pnp itself is the program (its script, or python -m pnp, whose argv[0] is -m while it is found):
