@@ -1,5 +1,58 @@
 """pnp: turn a game's YAML card databases into validated, print-ready PDFs."""
 
+import os
+import signal
+import sys
+import types
+
 __version__ = "0.1.0"
 # the /Creator every PDF pnp writes starts with: how pnp tells its own PDF from a user's (project.refuse_unmarked_pdf)
 PDF_CREATOR = "pnp"
+
+# ReportLab, when first imported, runs ~/.reportlab_mods and ~/.reportlab_settings (or modules of those names on the
+# import path) as Python: code outside the project, which could also change the bytes of every PDF, and with HOME
+# a file (HOME=/dev/null in a service) its import ended in pnp's internal error (NotADirectoryError). Empty modules
+# of those names, in place before ReportLab's first import, are what it finds instead: it reads neither file.
+for _name in ("reportlab_mods", "reportlab_settings"):
+    sys.modules.setdefault(_name, types.ModuleType(_name))
+
+
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    """Ctrl-C before pnp's command line runs: nothing is written yet, so pnp ends at once, as click says an
+    interrupted command ended (a KeyboardInterrupt raised in the import of pnp's modules, a second or so, printed
+    Python's traceback)."""
+    os.write(2, b"\nAborted!\n")
+    os._exit(1)
+
+
+_MAIN_PROCESS = [0]  # the process whose command line took the handlers below (ready_for_interrupts)
+
+
+def _terminated(signum: int, frame: types.FrameType | None) -> None:
+    """SIGTERM or SIGHUP (a terminal closed, `kill`, a CI's timeout) ends a command as Ctrl-C does, its clean-up
+    run: it ended pnp where it stood, and a build left its temporary files (.done.pnp-....tmp) in the output
+    folder until the next run. A worker process forked since ends by the signal itself, as it did."""
+    if os.getpid() != _MAIN_PROCESS[0]:
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+        return
+    raise KeyboardInterrupt
+
+
+def ready_for_interrupts() -> None:
+    """Ctrl-C raises KeyboardInterrupt again, as the commands expect (their clean-up runs, click says Aborted!);
+    so do SIGTERM and SIGHUP, unless ignored (nohup)."""
+    if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    _MAIN_PROCESS[0] = os.getpid()
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) == signal.SIG_DFL:
+            signal.signal(number, _terminated)
+
+
+# only when pnp itself is the program (its script, or python -m pnp, whose argv[0] is -m while it is found):
+# a program importing pnp keeps its own Ctrl-C
+if os.path.basename(sys.argv[0] if sys.argv else "") in ("pnp", "pnp.exe", "-m") and \
+        signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _interrupted_while_starting)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import click
 
-from . import __version__, cache, project as project_mod
+from . import __version__, cache, project as project_mod, ready_for_interrupts
 from .errors import PnpError, UsageError, cannot_write, unforeseen
 from .report import Diagnostic, Report, bounded_message, counted, printable, shell_word, shown
 from .units import IMPOSITIONS, MARK_STYLES, PAPER_SIZES
@@ -1180,12 +1180,18 @@ def serve(ctx: click.Context, games: tuple[str, ...], port: int, host: str, allo
         if not_a_host_name(name):
             raise UsageError(f"--allow-host {shown(name)}: not a host name; give the name alone, such as "
                              "preview.lan (no port, no http://)")
+    no_such_host = UsageError(f"--host {shown(host)}: this computer finds no such address or host name; give an "
+                              "address such as 127.0.0.1 (this computer) or 0.0.0.0 (every network), without a port "
+                              "(--port is the port)")
+    try:  # a name past ASCII goes to the resolver in its IDNA form, which one of bytes not UTF-8 or a label over
+        # 63 letters has none of: the socket's TypeError or UnicodeError was pnp's internal error
+        host.isascii() or host.encode("idna")
+    except UnicodeError:
+        raise no_such_host from None
     try:
         run(project, selected, host, port, _on_listening, allow_hosts)
     except socket.gaierror:  # (said in the resolver's words, "Name or service not known", for `--host localhost:80`)
-        raise UsageError(f"--host {shown(host)}: this computer finds no such address or host name; give an address "
-                         "such as 127.0.0.1 (this computer) or 0.0.0.0 (every network), without a port (--port is "
-                         "the port)") from None
+        raise no_such_host from None
     except OSError as e:
         # (escaped: a --host typed with a line break split the refusal in two lines, the second forged)
         raise UsageError(f"cannot listen on {printable(host)}:{port}: {e.strerror or e}") from None
@@ -1339,6 +1345,7 @@ def _current_folder_there() -> bool:
 
 def main() -> None:
     _COMMAND_LINE["on"] = True
+    ready_for_interrupts()
     try:
         cli.main()
     except OSError as e:

@@ -236,3 +236,20 @@ def test_a_manifest_that_is_a_link_to_itself_is_not_pnps_and_no_bug(tmp_path, ow
     loop = tmp_path / "manifest.json"
     loop.symlink_to("manifest.json")
     assert sealed(loop) is False
+
+
+def test_reportlab_reads_nothing_in_the_users_home(tmp_path, monkeypatch):
+    """ReportLab's import ran ~/.reportlab_mods and ~/.reportlab_settings (code outside the project, which could
+    change every PDF's bytes), and with HOME a file it ended in pnp's internal error (NotADirectoryError)."""
+    import importlib
+
+    import reportlab
+    from reportlab import rl_config
+
+    marker = tmp_path / "ran"
+    for name in (".reportlab_mods", ".reportlab_settings"):
+        (tmp_path / name).write_text(f"open({str(marker)!r}, 'a').write({name!r})\n")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    importlib.reload(reportlab)  # (its import's own code, run again as a first import runs it)
+    rl_config._defaults_init()
+    assert not marker.exists()

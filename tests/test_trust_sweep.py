@@ -128,6 +128,25 @@ def test_python_m_pnp_in_a_deleted_folder_is_no_traceback(tmp_path):
     assert "Traceback" not in result.stdout and "current folder is gone" in result.stdout
 
 
+def test_ctrl_c_while_pnp_starts_is_no_traceback():
+    """Ctrl-C in the second or so pnp's modules take to import printed Python's traceback (KeyboardInterrupt)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    code = "import os, signal, sys; sys.argv[0] = 'pnp'; import pnp; os.kill(os.getpid(), signal.SIGINT); " \
+           "import time; time.sleep(30)"
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and result.stderr.strip() == "Aborted!"
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_sigterm_and_sighup_end_a_command_as_ctrl_c_does(name):
+    """SIGTERM and SIGHUP ended pnp where it stood: a build left its temporary files in the output folder."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    code = f"import os, signal, time, pnp; pnp.ready_for_interrupts(); os.kill(os.getpid(), signal.{name}); " \
+           "time.sleep(30)"
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert "KeyboardInterrupt" in result.stderr
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full, a disk always full")
 def test_output_sent_to_a_full_disk_is_one_line_of_error_not_a_traceback(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(REPO)}

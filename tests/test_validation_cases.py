@@ -99,12 +99,15 @@ def test_a_value_typed_with_a_line_break_is_said_in_one_line(project, args):
         result.output
 
 
-@pytest.mark.parametrize("host", ["localhost:80", "-"])
+@pytest.mark.parametrize("host", ["localhost:80", "-", "\udcff", "ü" * 64])
 def test_a_host_no_one_can_find_is_said_in_pnps_words(project, host):
     """`serve --host localhost:80` said the resolver's words: "cannot listen on localhost:80:8000: Name or service
-    not known"."""
+    not known"; a byte not UTF-8 (typed in another encoding) or a label past 63 letters, which have no IDNA form,
+    were pnp's internal error (TypeError)."""
+    from pnp.report import shown
+
     result = run(project, "serve", "--host", host, "--port", "0")
-    assert result.exit_code == 2 and f"--host '{host}': this computer finds no such address" in result.output, \
+    assert result.exit_code == 2 and f"--host {shown(host)}: this computer finds no such address" in result.output, \
         result.output
 
 
