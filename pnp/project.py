@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     import PIL.Image
 
 from . import PDF_CREATOR
-from .errors import TEMPORARY_NAME, DataError, LoadError, ReadFault, UsageError, in_the_way, write_refused
+from .errors import (TEMPORARY_NAME, DataError, LoadError, ReadFault, UsageError, in_the_way, is_temporary,
+                     temporary_name, write_refused)
 from .options import did_you_mean
 from .units import PAPER_SIZES
 from .report import QUOTE_LIMIT, Mark, named, printable, shortened, shown
@@ -1032,11 +1033,12 @@ def _remove_dead_writers(path: Path, mine: Path) -> None:
         import fcntl
     except ImportError:
         return
-    ours = (TEMPORARY_NAME if not os.path.lexists(path.parent / LOCK_NAME)
-            else re.compile(re.escape(f".{path.name}.pnp-") + r"[0-9a-f]{12}\.tmp"))
+    every = not os.path.lexists(path.parent / LOCK_NAME)
     with contextlib.suppress(OSError), os.scandir(path.parent) as entries:
         for entry in entries:
-            if entry.name == mine.name or not ours.fullmatch(entry.name) or not entry.is_file(follow_symlinks=False):
+            if (entry.name == mine.name or not is_temporary(entry.name)
+                    or not (every or entry.name.startswith(f".{path.name}.pnp-"))
+                    or not entry.is_file(follow_symlinks=False)):
                 continue
             with contextlib.suppress(OSError):
                 if time.time() - entry.stat(follow_symlinks=False).st_mtime < _DEAD_AFTER:
@@ -1376,7 +1378,7 @@ def temporary_beside(path: Path, folder: bool = False) -> Path:
     here); in an output folder, only while its lock is held (output_lock removes those a killed pnp left)."""
     path = Path(path)
     while True:
-        tmp = path.with_name(f".{path.name}.pnp-{secrets.token_hex(6)}.tmp")
+        tmp = path.with_name(temporary_name(path.name, secrets.token_hex(4)))
         try:
             held = _HELD_FOLDERS.get(os.path.abspath(tmp.parent))  # (in the folder locked: see _opened_at)
             if folder:
@@ -1402,7 +1404,7 @@ def remove_killed_writes(folder: Path, written: Callable[[str], bool]) -> None:
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
             name = entry.name[1:-len(".pnp-000000000000.tmp")]  # (TEMPORARY_NAME: .<name>.pnp-<12 hex>.tmp)
-            if TEMPORARY_NAME.fullmatch(entry.name) and written(name) and entry.is_file(follow_symlinks=False):
+            if is_temporary(entry.name) and written(name) and entry.is_file(follow_symlinks=False):
                 with contextlib.suppress(OSError):
                     os.unlink(entry.path)
 
@@ -1513,7 +1515,7 @@ def remove_leftovers(folder: Path) -> None:
 
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
-            if not TEMPORARY_NAME.fullmatch(entry.name):
+            if not is_temporary(entry.name):  # (a user's file named alike is kept)
                 continue
             if entry.is_dir(follow_symlinks=False):
                 _put_back(folder, entry.name)
