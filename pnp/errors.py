@@ -84,6 +84,20 @@ def temporary_name(name: str, random: str) -> str:
     return f".{name}.pnp-{random}{_check_digits(name, random)}.tmp"
 
 
+def scratch_name(prefix: str, random: str) -> str:
+    """The name of a scratch folder of pnp's (project.locked_scratch): `prefix`, `random` (4 hex digits) and their
+    4 check digits, so that the clean-up of killed runs' folders tells them from a user's named alike."""
+    return f"{prefix}{random}{_check_digits(prefix, random)}"
+
+
+def is_scratch(prefix: str, entry: str) -> bool:
+    """Whether `entry` is a name scratch_name gives with `prefix`: `pnp new` removed a designer's own folder
+    `.pnp-new-mynotes1/` in the project (any 8 letters or digits), and `changes --since` one `pnp-since-...` of the
+    system's temporary folder, a user's files and all, once a minute old."""
+    random = entry[len(prefix):len(prefix) + 4]
+    return entry.startswith(prefix) and len(entry) == len(prefix) + 8 and entry == scratch_name(prefix, random)
+
+
 def is_temporary(entry: str) -> bool:
     """Whether the file name `entry` is one pnp gave a temporary (temporary_name), which a clean-up may remove:
     TEMPORARY_NAME alone took a designer's own `.notes.pnp-aaaaaaaaaaaa.tmp` in cards/ (removed by the next
