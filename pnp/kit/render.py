@@ -316,7 +316,9 @@ def _refuse_foreign(folder: Path, manifest: str, listed: "set[str] | bool | None
     with contextlib.suppress(FileNotFoundError, NotADirectoryError):
         if stat.S_ISDIR((folder / manifest).lstat().st_mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(folder / manifest))
-    for name in sorted({manifest, *written}):
+    # the manifest first: a game named before it ('g': g-a4.pdf) had its kit's first PDF refused as 'no manifest.json
+    # beside it lists it', a manifest.json of another game's or damaged beside it, which was never named
+    for name in [manifest, *sorted(set(written) - {manifest})]:
         path = folder / name
         try:
             if not stat.S_ISREG(path.lstat().st_mode):  # (a link or a pipe is refused by commit_files, a folder by
