@@ -1,6 +1,7 @@
 """Every exception pnp raises for a user's mistake, and the one it says for its own bugs. None of them knows the
 command line: cli shows them."""
 import errno
+import hashlib
 import os
 import re
 import traceback
@@ -70,6 +71,42 @@ class OutputError(PnpError):
 
 # what project.temporary_beside names: pnp's own mark in it, since an --out folder may hold other programs' files
 TEMPORARY_NAME = re.compile(r"\..+\.pnp-[0-9a-f]{12}\.tmp", re.S)
+
+
+def _check_digits(name: str, random: str) -> str:
+    """The last 4 of a temporary's 12 hex digits: a digest of the rest of its name (see temporary_name)."""
+    return hashlib.sha256(f"{name}\0{random}".encode("utf-8", "surrogateescape")).hexdigest()[:4]
+
+
+def temporary_name(name: str, random: str) -> str:
+    """The name of pnp's temporary for the file `name` (TEMPORARY_NAME), `random` its 8 random hex digits, the
+    4 that follow their check: what tells pnp's own from a user's file named alike (is_temporary)."""
+    return f".{name}.pnp-{random}{_check_digits(name, random)}.tmp"
+
+
+def scratch_name(prefix: str, random: str) -> str:
+    """The name of a scratch folder of pnp's (project.locked_scratch): `prefix`, `random` (4 hex digits) and their
+    4 check digits, so that the clean-up of killed runs' folders tells them from a user's named alike."""
+    return f"{prefix}{random}{_check_digits(prefix, random)}"
+
+
+def is_scratch(prefix: str, entry: str) -> bool:
+    """Whether `entry` is a name scratch_name gives with `prefix`: `pnp new` removed a designer's own folder
+    `.pnp-new-mynotes1/` in the project (any 8 letters or digits), and `changes --since` one `pnp-since-...` of the
+    system's temporary folder, a user's files and all, once a minute old."""
+    random = entry[len(prefix):len(prefix) + 4]
+    return entry.startswith(prefix) and len(entry) == len(prefix) + 8 and entry == scratch_name(prefix, random)
+
+
+def is_temporary(entry: str) -> bool:
+    """Whether the file name `entry` is one pnp gave a temporary (temporary_name), which a clean-up may remove:
+    TEMPORARY_NAME alone took a designer's own `.notes.pnp-aaaaaaaaaaaa.tmp` in cards/ (removed by the next
+    `convert` beside it), in an icons folder or in an output folder for a killed pnp's, and deleted it. A name
+    alike whose check digits do not match is one pnp never made (1 in 65,536 matches by chance)."""
+    if not TEMPORARY_NAME.fullmatch(entry):
+        return False
+    digits = entry[-len("000000000000.tmp"):-len(".tmp")]
+    return digits[8:] == _check_digits(entry[1:-len(".pnp-000000000000.tmp")], digits[:8])
 
 
 class ReadFault(OSError):

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     import PIL.Image
 
 from . import PDF_CREATOR
-from .errors import TEMPORARY_NAME, DataError, LoadError, ReadFault, UsageError, in_the_way, write_refused
+from .errors import (TEMPORARY_NAME, DataError, LoadError, ReadFault, UsageError, in_the_way, is_scratch,
+                     is_temporary, scratch_name, temporary_name, write_refused)
 from .options import did_you_mean
 from .units import PAPER_SIZES
 from .report import QUOTE_LIMIT, Mark, named, printable, shortened, shown
@@ -967,14 +968,18 @@ _DEAD_AFTER = 60.0  # seconds
 
 @contextlib.contextmanager
 def locked_scratch(parent: Path, prefix: str) -> Iterator[Path]:
-    """A folder of this pnp's own made in `parent` (named `prefix` and tempfile.mkdtemp's 8 random characters),
-    locked (an flock on the folder) while this pnp lives and removed when done. The folders of that prefix that
+    """A folder of this pnp's own made in `parent` (named `prefix` and 8 hex digits, 4 random and their check:
+    errors.scratch_name), locked (an flock on the folder) while this pnp lives and removed when done. The folders of that prefix that
     killed pnps left behind are removed first: a SIGKILL runs no clean-up, and each killed `pnp new` (in the
     project) or `pnp changes --since COMMIT` (in the system's temporary folder, a copy of the game at that
     commit) left its folder there for good. A folder of a live pnp (its lock held) is kept."""
-    import tempfile
-
-    scratch = Path(tempfile.mkdtemp(dir=parent, prefix=prefix))
+    while True:
+        scratch = parent / scratch_name(prefix, secrets.token_hex(2))
+        try:
+            os.mkdir(scratch, 0o700)  # (as tempfile.mkdtemp: private)
+            break
+        except FileExistsError:
+            continue
     held = _lock_folder(scratch)
     try:
         _remove_dead_scratch(parent, prefix, scratch)
@@ -1007,10 +1012,9 @@ def _lock_folder(folder: Path) -> int | None:
 def _remove_dead_scratch(parent: Path, prefix: str, mine: Path) -> None:
     """Remove the folders of `parent` named as locked_scratch names them with `prefix` (no link), untouched for
     _DEAD_AFTER and whose lock no live pnp holds: a killed pnp's. Another pnp at work keeps its own."""
-    named = re.compile(re.escape(prefix) + r"[a-z0-9_]{8}")  # (what tempfile.mkdtemp names a folder)
     with contextlib.suppress(OSError), os.scandir(parent) as entries:
         dead = [entry.path for entry in entries
-                if entry.name != mine.name and named.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False)
+                if entry.name != mine.name and is_scratch(prefix, entry.name) and entry.is_dir(follow_symlinks=False)
                 and time.time() - entry.stat(follow_symlinks=False).st_mtime >= _DEAD_AFTER]
     for path in dead:
         held = _lock_folder(Path(path))
@@ -1050,11 +1054,12 @@ def _remove_dead_writers(path: Path, mine: Path) -> None:
         import fcntl
     except ImportError:
         return
-    ours = (TEMPORARY_NAME if not os.path.lexists(path.parent / LOCK_NAME)
-            else re.compile(re.escape(f".{path.name}.pnp-") + r"[0-9a-f]{12}\.tmp"))
+    every = not os.path.lexists(path.parent / LOCK_NAME)
     with contextlib.suppress(OSError), os.scandir(path.parent) as entries:
         for entry in entries:
-            if entry.name == mine.name or not ours.fullmatch(entry.name) or not entry.is_file(follow_symlinks=False):
+            if (entry.name == mine.name or not is_temporary(entry.name)
+                    or not (every or entry.name.startswith(f".{path.name}.pnp-"))
+                    or not entry.is_file(follow_symlinks=False)):
                 continue
             with contextlib.suppress(OSError):
                 if time.time() - entry.stat(follow_symlinks=False).st_mtime < _DEAD_AFTER:
@@ -1394,7 +1399,7 @@ def temporary_beside(path: Path, folder: bool = False) -> Path:
     here); in an output folder, only while its lock is held (output_lock removes those a killed pnp left)."""
     path = Path(path)
     while True:
-        tmp = path.with_name(f".{path.name}.pnp-{secrets.token_hex(6)}.tmp")
+        tmp = path.with_name(temporary_name(path.name, secrets.token_hex(4)))
         try:
             held = _HELD_FOLDERS.get(os.path.abspath(tmp.parent))  # (in the folder locked: see _opened_at)
             if folder:
@@ -1420,7 +1425,7 @@ def remove_killed_writes(folder: Path, written: Callable[[str], bool]) -> None:
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
             name = entry.name[1:-len(".pnp-000000000000.tmp")]  # (TEMPORARY_NAME: .<name>.pnp-<12 hex>.tmp)
-            if TEMPORARY_NAME.fullmatch(entry.name) and written(name) and entry.is_file(follow_symlinks=False):
+            if is_temporary(entry.name) and written(name) and entry.is_file(follow_symlinks=False):
                 with contextlib.suppress(OSError):
                     os.unlink(entry.path)
 
@@ -1531,7 +1536,7 @@ def remove_leftovers(folder: Path) -> None:
 
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
-            if not TEMPORARY_NAME.fullmatch(entry.name):
+            if not is_temporary(entry.name):  # (a user's file named alike is kept)
                 continue
             if entry.is_dir(follow_symlinks=False):
                 _put_back(folder, entry.name)

@@ -761,6 +761,26 @@ def test_a_kind_the_game_no_longer_has_leaves_no_pdf_beside_the_new_kit(project)
     assert (folder / "notes.pdf").read_bytes() == b"the user's own\n"
 
 
+def test_a_received_kits_manifest_has_none_of_the_files_it_lists_read_or_removed(tmp_path, monkeypatch):
+    """A received folder's manifest listing every kind's name of a kit, each a 2 GB sparse file: a build hashed
+    them all (10 GB, 53 s) to tell whether they were the old kit's to remove. Of a manifest this user's pnp did
+    not write (not sealed) none is read or removed; of a sealed one, a file of another size than listed is not
+    read."""
+    from pnp.kit import render
+
+    read: list = []
+    monkeypatch.setattr(render, "sha256", lambda path, **kw: read.append(path) or "0" * 64)
+    (tmp_path / "manifest.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "g-boards-a4.pdf").write_bytes(b"x")
+    own = {"g-boards-a4.pdf"}
+    assert render._outgrown(tmp_path / "manifest.json", {"g-boards-a4.pdf": ("0" * 64, 1)}, set(), own) == []
+    monkeypatch.setattr(render, "sealed", lambda path: True)
+    assert render._outgrown(tmp_path / "manifest.json", {"g-boards-a4.pdf": ("0" * 64, 2**31)}, set(), own) == []
+    assert not read
+    assert render._outgrown(tmp_path / "manifest.json", {"g-boards-a4.pdf": ("0" * 64, 1)}, set(), own) == [
+        tmp_path / "g-boards-a4.pdf"]
+
+
 def test_a_pdf_of_the_last_kit_edited_since_is_kept_when_its_kind_goes(project):
     assert run(project, "build", "mini").exit_code == 0
     boards = project / "output/mini/mini-boards-a4.pdf"

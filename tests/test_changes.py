@@ -135,7 +135,9 @@ def test_changes_since_a_git_commit(tmp_path, monkeypatch):
     import time
 
     system_tmp = tmp_path / "tmp"
-    dead, fresh = (system_tmp / f"pnp-since-{n}" for n in ("dead0000", "fresh000"))
+    from pnp.errors import scratch_name
+
+    dead, fresh = (system_tmp / scratch_name("pnp-since-", n) for n in ("dead", "f7e5"))
     for folder in (dead, fresh):
         (folder / "project" / "cards").mkdir(parents=True)
     os.utime(dead, (time.time() - 3600,) * 2)

@@ -433,10 +433,12 @@ def test_an_icons_add_killed_while_writing_leaves_no_hidden_file_for_good(tmp_pa
     root = make_project(tmp_path / "proj")
     icons = root / "layouts/mini/icons"
     icons.mkdir()
-    left = [icons / ".anchor.svg.pnp-0123456789ab.tmp", icons / ".ATTRIBUTION.md.pnp-ba9876543210.tmp"]
+    from pnp.errors import temporary_name
+
+    left = [icons / temporary_name("anchor.svg", "01234567"), icons / temporary_name("ATTRIBUTION.md", "ba987654")]
     for path in left:
         path.write_bytes(b"<svg")
-    own = icons / ".notes.txt.pnp-0123456789ab.tmp"  # another file's, written a moment ago: perhaps a live pnp's
+    own = icons / temporary_name("notes.txt", "01234567")  # another file's, written a moment ago: perhaps a live pnp's
     own.write_bytes(b"mine")
     assert run(root, "icons", "add", "mini", "anchor", "--package", str(package)).exit_code == 0
     assert not any(p.exists() for p in left) and own.read_bytes() == b"mine"

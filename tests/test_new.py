@@ -124,10 +124,13 @@ def test_a_killed_news_staging_folder_is_removed_by_the_next_and_a_live_ones_kep
     from pnp import new as new_mod
 
     old = time.time() - 3600
-    dead, live, fresh = (tmp_path / f".pnp-new-{n}" for n in ("dead0000", "live0000", "fresh000"))
-    for folder in (dead, live, fresh):
+    from pnp.errors import scratch_name
+
+    dead, live, fresh = (tmp_path / scratch_name(".pnp-new-", n) for n in ("dead", "1ee0", "f7e5"))
+    mine = tmp_path / ".pnp-new-mynotes1"  # a designer's own folder named alike, a year old: kept
+    for folder in (dead, live, fresh, mine):
         (folder / "cards/g").mkdir(parents=True)
-    for folder in (dead, live):
+    for folder in (dead, live, mine):
         os.utime(folder, (old, old))
     held = os.open(live, os.O_RDONLY)
     try:
@@ -136,8 +139,8 @@ def test_a_killed_news_staging_folder_is_removed_by_the_next_and_a_live_ones_kep
     finally:
         os.close(held)
     assert not dead.exists() and live.is_dir() and fresh.is_dir()
-    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(new_mod.STAGING_PREFIX)) == [
-        fresh.name, live.name]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(new_mod.STAGING_PREFIX)) == sorted([
+        fresh.name, live.name, mine.name])
 
 
 @pytest.mark.parametrize("blocked", ["cards", "layouts"])
@@ -155,12 +158,14 @@ def test_new_where_a_games_folder_is_a_file_says_so_and_leaves_nothing(tmp_path,
 
 def test_new_in_a_project_it_may_not_write_names_the_project_not_its_staging_folder(tmp_path, monkeypatch):
     """A read-only project folder: refused at '.pnp-new-x1y2', the staging folder pnp could not make there."""
-    import tempfile
+    made = os.mkdir
 
-    def refused(dir, prefix):  # as os.mkdir says it in a folder without write permission (root ignores chmod)
-        raise PermissionError(errno.EACCES, "Permission denied", os.path.join(dir, prefix + "x1y2"))
+    def refused(path, *args, **kwargs):  # as os.mkdir says it in a folder without write permission (root ignores
+        if os.path.basename(path).startswith(".pnp-new-"):  # chmod)
+            raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+        return made(path, *args, **kwargs)
 
-    monkeypatch.setattr(tempfile, "mkdtemp", refused)
+    monkeypatch.setattr(os, "mkdir", refused)
     result = run(tmp_path, "new", "mygame")
     assert result.exit_code == 2 and result.output.startswith(".: error: cannot write"), result.output
     assert ".pnp-new" not in result.output

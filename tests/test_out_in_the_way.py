@@ -260,6 +260,20 @@ def test_a_folder_in_the_kit_manifests_place_is_said_there_not_at_the_kits_first
     assert refused.value.filename == str(tmp_path / "manifest.json")
 
 
+@pytest.mark.parametrize("there", [b'{"game": "other"}', b"[" * 5])
+def test_a_manifest_not_the_games_is_said_before_the_kits_files_it_does_not_list(tmp_path, there):
+    """A game named before 'manifest.json' (g: g-a4.pdf) had its kit's first PDF refused as 'no manifest.json
+    beside it lists it', beside a manifest.json of another game's or damaged, never named."""
+    from pnp.errors import UsageError
+    from pnp.kit.render import _refuse_foreign
+
+    (tmp_path / "manifest.json").write_bytes(there)
+    (tmp_path / "g-a4.pdf").write_bytes(b"%PDF-1.4 old")
+    with pytest.raises(UsageError) as refused:
+        _refuse_foreign(tmp_path, "manifest.json", None, ["g-a4.pdf"], "g", lambda p: p.name)
+    assert "not a manifest of g's kit" in refused.value.message and refused.value.mark.file == "manifest.json"
+
+
 def test_a_pipe_swapped_in_for_simulation_results_after_the_look_never_holds_the_run(tmp_path, monkeypatch):
     """simulate looked at output/<game>/simulation.json (an ordinary file), then opened the name: a named pipe
     put there between the two held the run for good. What is opened is checked again, without waiting."""

@@ -182,6 +182,31 @@ def test_a_record_listing_a_deeply_nested_name_is_checked_at_once(tmp_path):
     assert not_an_export(Project(tmp_path), folder, "mini", "png").startswith("holds a/a/notes.txt, which no")
 
 
+def test_a_received_record_listing_gigabytes_has_no_more_than_512_mb_of_them_read(tmp_path, monkeypatch):
+    """A received folder's export.json listing 5 files of 2 GB each (sparse: a few KB in an archive), their
+    sizes right, made every export read 10 GB (12 s) to tell whether they were as the export wrote them. Of a
+    record this user's pnp did not write (not sealed) at most 512 MB is read; past that the folder is refused
+    unread. One sealed is read whole (an export of the user's own, as large as pnp made it)."""
+    from pnp.export import run as export_run
+    from pnp.project import Project
+
+    read: list = []
+    monkeypatch.setattr(export_run, "_sha256_of", lambda path, *unchanged: read.append(path) or "0" * 64)
+    folder = tmp_path / "kits/mini/png"
+    folder.mkdir(parents=True)
+    files = []
+    for n in range(2):
+        with open(folder / f"{n}.png", "wb") as f:
+            f.truncate(300 * 2**20)
+        files.append({"path": f"{n}.png", "sha256": "0" * 64, "bytes": 300 * 2**20})
+    (folder / "export.json").write_text(json.dumps({"game": "mini", "format": "png", "files": files}))
+    monkeypatch.setattr(export_run, "sealed", lambda path: False)
+    said = export_run.not_an_export(Project(tmp_path), folder, "mini", "png")
+    assert said.startswith("holds files its export.json lists, more than 512 MB of them") and len(read) == 1
+    monkeypatch.setattr(export_run, "sealed", lambda path: True)
+    assert export_run.not_an_export(Project(tmp_path), folder, "mini", "png") is None and len(read) == 3
+
+
 def test_an_export_replaces_its_own_folder_but_not_a_file_added_to_it(exported):
     project, kits = exported
     (kits / "mini/tts/.DS_Store").write_bytes(b"\0\0\0\1Bud1\0")  # a file manager's own, left by looking at it

@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import struct
+import time
 import zipfile
 
 import openpyxl
@@ -3518,15 +3519,22 @@ def test_a_sheet_of_many_rows_reads_an_enum_of_many_values_without_a_scan_per_ce
 
 def test_a_convert_killed_while_writing_leaves_no_hidden_file_for_good(tmp_path):
     """SIGKILLed before its rename, `convert` left .cards.csv.pnp-<hex>.tmp in the game's cards folder, which no
-    later run removed. The next convert of that file removes it; another file's temporary is kept."""
+    later run removed. The next convert of that file removes it; another file's temporary is kept, and so is the
+    designer's own file named alike (it was deleted as a killed writer's once a minute old)."""
+    from pnp.errors import temporary_name
+
     root = make_project(tmp_path / "proj")
     folder = root / "cards/mini"
-    left = folder / ".cards.csv.pnp-0123456789ab.tmp"
+    left = folder / temporary_name("cards.csv", "01234567")
     left.write_bytes(b"id,na")
-    own = folder / ".cards.xlsx.pnp-0123456789ab.tmp"  # another file's: perhaps a live pnp's
-    own.write_bytes(b"mine")
+    own = folder / temporary_name("cards.xlsx", "01234567")  # another file's: perhaps a live pnp's
+    notes = folder / ".notes.pnp-aaaaaaaaaaaa.tmp"  # the designer's, a year old
+    for path in (own, notes):
+        path.write_bytes(b"mine")
+    os.utime(notes, (time.time() - 3e7,) * 2)
     assert run(root, "convert", str(folder / "cards.yaml"), "--to", "csv").exit_code == 0
     assert not left.exists() and own.read_bytes() == b"mine" and (folder / "cards.csv").is_file()
+    assert notes.read_bytes() == b"mine"
 
 
 def test_a_workbook_many_tables_read_is_checked_and_opened_once(tmp_path, monkeypatch):

@@ -656,7 +656,9 @@ def test_a_leftover_deeper_than_python_recurses_is_removed_by_a_loop(tmp_path):
     """A game folder someone sent with a killed run's leftover in its output holding folders 1,500 deep: its
     removal (shutil.rmtree, a call per folder) made every build 'a bug in pnp' (RecursionError). Said under a
     lowered recursion limit, so the tree stays shallow; a link in it is removed, not what it leads to."""
-    leftover = tmp_path / ".png.pnp-0123456789ab.tmp"
+    from pnp.errors import temporary_name
+
+    leftover = tmp_path / temporary_name("png", "01234567")
     deep = leftover / "/".join(["d"] * 300)
     deep.mkdir(parents=True)
     (deep / "f.png").write_bytes(b"x")

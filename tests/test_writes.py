@@ -21,6 +21,7 @@ from conftest import REPO, make_project, run
 from pnp.kit.inputs import listed_file, manifest_name, sha256
 from pnp.kit.run import already_built
 from pnp.cache import DiskCache, _checksum
+from pnp.errors import temporary_name
 from pnp.project import Project
 from pnp.units import MM, PrintOptions
 
@@ -113,7 +114,7 @@ def test_a_killed_writers_temporary_of_another_name_goes_outside_an_output_folde
 
     if output_folder:
         (tmp_path / LOCK_NAME).write_bytes(b"")
-    dead, fresh, live = (tmp_path / f".{name}.csv.pnp-0123456789ab.tmp" for name in ("new", "fresh", "live"))
+    dead, fresh, live = (tmp_path / temporary_name(f"{name}.csv", "01234567") for name in ("new", "fresh", "live"))
     for path in (dead, fresh, live):
         path.write_bytes(b"id,name\n")
     for path in (dead, live):
@@ -132,16 +133,17 @@ def test_what_a_killed_pnp_left_is_removed_by_the_next_writer_of_the_folder(tmp_
     folders for good; the next command holding the folder's lock removes those, and nothing else."""
     root = make_project(tmp_path / "p")
     folder, export = root / "output" / "mini", root / "output" / "mini" / "export"
-    left = [folder / ".mini-a4.pdf.pnp-0123456789ab.tmp", folder / ".mini-report.pdf.pnp-ba9876543210.tmp",
-            export / ".proof.pnp-0a1b2c3d4e5f.tmp" / "deck.pdf"]
+    left = [folder / temporary_name("mini-a4.pdf", "01234567"), folder / temporary_name("mini-report.pdf", "ba987654"),
+            export / temporary_name("proof", "0a1b2c3d") / "deck.pdf"]
     kept = [folder / "notes.pnp-0123456789ab.tmp", folder / ".mini-a4.pdf.0123456789ab.tmp",  # not pnp's
-            folder / ".mini-a4.pdf.tmp", export / ".proof-keep" / "x"]
+            folder / ".mini-a4.pdf.tmp", export / ".proof-keep" / "x",
+            folder / ".notes.pnp-aaaaaaaaaaaa.tmp"]  # (a user's, named alike: its check digits are not pnp's)
     for path in left + kept:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"%PDF-1.7 half")
     assert run(root, "build", "--jobs", "1").exit_code == 0
     assert run(root, "export", "mini", "--format", "proof", "--jobs", "1").exit_code == 0
-    assert [p for p in left if p.exists()] == [] and not (export / ".proof.pnp-0a1b2c3d4e5f.tmp").exists()
+    assert [p for p in left if p.exists()] == [] and not left[2].parent.exists()
     assert all(p.exists() for p in kept)
     assert not [p.name for p in folder.rglob("*.tmp") if p not in kept and p.parent not in kept]
     # killed after the kit was made (a forced build): the next finds it up to date, and still removes them
@@ -185,7 +187,7 @@ def test_ctrl_c_on_a_build_in_processes_leaves_no_temporary_files(tmp_path, monk
     folder = root / "output" / "mini"
     folder.mkdir(parents=True)
     (folder / ".pnp.lock").touch()
-    left = folder / ".mini-a4.pdf.pnp-0123456789ab.tmp"  # as a worker ended midway leaves it
+    left = folder / temporary_name("mini-a4.pdf", "01234567")  # as a worker ended midway leaves it
     left.write_bytes(b"%PDF-1.7 half")
 
     def interrupted(*args):

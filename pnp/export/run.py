@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..kit.inputs import record, sha256, snapshot
-from ..kit.manifest import Manifest, seal, up_to_date, warning_records
+from ..kit.manifest import Manifest, seal, sealed, up_to_date, warning_records
 from ..check import few_collections, validate
 from ..errors import PnpError, UsageError, cannot_write, unforeseen
 from ..project import (make_folders, new_file, open_file, open_to_write, output_lock, replace_folder,
@@ -138,7 +138,12 @@ def not_an_export(project: "Project", folder: Path, game_id: str, fmt: str) -> s
     made, listed, said = _record_of(project, folder / MANIFEST)
     if made is not None and made != (game_id, fmt):
         return f"holds the {made[1]} export of {made[0]}, which the {fmt} export of {game_id} would replace"
-    foreign = _first_unlisted(folder, listed)
+    try:
+        foreign = _first_unlisted(folder, listed, _Reading(_sealed(folder / MANIFEST)))
+    except _ReadTooMuch:
+        return (f"holds files its {MANIFEST} lists, more than {UNSEALED_READ >> 20} MB of them, which were not "
+                f"read to tell whether they are as the export wrote them ({MANIFEST} is not one this user's pnp "
+                "wrote: a received folder's)")
     if foreign is None:
         return None
     name, changed = foreign
@@ -147,8 +152,38 @@ def not_an_export(project: "Project", folder: Path, game_id: str, fmt: str) -> s
 
 Listed = dict[str, tuple[str, int]]  # a record's files: {name as it writes it: (sha256, bytes)}
 
+UNSEALED_READ = 512 * 2**20  # bytes of the files a record this user's pnp did not write lists read, at most
 
-def _first_unlisted(folder: Path, listed: Listed) -> tuple[str, bool] | None:
+
+class _ReadTooMuch(Exception):
+    """The files of a record this user's pnp did not write would be read past UNSEALED_READ."""
+
+
+class _Reading:
+    """What _as_written may still read of the files a record lists: any amount of those of a record this user's
+    pnp wrote (its own export, as large as it made it), UNSEALED_READ of another's: a received folder's
+    export.json listing 5 files of 2 GB each (sparse: a few KB in an archive), their sizes right, made every
+    export read 10 GB (12 s) to tell whether they were as written."""
+
+    def __init__(self, own: bool) -> None:
+        self.left = None if own else UNSEALED_READ
+
+    def take(self, size: int) -> None:
+        if self.left is not None:
+            self.left -= size
+            if self.left < 0:
+                raise _ReadTooMuch
+
+
+def _sealed(record: Path) -> bool:
+    """Whether the export record at `record` is one this user's pnp wrote (no record, or unreadable: not)."""
+    try:
+        return sealed(record)
+    except OSError:
+        return False
+
+
+def _first_unlisted(folder: Path, listed: Listed, reading: _Reading) -> tuple[str, bool] | None:
     """The first entry of `folder` (by name, each folder's before those in it) that no export wrote, and whether
     it is one `listed` but changed since: neither the record itself, nor a file `listed` (as the record names
     them) as the record says it was written (an ordinary file of its size and sha256), nor a folder holding
@@ -179,7 +214,7 @@ def _first_unlisted(folder: Path, listed: Listed) -> tuple[str, bool] | None:
             elif name == MANIFEST:  # (the record itself, at the top)
                 continue
             elif name in listed:
-                if not _as_written(Path(entry.path), *listed[name]):
+                if not _as_written(Path(entry.path), *listed[name], reading):
                     return name, True
             elif not _file_managers_own(Path(entry.path)):  # (made by looking at it)
                 return name, False
@@ -187,13 +222,16 @@ def _first_unlisted(folder: Path, listed: Listed) -> tuple[str, bool] | None:
     return None
 
 
-def _as_written(path: Path, digest: str, size: int) -> bool:
+def _as_written(path: Path, digest: str, size: int, reading: _Reading) -> bool:
     """Whether `path` is an ordinary file of `size` bytes and sha256 `digest`, as an export's record lists the
-    files it wrote (the size first: a file of another size is not read)."""
+    files it wrote (the size first: a file of another size is not read; `reading`: how much may be)."""
     try:
         info = path.lstat()
-        return stat.S_ISREG(info.st_mode) and info.st_size == size and _sha256_of(
-            str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns) == digest
+        if not stat.S_ISREG(info.st_mode) or info.st_size != size:
+            return False
+        reading.take(size)
+        return _sha256_of(str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns,
+                          info.st_ctime_ns) == digest
     except OSError:
         return False
 

@@ -245,7 +245,7 @@ def commit(result: GameBuild) -> list[Path]:
     stale = _stale_proofs(folder, result.game.id, result.studio.options)
     with finishing():  # (a worker whose pnp ended ends after this, not half way: project.end_with_parent)
         try:
-            commit_files(renames, _outgrown(folder, before or {}, set(result.files),
+            commit_files(renames, _outgrown(folder / name, before or {}, set(result.files),
                                             kit_names(result.game.id, result.studio.options)) + stale)
         finally:
             result.discard()  # whatever was not renamed
@@ -283,8 +283,8 @@ def _stale_proofs(folder: Path, game_id: str, options: "PrintOptions") -> list[P
     return stale
 
 
-def _kit_record(path: Path, game_id: str) -> "tuple[dict[str, str] | None, set[str] | bool | None]":
-    """What the kit manifest at `path`, read once, says: {name: sha256} of the files it lists (None when it
+def _kit_record(path: Path, game_id: str) -> "tuple[dict[str, tuple[str, int]] | None, set[str] | bool | None]":
+    """What the kit manifest at `path`, read once, says: {name: (sha256, bytes)} of the files it lists (None when it
     cannot be read as pnp's), and as _refuse_foreign takes it, the names it lists when it is one pnp wrote for
     `game_id` (it names the game), True when it names the game but its list is not as pnp writes it, None when
     there is none or it is not one."""
@@ -293,7 +293,8 @@ def _kit_record(path: Path, game_id: str) -> "tuple[dict[str, str] | None, set[s
     except UsageError:  # (none, a link, not JSON)
         return None, None
     try:
-        before: dict[str, str] | None = {f["path"]: f["sha256"] for f in Manifest.of(data, path.name).files}
+        before: dict[str, tuple[str, int]] | None = {f["path"]: (f["sha256"], f.get("bytes", -1))
+                                                     for f in Manifest.of(data, path.name).files}
     except (UsageError, ValueError):
         before = None
     if data.get("game") != game_id:
@@ -315,7 +316,9 @@ def _refuse_foreign(folder: Path, manifest: str, listed: "set[str] | bool | None
     with contextlib.suppress(FileNotFoundError, NotADirectoryError):
         if stat.S_ISDIR((folder / manifest).lstat().st_mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(folder / manifest))
-    for name in sorted({manifest, *written}):
+    # the manifest first: a game named before it ('g': g-a4.pdf) had its kit's first PDF refused as 'no manifest.json
+    # beside it lists it', a manifest.json of another game's or damaged beside it, which was never named
+    for name in [manifest, *sorted(set(written) - {manifest})]:
         path = folder / name
         try:
             if not stat.S_ISREG(path.lstat().st_mode):  # (a link or a pipe is refused by commit_files, a folder by
@@ -332,14 +335,23 @@ def _refuse_foreign(folder: Path, manifest: str, listed: "set[str] | bool | None
         raise UsageError(in_the_way(what, "the kit's"), Mark(rel(path)))
 
 
-def _outgrown(folder: Path, before: dict[str, str], written: set[str], own: set[str]) -> list[Path]:
+def _outgrown(manifest: Path, before: dict[str, tuple[str, int]], written: set[str], own: set[str]) -> list[Path]:
     """The files the previous kit of these options made that this one did not (a kind of component the game no
     longer has: its PDF stayed beside the new kit, listed by no manifest, and was printed as part of it), which
     commit_files removes with the renames of the new kit: only names of this kit's own (`own`), and only as that
-    kit left them (`before`: name -> sha256), so another build's files, a user's or one edited since are kept."""
-    found = []
+    kit left them (`before`: name -> (sha256, bytes)), so another build's files, a user's or one edited since are
+    kept. Only when that kit's `manifest` is one this user's pnp wrote (sealed), and a file's size first: a
+    received folder's manifest listing every kind's name of a kit, each a 2 GB sparse file, had a build hash 10 GB
+    (53 s); such files are kept, never read."""
+    folder, found = manifest.parent, []
+    try:
+        if not before or not sealed(manifest):
+            return []
+    except OSError:
+        return []
     for name in sorted((before.keys() - written) & own):
         with contextlib.suppress(OSError):
-            if sha256(folder / name, follow=False) == before[name]:
+            if (os.stat(folder / name, follow_symlinks=False).st_size == before[name][1]
+                    and sha256(folder / name, follow=False) == before[name][0]):
                 found.append(folder / name)
     return found

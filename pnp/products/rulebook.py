@@ -491,7 +491,8 @@ def read_simulation_file(project: Project, game_id: str) -> SimulationFile | Non
     try:
         value = simulation_json(data)
     except (ValueError, RecursionError) as e:  # UnicodeDecodeError is a ValueError
-        raise NotAsWritten(f"not the JSON `pnp simulate` writes ({type(e).__name__})", Mark(shown)) from None
+        why, mark = _not_json(e, shown)
+        raise NotAsWritten(f"not the JSON `pnp simulate` writes: {why}", mark) from None
     if not isinstance(value, dict):
         raise NotAsWritten("not the JSON `pnp simulate` writes (no object at the top)", Mark(shown))
     other = simulated.of_another_game(value, game_id)
@@ -538,14 +539,32 @@ def simulation_json(data: bytes) -> Any:
     return json.loads(data, parse_constant=_not_finite, parse_float=_finite)
 
 
+class _NotFinite(ValueError):
+    """A number simulation_json refuses (its message names it: pnp's own words)."""
+
+
+def _not_json(error: ValueError | RecursionError, shown: str) -> tuple[str, Mark]:
+    """What simulation_json's `error` says of the file `shown`, in pnp's words, and where: Python's exception's
+    name alone was printed ('(JSONDecodeError)', '(RecursionError)'), at no line."""
+    if isinstance(error, json.JSONDecodeError):
+        return "not JSON text from here on", Mark(shown, error.lineno, error.colno)
+    if isinstance(error, UnicodeDecodeError):
+        return "not UTF-8 text", Mark(shown)
+    if isinstance(error, RecursionError):
+        return "nested too deeply", Mark(shown)
+    if isinstance(error, _NotFinite):
+        return str(error), Mark(shown)
+    return "a number of more than 4,300 digits", Mark(shown)  # (Python's parser's only other refusal)
+
+
 def _not_finite(name: str) -> float:
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise _NotFinite(f"{name} is not a number JSON allows")
 
 
 def _finite(text: str) -> float:
     number = float(text)
     if not math.isfinite(number):
-        raise ValueError(f"{text[:20]} is too large for a number")
+        raise _NotFinite(f"{text[:20]} is too large for a number")
     # 0.0 for -0.0 (a file edited by hand): '%.0f' printed its win rate's interval as '-0-12%' in the rulebook
     return number + 0.0
 
