@@ -68,6 +68,20 @@ def _committed(folder):
     subprocess.run([*git, "commit", "-qm", "as sent"], check=True)
 
 
+def _one_file_committed(tmp_path, text):
+    """A project folder whose repository's one commit holds `cards/a.yaml` of `text`, and that file's blob id:
+    (the folder, the id). Skipped where git is not installed."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = tmp_path / "proj"
+    (root / "cards").mkdir(parents=True)
+    (root / "cards" / "a.yaml").write_text(text)
+    _committed(root)
+    oid = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD:cards/a.yaml"], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    return root, oid
+
+
 def test_every_face_is_fingerprinted_in_the_manifest(built):
     manifest = json.loads((built / "output" / GAME / "manifest.json").read_text(encoding="utf-8"))
     fields = manifest["face_fields"]
@@ -1123,14 +1137,7 @@ def test_a_loose_object_longer_than_its_size_is_refused_at_its_file(tmp_path):
     from pnp.kit.changes import _write_tree
     from pnp.project import Project
 
-    if shutil.which("git") is None:
-        pytest.skip("git is not installed")
-    root = tmp_path / "proj"
-    (root / "cards").mkdir(parents=True)
-    (root / "cards" / "a.yaml").write_text("placeholder")
-    _committed(root)
-    oid = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD:cards/a.yaml"], capture_output=True, text=True,
-                         check=True).stdout.strip()
+    root, oid = _one_file_committed(tmp_path, "placeholder")
     loose = root / ".git/objects" / oid[:2] / oid[2:]
     loose.chmod(0o644)
     loose.write_bytes(zlib.compress(b"blob 11\0placeholder" + b"\0" * (1 << 20)))
@@ -1307,12 +1314,7 @@ def test_a_received_repositorys_huge_commit_graph_and_multi_pack_index_are_not_r
     from pnp.kit.changes import MAX_GIT_MEMORY, _commit_named, _listing
     from pnp.project import Project
 
-    if shutil.which("git") is None:
-        pytest.skip("git is not installed")
-    root = tmp_path / "proj"
-    (root / "cards").mkdir(parents=True)
-    (root / "cards" / "a.yaml").write_text("a: 1\n")
-    _committed(root)
+    root, _ = _one_file_committed(tmp_path, "a: 1\n")
     for name in ("info/commit-graph", "pack/multi-pack-index"):
         with open(root / ".git/objects" / name, "wb") as huge:
             huge.truncate(MAX_GIT_MEMORY + (64 << 20))
@@ -1331,14 +1333,7 @@ def test_a_damaged_packed_object_is_refused_at_its_pack(tmp_path):
     from pnp.kit.changes import _write_tree
     from pnp.project import Project
 
-    if shutil.which("git") is None:
-        pytest.skip("git is not installed")
-    root = tmp_path / "proj"
-    (root / "cards").mkdir(parents=True)
-    (root / "cards" / "a.yaml").write_text("a: placeholder, long enough to be garbled\n")
-    _committed(root)
-    oid = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD:cards/a.yaml"], capture_output=True, text=True,
-                         check=True).stdout.strip()
+    root, oid = _one_file_committed(tmp_path, "a: placeholder, long enough to be garbled\n")
     named = _damaged_object(root, "pack HEAD:cards/a.yaml")
     with pytest.raises(UsageError, match="could not read 'cards/a.yaml': it ended before its size") as refused:
         _write_tree(Project(root.resolve()), "HEAD", [("100644", oid, "cards/a.yaml", 42)], tmp_path / "out")

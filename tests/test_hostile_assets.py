@@ -119,13 +119,18 @@ def test_a_font_familys_name_that_prints_no_word_is_refused_at_its_line(tmp_path
            "it); give the font's name" in result.stderr
 
 
+def _run_with_font(tmp_path, font: bytes, command: str):
+    """`pnp COMMAND` run on a project whose fonts.yaml gives Body and Display the font file `font` (fonts/f.ttf)."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
+    (root / "fonts/f.ttf").write_bytes(font)
+    return run(root, command)
+
+
 def test_a_font_whose_tables_disagree_is_refused_at_validation_not_in_the_builds_save(tmp_path):
     """A font whose cmap names glyphs past its glyph count was registered, validated, then failed the build
     with ReportLab's traceback when the PDF was saved."""
-    root = make_project(tmp_path / "proj", changes={
-        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
-    (root / "fonts/f.ttf").write_bytes(_font_with_glyph_count(0))
-    result = run(root, "build")
+    result = _run_with_font(tmp_path, _font_with_glyph_count(0), "build")
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "fonts/fonts.yaml:2:19: error: font Body regular (f.ttf) cannot be embedded in a PDF" in result.stderr
 
@@ -158,10 +163,7 @@ def test_a_font_whose_composite_glyphs_chain_is_refused_before_it_is_subset(tmp_
     here: the font's own 1,900 glyphs are walked for each of its subsets)."""
     from pnp.draw import fonts
     monkeypatch.setattr(fonts, "MAX_SUBSET_WALK", 5000)
-    root = make_project(tmp_path / "proj", changes={
-        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
-    (root / "fonts/f.ttf").write_bytes(_font_of_chained_composites())
-    result = run(root, "validate")
+    result = _run_with_font(tmp_path, _font_of_chained_composites(), "validate")
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "fonts/fonts.yaml:2:19: error: font Body regular (f.ttf) cannot be embedded in a PDF: subsetting its " \
            "characters walks more than 5,000 glyphs" in result.stderr, result.stderr
@@ -170,10 +172,7 @@ def test_a_font_whose_composite_glyphs_chain_is_refused_before_it_is_subset(tmp_
 def test_a_font_whose_composite_glyphs_nest_past_a_few_dozen_is_refused_at_its_line(tmp_path):
     """The same font within the subsetting walk's limit: its points were counted by recursion, one call per glyph
     inside another, 1,900 deep: 'a bug in pnp' (RecursionError)."""
-    root = make_project(tmp_path / "proj", changes={
-        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
-    (root / "fonts/f.ttf").write_bytes(_font_of_chained_composites())
-    result = run(root, "validate")
+    result = _run_with_font(tmp_path, _font_of_chained_composites(), "validate")
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "fonts/fonts.yaml:2:19: error: font Body regular (f.ttf) cannot be used: its composite glyphs are made of " \
            "composite glyphs more than 32 deep" in result.stderr, result.stderr
@@ -186,10 +185,7 @@ def test_font_files_whose_glyphs_hold_more_points_than_any_real_fonts_are_refuse
     font files map are counted first (the limit is made small here: pnp's own Body font has 48,000)."""
     from pnp.draw import fonts
     monkeypatch.setattr(fonts, "MAX_FONT_POINTS", 40_000)
-    root = make_project(tmp_path / "proj", changes={
-        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
-    (root / "fonts/f.ttf").write_bytes((REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes())
-    result = run(root, "validate")
+    result = _run_with_font(tmp_path, (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes(), "validate")
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "fonts/fonts.yaml:2:19: error: the font files fonts.yaml names draw the characters they map with more " \
            "than 40,000 points of outlines together" in result.stderr, result.stderr
