@@ -1761,15 +1761,14 @@ def _writable(project: "Project", target: Path, folder: Path) -> None:
 def _remove_probes(folder: Path) -> None:
     """Remove the empty probes (_writable) that pnps killed between making and removing one left in `folder`:
     no lock is held there (an export's game folder, the project's folder for calibrate), so none was ever
-    removed. Only an empty folder can go (rmdir), and a live pnp's own rmdir of its probe takes it gone."""
+    removed. Only an empty folder can go (rmdir), and a live pnp's own rmdir of its probe takes it gone; and only
+    one whose check digits are right (is_temporary): a user's empty `.probe.pnp-aaaaaaaaaaaa.tmp` went too."""
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
-            if _PROBE.fullmatch(entry.name):
+            if entry.name.startswith(".probe.pnp-") and is_temporary(entry.name):  # (a user's named alike: kept)
                 with contextlib.suppress(OSError):
                     os.rmdir(entry.path)
 
-
-_PROBE = re.compile(r"\.probe\.pnp-[0-9a-f]{12}\.tmp")  # (temporary_beside's name for _writable's probe)
 
 
 def _no_link_inside(project: "Project", path: Path, refused: Callable[[str], UsageError],
