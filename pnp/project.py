@@ -1592,7 +1592,8 @@ def _replaced_by_pnp(final: Path, kept: os.DirEntry[str], records: Path) -> bool
     if not os.path.lexists(final):
         return True
     with contextlib.suppress(OSError):
-        if os.path.samestat(kept.stat(follow_symlinks=False), os.stat(final, follow_symlinks=False)):
+        # (os.stat, not the entry's: Windows' scandir gives no file number)
+        if os.path.samestat(os.stat(kept.path, follow_symlinks=False), os.stat(final, follow_symlinks=False)):
             return True
     return not records.is_symlink() and _is_recorded(final, records / kept.name)
 
