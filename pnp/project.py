@@ -1194,8 +1194,8 @@ def _rename_keeping_old(tmp: Path, final: Path, aside: _Aside | None, done: list
     if old is not None:  # a file replaced keeps its permissions: a private (0600) credits file or table
         with contextlib.suppress(OSError):  # rewritten by `icons add` or `convert --force` became 0644
             _same_permissions(tmp, old)
-    elif aside is not None:
-        _note_new(tmp, final, aside)
+    if aside is not None:  # (after the permissions: a change of mode keeps size, time and file)
+        _note_new(tmp, final, aside, _NEW if old is None else _REPLACED)
     move_into_place(tmp, final)
 
 
@@ -1245,25 +1245,43 @@ def _refuse_no_file_in_place(final: Path) -> None:
 # what commit_files names the folder, inside its folder of second names, that records the files it puts where the
 # folder held none (a name no file pnp writes has: each begins with a letter or digit, or is a temporary's)
 _NEW = ".new"
+# and the folder that records, for each file it replaces, the new file put in its place: the clean-up puts an old
+# file back only over that one (see _put_back)
+_REPLACED = ".replaced"
 
 
-def _note_new(tmp: Path, final: Path, aside: _Aside) -> None:
+def _recorded(state: os.stat_result) -> bytes:
+    """What _note_new records of a file: its size, time of change and file number, which a rename keeps. The file
+    number is what no one who sent a game folder can know of a file made on the user's disk."""
+    return f"{state.st_size} {state.st_mtime_ns} {state.st_ino}".encode("ascii")
+
+
+def _is_recorded(path: Path, record: Path) -> bool:
+    """Whether the ordinary file at `path` is the one `record` (a file _note_new wrote) describes."""
+    with contextlib.suppress(OSError, ValueError, UnicodeDecodeError):
+        with open_file(record) as file:  # (a link put there read nothing outside the project)
+            text = file.read(128)
+        state = os.stat(path, follow_symlinks=False)
+        return stat.S_ISREG(state.st_mode) and text == _recorded(state)
+    return False
+
+
+def _note_new(tmp: Path, final: Path, aside: _Aside, records_name: str = _NEW) -> None:
     """Record in `aside` that the written `tmp` goes where no file was (`final`), by its size and time of change
     (a rename keeps both, and a file system without hard links keeps them too), so that _put_back removes it:
     a kill between two renames of a kit that had gained a kind of component left the old kit put back with the
     new kind's PDF beside it, which its manifest does not list, and every later build refused that PDF as the
     user's ("a file pnp did not write")."""
-    state = os.stat(tmp, follow_symlinks=False)
-    text = f"{state.st_size} {state.st_mtime_ns}".encode("ascii")
+    text = _recorded(os.stat(tmp, follow_symlinks=False))
     if aside.fd is None:  # (Windows: by path)
-        (aside.path / _NEW).mkdir(exist_ok=True)
-        with new_file(aside.path / _NEW / final.name) as file:
+        (aside.path / records_name).mkdir(exist_ok=True)
+        with new_file(aside.path / records_name / final.name) as file:
             file.write(text)
         return
     with contextlib.suppress(FileExistsError):
-        os.mkdir(_NEW, dir_fd=aside.fd)
+        os.mkdir(records_name, dir_fd=aside.fd)
     # in the folder made, through no link put there since
-    records = os.open(_NEW, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0),
+    records = os.open(records_name, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0),
                       dir_fd=aside.fd)
     try:
         record = os.open(final.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW, 0o666, dir_fd=records)
@@ -1275,14 +1293,15 @@ def _note_new(tmp: Path, final: Path, aside: _Aside) -> None:
 
 def _remove_new(folder: Path, records: Path) -> None:
     """Remove from `folder` each file _note_new recorded in `records` that is still as it was renamed there (its
-    size and time of change): one changed since, or put there by another, is kept."""
+    size, time of change and file number): one changed since, or put there by another, is kept. By size and time
+    alone, a forged leftover in a game folder someone sent (`..previous.pnp-<hex>.tmp/.new/notes.txt`) removed
+    the user's file of that size and time, and a `.new` that was a link had a folder outside the project read."""
+    if not records.is_dir() or records.is_symlink():
+        return
     with contextlib.suppress(OSError), os.scandir(records) as entries:
         for entry in entries:
-            with contextlib.suppress(OSError, ValueError):
-                with open_file(entry.path) as record:  # (a link put there read nothing outside the project)
-                    size, changed = (int(n) for n in record.read(64).decode("ascii").split())
-                state = os.stat(folder / entry.name, follow_symlinks=False)
-                if stat.S_ISREG(state.st_mode) and (state.st_size, state.st_mtime_ns) == (size, changed):
+            if _is_recorded(folder / entry.name, Path(entry.path)):
+                with contextlib.suppress(OSError):
                     os.unlink(folder / entry.name)
 
 
@@ -1559,9 +1578,24 @@ def _put_back(folder: Path, leftover: str) -> None:
             # back, so the folder holds the previous files whole again (not the first few new, the rest old)
             with os.scandir(folder / leftover) as kept:
                 for entry in kept:
-                    if entry.is_file(follow_symlinks=False):
+                    if entry.is_file(follow_symlinks=False) and _replaced_by_pnp(folder / entry.name, entry,
+                                                                                  folder / leftover / _REPLACED):
                         os.replace(entry.path, folder / entry.name)
             _remove_new(folder, folder / leftover / _NEW)  # (and those that were not there are taken away)
+
+
+def _replaced_by_pnp(final: Path, kept: os.DirEntry[str], records: Path) -> bool:
+    """Whether commit_files' second name `kept` may be put back at `final`: nothing is there (a file it removed),
+    the old file is still there (the kill came before its rename), or the new file it recorded in `records` is.
+    A leftover a game folder someone sent forged (its check digits are no secret) put its own files over any of
+    the folder's, a user's own or a kit's, with the next command."""
+    if not os.path.lexists(final):
+        return True
+    with contextlib.suppress(OSError):
+        # (os.stat, not the entry's: Windows' scandir gives no file number)
+        if os.path.samestat(os.stat(kept.path, follow_symlinks=False), os.stat(final, follow_symlinks=False)):
+            return True
+    return not records.is_symlink() and _is_recorded(final, records / kept.name)
 
 
 PROTECTED = ("cards", "layouts", "fonts", ".git")  # what pnp reads: nothing it makes is written there
@@ -1728,15 +1762,14 @@ def _writable(project: "Project", target: Path, folder: Path) -> None:
 def _remove_probes(folder: Path) -> None:
     """Remove the empty probes (_writable) that pnps killed between making and removing one left in `folder`:
     no lock is held there (an export's game folder, the project's folder for calibrate), so none was ever
-    removed. Only an empty folder can go (rmdir), and a live pnp's own rmdir of its probe takes it gone."""
+    removed. Only an empty folder can go (rmdir), and a live pnp's own rmdir of its probe takes it gone; and only
+    one whose check digits are right (is_temporary): a user's empty `.probe.pnp-aaaaaaaaaaaa.tmp` went too."""
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
-            if _PROBE.fullmatch(entry.name):
+            if entry.name.startswith(".probe.pnp-") and is_temporary(entry.name):  # (a user's named alike: kept)
                 with contextlib.suppress(OSError):
                     os.rmdir(entry.path)
 
-
-_PROBE = re.compile(r"\.probe\.pnp-[0-9a-f]{12}\.tmp")  # (temporary_beside's name for _writable's probe)
 
 
 def _no_link_inside(project: "Project", path: Path, refused: Callable[[str], UsageError],

@@ -279,6 +279,35 @@ def test_a_commit_killed_between_two_renames_leaves_the_old_files_for_the_next_c
         {n: b"old " + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json")}
 
 
+@pytest.mark.parametrize("forged", ["replaced", "new", "new-outside"])
+def test_a_forged_leftover_of_a_commit_puts_back_or_removes_none_of_the_folders_files(tmp_path, forged):
+    """The check digits of a leftover's name are no secret: a game folder someone sent held
+    `output/<game>/..previous.pnp-<hex>.tmp/` with a `notes.txt` that the next command put over the user's own
+    (any file of the folder), or a `.new` record of the user's file's size and time that had it removed, or a
+    `.new` that was a link, whose folder outside the project was read. The forgery alone goes now."""
+    from pnp.errors import temporary_name
+    folder = tmp_path / "out"
+    folder.mkdir()
+    mine = folder / "notes.txt"
+    mine.write_bytes(b"mine")
+    leftover = folder / temporary_name(".previous", "0badf00d")
+    leftover.mkdir()
+    state = mine.stat()
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "notes.txt").write_text(f"{state.st_size} {state.st_mtime_ns} {state.st_ino}")
+    if forged == "replaced":
+        (leftover / "notes.txt").write_bytes(b"forged")
+        (leftover / ".replaced").mkdir()
+        (leftover / ".replaced" / "notes.txt").write_text(f"{state.st_size} {state.st_mtime_ns}")
+    elif forged == "new":
+        (leftover / ".new").mkdir()
+        (leftover / ".new" / "notes.txt").write_text(f"{state.st_size} {state.st_mtime_ns}")
+    else:
+        (leftover / ".new").symlink_to(tmp_path / "outside")
+    project_module.remove_leftovers(folder)
+    assert [p.name for p in folder.iterdir()] == ["notes.txt"] and mine.read_bytes() == b"mine"
+
+
 @pytest.mark.parametrize("killed", [False, True])
 def test_a_kits_outgrown_file_goes_in_the_commit_of_the_new_kit_and_comes_back_with_the_old(tmp_path, monkeypatch,
                                                                                           killed):
@@ -647,8 +676,9 @@ def test_a_probe_a_killed_pnp_left_where_no_lock_is_held_is_removed_by_the_next_
     kept = temporary_beside(folder / "probe", folder=True)
     (kept / "x").write_bytes(b"")
     other = temporary_beside(folder / "other", folder=True)
+    (users := folder / ".probe.pnp-aaaaaaaaaaaa.tmp").mkdir()  # (named alike, its check digits wrong)
     project_module._writable(Project(tmp_path), folder / "export" / "tgc", folder)
-    assert sorted(p.name for p in folder.iterdir()) == sorted([kept.name, other.name])
+    assert sorted(p.name for p in folder.iterdir()) == sorted([kept.name, other.name, users.name])
     assert not left.exists()
 
 
