@@ -17,6 +17,18 @@ for _name in ("reportlab_mods", "reportlab_settings"):
     sys.modules.setdefault(_name, types.ModuleType(_name))
 
 
+def _forget_reportlab_environment() -> None:
+    """Take every RL_<setting> variable out of the environment before ReportLab's first import, which reads each
+    as that setting of every PDF: RL_useA85=0 or RL_pageCompression=0 gave other bytes for the same game (a
+    variable set for another program, unseen), and a value it cannot read (RL_invariant=yes) ended every command,
+    `pnp list` too, in pnp's internal error (ValueError). pnp sets what its PDFs need itself (draw.canvas)."""
+    for variable in [name for name in os.environ if name.upper().startswith("RL_")]:
+        del os.environ[variable]
+
+
+_forget_reportlab_environment()
+
+
 def _interrupted_while_starting(signum: int, frame: object) -> None:
     """Ctrl-C before pnp's command line runs: nothing is written yet, so pnp ends at once, as click says an
     interrupted command ended (a KeyboardInterrupt raised in the import of pnp's modules, a second or so, printed

@@ -253,3 +253,16 @@ def test_reportlab_reads_nothing_in_the_users_home(tmp_path, monkeypatch):
     importlib.reload(reportlab)  # (its import's own code, run again as a first import runs it)
     rl_config._defaults_init()
     assert not marker.exists()
+
+
+def test_reportlab_reads_no_setting_from_the_environment(monkeypatch):
+    """ReportLab reads each RL_<setting> variable as that setting of every PDF: RL_useA85=0 gave other bytes for
+    the same game, and RL_invariant=yes ended every command in pnp's internal error (ValueError)."""
+    import pnp
+    from reportlab import rl_config
+
+    monkeypatch.setenv("RL_useA85", "0")
+    monkeypatch.setenv("RL_invariant", "yes")
+    pnp._forget_reportlab_environment()
+    rl_config._startUp()  # (what ReportLab's first import runs: the settings read again)
+    assert rl_config.useA85 == 1 and rl_config.invariant == 0
