@@ -17,16 +17,23 @@ for _name in ("reportlab_mods", "reportlab_settings"):
     sys.modules.setdefault(_name, types.ModuleType(_name))
 
 
-def _forget_reportlab_environment() -> None:
-    """Take every RL_<setting> variable out of the environment before ReportLab's first import, which reads each
-    as that setting of every PDF: RL_useA85=0 or RL_pageCompression=0 gave other bytes for the same game (a
-    variable set for another program, unseen), and a value it cannot read (RL_invariant=yes) ended every command,
-    `pnp list` too, in pnp's internal error (ValueError). pnp sets what its PDFs need itself (draw.canvas)."""
-    for variable in [name for name in os.environ if name.upper().startswith("RL_")]:
+# the environment variables libraries read as settings at their first import: ReportLab's RL_<setting>, Pillow's
+# allocator's (PILLOW_ALIGNMENT, PILLOW_BLOCK_SIZE, PILLOW_BLOCKS_MAX)
+_LIBRARY_SETTINGS = ("RL_", "PILLOW_")
+
+
+def _forget_library_settings() -> None:
+    """Take the variables of _LIBRARY_SETTINGS out of the environment before those libraries are first imported.
+    ReportLab reads each RL_<setting> as that setting of every PDF: RL_useA85=0 or RL_pageCompression=0 gave
+    other bytes for the same game (a variable set for another program, unseen), and a value it cannot read
+    (RL_invariant=yes) ended every command, `pnp list` too, in pnp's internal error (ValueError); pnp sets what
+    its PDFs need itself (draw.canvas). Pillow printed its own warning, with its source file and line, for a
+    value it cannot read (PILLOW_BLOCK_SIZE=x), on every command."""
+    for variable in [name for name in os.environ if name.upper().startswith(_LIBRARY_SETTINGS)]:
         del os.environ[variable]
 
 
-_forget_reportlab_environment()
+_forget_library_settings()
 
 
 def _interrupted_while_starting(signum: int, frame: object) -> None:

@@ -255,14 +255,22 @@ def test_reportlab_reads_nothing_in_the_users_home(tmp_path, monkeypatch):
     assert not marker.exists()
 
 
-def test_reportlab_reads_no_setting_from_the_environment(monkeypatch):
+def test_reportlab_and_pillow_read_no_setting_from_the_environment(monkeypatch):
     """ReportLab reads each RL_<setting> variable as that setting of every PDF: RL_useA85=0 gave other bytes for
-    the same game, and RL_invariant=yes ended every command in pnp's internal error (ValueError)."""
+    the same game, and RL_invariant=yes ended every command in pnp's internal error (ValueError); Pillow printed
+    its own warning for PILLOW_BLOCK_SIZE=x on every command."""
+    import warnings
+
     import pnp
+    from PIL import Image
     from reportlab import rl_config
 
     monkeypatch.setenv("RL_useA85", "0")
     monkeypatch.setenv("RL_invariant", "yes")
-    pnp._forget_reportlab_environment()
-    rl_config._startUp()  # (what ReportLab's first import runs: the settings read again)
+    monkeypatch.setenv("PILLOW_BLOCK_SIZE", "x")
+    pnp._forget_library_settings()
+    rl_config._startUp()  # (what the libraries' first imports run: the settings read again)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Image._apply_env_variables()
     assert rl_config.useA85 == 1 and rl_config.invariant == 0
