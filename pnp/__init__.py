@@ -36,6 +36,33 @@ def _forget_library_settings() -> None:
 _forget_library_settings()
 
 
+def _import_from_absolute_folders_only() -> None:
+    """Take the folders PYTHONPATH names by a relative name ('' or 'lib': the folder pnp runs in, or one inside
+    it) off the import path, and off PYTHONPATH for the processes pnp starts. An empty entry, as a careless
+    `export PYTHONPATH=$PYTHONPATH:/tools` leaves, is the current folder, often a game someone sent: its
+    click.py ran at pnp's start and its multiprocessing.py in every worker. (Python itself runs a
+    sitecustomize.py of such a folder before pnp starts: README.) A folder PYTHONPATH also names by its
+    absolute path stays."""
+    given = os.environ.get("PYTHONPATH")
+    if given is None:
+        return
+    entries = given.split(os.pathsep)
+    kept = [entry for entry in entries if os.path.isabs(entry)]
+    if not sys.flags.ignore_environment:  # (-E: Python read none of it)
+        try:
+            relative = {os.path.abspath(entry) for entry in entries if not os.path.isabs(entry)} - set(kept)
+        except OSError:  # (the current folder is gone: nothing is found in it either; cli says so)
+            relative = set()
+        sys.path[:] = [entry for entry in sys.path if entry not in relative]
+    if kept:
+        os.environ["PYTHONPATH"] = os.pathsep.join(kept)
+    else:
+        del os.environ["PYTHONPATH"]
+
+
+_import_from_absolute_folders_only()
+
+
 def _interrupted_while_starting(signum: int, frame: object) -> None:
     """Ctrl-C before pnp's command line runs: nothing is written yet, so pnp ends at once, as click says an
     interrupted command ended (a KeyboardInterrupt raised in the import of pnp's modules, a second or so, printed

@@ -2,6 +2,7 @@
 naming the file for `pnp changes`, and makes `pnp build` build again rather than trust it."""
 
 import json
+import os
 
 import pytest
 
@@ -274,3 +275,18 @@ def test_reportlab_and_pillow_read_no_setting_from_the_environment(monkeypatch):
         warnings.simplefilter("error")
         Image._apply_env_variables()
     assert rl_config.useA85 == 1 and rl_config.invariant == 0
+
+
+def test_pnp_imports_nothing_from_the_folder_it_runs_in_by_pythonpath(monkeypatch):
+    """An empty entry of PYTHONPATH (`export PYTHONPATH=$PYTHONPATH:/tools`) is the current folder, a received
+    game's: its click.py ran at pnp's start and its multiprocessing.py in every worker."""
+    import sys
+
+    import pnp
+
+    here, lib = os.getcwd(), os.path.abspath("lib")  # (as Python puts PYTHONPATH's relative entries on the path)
+    monkeypatch.setattr(sys, "path", [here, "/tools", lib, *sys.path])
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(["", "/tools", "lib"]))
+    pnp._import_from_absolute_folders_only()
+    assert here not in sys.path and lib not in sys.path and "/tools" in sys.path
+    assert os.environ["PYTHONPATH"] == "/tools"
