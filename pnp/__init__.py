@@ -46,13 +46,15 @@ def _import_from_absolute_folders_only() -> None:
     given = os.environ.get("PYTHONPATH")
     if given is None:
         return
-    entries = given.split(os.pathsep)
-    kept = [entry for entry in entries if os.path.isabs(entry)]
+    try:  # each entry as Python reads it; the one pnp itself was found in stays (PYTHONPATH=../pnp), absolute
+        own = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        entries = [(entry, os.path.abspath(entry)) for entry in given.split(os.pathsep)]
+    except OSError:  # (the current folder is gone: nothing is found in it either; cli says so)
+        entries = [(entry, entry) for entry in given.split(os.pathsep) if os.path.isabs(entry)]
+        own = ""
+    kept = [folder for entry, folder in entries if os.path.isabs(entry) or folder == own]
     if not sys.flags.ignore_environment:  # (-E: Python read none of it)
-        try:
-            relative = {os.path.abspath(entry) for entry in entries if not os.path.isabs(entry)} - set(kept)
-        except OSError:  # (the current folder is gone: nothing is found in it either; cli says so)
-            relative = set()
+        relative = {folder for _, folder in entries} - set(kept)
         sys.path[:] = [entry for entry in sys.path if entry not in relative]
     if kept:
         os.environ["PYTHONPATH"] = os.pathsep.join(kept)

@@ -277,16 +277,18 @@ def test_reportlab_and_pillow_read_no_setting_from_the_environment(monkeypatch):
     assert rl_config.useA85 == 1 and rl_config.invariant == 0
 
 
-def test_pnp_imports_nothing_from_the_folder_it_runs_in_by_pythonpath(monkeypatch):
+def test_pnp_imports_nothing_from_the_folder_it_runs_in_by_pythonpath(tmp_path, monkeypatch):
     """An empty entry of PYTHONPATH (`export PYTHONPATH=$PYTHONPATH:/tools`) is the current folder, a received
     game's: its click.py ran at pnp's start and its multiprocessing.py in every worker."""
     import sys
 
     import pnp
 
+    monkeypatch.chdir(tmp_path)  # (a received game's folder)
     here, lib = os.getcwd(), os.path.abspath("lib")  # (as Python puts PYTHONPATH's relative entries on the path)
     monkeypatch.setattr(sys, "path", [here, "/tools", lib, *sys.path])
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(["", "/tools", "lib"]))
+    own = os.path.dirname(os.path.dirname(os.path.abspath(pnp.__file__)))  # (pnp's own folder, named relatively, stays)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(["", "/tools", "lib", os.path.relpath(own)]))
     pnp._import_from_absolute_folders_only()
     assert here not in sys.path and lib not in sys.path and "/tools" in sys.path
-    assert os.environ["PYTHONPATH"] == "/tools"
+    assert os.environ["PYTHONPATH"] == os.pathsep.join(["/tools", own])
