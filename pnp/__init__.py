@@ -62,7 +62,11 @@ def _import_from_absolute_folders_only() -> None:
         del os.environ["PYTHONPATH"]
 
 
-_import_from_absolute_folders_only()
+# pnp is the program (its script, or python -m pnp, whose argv[0] is -m while it is found), not a library a
+# program imports: that program's import path and signals are its own
+_THE_PROGRAM = os.path.basename(sys.argv[0] if sys.argv else "") in ("pnp", "pnp.exe", "-m")
+if _THE_PROGRAM:
+    _import_from_absolute_folders_only()
 
 
 def _interrupted_while_starting(signum: int, frame: object) -> None:
@@ -99,8 +103,6 @@ def ready_for_interrupts() -> None:
             signal.signal(number, _terminated)
 
 
-# only when pnp itself is the program (its script, or python -m pnp, whose argv[0] is -m while it is found):
-# a program importing pnp keeps its own Ctrl-C
-if os.path.basename(sys.argv[0] if sys.argv else "") in ("pnp", "pnp.exe", "-m") and \
-        signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+# only when pnp itself is the program: a program importing pnp keeps its own Ctrl-C
+if _THE_PROGRAM and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
     signal.signal(signal.SIGINT, _interrupted_while_starting)
