@@ -18,8 +18,9 @@ for _name in ("reportlab_mods", "reportlab_settings"):
 
 
 # the environment variables libraries read as settings at their first import: ReportLab's RL_<setting>, Pillow's
-# allocator's (PILLOW_ALIGNMENT, PILLOW_BLOCK_SIZE, PILLOW_BLOCKS_MAX)
-_LIBRARY_SETTINGS = ("RL_", "PILLOW_")
+# allocator's (PILLOW_ALIGNMENT, PILLOW_BLOCK_SIZE, PILLOW_BLOCKS_MAX), openpyxl's choice of XML writer
+# (OPENPYXL_LXML=False wrote every spreadsheet of `pnp convert` in other bytes) and reader
+_LIBRARY_SETTINGS = ("RL_", "PILLOW_", "OPENPYXL_")
 
 
 def _forget_library_settings() -> None:

@@ -259,7 +259,7 @@ def test_reportlab_reads_nothing_in_the_users_home(tmp_path, monkeypatch):
 def test_reportlab_and_pillow_read_no_setting_from_the_environment(monkeypatch):
     """ReportLab reads each RL_<setting> variable as that setting of every PDF: RL_useA85=0 gave other bytes for
     the same game, and RL_invariant=yes ended every command in pnp's internal error (ValueError); Pillow printed
-    its own warning for PILLOW_BLOCK_SIZE=x on every command."""
+    its own warning for PILLOW_BLOCK_SIZE=x on every command; openpyxl wrote other bytes for OPENPYXL_LXML=False."""
     import warnings
 
     import pnp
@@ -269,7 +269,11 @@ def test_reportlab_and_pillow_read_no_setting_from_the_environment(monkeypatch):
     monkeypatch.setenv("RL_useA85", "0")
     monkeypatch.setenv("RL_invariant", "yes")
     monkeypatch.setenv("PILLOW_BLOCK_SIZE", "x")
+    monkeypatch.setenv("OPENPYXL_LXML", "False")  # (other bytes for every spreadsheet written)
     pnp._forget_library_settings()
+    from openpyxl import xml
+
+    assert xml.lxml_env_set()
     rl_config._startUp()  # (what the libraries' first imports run: the settings read again)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
