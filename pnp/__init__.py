@@ -17,6 +17,59 @@ for _name in ("reportlab_mods", "reportlab_settings"):
     sys.modules.setdefault(_name, types.ModuleType(_name))
 
 
+# the environment variables libraries read as settings at their first import: ReportLab's RL_<setting>, Pillow's
+# allocator's (PILLOW_ALIGNMENT, PILLOW_BLOCK_SIZE, PILLOW_BLOCKS_MAX), openpyxl's choice of XML writer
+# (OPENPYXL_LXML=False wrote every spreadsheet of `pnp convert` in other bytes) and reader
+_LIBRARY_SETTINGS = ("RL_", "PILLOW_", "OPENPYXL_")
+
+
+def _forget_library_settings() -> None:
+    """Take the variables of _LIBRARY_SETTINGS out of the environment before those libraries are first imported.
+    ReportLab reads each RL_<setting> as that setting of every PDF: RL_useA85=0 or RL_pageCompression=0 gave
+    other bytes for the same game (a variable set for another program, unseen), and a value it cannot read
+    (RL_invariant=yes) ended every command, `pnp list` too, in pnp's internal error (ValueError); pnp sets what
+    its PDFs need itself (draw.canvas). Pillow printed its own warning, with its source file and line, for a
+    value it cannot read (PILLOW_BLOCK_SIZE=x), on every command."""
+    for variable in [name for name in os.environ if name.upper().startswith(_LIBRARY_SETTINGS)]:
+        del os.environ[variable]
+
+
+_forget_library_settings()
+
+
+def _import_from_absolute_folders_only() -> None:
+    """Take the folders PYTHONPATH names by a relative name ('' or 'lib': the folder pnp runs in, or one inside
+    it) off the import path, and off PYTHONPATH for the processes pnp starts. An empty entry, as a careless
+    `export PYTHONPATH=$PYTHONPATH:/tools` leaves, is the current folder, often a game someone sent: its
+    click.py ran at pnp's start and its multiprocessing.py in every worker. (Python itself runs a
+    sitecustomize.py of such a folder before pnp starts: README.) A folder PYTHONPATH also names by its
+    absolute path stays."""
+    given = os.environ.get("PYTHONPATH")
+    if given is None:
+        return
+    try:  # each entry as Python reads it; the one pnp itself was found in stays (PYTHONPATH=../pnp), absolute
+        own = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        entries = [(entry, os.path.abspath(entry)) for entry in given.split(os.pathsep)]
+    except OSError:  # (the current folder is gone: nothing is found in it either; cli says so)
+        entries = [(entry, entry) for entry in given.split(os.pathsep) if os.path.isabs(entry)]
+        own = ""
+    kept = [folder for entry, folder in entries if os.path.isabs(entry) or folder == own]
+    if not sys.flags.ignore_environment:  # (-E: Python read none of it)
+        relative = {folder for _, folder in entries} - set(kept)
+        sys.path[:] = [entry for entry in sys.path if entry not in relative]
+    if kept:
+        os.environ["PYTHONPATH"] = os.pathsep.join(kept)
+    else:
+        del os.environ["PYTHONPATH"]
+
+
+# pnp is the program (its script, or python -m pnp, whose argv[0] is -m while it is found), not a library a
+# program imports: that program's import path and signals are its own
+_THE_PROGRAM = os.path.basename(sys.argv[0] if sys.argv else "") in ("pnp", "pnp.exe", "-m")
+if _THE_PROGRAM:
+    _import_from_absolute_folders_only()
+
+
 def _interrupted_while_starting(signum: int, frame: object) -> None:
     """Ctrl-C before pnp's command line runs: nothing is written yet, so pnp ends at once, as click says an
     interrupted command ended (a KeyboardInterrupt raised in the import of pnp's modules, a second or so, printed
@@ -51,8 +104,6 @@ def ready_for_interrupts() -> None:
             signal.signal(number, _terminated)
 
 
-# only when pnp itself is the program (its script, or python -m pnp, whose argv[0] is -m while it is found):
-# a program importing pnp keeps its own Ctrl-C
-if os.path.basename(sys.argv[0] if sys.argv else "") in ("pnp", "pnp.exe", "-m") and \
-        signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+# only when pnp itself is the program: a program importing pnp keeps its own Ctrl-C
+if _THE_PROGRAM and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
     signal.signal(signal.SIGINT, _interrupted_while_starting)

@@ -2,6 +2,7 @@
 naming the file for `pnp changes`, and makes `pnp build` build again rather than trust it."""
 
 import json
+import os
 
 import pytest
 
@@ -253,3 +254,45 @@ def test_reportlab_reads_nothing_in_the_users_home(tmp_path, monkeypatch):
     importlib.reload(reportlab)  # (its import's own code, run again as a first import runs it)
     rl_config._defaults_init()
     assert not marker.exists()
+
+
+def test_reportlab_and_pillow_read_no_setting_from_the_environment(monkeypatch):
+    """ReportLab reads each RL_<setting> variable as that setting of every PDF: RL_useA85=0 gave other bytes for
+    the same game, and RL_invariant=yes ended every command in pnp's internal error (ValueError); Pillow printed
+    its own warning for PILLOW_BLOCK_SIZE=x on every command; openpyxl wrote other bytes for OPENPYXL_LXML=False."""
+    import warnings
+
+    import pnp
+    from PIL import Image
+    from reportlab import rl_config
+
+    monkeypatch.setenv("RL_useA85", "0")
+    monkeypatch.setenv("RL_invariant", "yes")
+    monkeypatch.setenv("PILLOW_BLOCK_SIZE", "x")
+    monkeypatch.setenv("OPENPYXL_LXML", "False")  # (other bytes for every spreadsheet written)
+    pnp._forget_library_settings()
+    from openpyxl import xml
+
+    assert xml.lxml_env_set()
+    rl_config._startUp()  # (what the libraries' first imports run: the settings read again)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Image._apply_env_variables()
+    assert rl_config.useA85 == 1 and rl_config.invariant == 0
+
+
+def test_pnp_imports_nothing_from_the_folder_it_runs_in_by_pythonpath(tmp_path, monkeypatch):
+    """An empty entry of PYTHONPATH (`export PYTHONPATH=$PYTHONPATH:/tools`) is the current folder, a received
+    game's: its click.py ran at pnp's start and its multiprocessing.py in every worker."""
+    import sys
+
+    import pnp
+
+    monkeypatch.chdir(tmp_path)  # (a received game's folder)
+    here, lib = os.getcwd(), os.path.abspath("lib")  # (as Python puts PYTHONPATH's relative entries on the path)
+    monkeypatch.setattr(sys, "path", [here, "/tools", lib, *sys.path])
+    own = os.path.dirname(os.path.dirname(os.path.abspath(pnp.__file__)))  # (pnp's own folder, named relatively, stays)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(["", "/tools", "lib", os.path.relpath(own)]))
+    pnp._import_from_absolute_folders_only()
+    assert here not in sys.path and lib not in sys.path and "/tools" in sys.path
+    assert os.environ["PYTHONPATH"] == os.pathsep.join(["/tools", own])
