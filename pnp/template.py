@@ -7,6 +7,7 @@ import collections
 import contextlib
 import contextvars
 import dataclasses
+import datetime
 import decimal
 import fractions
 import functools
@@ -2537,6 +2538,12 @@ METHOD_KINDS = (
     _Kind("the keys, values or items of a mapping", (KeysView, ValuesView, ItemsView), frozenset()),
     _Kind("a set", (set, frozenset), frozenset()),
     _Kind("bytes", (bytes, bytearray), frozenset()),
+    # A date of the data (YAML reads `2020-01-02` as one): its fields and how it is written, nothing that reads
+    # the clock or the machine's time zone (today(), now(), astimezone(), timestamp(), strftime's %s): they printed
+    # the day of the build (other bytes on each day) and read the system's zone files, outside the project
+    _Kind("a date", (datetime.date, datetime.time, datetime.timedelta, datetime.tzinfo), frozenset({
+        "year", "month", "day", "hour", "minute", "second", "microsecond", "days", "seconds", "microseconds",
+        "isoformat", "weekday", "isoweekday"})),
 )
 _KIND_OF: dict[type, _Kind | None] = {}  # type -> its kind, found once
 
