@@ -1043,10 +1043,27 @@ def _spec_rounded(value: Any, spec: str) -> Any:
     return _rounded_for(value, kind, int(precision or 6))
 
 
+# what a date's format ('{:%d %B %Y}'.format(d), its strftime) may write: its own fields, in the C locale's words;
+# not %s (seconds since 1970 in the machine's time zone: its zone files read, other bytes on another machine), %c, %x,
+# %X, %z, %Z, %E and %O, nor the C library's own extensions (widths, flags)
+_DATE_CODES = frozenset("aAbBdHIjmMpSyYfuwUWGVg%")
+_DATE_CODE = re.compile(r"%(.?)", re.S)
+
+
+def _check_date_format(spec: str) -> None:
+    """A date's format of the codes _DATE_CODES has, else refused in pnp's words."""
+    for code in _DATE_CODE.findall(spec):
+        if code not in _DATE_CODES:
+            raise LimitError(f"a date's format writes its fields ({' '.join('%' + c for c in sorted(_DATE_CODES))}),"
+                             f" not {shown('%' + code)}: the others read the machine's time zone or locale")
+
+
 class _HalfAwayFields(string.Formatter):
     """str.format's fields round numbers as `round` does (see _rounded_for)."""
 
     def format_field(self, value: Any, format_spec: str) -> Any:
+        if isinstance(value, (datetime.date, datetime.time)):
+            _check_date_format(format_spec)
         spec = _SPEC.fullmatch(format_spec)
         if spec is not None and spec[1] is None and not spec[2]:  # ('{}', '{:>6}', '{:,}' write a float as
             value = _numbers_rounded(value, as_text=True)  # repr does: as a template prints it, then; and a list's floats too:

@@ -968,12 +968,15 @@ def test_every_offered_method_is_called_as_python_would(kind):
 
 
 @pytest.mark.parametrize("call", ["d.today()", "d.now()", "d.astimezone()", "d.timestamp()", "d.strftime('%s')",
-                                  "d.fromtimestamp(0)", "d.ctime()", "d.tzinfo"])
+                                  "d.fromtimestamp(0)", "d.ctime()", "d.tzinfo", "'{:%s}'.format(d)",
+                                  "'{:%c}'.format(d)", "'{:%10Y}'.format(d)"])
 def test_a_date_neither_reads_the_clock_nor_the_machine_s_time_zone(call):
-    """A YAML date's today() printed the day of the build (other bytes each day), astimezone() and timestamp()
-    read the system's zone files, outside the project: only its fields and isoformat are offered."""
-    with pytest.raises(ExprError, match="of a date is not allowed in a template"):
+    """A YAML date's today() printed the day of the build (other bytes each day), astimezone(), timestamp() and
+    a format's %s read the system's zone files, outside the project: only its fields and isoformat are offered,
+    and a format writes its fields."""
+    with pytest.raises(ExprError, match="of a date is not allowed in a template|a date's format writes its fields"):
         template.evaluate(call, DATES)
+    assert template.evaluate("'{:%d %B %Y, %H:%M}'.format(d)", DATES) == "02 January 2020, 10:30"
 
 
 def test_a_refused_method_is_said_at_its_line_and_a_game_s_own_fields_still_win():
