@@ -1054,8 +1054,8 @@ def _check_date_format(spec: str) -> None:
     """A date's format of the codes _DATE_CODES has, else refused in pnp's words."""
     for code in _DATE_CODE.findall(spec):
         if code not in _DATE_CODES:
-            raise LimitError(f"a date's format writes its fields ({' '.join('%' + c for c in sorted(_DATE_CODES))}),"
-                             f" not {shown('%' + code)}: the others read the machine's time zone or locale")
+            raise LimitError(f"the format of a date writes its own fields, as %Y-%m-%d %H:%M or %d %B %Y do, not "
+                             f"{shown('%' + code)}, which reads the machine's time zone or locale, or is no field")
 
 
 class _HalfAwayFields(string.Formatter):
