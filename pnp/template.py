@@ -1455,10 +1455,8 @@ def _numbers_rounded(value: object, plain: bool = False, as_text: bool = False) 
     every mapping made a dict, every list a list (for tojson, which writes no other kind: `{{ card | tojson }}`
     was refused, "Object of type mapping is not JSON serializable"). `as_text`: the value is being written as
     text, where a none in it is refused as a none printed alone is (_refuse_none_inside)."""
-    if type(value) is float:
+    if type(value) is float or _container(value) is None:  # (a float rounded, a date written, else itself)
         return _number_rounded(value)
-    if _container(value) is None:
-        return value
     done: dict[int, object] = {}  # id of a container -> itself rounded
     entered: set[int] = set()
     stack: list[object] = [value]
@@ -1552,11 +1550,25 @@ def _container(value: object) -> type | None:
 _DICT_VIEWS = frozenset({_KEYS, _VALUES, _ITEMS})
 
 
+_DATES = (datetime.date, datetime.time, datetime.timedelta)
+
+
+class _DateWritten(str):
+    """A date of the data inside a list or mapping written as text, as it prints alone (2020-01-02): a list of
+    them printed Python's "[datetime.date(2020, 1, 2)]", and `| tojson` said "Object of type date is not JSON
+    serializable"."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
 def _number_rounded(value: object) -> object:
     """A float worked out by a template as the float of at most PRINTED_DIGITS significant digits it prints as
     (_number_printed); anything else, and a float that prints as it is, given back itself."""
     if not isinstance(value, float) or type(value) is not float or not math.isfinite(value):
-        return value
+        return _DateWritten(value) if isinstance(value, _DATES) else value
     if value == 0 and math.copysign(1.0, value) < 0:  # `0 * -1.5` printed '-0.0' (round never gives it)
         return 0.0
     mantissa = repr(value).split("e")[0].lstrip("-").replace(".", "").strip("0")

@@ -979,6 +979,16 @@ def test_a_date_neither_reads_the_clock_nor_the_machine_s_time_zone(call):
     assert template.evaluate("'{:%d %B %Y, %H:%M}'.format(d)", DATES) == "02 January 2020, 10:30"
 
 
+def test_a_date_in_a_list_or_mapping_prints_as_it_does_alone():
+    """[d] printed Python's "[datetime.datetime(2020, 1, 2, 10, 30, 5, 7)]", and tojson said "Object of type
+    datetime is not JSON serializable"."""
+    assert template.render("{{ [d] }} {{ {'t': t} }} {{ [d] | pprint }}", DATES) == \
+        "[2020-01-02 10:30:05.000007] {'t': 3 days, 0:00:04.000005} [2020-01-02 10:30:05.000007]"
+    assert template.render("{{ d | tojson }} {{ [t] | tojson }}", DATES) == \
+        '"2020-01-02 10:30:05.000007" ["3 days, 0:00:04.000005"]'
+    assert template.render("{{ '{:>12}'.format(t) }}|{{ '{:%Y}'.format(d) }}", DATES) == "3 days, 0:00:04.000005|2020"
+
+
 def test_a_refused_method_is_said_at_its_line_and_a_game_s_own_fields_still_win():
     with pytest.raises(ExprError) as e:
         template.render("{{ card.name }}\n{{ card.name.swapcase() }}", {"card": {"name": "Lion"}})
