@@ -3319,7 +3319,9 @@ _METHODS_WRITTEN: dict[str, dict[str, str]] = {
     "a list": {"count": "value", "index": "value, start=0, end=..."},
     "range": {"count": "value", "index": "value"},  # (a list, whose index takes no start or end)
     "a mapping": {"get": "key, default=None", "items": "", "keys": "", "values": ""},
-    "a number": {"is_integer": ""}}
+    "a number": {"is_integer": ""},
+    # (a date and time's isoformat takes a separator and a precision, in Python's words when wrong: not offered)
+    "a date": {name: "" for name in ("isoformat", "weekday", "isoweekday")}}
 
 
 def _written_signature(written: str) -> inspect.Signature:
