@@ -7,6 +7,7 @@ import collections
 import contextlib
 import contextvars
 import dataclasses
+import datetime
 import decimal
 import fractions
 import functools
@@ -1042,10 +1043,27 @@ def _spec_rounded(value: Any, spec: str) -> Any:
     return _rounded_for(value, kind, int(precision or 6))
 
 
+# what a date's format ('{:%d %B %Y}'.format(d), its strftime) may write: its own fields, in the C locale's words;
+# not %s (seconds since 1970 in the machine's time zone: its zone files read, other bytes on another machine), %c, %x,
+# %X, %z, %Z, %E and %O, nor the C library's own extensions (widths, flags)
+_DATE_CODES = frozenset("aAbBdHIjmMpSyYfuwUWGVg%")
+_DATE_CODE = re.compile(r"%(.?)", re.S)
+
+
+def _check_date_format(spec: str) -> None:
+    """A date's format of the codes _DATE_CODES has, else refused in pnp's words."""
+    for code in _DATE_CODE.findall(spec):
+        if code not in _DATE_CODES:
+            raise LimitError(f"the format of a date writes its own fields, as %Y-%m-%d %H:%M or %d %B %Y do, not "
+                             f"{shown('%' + code)}, which reads the machine's time zone or locale, or is no field")
+
+
 class _HalfAwayFields(string.Formatter):
     """str.format's fields round numbers as `round` does (see _rounded_for)."""
 
     def format_field(self, value: Any, format_spec: str) -> Any:
+        if isinstance(value, (datetime.date, datetime.time)):
+            _check_date_format(format_spec)
         spec = _SPEC.fullmatch(format_spec)
         if spec is not None and spec[1] is None and not spec[2]:  # ('{}', '{:>6}', '{:,}' write a float as
             value = _numbers_rounded(value, as_text=True)  # repr does: as a template prints it, then; and a list's floats too:
@@ -1437,10 +1455,8 @@ def _numbers_rounded(value: object, plain: bool = False, as_text: bool = False) 
     every mapping made a dict, every list a list (for tojson, which writes no other kind: `{{ card | tojson }}`
     was refused, "Object of type mapping is not JSON serializable"). `as_text`: the value is being written as
     text, where a none in it is refused as a none printed alone is (_refuse_none_inside)."""
-    if type(value) is float:
+    if type(value) is float or _container(value) is None:  # (a float rounded, a date written, else itself)
         return _number_rounded(value)
-    if _container(value) is None:
-        return value
     done: dict[int, object] = {}  # id of a container -> itself rounded
     entered: set[int] = set()
     stack: list[object] = [value]
@@ -1534,11 +1550,25 @@ def _container(value: object) -> type | None:
 _DICT_VIEWS = frozenset({_KEYS, _VALUES, _ITEMS})
 
 
+_DATES = (datetime.date, datetime.time, datetime.timedelta)
+
+
+class _DateWritten(str):
+    """A date of the data inside a list or mapping written as text, as it prints alone (2020-01-02): a list of
+    them printed Python's "[datetime.date(2020, 1, 2)]", and `| tojson` said "Object of type date is not JSON
+    serializable"."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
 def _number_rounded(value: object) -> object:
     """A float worked out by a template as the float of at most PRINTED_DIGITS significant digits it prints as
     (_number_printed); anything else, and a float that prints as it is, given back itself."""
     if not isinstance(value, float) or type(value) is not float or not math.isfinite(value):
-        return value
+        return _DateWritten(value) if isinstance(value, _DATES) else value
     if value == 0 and math.copysign(1.0, value) < 0:  # `0 * -1.5` printed '-0.0' (round never gives it)
         return 0.0
     mantissa = repr(value).split("e")[0].lstrip("-").replace(".", "").strip("0")
@@ -2537,6 +2567,12 @@ METHOD_KINDS = (
     _Kind("the keys, values or items of a mapping", (KeysView, ValuesView, ItemsView), frozenset()),
     _Kind("a set", (set, frozenset), frozenset()),
     _Kind("bytes", (bytes, bytearray), frozenset()),
+    # A date of the data (YAML reads `2020-01-02` as one): its fields and how it is written, nothing that reads
+    # the clock or the machine's time zone (today(), now(), astimezone(), timestamp(), strftime's %s): they printed
+    # the day of the build (other bytes on each day) and read the system's zone files, outside the project
+    _Kind("a date", (datetime.date, datetime.time, datetime.timedelta, datetime.tzinfo), frozenset({
+        "year", "month", "day", "hour", "minute", "second", "microsecond", "days", "seconds", "microseconds",
+        "isoformat", "weekday", "isoweekday"})),
 )
 _KIND_OF: dict[type, _Kind | None] = {}  # type -> its kind, found once
 
@@ -3283,7 +3319,9 @@ _METHODS_WRITTEN: dict[str, dict[str, str]] = {
     "a list": {"count": "value", "index": "value, start=0, end=..."},
     "range": {"count": "value", "index": "value"},  # (a list, whose index takes no start or end)
     "a mapping": {"get": "key, default=None", "items": "", "keys": "", "values": ""},
-    "a number": {"is_integer": ""}}
+    "a number": {"is_integer": ""},
+    # (a date and time's isoformat takes a separator and a precision, in Python's words when wrong: not offered)
+    "a date": {name: "" for name in ("isoformat", "weekday", "isoweekday")}}
 
 
 def _written_signature(written: str) -> inspect.Signature:

@@ -1,5 +1,6 @@
 """The sandbox's bounds, directly: each refusal is an ExprError with a plain message, never a hang."""
 
+import datetime
 import gc
 import weakref
 from collections.abc import Mapping
@@ -947,7 +948,12 @@ OFFERED_CALLS = {
     "a number": {
         "is_integer": "(2.0).is_integer()",
     },
+    # (of DATES' values: a template writes no date; the data's YAML does)
+    "a date": {**{name: f"d.{name}" for name in ("year", "month", "day", "hour", "minute", "second", "microsecond")},
+               **{name: f"t.{name}" for name in ("days", "seconds", "microseconds")},
+               **{name: f"d.{name}()" for name in ("isoformat", "weekday", "isoweekday")}},
 }
+DATES = {"d": datetime.datetime(2020, 1, 2, 10, 30, 5, 7), "t": datetime.timedelta(days=3, seconds=4, microseconds=5)}
 
 
 @pytest.mark.parametrize("kind", [kind for kind in template.METHOD_KINDS if kind.offered],
@@ -957,8 +963,33 @@ def test_every_offered_method_is_called_as_python_would(kind):
     assert set(calls) == kind.offered  # (a method offered later needs its call here)
     for call in calls.values():
         python = call.removesuffix(" | list")
-        expected = eval(python) if python == call else list(eval(python))
-        assert template.evaluate(call, {}) == expected, call
+        expected = eval(python, {}, dict(DATES)) if python == call else list(eval(python))
+        assert template.evaluate(call, DATES) == expected, call
+
+
+@pytest.mark.parametrize("call", ["d.today()", "d.now()", "d.astimezone()", "d.timestamp()", "d.strftime('%s')",
+                                  "d.fromtimestamp(0)", "d.ctime()", "d.tzinfo", "'{:%s}'.format(d)",
+                                  "'{:%c}'.format(d)", "'{:%10Y}'.format(d)",
+                                  # (its arguments were said in Python's words: "Unknown timespec value")
+                                  "d.isoformat(timespec='x')", "d.weekday(1)"])
+def test_a_date_neither_reads_the_clock_nor_the_machine_s_time_zone(call):
+    """A YAML date's today() printed the day of the build (other bytes each day), astimezone(), timestamp() and
+    a format's %s read the system's zone files, outside the project: only its fields and isoformat are offered,
+    and a format writes its fields."""
+    with pytest.raises(ExprError, match="of a date is not allowed in a template|the format of a date writes its own "
+                                        "fields|the method (isoformat|weekday) of a date"):
+        template.evaluate(call, DATES)
+    assert template.evaluate("'{:%d %B %Y, %H:%M}'.format(d)", DATES) == "02 January 2020, 10:30"
+
+
+def test_a_date_in_a_list_or_mapping_prints_as_it_does_alone():
+    """[d] printed Python's "[datetime.datetime(2020, 1, 2, 10, 30, 5, 7)]", and tojson said "Object of type
+    datetime is not JSON serializable"."""
+    assert template.render("{{ [d] }} {{ {'t': t} }} {{ [d] | pprint }}", DATES) == \
+        "[2020-01-02 10:30:05.000007] {'t': 3 days, 0:00:04.000005} [2020-01-02 10:30:05.000007]"
+    assert template.render("{{ d | tojson }} {{ [t] | tojson }}", DATES) == \
+        '"2020-01-02 10:30:05.000007" ["3 days, 0:00:04.000005"]'
+    assert template.render("{{ '{:>12}'.format(t) }}|{{ '{:%Y}'.format(d) }}", DATES) == "3 days, 0:00:04.000005|2020"
 
 
 def test_a_refused_method_is_said_at_its_line_and_a_game_s_own_fields_still_win():
