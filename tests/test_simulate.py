@@ -2243,3 +2243,18 @@ def test_a_failing_rules_interval_below_zero_reads_with_its_signs():
 
     outcome = Outcome("item.gap >= -0.25", None, False, Measured(-1.0, -1.0, -0.307, 4), ">=", -0.25, -0.057)
     assert "[95% interval -1 to -0.307]" in figures(outcome)
+
+
+def test_an_item_named_past_what_the_results_reader_takes_is_written_cut_short():
+    # a card named in 283 characters (its schema allowing them) was written whole: the report dropped the item as
+    # not what `pnp simulate` writes, and the rulebook refused the file
+    from types import SimpleNamespace
+    from pnp.model.simulated import MAX_TEXT, cleaned
+    from pnp.simulate.run import item_names
+    game = SimpleNamespace(tables={"cards": [{"id": "long", "name": "very " * 60}, {"id": "short"}]})
+    names = item_names(game, ["cards"])  # type: ignore[arg-type]
+    assert len(names["cards", "long"]) == MAX_TEXT and names["cards", "long"].startswith("very very")
+    assert names["cards", "short"] == "short"
+    problems: list = []
+    cleaned({"tracked": {"cards": names["cards", "long"]}}, problems)
+    assert problems == []

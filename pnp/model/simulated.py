@@ -9,6 +9,7 @@ from ..report import shortened
 
 MAX_SEATS, MAX_AGENTS, MAX_REASONS, MAX_TABLES = 64, 16, 40, 20
 MAX_ITEMS = 200  # items of one table shown; a file holding more is said to
+MAX_TEXT = 200  # characters of a text of the file (a name, an agent): `pnp simulate` writes none longer
 
 
 class Capped(str):
@@ -60,7 +61,7 @@ def _whole(v: Any) -> bool:
 
 
 def _text(v: Any) -> bool:
-    return isinstance(v, str) and len(v) <= 200
+    return isinstance(v, str) and len(v) <= MAX_TEXT
 
 
 def _interval(w: dict) -> bool:
