@@ -173,9 +173,13 @@ def cleaned(value: dict, problems: list, capped: bool = True) -> dict[str, Any]:
 def unlike(value: dict) -> list[str]:
     """The parts of a parsed simulation.json that are not of the shape `pnp simulate` writes, whatever their
     number; a mapping holding more entries than the report shows is not among them, but every entry is
-    checked (the rulebook reads them all: a 41st way to end of '700%' of '-5' games was printed, exit 0)."""
+    checked (the rulebook reads them all: a 41st way to end of '700%' of '-5' games was printed, exit 0).
+    `dead` is pnp's own reading of `items` (dead_items), so it must be that reading: a received file's list of
+    29 cards that 'never work' was printed in the rulebook beside items saying each of them worked, exit 0."""
     problems: list[str] = []
-    cleaned(value, problems, capped=False)
+    summary = cleaned(value, problems, capped=False)
+    if "dead" in value and not _dead_as_read(value["dead"], dead_items({"items": summary.get("items", {})})):
+        problems.append("dead")
     return [p for p in problems if not isinstance(p, Capped)]
 
 
@@ -186,3 +190,33 @@ def of_another_game(value: dict, game_id: str) -> str:
     if not isinstance(other, str) or other == game_id:
         return ""
     return f"a simulation of the game '{shortened(other, 40)}', not of '{game_id}'"
+
+
+def _dead_as_read(given: Any, read: dict) -> bool:
+    """Whether a file's `dead` lists the items dead_items reads from its `items`, in any order (the file lists
+    them in the order the run met them, its `items` are written sorted)."""
+    if not (isinstance(given, dict) and given.keys() == read.keys()):
+        return False
+    for table, labels in given.items():
+        if not (isinstance(labels, dict) and labels.keys() == read[table].keys()):
+            return False
+        for label, ids in labels.items():
+            if not (isinstance(ids, list) and all(isinstance(i, str) for i in ids)
+                    and sorted(ids) == sorted(read[table][label])):
+                return False
+    return True
+
+
+def dead_items(summary: dict) -> dict:
+    """{table: {"never taken": [...], "never effective": [...]}}: items in play that no one ever took, or that
+    were never effective (of the games that report those events)."""
+    out = {}
+    for table, items in summary["items"].items():
+        found = {}
+        for event, label in (("taken", "never taken"), ("effective", "never effective")):
+            dead = [i for i, s in items.items() if event in s["events"] and s["events"][event]["count"] == 0]
+            if dead:
+                found[label] = dead
+        if found:
+            out[table] = found
+    return out
