@@ -2260,7 +2260,7 @@ def test_an_item_named_past_what_the_results_reader_takes_is_written_cut_short()
     assert problems == []
 
 
-_UNTAKEN = {"name": "A", "seats": 2, "events": {"taken": {"count": 0, "rate": 0.0}}, "gap": None,
+_UNTAKEN = {"name": "A", "seats": 2, "events": {"taken": {"count": 0, "rate": 0.0, "when_taken": 0}}, "gap": None,
             "win_taken": {"rate": None, "low": None, "high": None, "n": 0},
             "win_not_taken": {"rate": 0.5, "low": 0.1, "high": 0.9, "n": 2}}
 

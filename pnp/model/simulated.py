@@ -78,11 +78,17 @@ RATE = Where({"rate": _rate, "low": _rate, "high": _rate, "n": _count}, _interva
 SPREAD = Where({"mean": _number, "min": _number, "median": _number, "max": _number},
                lambda s: 0 <= s["min"] <= min(s["median"], s["mean"]) and max(s["median"], s["mean"]) <= s["max"])
 END = {"count": _count, "share": _rate}
-ITEM = Where({"name": _text, "seats": _count, "events": Each({"count": _count, "rate": _rate}, MAX_REASONS),
+# an event's `when_taken`: the seats that took the item and had the event, which balance rules read as
+# item.when_taken.EVENT (dropped by this shape, it read as 0 in the report: a rule simulate said held was
+# charted as failing)
+EVENT = {"count": _count, "rate": _rate, "when_taken": _count}
+ITEM = Where({"name": _text, "seats": _count, "events": Each(EVENT, MAX_REASONS),
               "win_taken": RATE, "win_not_taken": RATE, "gap": _gap},
              # an event counted in more seats than the item was in play has no rate (its interval was a
-             # square root of a negative number, and the report stopped with a traceback)
-             lambda item: all(e["count"] <= item["seats"] for e in item["events"].values()))
+             # square root of a negative number, and the report stopped with a traceback); its takers with
+             # the event are among both its seats with the event and its takers
+             lambda item: all(e["when_taken"] <= min(e["count"], item["win_taken"]["n"]) and e["count"] <= item["seats"]
+                              for e in item["events"].values()))
 SHAPE = {
     "game": _text, "seed": _whole, "players": _count, "agents": Many(_text, MAX_AGENTS), "games": _count,
     "games_per_seating": _count, "seat_win_rate": Many(RATE, MAX_SEATS), "agent_win_rate": Each(RATE, MAX_AGENTS),
