@@ -515,10 +515,10 @@ def test_a_simulation_file_not_as_simulate_writes_it_is_named_not_the_template_r
     root = make_project(tmp_path / "proj")
     template = root / "layouts/mini/rulebook.md.j2"
     template.write_text(template.read_text(encoding="utf-8") +
-                        "\n{% if simulation %}{{ simulation.dead.get('cards') }}{% endif %}\n", encoding="utf-8")
+                        "\n{% if simulation %}{{ simulation.notes.get('cards') }}{% endif %}\n", encoding="utf-8")
     assert run(root, "validate").exit_code == 0
     (root / "output/mini").mkdir(parents=True)
-    (root / "output/mini/simulation.json").write_text(json.dumps({"dead": "not a mapping"}))
+    (root / "output/mini/simulation.json").write_text(json.dumps({"notes": "not a mapping"}))
     result = run(root, "validate")
     assert result.exit_code == 1
     assert "output/mini/simulation.json: error: not as `pnp simulate` writes it: the rulebook template " \

@@ -40,8 +40,9 @@ def rate(p, low, high, n):
 
 def item(name, taken, effective, win_taken, win_not, gap, seats=40):
     return {"name": name, "seats": seats, "gap": gap, "win_taken": win_taken, "win_not_taken": win_not,
-            "events": {"taken": {"count": taken, "rate": taken / seats},
-                       "effective": {"count": effective, "rate": effective / seats}}}
+            "events": {"taken": {"count": taken, "rate": taken / seats, "when_taken": min(taken, win_taken["n"])},
+                       "effective": {"count": effective, "rate": effective / seats,
+                                     "when_taken": min(effective, win_taken["n"])}}}
 
 
 SIMULATION = {
@@ -192,7 +193,7 @@ def test_a_part_of_the_wrong_shape_is_left_out_and_the_rest_shown(tmp_path):
 def test_an_item_taken_in_more_seats_than_it_was_in_play_is_left_out(tmp_path):
     """Its rate had an interval with a square root of a negative number: the report stopped with a traceback."""
     cards = SIMULATION["items"]["cards"]
-    mouse = {**cards["c1"], "events": {**cards["c1"]["events"], "taken": {"count": 50, "rate": 1.0}}}
+    mouse = {**cards["c1"], "events": {**cards["c1"]["events"], "taken": {"count": 50, "rate": 1.0, "when_taken": 0}}}
     damaged = {**SIMULATION, "items": {"cards": {**cards, "c1": mouse}}}
     output, text, _ = report(project(tmp_path, damaged))
     assert "output/sr/simulation.json: warning: parts are not what `pnp simulate` writes and are not shown: " \
@@ -312,7 +313,7 @@ def test_many_events_and_items_are_charted_within_bounds(tmp_path, monkeypatch):
 
     monkeypatch.setattr(pnp.insight.simulation, "MAX_ITEMS_SHOWN", 2)
     lion = item("Lion Card", 20, 12, rate(0.7, 0.5, 0.85, 20), rate(0.5, 0.4, 0.6, 20), 0.2)
-    lion["events"].update({f"event{i:02}": {"count": 1, "rate": 0.025} for i in range(20)})
+    lion["events"].update({f"event{i:02}": {"count": 1, "rate": 0.025, "when_taken": 0} for i in range(20)})
     simulation = {**SIMULATION, "items": {"cards": {**SIMULATION["items"]["cards"], "c0": lion}}}
     output, text, _ = report(project(tmp_path, simulation))
     assert "items.cards: 1 of its 3 items are not charted (the report charts at most 2 items in all)" in output
@@ -434,3 +435,19 @@ def test_folders_nested_deeper_than_pythons_recursion_are_walked_for_changes(tmp
     finally:
         sys.setrecursionlimit(limit)
     assert found.changed == f"cards/sr/{'d/' * 300}late.yaml"
+
+
+@pytest.mark.parametrize("when_taken, kept", [(12, True), (13, False), (-1, False), ("12", False)])
+def test_an_events_takers_reach_the_balance_rules_the_report_checks(when_taken, kept):
+    """The shape check dropped `when_taken`: item.when_taken.EVENT read 0 in the report, and a rule `pnp simulate`
+    said held was charted as failing. It is kept when it is a count among the event's seats and the takers."""
+    from pnp.model.simulated import cleaned
+    from pnp.simulate.stats import item_view
+    lion = SIMULATION["items"]["cards"]["c0"]
+    lion = {**lion, "events": {**lion["events"], "effective": {"count": 12, "rate": 0.3, "when_taken": when_taken}}}
+    problems: list = []
+    s = cleaned({**SIMULATION, "items": {"cards": {"c0": lion}}}, problems)
+    # (an event of another shape is dropped alone; one counting more takers than the item's, with its item)
+    assert ("effective" in s["items"]["cards"].get("c0", {}).get("events", {})) == kept and (problems == []) == kept
+    if kept:
+        assert item_view("c0", s["items"]["cards"]["c0"])["when_taken"]["effective"] == 12 / 20

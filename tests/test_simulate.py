@@ -2243,3 +2243,36 @@ def test_a_failing_rules_interval_below_zero_reads_with_its_signs():
 
     outcome = Outcome("item.gap >= -0.25", None, False, Measured(-1.0, -1.0, -0.307, 4), ">=", -0.25, -0.057)
     assert "[95% interval -1 to -0.307]" in figures(outcome)
+
+
+def test_an_item_named_past_what_the_results_reader_takes_is_written_cut_short():
+    # a card named in 283 characters (its schema allowing them) was written whole: the report dropped the item as
+    # not what `pnp simulate` writes, and the rulebook refused the file
+    from types import SimpleNamespace
+    from pnp.model.simulated import MAX_TEXT, cleaned
+    from pnp.simulate.run import item_names
+    game = SimpleNamespace(tables={"cards": [{"id": "long", "name": "very " * 60}, {"id": "short"}]})
+    names = item_names(game, ["cards"])  # type: ignore[arg-type]
+    assert len(names["cards", "long"]) == MAX_TEXT and names["cards", "long"].startswith("very very")
+    assert names["cards", "short"] == "short"
+    problems: list = []
+    cleaned({"tracked": {"cards": names["cards", "long"]}}, problems)
+    assert problems == []
+
+
+_UNTAKEN = {"name": "A", "seats": 2, "events": {"taken": {"count": 0, "rate": 0.0, "when_taken": 0}}, "gap": None,
+            "win_taken": {"rate": None, "low": None, "high": None, "n": 0},
+            "win_not_taken": {"rate": 0.5, "low": 0.1, "high": 0.9, "n": 2}}
+
+
+@pytest.mark.parametrize("dead, read", [
+    ({"cards": {"never taken": ["b", "a"]}}, True),  # pnp's own: in the order the run met them
+    ({"cards": {"never taken": ["a"]}, "other": {"never effective": ["x"] * 29}}, False),  # '29 never work', exit 0
+    ({"cards": {"never taken": "ab"}}, False),
+    ({}, False),
+    (5, False),
+])
+def test_a_files_dead_items_that_are_not_its_items_reading_are_refused_by_the_rulebook(dead, read):
+    from pnp.model.simulated import unlike
+    value = {"items": {"cards": {"a": _UNTAKEN, "b": {**_UNTAKEN, "name": "B"}}}, "dead": dead}
+    assert unlike(value) == ([] if read else ["dead"])

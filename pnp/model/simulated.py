@@ -9,6 +9,7 @@ from ..report import shortened
 
 MAX_SEATS, MAX_AGENTS, MAX_REASONS, MAX_TABLES = 64, 16, 40, 20
 MAX_ITEMS = 200  # items of one table shown; a file holding more is said to
+MAX_TEXT = 200  # characters of a text of the file (a name, an agent): `pnp simulate` writes none longer
 
 
 class Capped(str):
@@ -60,7 +61,7 @@ def _whole(v: Any) -> bool:
 
 
 def _text(v: Any) -> bool:
-    return isinstance(v, str) and len(v) <= 200
+    return isinstance(v, str) and len(v) <= MAX_TEXT
 
 
 def _interval(w: dict) -> bool:
@@ -77,11 +78,17 @@ RATE = Where({"rate": _rate, "low": _rate, "high": _rate, "n": _count}, _interva
 SPREAD = Where({"mean": _number, "min": _number, "median": _number, "max": _number},
                lambda s: 0 <= s["min"] <= min(s["median"], s["mean"]) and max(s["median"], s["mean"]) <= s["max"])
 END = {"count": _count, "share": _rate}
-ITEM = Where({"name": _text, "seats": _count, "events": Each({"count": _count, "rate": _rate}, MAX_REASONS),
+# an event's `when_taken`: the seats that took the item and had the event, which balance rules read as
+# item.when_taken.EVENT (dropped by this shape, it read as 0 in the report: a rule simulate said held was
+# charted as failing)
+EVENT = {"count": _count, "rate": _rate, "when_taken": _count}
+ITEM = Where({"name": _text, "seats": _count, "events": Each(EVENT, MAX_REASONS),
               "win_taken": RATE, "win_not_taken": RATE, "gap": _gap},
              # an event counted in more seats than the item was in play has no rate (its interval was a
-             # square root of a negative number, and the report stopped with a traceback)
-             lambda item: all(e["count"] <= item["seats"] for e in item["events"].values()))
+             # square root of a negative number, and the report stopped with a traceback); its takers with
+             # the event are among both its seats with the event and its takers
+             lambda item: all(e["when_taken"] <= min(e["count"], item["win_taken"]["n"]) and e["count"] <= item["seats"]
+                              for e in item["events"].values()))
 SHAPE = {
     "game": _text, "seed": _whole, "players": _count, "agents": Many(_text, MAX_AGENTS), "games": _count,
     "games_per_seating": _count, "seat_win_rate": Many(RATE, MAX_SEATS), "agent_win_rate": Each(RATE, MAX_AGENTS),
@@ -172,9 +179,13 @@ def cleaned(value: dict, problems: list, capped: bool = True) -> dict[str, Any]:
 def unlike(value: dict) -> list[str]:
     """The parts of a parsed simulation.json that are not of the shape `pnp simulate` writes, whatever their
     number; a mapping holding more entries than the report shows is not among them, but every entry is
-    checked (the rulebook reads them all: a 41st way to end of '700%' of '-5' games was printed, exit 0)."""
+    checked (the rulebook reads them all: a 41st way to end of '700%' of '-5' games was printed, exit 0).
+    `dead` is pnp's own reading of `items` (dead_items), so it must be that reading: a received file's list of
+    29 cards that 'never work' was printed in the rulebook beside items saying each of them worked, exit 0."""
     problems: list[str] = []
-    cleaned(value, problems, capped=False)
+    summary = cleaned(value, problems, capped=False)
+    if "dead" in value and not _dead_as_read(value["dead"], dead_items({"items": summary.get("items", {})})):
+        problems.append("dead")
     return [p for p in problems if not isinstance(p, Capped)]
 
 
@@ -185,3 +196,33 @@ def of_another_game(value: dict, game_id: str) -> str:
     if not isinstance(other, str) or other == game_id:
         return ""
     return f"a simulation of the game '{shortened(other, 40)}', not of '{game_id}'"
+
+
+def _dead_as_read(given: Any, read: dict) -> bool:
+    """Whether a file's `dead` lists the items dead_items reads from its `items`, in any order (the file lists
+    them in the order the run met them, its `items` are written sorted)."""
+    if not (isinstance(given, dict) and given.keys() == read.keys()):
+        return False
+    for table, labels in given.items():
+        if not (isinstance(labels, dict) and labels.keys() == read[table].keys()):
+            return False
+        for label, ids in labels.items():
+            if not (isinstance(ids, list) and all(isinstance(i, str) for i in ids)
+                    and sorted(ids) == sorted(read[table][label])):
+                return False
+    return True
+
+
+def dead_items(summary: dict) -> dict:
+    """{table: {"never taken": [...], "never effective": [...]}}: items in play that no one ever took, or that
+    were never effective (of the games that report those events)."""
+    out = {}
+    for table, items in summary["items"].items():
+        found = {}
+        for event, label in (("taken", "never taken"), ("effective", "never effective")):
+            dead = [i for i, s in items.items() if event in s["events"] and s["events"][event]["count"] == 0]
+            if dead:
+                found[label] = dead
+        if found:
+            out[table] = found
+    return out

@@ -27,7 +27,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from ..errors import DataError
 from ..model.game import Game
-from ..model.simulated import MAX_REASONS, MAX_TABLES
+from ..model.simulated import MAX_REASONS, MAX_TABLES, MAX_TEXT
 from ..project import Project, read_project_file, utf8_text
 from ..report import Mark, named
 
@@ -319,7 +319,7 @@ def _attributes_problem(items: Any, ends: Any, tables: set[str]) -> tuple[str, s
     return None
 
 
-MAX_LINE = 200  # characters of a text the rules give: one line of the summary, the log or the report
+MAX_LINE = MAX_TEXT  # characters of a text the rules give: one line of the summary, the log or the report
 
 
 def _one_line(text: str) -> bool:

@@ -35,7 +35,7 @@ from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, MAX_WORKERS, RULES_FILE
 from ..errors import DataError
 from ..model.game import Game
 from ..project import Project, end_with_parent, freeze_once, usable_cores, worker_context
-from ..report import Mark
+from ..report import Mark, shortened
 from ..template import handler_after_alarm
 from .stats import MAX_FAILURES_KEPT, Tally
 
@@ -919,8 +919,11 @@ class Played:
 
 
 def item_names(game: Game, items: Iterable[str]) -> dict[ItemKey, str]:
-    """(table, id) -> the item's name (its id when it has none), of every item of the tables `items` names."""
-    return {(table, str(it["id"])): str(it.get("name", it["id"])) for table in items
+    """(table, id) -> the item's name (its id when it has none), of every item of the tables `items` names, cut
+    to the length simulation.json's reader takes: a card named in 283 characters (its schema allowing them) was
+    written whole, and the report dropped the item as 'not what `pnp simulate` writes' (the rulebook refused the
+    whole file)."""
+    return {(table, str(it["id"])): shortened(str(it.get("name", it["id"])), MAX_TEXT) for table in items
             for it in game.tables.get(table, ()) if "id" in it}
 
 

@@ -6,6 +6,8 @@ import math
 from collections import Counter, defaultdict
 from typing import Any
 
+from ..model.simulated import dead_items
+
 Z = 1.959964  # the normal quantile of a two-sided 95% interval
 DIGITS = 4  # floats in simulation.json are rounded so the file's bytes are the same on every machine
 
@@ -181,21 +183,6 @@ class _ItemTally:
                                   "when_taken": self.among_takers[key][name]} for name in sorted(self.event_names)},
                 "win_taken": with_, "win_not_taken": without, "gap": gap}
         return dict(out)
-
-
-def dead_items(summary: dict) -> dict:
-    """{table: {"never taken": [...], "never effective": [...]}}: items in play that no one ever took, or that
-    were never effective (of the games that report those events)."""
-    out = {}
-    for table, items in summary["items"].items():
-        found = {}
-        for event, label in (("taken", "never taken"), ("effective", "never effective")):
-            dead = [i for i, s in items.items() if event in s["events"] and s["events"][event]["count"] == 0]
-            if dead:
-                found[label] = dead
-        if found:
-            out[table] = found
-    return out
 
 
 def rounded(value: Any) -> Any:
