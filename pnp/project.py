@@ -1556,6 +1556,7 @@ def remove_leftovers(folder: Path) -> None:
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
             if not is_temporary(entry.name):  # (a user's file named alike is kept)
+                _say_unchecked(entry.path)
                 continue
             if entry.is_dir(follow_symlinks=False):
                 _put_back(folder, entry.name)
@@ -1563,6 +1564,22 @@ def remove_leftovers(folder: Path) -> None:
             else:
                 with contextlib.suppress(OSError):
                     os.unlink(entry.path)
+
+
+def _say_unchecked(path: str) -> None:
+    """Say, not remove, a file named as pnp's temporaries were before they carried check digits (TEMPORARY_NAME
+    alone): a pnp of before that change killed while it wrote left one in an output folder (a set-aside kit or
+    export, megabytes), which the clean-up of today's pnp keeps, as it keeps a user's file named alike; it lay
+    there unsaid for good. Said at each command until the user removes it (or renames it, if it is theirs)."""
+    name = os.path.basename(path)
+    if TEMPORARY_NAME.fullmatch(name):
+        try:
+            shown_path = os.path.relpath(path)
+        except ValueError:  # (Windows: on another drive)
+            shown_path = path
+        _say(printable(f"{shown_path}: note: kept: named as an older pnp named the temporary files a killed run "
+                       "left, but without the check digits pnp's bear now, so it may be a file of yours; "
+                       "remove it if it is not (pnp no longer removes it itself)"))
 
 
 def _put_back(folder: Path, leftover: str) -> None:
