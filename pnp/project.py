@@ -1057,9 +1057,11 @@ def _remove_dead_writers(path: Path, mine: Path) -> None:
     every = not os.path.lexists(path.parent / LOCK_NAME)
     with contextlib.suppress(OSError), os.scandir(path.parent) as entries:
         for entry in entries:
-            if (entry.name == mine.name or not is_temporary(entry.name)
-                    or not (every or entry.name.startswith(f".{path.name}.pnp-"))
+            if (entry.name == mine.name or not (every or entry.name.startswith(f".{path.name}.pnp-"))
                     or not entry.is_file(follow_symlinks=False)):
+                continue
+            if not is_temporary(entry.name):  # (a user's file named alike is kept; an older pnp's is said)
+                _say_unchecked(entry.path)
                 continue
             with contextlib.suppress(OSError):
                 if time.time() - entry.stat(follow_symlinks=False).st_mtime < _DEAD_AFTER:
@@ -1556,6 +1558,7 @@ def remove_leftovers(folder: Path) -> None:
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
             if not is_temporary(entry.name):  # (a user's file named alike is kept)
+                _say_unchecked(entry.path)
                 continue
             if entry.is_dir(follow_symlinks=False):
                 _put_back(folder, entry.name)
@@ -1563,6 +1566,26 @@ def remove_leftovers(folder: Path) -> None:
             else:
                 with contextlib.suppress(OSError):
                     os.unlink(entry.path)
+
+
+_SAID_UNCHECKED: set[str] = set()  # the files _say_unchecked said in this command
+
+
+def _say_unchecked(path: str) -> None:
+    """Say, not remove, a file named as pnp's temporaries were before they carried check digits (TEMPORARY_NAME
+    alone): a pnp of before that change killed while it wrote left one in an output folder (a set-aside kit or
+    export, megabytes), which the clean-up of today's pnp keeps, as it keeps a user's file named alike; it lay
+    there unsaid for good. Said at each command until the user removes it (or renames it, if it is theirs)."""
+    name = os.path.basename(path)
+    if TEMPORARY_NAME.fullmatch(name) and path not in _SAID_UNCHECKED:  # (once a command: each write looks)
+        _SAID_UNCHECKED.add(path)
+        try:
+            shown_path = os.path.relpath(path)
+        except ValueError:  # (Windows: on another drive)
+            shown_path = path
+        _say(printable(f"{shown_path}: note: kept: named as an older pnp named the temporary files a killed run "
+                       "left, but without the check digits pnp's bear now, so it may be a file of yours; "
+                       "remove it if it is not (pnp no longer removes it itself)"))
 
 
 def _put_back(folder: Path, leftover: str) -> None:

@@ -702,3 +702,25 @@ def test_a_leftover_deeper_than_python_recurses_is_removed_by_a_loop(tmp_path):
     finally:
         sys.setrecursionlimit(limit)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept"] and (tmp_path / "kept" / "k").exists()
+
+
+@pytest.mark.parametrize("folder", ["output", "cards"])
+def test_an_older_pnps_leftover_without_check_digits_is_kept_and_said(tmp_path, capsys, folder):
+    """A pnp of before the check digits, killed while it wrote, left `.x.pdf.pnp-<12 hex>.tmp` (a set-aside kit,
+    megabytes) in an output folder, or a table's or icon's beside it (convert, icons add): today's clean-up keeps
+    it (it may be a user's) and it lay there unsaid."""
+    from pnp.errors import temporary_name
+    old = tmp_path / ".a.pdf.pnp-669c4ff4f4d1.tmp"
+    old.write_bytes(b"old pnp's")
+    today = tmp_path / temporary_name("a.pdf", "0badf00d")
+    today.write_bytes(b"today's")
+    (tmp_path / "notes.txt").write_bytes(b"mine")
+    if folder == "output":
+        project_module.remove_leftovers(tmp_path)
+    else:
+        os.utime(today, (0, 0))  # (a dead writer's: old)
+        project_module._remove_dead_writers(tmp_path / "a.pdf", tmp_path / "mine")
+        project_module._remove_dead_writers(tmp_path / "a.pdf", tmp_path / "mine")  # (said once a command)
+    said = capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [old.name, "notes.txt"]
+    assert said.count("note: kept") == 1 and old.name in said and "notes.txt" not in said
