@@ -1,6 +1,8 @@
 """The pnp command line: validate, build, list. No logic here beyond wiring and printing."""
 
 import contextlib
+import errno
+import io
 import os
 import re
 import socket
@@ -1343,8 +1345,37 @@ def _current_folder_there() -> bool:
     return True
 
 
+class _ClosedOutput(io.TextIOBase):
+    """The standard output of a pnp run with it closed (`pnp list >&-`): Python leaves sys.stdout None, and
+    click printed nothing to it without a word, so `pnp list` and `pnp validate --json`, whose output is what
+    they are run for, ended 0 with it lost. Writing to it fails as writing to a full disk fails (main)."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "its standard output is closed")
+
+
+def _standard_streams_held() -> None:
+    """A closed standard stream (0, 1 or 2) is held open on the null device, so that no file pnp opens takes its
+    number, and a program pnp runs, or a library writing to descriptor 1, does not write into one of pnp's
+    files; what pnp prints to a closed standard output fails (_ClosedOutput)."""
+    for number in (0, 1, 2):
+        try:
+            os.fstat(number)
+        except OSError:
+            held = os.open(os.devnull, os.O_RDWR)
+            if held != number:
+                os.dup2(held, number)
+                os.close(held)
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+
+
 def main() -> None:
     _COMMAND_LINE["on"] = True
+    _standard_streams_held()
     ready_for_interrupts()
     try:
         cli.main()
