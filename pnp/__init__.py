@@ -1,5 +1,6 @@
 """pnp: turn a game's YAML card databases into validated, print-ready PDFs."""
 
+import mimetypes
 import os
 import signal
 import sys
@@ -41,6 +42,13 @@ def _import_reportlab_settings_without_listing_system_fonts() -> None:
 
 
 _import_reportlab_settings_without_listing_system_fonts()
+
+
+# Python's mimetypes, at its first use, reads the system's lists of file types (/etc/mime.types and eight more
+# places: /etc/apache2/, /usr/local/etc/httpd/, ...), outside the project; openpyxl's import uses it, so every
+# `pnp convert` to or from a spreadsheet read them, and a type a list gave could have changed the bytes of the
+# spreadsheet written. Python's own table is what pnp and its libraries use instead.
+mimetypes.knownfiles.clear()
 
 
 # the environment variables libraries read as settings at their first import: ReportLab's RL_<setting>, Pillow's

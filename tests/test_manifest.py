@@ -275,6 +275,18 @@ def test_reportlab_looks_up_no_font_folder_outside_pnp(tmp_path, monkeypatch):
     assert not [folder for folder in listed if folder.startswith(("/usr/share/fonts/type1/", "/usr/share/fonts/truetype/"))]
 
 
+def test_no_system_list_of_file_types_is_read():
+    """Python's mimetypes, first used by openpyxl's import, read /etc/mime.types and eight more system lists on
+    every `pnp convert` of a spreadsheet: files outside the project, which could change the bytes written."""
+    import mimetypes
+
+    import openpyxl  # noqa: F401  (its import is a first use)
+
+    import pnp  # noqa: F401
+
+    assert mimetypes.knownfiles == []
+
+
 def test_reportlab_and_pillow_read_no_setting_from_the_environment(monkeypatch):
     """ReportLab reads each RL_<setting> variable as that setting of every PDF: RL_useA85=0 gave other bytes for
     the same game, and RL_invariant=yes ended every command in pnp's internal error (ValueError); Pillow printed
