@@ -1192,6 +1192,8 @@ def serve(ctx: click.Context, games: tuple[str, ...], port: int, host: str, allo
         raise no_such_host from None
     try:
         run(project, selected, host, port, _on_listening, allow_hosts)
+    except _OutputNotWritten as e:  # (main says it: 'pnp: cannot write its output: ...', exit 1)
+        raise e.error from None
     except socket.gaierror:  # (said in the resolver's words, "Name or service not known", for `--host localhost:80`)
         raise no_such_host from None
     except OSError as e:
@@ -1199,11 +1201,23 @@ def serve(ctx: click.Context, games: tuple[str, ...], port: int, host: str, allo
         raise UsageError(f"cannot listen on {printable(host)}:{port}: {e.strerror or e}") from None
 
 
+class _OutputNotWritten(Exception):
+    """What `pnp serve` says could not be written (its output closed or on a full disk): told apart from the
+    socket's own OSError, which was said 'cannot listen on 127.0.0.1:8000: No space left on device', exit 2."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error)
+        self.error = error
+
+
 def _on_listening(url: str, warning: str | None) -> None:
     """What `pnp serve` says once its socket listens: the warning for an address others can reach, and the URL."""
-    if warning:
-        click.echo(f"pnp serve: {warning}", err=True)
-    click.echo(f"pnp serve: {url}  (Ctrl-C stops it)")
+    try:
+        if warning:
+            click.echo(f"pnp serve: {warning}", err=True)
+        click.echo(f"pnp serve: {url}  (Ctrl-C stops it)")
+    except OSError as e:
+        raise _OutputNotWritten(e) from None
 
 
 def _out_root(project: "Project", out_dir: str | None, games: list[str],

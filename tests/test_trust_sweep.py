@@ -178,6 +178,24 @@ def test_a_closed_standard_output_fails_as_a_full_disk_does(monkeypatch):
     assert said.value.filename is None  # (main says it as 'pnp: cannot write its output: ...', exit 1)
 
 
+def test_serve_with_its_output_not_written_says_so_not_that_it_cannot_listen(tmp_path, monkeypatch):
+    """`pnp serve >&-` (or >/dev/full) said 'cannot listen on 127.0.0.1:8000: No space left on device', exit 2:
+    the URL it could not print was taken for the socket's error. It is what main says of any output not written."""
+    import click
+
+    import pnp.serve.app
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pnp.serve.app, "serve", lambda project, games, host, port, listening, hosts:
+                        listening("http://127.0.0.1:8000/", None))
+    monkeypatch.setattr(click, "echo", full)
+    with pytest.raises(OSError) as said:
+        run(make_project(tmp_path / "proj"), "serve")
+    assert said.value.errno == 28 and said.value.filename is None  # (main: 'pnp: cannot write its output: ...')
+
+
 class _FullDisk:
     """A file on a disk that fills after 1,000 bytes."""
 
