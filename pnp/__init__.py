@@ -1,5 +1,6 @@
 """pnp: turn a game's YAML card databases into validated, print-ready PDFs."""
 
+import mimetypes
 import os
 import signal
 import sys
@@ -13,8 +14,41 @@ PDF_CREATOR = "pnp"
 # import path) as Python: code outside the project, which could also change the bytes of every PDF, and with HOME
 # a file (HOME=/dev/null in a service) its import ended in pnp's internal error (NotADirectoryError). Empty modules
 # of those names, in place before ReportLab's first import, are what it finds instead: it reads neither file.
+# The settings module also carries ReportLab's font and CMap search paths, each emptied: at its first import
+# ReportLab looked up some seventy folders whatever the game, ~/.fonts, ~/Library/Fonts, /Library/Fonts and
+# folders of the current one (a received game's: its fonts/, and 'C:\\Program Files\\...\\CMap' named relatively),
+# and put those found on the path it opens a font by name from. pnp names every font it draws with by its path
+# in pnp/fonts or the project (draw.fonts), so none of those folders is ever needed.
 for _name in ("reportlab_mods", "reportlab_settings"):
     sys.modules.setdefault(_name, types.ModuleType(_name))
+for _setting in ("T1SearchPath", "TTFSearchPath", "CMapSearchPath"):
+    setattr(sys.modules["reportlab_settings"], _setting, ())
+
+
+def _import_reportlab_settings_without_listing_system_fonts() -> None:
+    """ReportLab's defaults module, at its first import on Linux, lists every folder under /usr/share/fonts
+    (os.walk) for its search paths, which the settings above replace at once: that one import runs with a walk
+    that finds nothing, so no system font folder is listed. Cheap (about a millisecond) and before any thread."""
+    if "reportlab.rl_settings" in sys.modules:
+        return
+    walk = os.walk
+    os.walk = lambda *args, **kwargs: iter(())
+    try:
+        import reportlab.rl_settings  # noqa: F401
+    except ImportError:  # (a broken install: cli's own import of ReportLab says so)
+        pass
+    finally:
+        os.walk = walk
+
+
+_import_reportlab_settings_without_listing_system_fonts()
+
+
+# Python's mimetypes, at its first use, reads the system's lists of file types (/etc/mime.types and eight more
+# places: /etc/apache2/, /usr/local/etc/httpd/, ...), outside the project; openpyxl's import uses it, so every
+# `pnp convert` to or from a spreadsheet read them, and a type a list gave could have changed the bytes of the
+# spreadsheet written. Python's own table is what pnp and its libraries use instead.
+mimetypes.knownfiles.clear()
 
 
 # the environment variables libraries read as settings at their first import: ReportLab's RL_<setting>, Pillow's

@@ -1,6 +1,8 @@
 """The pnp command line: validate, build, list. No logic here beyond wiring and printing."""
 
 import contextlib
+import errno
+import io
 import os
 import re
 import socket
@@ -1190,6 +1192,8 @@ def serve(ctx: click.Context, games: tuple[str, ...], port: int, host: str, allo
         raise no_such_host from None
     try:
         run(project, selected, host, port, _on_listening, allow_hosts)
+    except _OutputNotWritten as e:  # (main says it: 'pnp: cannot write its output: ...', exit 1)
+        raise e.error from None
     except socket.gaierror:  # (said in the resolver's words, "Name or service not known", for `--host localhost:80`)
         raise no_such_host from None
     except OSError as e:
@@ -1197,11 +1201,23 @@ def serve(ctx: click.Context, games: tuple[str, ...], port: int, host: str, allo
         raise UsageError(f"cannot listen on {printable(host)}:{port}: {e.strerror or e}") from None
 
 
+class _OutputNotWritten(Exception):
+    """What `pnp serve` says could not be written (its output closed or on a full disk): told apart from the
+    socket's own OSError, which was said 'cannot listen on 127.0.0.1:8000: No space left on device', exit 2."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error)
+        self.error = error
+
+
 def _on_listening(url: str, warning: str | None) -> None:
     """What `pnp serve` says once its socket listens: the warning for an address others can reach, and the URL."""
-    if warning:
-        click.echo(f"pnp serve: {warning}", err=True)
-    click.echo(f"pnp serve: {url}  (Ctrl-C stops it)")
+    try:
+        if warning:
+            click.echo(f"pnp serve: {warning}", err=True)
+        click.echo(f"pnp serve: {url}  (Ctrl-C stops it)")
+    except OSError as e:
+        raise _OutputNotWritten(e) from None
 
 
 def _out_root(project: "Project", out_dir: str | None, games: list[str],
@@ -1343,8 +1359,37 @@ def _current_folder_there() -> bool:
     return True
 
 
+class _ClosedOutput(io.TextIOBase):
+    """The standard output of a pnp run with it closed (`pnp list >&-`): Python leaves sys.stdout None, and
+    click printed nothing to it without a word, so `pnp list` and `pnp validate --json`, whose output is what
+    they are run for, ended 0 with it lost. Writing to it fails as writing to a full disk fails (main)."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "its standard output is closed")
+
+
+def _standard_streams_held() -> None:
+    """A closed standard stream (0, 1 or 2) is held open on the null device, so that no file pnp opens takes its
+    number, and a program pnp runs, or a library writing to descriptor 1, does not write into one of pnp's
+    files; what pnp prints to a closed standard output fails (_ClosedOutput)."""
+    for number in (0, 1, 2):
+        try:
+            os.fstat(number)
+        except OSError:
+            held = os.open(os.devnull, os.O_RDWR)
+            if held != number:
+                os.dup2(held, number)
+                os.close(held)
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+
+
 def main() -> None:
     _COMMAND_LINE["on"] = True
+    _standard_streams_held()
     ready_for_interrupts()
     try:
         cli.main()

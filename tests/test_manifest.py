@@ -256,6 +256,37 @@ def test_reportlab_reads_nothing_in_the_users_home(tmp_path, monkeypatch):
     assert not marker.exists()
 
 
+def test_reportlab_looks_up_no_font_folder_outside_pnp(tmp_path, monkeypatch):
+    """ReportLab's first import looked up some seventy font and CMap folders whatever the game: ~/.fonts, the
+    current folder's fonts/ (a received game's), 'C:\\Program Files\\...' named relatively, and listed every
+    folder under /usr/share/fonts; those found were where it opened a font named without a folder."""
+    import reportlab.rl_settings
+    from reportlab import rl_config
+
+    for folder in ("fonts/CMap", ".fonts", "C:\\Program Files\\Adobe\\Acrobat\\Resource\\CMap"):
+        (tmp_path / folder).mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)  # (a received game's folder)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setattr(rl_config, "_SAVED", {})  # (its first import's start, run again)
+    monkeypatch.setattr(rl_config, "_DEFAULTS", rl_config._defaults_init())
+    rl_config._startUp()
+    assert rl_config.T1SearchPath == rl_config.TTFSearchPath == rl_config.CMapSearchPath == []
+    listed = reportlab.rl_settings.T1SearchPath + reportlab.rl_settings.TTFSearchPath
+    assert not [folder for folder in listed if folder.startswith(("/usr/share/fonts/type1/", "/usr/share/fonts/truetype/"))]
+
+
+def test_no_system_list_of_file_types_is_read():
+    """Python's mimetypes, first used by openpyxl's import, read /etc/mime.types and eight more system lists on
+    every `pnp convert` of a spreadsheet: files outside the project, which could change the bytes written."""
+    import mimetypes
+
+    import openpyxl  # noqa: F401  (its import is a first use)
+
+    import pnp  # noqa: F401
+
+    assert mimetypes.knownfiles == []
+
+
 def test_reportlab_and_pillow_read_no_setting_from_the_environment(monkeypatch):
     """ReportLab reads each RL_<setting> variable as that setting of every PDF: RL_useA85=0 gave other bytes for
     the same game, and RL_invariant=yes ended every command in pnp's internal error (ValueError); Pillow printed

@@ -157,6 +157,45 @@ def test_output_sent_to_a_full_disk_is_one_line_of_error_not_a_traceback(tmp_pat
     assert result.stderr.startswith("pnp: cannot write its output: ") and result.stderr.count("\n") == 1
 
 
+def test_a_closed_standard_output_fails_as_a_full_disk_does(monkeypatch):
+    """`pnp list >&-` and `pnp validate --json >&-` ended 0 with their output lost (Python leaves sys.stdout None
+    and click printed to nothing); and a closed descriptor 0, 1 or 2 was the number of the next file pnp opened."""
+    import click
+
+    from pnp import cli
+
+    kept = os.dup(0)
+    try:
+        os.close(0)
+        monkeypatch.setattr(sys, "stdout", None)
+        cli._standard_streams_held()
+        assert os.path.samestat(os.fstat(0), os.stat(os.devnull))  # (held: no file of pnp's takes its number)
+    finally:
+        os.dup2(kept, 0)
+        os.close(kept)
+    with pytest.raises(OSError) as said:
+        click.echo("pnp's product")
+    assert said.value.filename is None  # (main says it as 'pnp: cannot write its output: ...', exit 1)
+
+
+def test_serve_with_its_output_not_written_says_so_not_that_it_cannot_listen(tmp_path, monkeypatch):
+    """`pnp serve >&-` (or >/dev/full) said 'cannot listen on 127.0.0.1:8000: No space left on device', exit 2:
+    the URL it could not print was taken for the socket's error. It is what main says of any output not written."""
+    import click
+
+    import pnp.serve.app
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pnp.serve.app, "serve", lambda project, games, host, port, listening, hosts:
+                        listening("http://127.0.0.1:8000/", None))
+    monkeypatch.setattr(click, "echo", full)
+    with pytest.raises(OSError) as said:
+        run(make_project(tmp_path / "proj"), "serve")
+    assert said.value.errno == 28 and said.value.filename is None  # (main: 'pnp: cannot write its output: ...')
+
+
 class _FullDisk:
     """A file on a disk that fills after 1,000 bytes."""
 
