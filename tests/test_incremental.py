@@ -654,16 +654,13 @@ def test_the_previews_digests_follow_links_to_one_file_once_and_keep_it_by_its_s
         [str(icons / "../../../../outside.svg"), str(icons / "../../../art/t.svg")]  # (its content kept, not read)
 
 
-def test_a_rulebook_picture_finds_its_item_by_the_tables_ids_read_once(tmp_path, monkeypatch):
-    """A picture of `component:deck/<id>` found its item by reading every face's id, again for each picture:
-    4,000 pictures of a 4,000-card deck read 16 million ids (40 s to validate). The faces are indexed once; a
-    lookup reads the table's membership (which items by which ids), which a changed id reaches as it reached
-    the id read."""
+def _mini_studio_noting_id_reads(tmp_path, monkeypatch):
+    """(a Studio of the test game, its deck, the list into which each read of an item's id is noted): how often
+    a rulebook picture's lookup reads the deck's ids."""
     from pnp.model import reads as reads_module
     from pnp.model.game import load_game
-    from pnp.model.reads import MEMBERS, recording
     from pnp.printables import Studio
-    from pnp.products import component_keys, rulebook
+    from pnp.products import component_keys
     from pnp.project import Project
     from pnp.report import Report
 
@@ -671,10 +668,22 @@ def test_a_rulebook_picture_finds_its_item_by_the_tables_ids_read_once(tmp_path,
     studio = Studio(load_game(project, "mini", Report(project.root), component_keys()))
     deck = studio.game.component("deck")
     assert deck is not None
-    ids_read = []
+    ids_read: list = []
     real_note = reads_module.note
     monkeypatch.setattr(reads_module, "note", lambda key: (ids_read.append(key) if key[2:] == ("id",) else None,
                                                            real_note(key)))
+    return studio, deck, ids_read
+
+
+def test_a_rulebook_picture_finds_its_item_by_the_tables_ids_read_once(tmp_path, monkeypatch):
+    """A picture of `component:deck/<id>` found its item by reading every face's id, again for each picture:
+    4,000 pictures of a 4,000-card deck read 16 million ids (40 s to validate). The faces are indexed once; a
+    lookup reads the table's membership (which items by which ids), which a changed id reaches as it reached
+    the id read."""
+    from pnp.model.reads import MEMBERS, recording
+    from pnp.products import rulebook
+
+    studio, deck, ids_read = _mini_studio_noting_id_reads(tmp_path, monkeypatch)
     with recording() as seen:
         found = [[p.side for p in rulebook._faces(studio, deck, name, back)]
                  for _ in range(5) for name in ("fern", "lion", "nobody") for back in (False, True)]
@@ -688,21 +697,9 @@ def test_a_rulebook_picture_naming_no_item_is_suggested_one_without_walking_the_
     for each such picture: 9,000 pictures naming no item of a 300-card deck walked 2.7 million faces (10 s to
     validate). The ids are the index's, made once."""
     from pnp.errors import DataError
-    from pnp.model import reads as reads_module
-    from pnp.model.game import load_game
-    from pnp.printables import Studio
-    from pnp.products import component_keys, rulebook
-    from pnp.project import Project
-    from pnp.report import Report
+    from pnp.products import rulebook
 
-    project = Project(make_project(tmp_path / "proj").resolve())
-    studio = Studio(load_game(project, "mini", Report(project.root), component_keys()))
-    deck = studio.game.component("deck")
-    assert deck is not None
-    ids_read = []
-    real_note = reads_module.note
-    monkeypatch.setattr(reads_module, "note", lambda key: (ids_read.append(key) if key[2:] == ("id",) else None,
-                                                           real_note(key)))
+    studio, deck, ids_read = _mini_studio_noting_id_reads(tmp_path, monkeypatch)
     said = []
     for i in range(10):
         with pytest.raises(DataError) as raised:
