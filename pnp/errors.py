@@ -98,15 +98,21 @@ def is_scratch(prefix: str, entry: str) -> bool:
     return entry.startswith(prefix) and len(entry) == len(prefix) + 8 and entry == scratch_name(prefix, random)
 
 
-def is_temporary(entry: str) -> bool:
-    """Whether the file name `entry` is one pnp gave a temporary (temporary_name), which a clean-up may remove:
-    TEMPORARY_NAME alone took a designer's own `.notes.pnp-aaaaaaaaaaaa.tmp` in cards/ (removed by the next
-    `convert` beside it), in an icons folder or in an output folder for a killed pnp's, and deleted it. A name
-    alike whose check digits do not match is one pnp never made (1 in 65,536 matches by chance)."""
+def temporary_of(entry: str) -> str | None:
+    """The name of the file whose temporary (temporary_name) the file name `entry` is; None when `entry` is none
+    pnp gave, which no clean-up may remove: TEMPORARY_NAME alone took a designer's own
+    `.notes.pnp-aaaaaaaaaaaa.tmp` in cards/ (removed by the next `convert` beside it), in an icons folder or in an
+    output folder for a killed pnp's, and deleted it. A name alike whose check digits do not match is one pnp
+    never made (1 in 65,536 matches by chance)."""
     if not TEMPORARY_NAME.fullmatch(entry):
-        return False
-    digits = entry[-len("000000000000.tmp"):-len(".tmp")]
-    return digits[8:] == _check_digits(entry[1:-len(".pnp-000000000000.tmp")], digits[:8])
+        return None
+    digits, name = entry[-len("000000000000.tmp"):-len(".tmp")], entry[1:-len(".pnp-000000000000.tmp")]
+    return name if digits[8:] == _check_digits(name, digits[:8]) else None
+
+
+def is_temporary(entry: str) -> bool:
+    """Whether the file name `entry` is one pnp gave a temporary (temporary_of), which a clean-up may remove."""
+    return temporary_of(entry) is not None
 
 
 class ReadFault(OSError):

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 from . import PDF_CREATOR
 from .errors import (TEMPORARY_NAME, DataError, LoadError, ReadFault, UsageError, in_the_way, is_scratch,
-                     is_temporary, scratch_name, temporary_name, write_refused)
+                     is_temporary, scratch_name, temporary_name, temporary_of, write_refused)
 from .options import did_you_mean
 from .units import PAPER_SIZES
 from .report import QUOTE_LIMIT, Mark, named, printable, shortened, shown
@@ -36,6 +36,10 @@ try:
 except ImportError:  # not on a Unix: no lock, each write is still atomic
     fcntl = None  # type: ignore[assignment]  # checked before each use
 NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)  # open() refuses a symbolic link as the last part (where there is one)
+# how pnp opens a folder it works within, never through a link as its last part; and how it makes a new file,
+# never over anything already there (O_EXCL, which follows no link)
+FOLDER_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0)
+NEW_FILE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0)
 
 
 BUILTIN_FONTS = Path(__file__).resolve().parent / "fonts"  # pnp's own: Source Sans Pro and Averia Serif GWF
@@ -608,8 +612,7 @@ def new_file(path: str | Path) -> BinaryIO:
     link had every picture of it made outside the project."""
     if os.open not in os.supports_dir_fd:
         return open(path, "xb")
-    return os.fdopen(_opened_at(Path(path), os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW
-                                | getattr(os, "O_CLOEXEC", 0)), "wb")
+    return os.fdopen(_opened_at(Path(path), NEW_FILE_FLAGS), "wb")
 
 
 def make_folders(folder: Path) -> None:
@@ -661,7 +664,7 @@ def new_file_beneath(root: Path, rel: Path, make: bool = True) -> BinaryIO:
     if os.open not in os.supports_dir_fd:  # (Windows: by path)
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         return new_file(root / rel)
-    fd = _beneath(root, rel, make, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0))
+    fd = _beneath(root, rel, make, NEW_FILE_FLAGS)
     assert fd is not None
     return os.fdopen(fd, "wb")
 
@@ -669,17 +672,16 @@ def new_file_beneath(root: Path, rel: Path, make: bool = True) -> BinaryIO:
 def _beneath(root: Path, rel: Path, make: bool, flags: int | None) -> int | None:
     """new_file_beneath's walk from `root` to `rel`'s folder (each made first when `make`), then `rel` opened there
     with `flags` (its descriptor; made 0o666 when they say so); None, opening nothing, when `flags` is None."""
-    directory = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0)
     *folders, name = rel.parts
     try:
         held = _HELD_FOLDERS.get(os.path.abspath(root.parent))  # (the temporary folder in a locked output folder)
-        folder = os.open(root, directory) if held is None else os.open(root.name, directory, dir_fd=held)
+        folder = os.open(root, FOLDER_FLAGS) if held is None else os.open(root.name, FOLDER_FLAGS, dir_fd=held)
         try:
             for part in folders:
                 if make:
                     with contextlib.suppress(FileExistsError):
                         os.mkdir(part, dir_fd=folder)
-                inner = os.open(part, directory, dir_fd=folder)
+                inner = os.open(part, FOLDER_FLAGS, dir_fd=folder)
                 os.close(folder)
                 folder = inner
             return None if flags is None else os.open(name, flags, 0o666, dir_fd=folder)
@@ -736,8 +738,7 @@ def open_beneath(root: Path, path: Path) -> int:
     folder = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | close_on_exec)
     try:
         for part in folders:
-            inner = os.open(part, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | NO_FOLLOW | close_on_exec,
-                            dir_fd=folder)
+            inner = os.open(part, FOLDER_FLAGS, dir_fd=folder)
             os.close(folder)
             folder = inner
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | NO_FOLLOW | getattr(os, "O_NOCTTY", 0) | close_on_exec,
@@ -873,9 +874,16 @@ def refuse_unmarked_pdf(path: Path, what: str, rel: Callable[[Path], str]) -> No
             return
     except OSError:  # none there
         return
-    tail = _pdf_tail(path)  # (read once, for every mark)
-    if _marked(tail) or _marked(_pdf_info(path, tail)):
-        return
+    # one opening for every read, so the same file throughout; a file pnp cannot read is kept as the user's (a
+    # rename replaces a file however unreadable)
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY | NO_FOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            tail = _pdf_bytes(fd, -PDF_MARK_WINDOW, PDF_MARK_WINDOW)  # (read once, for every mark)
+            if _marked(tail) or _marked(_pdf_info(fd, tail)):
+                return
+        finally:
+            os.close(fd)
     raise UsageError(in_the_way("a file pnp did not write (no mark of pnp's in it)", f"{what}'s"), Mark(rel(path)))
 
 
@@ -892,40 +900,31 @@ _XREF_HEAD = re.compile(rb"xref\r?\n0 (\d{1,9})\s?\r?\n")
 PDF_INFO_WINDOW = 4096  # the bytes read at the Info object's offset
 
 
-def _pdf_info(path: Path, tail: bytes) -> bytes:
+def _pdf_info(fd: int, tail: bytes) -> bytes:
     """The first PDF_INFO_WINDOW bytes of the Info object the trailer in the file's tail names, found through
     its table of objects; none when there is no such table. ReportLab writes the Info before the streams of
     the pages, so in a PDF of pnp's whose pages hold more than PDF_MARK_WINDOW bytes (a reprint of a
     300-page rulebook) the mark is not in the tail: the second `build --changed-since` refused pnp's own
-    reprint as a file of the user's. `tail`: the file's last PDF_MARK_WINDOW bytes; two more bounded reads."""
+    reprint as a file of the user's. `fd`: the file, opened; `tail`: its last PDF_MARK_WINDOW bytes; three more
+    bounded reads."""
     info = _INFO.match(tail, max(0, tail.rfind(b"/Info ")))
     end = _STARTXREF.search(tail, max(0, tail.rfind(b"startxref")))
     if info is None or end is None:
         return b""
     number, table = int(info[1]), int(end[1])
-    head = _pdf_bytes(path, table, 64)
+    head = _pdf_bytes(fd, table, 64)
     section = _XREF_HEAD.match(head)
     if section is None or number >= int(section[1]):
         return b""
-    line = _pdf_bytes(path, table + section.end() + 20 * number, 20)
+    line = _pdf_bytes(fd, table + section.end() + 20 * number, 20)
     if not line[:10].isdigit():
         return b""
-    return _pdf_bytes(path, int(line[:10]), PDF_INFO_WINDOW)
+    return _pdf_bytes(fd, int(line[:10]), PDF_INFO_WINDOW)
 
 
-def _pdf_tail(path: Path) -> bytes:
-    """The last PDF_MARK_WINDOW bytes of the file at `path`; none when it cannot be read, so that a file pnp
-    cannot read is kept as the user's (a rename replaces a file however unreadable)."""
-    return _pdf_bytes(path, -PDF_MARK_WINDOW, PDF_MARK_WINDOW)
-
-
-def _pdf_bytes(path: Path, start: int, size: int) -> bytes:
-    """At most `size` bytes of the file at `path` from `start` (from the end, when negative); none when it
+def _pdf_bytes(fd: int, start: int, size: int) -> bytes:
+    """At most `size` bytes of the file open at `fd` from `start` (from the end, when negative); none when it
     cannot be read."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return b""
     try:
         os.lseek(fd, max(0, os.fstat(fd).st_size + start) if start < 0 else start, os.SEEK_SET)
         data = b""
@@ -934,8 +933,6 @@ def _pdf_bytes(path: Path, start: int, size: int) -> bytes:
         return data
     except OSError:
         return b""
-    finally:
-        os.close(fd)
 
 
 @contextlib.contextmanager
@@ -1169,8 +1166,7 @@ class _Aside:
         path = temporary_beside(parent / _SET_ASIDE, folder=True)
         if os.open not in os.supports_dir_fd:
             return _Aside(path, None)
-        return _Aside(path, os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | NO_FOLLOW
-                                    | getattr(os, "O_CLOEXEC", 0)))
+        return _Aside(path, os.open(path, FOLDER_FLAGS))
 
     def name(self, name: str) -> str:
         """How `name` in the folder is given with dir_fd=self.fd: alone, or its whole path without a descriptor."""
@@ -1283,10 +1279,9 @@ def _note_new(tmp: Path, final: Path, aside: _Aside, records_name: str = _NEW) -
     with contextlib.suppress(FileExistsError):
         os.mkdir(records_name, dir_fd=aside.fd)
     # in the folder made, through no link put there since
-    records = os.open(records_name, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | NO_FOLLOW | getattr(os, "O_CLOEXEC", 0),
-                      dir_fd=aside.fd)
+    records = os.open(records_name, FOLDER_FLAGS, dir_fd=aside.fd)
     try:
-        record = os.open(final.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW, 0o666, dir_fd=records)
+        record = os.open(final.name, NEW_FILE_FLAGS, 0o666, dir_fd=records)
     finally:
         os.close(records)
     with os.fdopen(record, "wb") as file:
@@ -1426,7 +1421,7 @@ def temporary_beside(path: Path, folder: bool = False) -> Path:
             if folder:
                 os.mkdir(tmp.name if held is not None else tmp, dir_fd=held)
             else:
-                os.close(_opened_at(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW))
+                os.close(_opened_at(tmp, NEW_FILE_FLAGS))
             return tmp
         except FileExistsError:
             continue
@@ -1445,8 +1440,8 @@ def remove_killed_writes(folder: Path, written: Callable[[str], bool]) -> None:
     temporary, in output folders only pnp writes into)."""
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
-            name = entry.name[1:-len(".pnp-000000000000.tmp")]  # (TEMPORARY_NAME: .<name>.pnp-<12 hex>.tmp)
-            if is_temporary(entry.name) and written(name) and entry.is_file(follow_symlinks=False):
+            name = temporary_of(entry.name)
+            if name is not None and written(name) and entry.is_file(follow_symlinks=False):
                 with contextlib.suppress(OSError):
                     os.unlink(entry.path)
 
@@ -1466,9 +1461,8 @@ def remove_all(path: str | Path, failed: Failed = _ignored) -> None:
     never what it leads to), one descriptor a level, each level's name kept alone (a path is written out only for
     `failed`: a tree deeper than the system's path length holds no path). What cannot be removed is given to
     `failed` (the function, the path, the OSError) and left."""
-    flags = os.O_RDONLY | NO_FOLLOW | getattr(os, "O_DIRECTORY", 0)
     try:
-        top = os.open(path, flags)
+        top = os.open(path, FOLDER_FLAGS)
     except OSError as e:
         failed(os.open, os.fspath(path), e)
         return
@@ -1485,7 +1479,7 @@ def remove_all(path: str | Path, failed: Failed = _ignored) -> None:
                 continue
             below = folders.pop()
             try:
-                _open_level(os.open(below, flags, dir_fd=fd), below, opened, failed)
+                _open_level(os.open(below, FOLDER_FLAGS, dir_fd=fd), below, opened, failed)
             except OSError as e:  # (no permission; or out of descriptors, a tree thousands deep: left)
                 failed(os.open, _path_of(opened, below), e)
     finally:
