@@ -169,6 +169,9 @@ def _tarball(path, members):
     (json.dumps({"icons": {}, "aliases": {"anchor": {"parent": ["x"]}}}).encode(), "has no icon 'anchor'"),
     (json.dumps({"icons": {"anchor": {"body": "", "width": '16" onload="x'}}}).encode(), "'width' is"),
     (json.dumps({"icons": {"anchor": {"body": ""}}, "height": float("nan")}).encode(), "'height' is NaN"),
+    # (a whole number past any float: OverflowError, "a bug in pnp")
+    (json.dumps({"icons": {"anchor": {"body": "", "width": 10**400}}}).encode(), "'width' is 1000000000"),
+    (json.dumps({"icons": {"anchor": {"body": ""}}, "top": -10**400}).encode(), "'top' is -100000000"),
 ])
 def test_a_hostile_package_icons_json_is_refused_by_name_before_anything_is_written(tmp_path, icons_json, said):
     root = make_project(tmp_path / "proj")

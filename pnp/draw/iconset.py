@@ -193,9 +193,19 @@ def _dimension_fault(entry: JSON) -> str | None:
     they are written into the SVG's attributes as they are."""
     for key in DIMENSIONS:
         value = entry.get(key, 0)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            return f"'{key}' is {json.dumps(value)[:40]}, not a number"
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not _finite(value):
+            said = json.dumps(value)
+            return f"'{key}' is {said[:40]}{'...' * (len(said) > 40)}, not a number"
     return None
+
+
+def _finite(value: float) -> bool:
+    """Whether a number of the set is finite: a whole number of 400 digits, which JSON holds and no float does, is
+    not (math.isfinite raised OverflowError at it, 'a bug in pnp')."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def _icon_fault(icon: object) -> str | None:
