@@ -172,13 +172,16 @@ def _tarball(path, members):
     # (a whole number past any float: OverflowError, "a bug in pnp")
     (json.dumps({"icons": {"anchor": {"body": "", "width": 10**400}}}).encode(), "'width' is 1000000000"),
     (json.dumps({"icons": {"anchor": {"body": ""}}, "top": -10**400}).encode(), "'top' is -100000000"),
+    # (a lone surrogate, which JSON escapes: UnicodeEncodeError once its credit was written, "a bug in pnp")
+    (b'{"icons": {"anchor": {"body": "<path/>\\ud800"}}}', "'body' holds U+D800"),
+    (b'{"icons": {"anchor": {"body": "<path/>\\u0001"}}}', "'body' holds U+0001"),
 ])
 def test_a_hostile_package_icons_json_is_refused_by_name_before_anything_is_written(tmp_path, icons_json, said):
     root = make_project(tmp_path / "proj")
     package = _tarball(tmp_path / "p.tgz", [("package/icons.json", icons_json)])
     result = run(root, "icons", "add", "mini", "anchor", "--package", str(package))
     assert result.exit_code == 2 and said in result.output, result.output
-    assert not (root / "layouts" / "mini" / "icons" / "anchor.svg").exists()
+    assert not (root / "layouts" / "mini" / "icons").exists()  # (no icon, and no credit of one)
 
 
 def test_a_package_of_many_members_or_a_pipe_is_refused_without_reading_it_all(tmp_path):

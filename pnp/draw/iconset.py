@@ -22,7 +22,7 @@ from ..cache import private_folder
 from ..errors import UsageError, why_not_written
 from ..options import closest
 from ..project import Project
-from ..report import Mark, shown
+from ..report import Mark, character_named, shown
 
 JSON = dict[str, Any]  # a mapping of the package's icons.json (the set, an icon, an alias)
 PACKAGE = "@iconify-json/game-icons"
@@ -212,7 +212,15 @@ def _icon_fault(icon: object) -> str | None:
     """What makes an icon entry of the set unusable, else None."""
     if not isinstance(icon, dict) or not isinstance(icon.get("body"), str):
         return "has no 'body' text"
+    # (JSON's escapes write any code point, a lone surrogate \ud800 among them: its SVG could not be written as
+    # UTF-8, 'a bug in pnp' after the icon's credit was written; a control character no XML file holds made an
+    # icon file that no SVG reader reads)
+    if (bad := _NOT_IN_XML.search(icon["body"])) is not None:
+        return f"'body' holds {character_named(bad.group())}, which no SVG file can hold"
     return _dimension_fault(icon)
+
+
+_NOT_IN_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def attribution_line(name: str) -> str:
