@@ -203,6 +203,28 @@ def test_a_package_of_many_members_or_a_pipe_is_refused_without_reading_it_all(t
     assert not (root / "layouts" / "mini" / "icons" / "anchor.svg").exists()
 
 
+def test_a_package_whose_extended_header_unpacks_past_the_package_is_refused_unread(tmp_path, monkeypatch):
+    """tarfile reads a pax header whole, at the size its header gives: one of 1.5 GB of zeros (1.4 MB packed)
+    took 3 GB and 39 s before it was refused. Here the limit is lowered, the header kept small."""
+    import gzip
+
+    from pnp.draw import iconset
+
+    monkeypatch.setattr(iconset, "MAX_PACKAGE_BYTES", 64 * 1024)
+    root = make_project(tmp_path / "proj")
+    header = tarfile.TarInfo("././@PaxHeader")
+    header.type, header.size = tarfile.XHDTYPE, 1024 * 1024
+    bomb = tmp_path / "bomb.tgz"
+    bomb.write_bytes(gzip.compress(header.tobuf(format=tarfile.USTAR_FORMAT) + b"\0" * (header.size + 1024), 1))
+    result = run(root, "icons", "add", "mini", "anchor", "--package", str(bomb))
+    assert result.exit_code == 2 and "not the @iconify-json/game-icons package (it unpacks to more than" \
+        in result.output, result.output
+    cut = tmp_path / "cut.tgz"
+    cut.write_bytes(gzip.compress(b"\0" * 2048)[:-12])  # (its end lost in a download)
+    result = run(root, "icons", "add", "mini", "anchor", "--package", str(cut))
+    assert result.exit_code == 2 and f"{cut}: error: not the @iconify-json/game-icons package" in result.output
+
+
 def test_an_icon_svglib_ran_out_of_time_on_is_not_read_again_for_every_face(tmp_path, monkeypatch):
     """The preview and a draft draw every face after the check: each face using an icon whose style sheet
     svglib could not finish in its 2 s spent them again (minutes of CPU before the preview came up)."""
