@@ -487,3 +487,18 @@ def test_a_long_chain_of_icon_aliases_is_followed_once_for_all_its_names():
     assert all(index._resolve(f"a{i}") == "coin" for i in range(5_001))
     assert [index._resolve(name) for name in ("w", "y", "x", "w", "coin")] == ["x", "y", "x", "x", "coin"]
     assert time.perf_counter() - start < 0.5
+
+
+def test_an_icon_of_too_many_elements_as_written_is_refused_before_each_is_checked(monkeypatch):
+    """Each element's checks took 65 us: an icon of 20,000 elements was checked whole before it was refused for
+    them (200 such icons, 25 s outside the game's time budget). Counted as written first, it is refused unchecked."""
+    from pnp.draw import icons
+
+    def checked(node, weights):
+        raise AssertionError("an element of an icon of too many elements was checked")
+
+    monkeypatch.setattr(icons, "_element_problem", checked)
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 9 9">' + '<rect width="1" height="1"/>' * 2_000
+           + "</svg>").encode()
+    problem = icons._outside_reference(svg)
+    assert problem is not None and "more than 2,000 elements and attributes" in problem[0]
