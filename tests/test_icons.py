@@ -324,7 +324,8 @@ def test_icons_added_at_once_by_two_pnp_each_keep_their_credit(tmp_path, monkeyp
 @pytest.mark.parametrize("blocked", ["layouts/mini/icons", "layouts/mini"])
 def test_a_file_where_the_icons_folder_goes_is_said_and_left_as_it_was(tmp_path, package, blocked):
     """A file where the icons folder (or the game's layouts folder) goes: `icons add` said it met something it
-    does not handle, "a bug in pnp"."""
+    does not handle, "a bug in pnp"; then, of one where the icons folder goes, that "something that is no ordinary
+    file (a link, a pipe) is in its place", an ordinary file there."""
     import shutil
 
     root = make_project(tmp_path / "proj")
@@ -334,6 +335,7 @@ def test_a_file_where_the_icons_folder_goes_is_said_and_left_as_it_was(tmp_path,
     assert result.exit_code == 2 and result.output.startswith("layouts/mini/icons: error: cannot write the icons there: "), \
         result.output
     assert "bug in pnp" not in result.output and (root / blocked).read_text(encoding="utf-8") == "mine"
+    assert ("a file, not a folder, stands where their folder goes" in result.output) == blocked.endswith("icons")
 
 
 @pytest.mark.parametrize("text", ["Roars at 10\\:30:45.", "Roars [[Hour:one:]] :star:", ":star::star: \\\\:star:",
@@ -507,3 +509,4 @@ def test_an_icon_of_too_many_elements_is_refused_before_each_is_checked(monkeypa
     svg = f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 9 9">{body}</svg>'.encode()
     problem = icons._outside_reference(svg)
     assert problem is not None and "more than 2,000 elements and attributes" in problem[0]
+

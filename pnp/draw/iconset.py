@@ -270,13 +270,26 @@ def add_icons(project: Project, game_id: str, wanted: list[str], package: Path |
     credits = folder / "ATTRIBUTION.md"
     _credits_text(project, credits)  # read first: a refused file leaves no icon written without its row
     try:  # a file where the icons folder (or the game's layouts folder) goes was "a bug in pnp"
-        folder.mkdir(parents=True, exist_ok=True)
+        _made(project, folder)
         _confined(project, folder)  # (made by another pnp since: a link is still refused)
         with folder_held(folder):  # another `icons add` reads and writes the credits after this one
             return _write_icons(project, folder, drawings, iconset)
     except OSError as e:
         named = e.filename if isinstance(e.filename, (str, Path)) else folder
         raise UsageError(f"cannot write the icons there: {why_not_written(e)}", Mark(project.rel(named))) from None
+
+
+def _made(project: Project, folder: Path) -> None:
+    """The icons folder made (and the game's layouts folder), UsageError at a file standing where one goes: mkdir's
+    FileExistsError, which why_not_written says as "something that is no ordinary file (a link, a pipe)", where an
+    ordinary file stands."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError as e:
+        named = e.filename if isinstance(e.filename, (str, Path)) else folder
+        raise UsageError("cannot write the icons there: a file, not a folder, stands where their folder goes: "
+                         "move it away",
+                         Mark(project.rel(named))) from None
 
 
 def _refuse_no_file_in_place(project: Project, folder: Path, there: list[str]) -> None:
