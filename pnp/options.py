@@ -488,6 +488,9 @@ class Choice(Option):
     def convert(self, value: object) -> object:
         if value is None:  # (`align: ~` was said "'None' is not one of ...", Python's spelling of YAML's null)
             raise ValueError(f"expected one of {', '.join(self.choices)}, got nothing")
+        if isinstance(value, (list, dict)):  # (`direction: [right]` was said "'['right']' is not one of", the
+            # list in Python's spelling, with a suggestion of what it holds)
+            raise ValueError(f"expected one of {', '.join(self.choices)}, got {type_name(value)}")
         text = spelt(value).strip()  # (`align: true` was said 'True', Python's spelling)
         if text not in self.choices:
             raise ValueError(f"{named(text)} is not one of {', '.join(self.choices)}{did_you_mean(text, self.choices)}")
