@@ -128,6 +128,25 @@ def test_a_library_that_makes_the_bytes_is_an_input_too(tmp_path, monkeypatch, r
     assert already_built(project, "mini", PrintOptions(), folder) is None
 
 
+def test_the_data_pnp_reads_to_draw_is_an_input_too(tmp_path, monkeypatch, request):
+    """A print service's figures in export/catalogue.yaml changed by a pnp upgrade make its exports again: only
+    the package's code and fonts were digested, and an export at the old pixel sizes stayed up to date."""
+    from pnp.kit import inputs
+
+    package = tmp_path / "pnp"
+    (package / "export").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    catalogue = package / "export/catalogue.yaml"
+    catalogue.write_text("tgc: {dpi: 300}\n")
+    monkeypatch.setattr(inputs, "ENGINE", package)
+    request.addfinalizer(inputs.engine.cache_clear)  # (each process works it out once)
+    inputs.engine.cache_clear()
+    before = inputs.engine()["code"]
+    catalogue.write_text("tgc: {dpi: 600}\n")
+    inputs.engine.cache_clear()
+    assert inputs.engine()["code"] != before
+
+
 def test_a_touched_output_file_is_rebuilt(two_games):
     build(two_games)
     (two_games / "output/mini/mini-cards-a4.pdf").write_bytes(b"%PDF-1.4 truncated")

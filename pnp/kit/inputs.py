@@ -232,11 +232,20 @@ def engine() -> dict[str, str]:
     """pnp's version, a digest of its own code, and the versions of what draws the bytes (DRAWN_BY, Python, and
     the zlib that compresses every PDF stream and PNG)."""
     digest = hashlib.sha256()
-    for path in sorted([*ENGINE.rglob("*.py"), *(ENGINE / "fonts").rglob("*.*")]):  # code and built-in fonts
+    for path in _engine_files():
         digest.update(path.relative_to(ENGINE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     versions = {name: _version(name) for name in DRAWN_BY}
     return {"pnp": __version__, "code": digest.hexdigest()[:16], **versions, "python": platform.python_version(),
             "zlib": zlib.ZLIB_RUNTIME_VERSION}
+
+
+def _engine_files() -> list[Path]:
+    """Every file of the pnp package but Python's compiled bytecode: its code, built-in fonts and the data its
+    code reads (export/catalogue.yaml, each print service's pixel sizes and bleed). Only the code and the fonts
+    were digested: a pnp upgraded with new figures for a service left its old exports up to date for ever,
+    their images at the sizes the service no longer takes."""
+    return sorted(path for path in ENGINE.rglob("*")
+                  if "__pycache__" not in path.relative_to(ENGINE).parts and path.is_file())
 
 
 def _version(name: str) -> str:
