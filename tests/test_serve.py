@@ -1554,3 +1554,41 @@ def test_a_cards_data_is_sent_cut_to_what_the_page_shows():
     assert _item_share(2) == MAX_SHOWN_ITEM_CHARS and 6_000 * _item_share(6_000) <= MAX_SHOWN_ALL_CHARS
     assert len(json.dumps(_plain(shown, _item_share(6_000)))) < _item_share(6_000) + 1_000
     assert _plain({"text": "Roars", "list": [1, "a"]}) == {"text": "Roars", "list": [1, "a"]}
+
+
+def test_state_json_is_encoded_once_a_state_and_handed_out_as_the_client_takes_it(mini, monkeypatch):
+    # 700 clients that read nothing of the state.json of a game of 10,000 cards with errors (4 MB) each held a
+    # copy of it in the server: 1.8 GB; and it was encoded anew for each request, in the server's event loop
+    import asyncio
+
+    from pnp.serve import app as app_mod
+
+    app = create_app(mini, ["mini"])
+    preview = app.state.hub.previews["mini"]
+    preview.state = {**preview.state, "problems": [{"message": "<b>x</b>\u202e" * 50}] * 2_000}
+    encoded, encode = [], app_mod._json_bytes
+    monkeypatch.setattr(app_mod, "_json_bytes", lambda state: encoded.append(1) or encode(state))
+
+    async def get() -> list[bytes]:
+        scope = {"type": "http", "method": "GET", "path": "/g/mini/state.json", "raw_path": b"/g/mini/state.json",
+                 "query_string": b"", "headers": [(b"host", b"127.0.0.1")], "http_version": "1.1",
+                 "scheme": "http", "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 1), "root_path": ""}
+        sent = []
+
+        async def receive():
+            await asyncio.sleep(60)
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            if message["type"] == "http.response.body":
+                sent.append(message.get("body", b""))
+        await app(scope, receive, send)
+        return sent
+
+    async def twice() -> tuple[list[bytes], list[bytes]]:
+        return await get(), await get()
+
+    first, second = asyncio.run(twice())
+    assert len(encoded) == 1 and b"".join(first) == b"".join(second)
+    assert json.loads(b"".join(first)) == preview.state
+    assert len(first) > 2 and max(map(len, first)) <= app_mod.SENT_CHUNK
