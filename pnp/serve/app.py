@@ -4,9 +4,11 @@ fetch the new state. Files are served only from the project's output/, cards/, l
 request writes anything, and nothing a request says is ever run."""
 
 import asyncio
+import codecs
 import contextlib
 import html
 import ipaddress
+import itertools
 import json
 import logging
 import os
@@ -66,6 +68,7 @@ NOT_FOUND = PlainTextResponse("not found", status_code=404)
 MAX_SOURCE_BYTES = 5_000_000  # the largest data or layout file /source/ shows as a page
 LINE_END = re.compile(r"\r\n|\r|\n")
 MAX_SOURCE_LINES = 100_000  # the lines of it the page shows (a 10,000-item table is some 60,000)
+SOURCE_PIECE = 1 << 14  # the characters of a line of a source page escaped and sent at a time
 SENT_CHUNK = 1 << 16  # the bytes of an answer handed to a connection at a time (sent): only once it took the last
 
 
@@ -568,11 +571,14 @@ def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1"
         opened = served(project, real) if real is not None and real.suffix in TEXT_SUFFIXES else None
         if opened is None:
             return NOT_FOUND
-        with opened:
-            text = opened.read(MAX_SOURCE_BYTES + 1)
-        if len(text) > MAX_SOURCE_BYTES:
+        size = os.fstat(opened.fileno()).st_size
+        if size > MAX_SOURCE_BYTES:
+            opened.close()
             return NOT_FOUND
-        return HTMLResponse(_source_page(rel, text.decode("utf-8", errors="replace")))
+        # (made as it is sent, a piece at a time: the page of a 5 MB file is up to 30 MB, and 60 clients that read
+        # nothing of it each held a copy of it, 2.7 GB)
+        return StreamingResponse(_encoded(_source_page(rel, _source_lines(_chunks(opened, size)))),
+                                 media_type="text/html; charset=utf-8")
 
     routes = [
         Route("/", index),
@@ -651,22 +657,66 @@ def _source_line(line: str) -> str:
                           html.escape(line))
 
 
-def _source_page(rel: str, text: str) -> str:
-    """A data or layout file with numbered lines, each line an anchor (#L12) so a message can link to it; its
-    first MAX_SOURCE_LINES lines only, the rest named by a link to the whole file (5 MB of line breaks made a
-    page of 460 MB, 1.4 GB of memory and 13 s for one request)."""
-    # lines as messages count them (not at \f or \x1c as str.splitlines does); the rest left whole, counted
-    lines = LINE_END.split(text.removesuffix("\n").removesuffix("\r"), maxsplit=MAX_SOURCE_LINES)
-    rows = "".join(f'<tr id="L{n}"><td class="n"><a href="#L{n}">{n}</a></td><td><pre>{_source_line(line)}</pre>'
-                   "</td></tr>" for n, line in enumerate(lines[:MAX_SOURCE_LINES], 1))
-    if len(lines) > MAX_SOURCE_LINES:
-        rest = lines[-1]
-        more = rest.count("\n") + rest.count("\r") - rest.count("\r\n") + 1
-        rows += (f'<tr><td class="n"></td><td>… {more:,} more line{"s" * (more != 1)}: '
-                 f'<a href="/files/{html.escape(quote(rel))}">the whole file</a></td></tr>')
-    return (f"<!doctype html><meta charset=utf-8><title>{html.escape(rel)}</title>"
-            '<link rel="stylesheet" href="/static/page.css"><body class="source">'
-            f"<h1><code>{html.escape(rel)}</code></h1><table>{rows}</table>")
+def _source_lines(chunks: Iterable[bytes]) -> Iterator[tuple[str, bool]]:
+    """A text file's lines as messages count them (at \\r\\n, \\r or \\n, not at \\f or \\x1c as str.splitlines
+    does), decoded as read, in pieces of at most SOURCE_PIECE characters: (a piece, whether its line ends after
+    it). A line end at the end of the file begins no line; an empty file is one empty line."""
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    pending, closed = "", False  # closed: the last piece given ended its line
+    for chunk in itertools.chain(chunks, [None]):
+        pending += decoder.decode(chunk or b"", final=chunk is None)
+        held = "\r" if chunk is not None and pending.endswith("\r") else ""  # maybe the first half of a \r\n
+        *lines, pending = LINE_END.split(pending.removesuffix(held))
+        for line in lines:
+            yield from _pieces(line, True)
+            closed = True
+        while len(pending) > SOURCE_PIECE:  # a long line is given as it comes
+            yield pending[:SOURCE_PIECE], False
+            pending, closed = pending[SOURCE_PIECE:], False
+        pending += held
+    if pending or not closed:
+        yield from _pieces(pending, True)
+
+
+def _pieces(line: str, ends: bool) -> Iterator[tuple[str, bool]]:
+    for start in range(0, max(len(line), 1), SOURCE_PIECE):
+        yield line[start:start + SOURCE_PIECE], ends and start + SOURCE_PIECE >= len(line)
+
+
+def _source_page(rel: str, lines: Iterable[tuple[str, bool]]) -> Iterator[str]:
+    """A data or layout file (its lines as _source_lines gives them) as a page with numbered lines, each line an
+    anchor (#L12) so a message can link to it, in pieces; its first MAX_SOURCE_LINES lines only, the rest named
+    by a link to the whole file (5 MB of line breaks made a page of 460 MB, 1.4 GB of memory and 13 s for one
+    request)."""
+    yield (f"<!doctype html><meta charset=utf-8><title>{html.escape(rel)}</title>"
+           '<link rel="stylesheet" href="/static/page.css"><body class="source">'
+           f"<h1><code>{html.escape(rel)}</code></h1><table>")
+    pieces, n, begins = iter(lines), 0, True  # begins: the next piece begins a line
+    for piece, ends in pieces:
+        if begins and n == MAX_SOURCE_LINES:
+            more = ends + sum(ends for _, ends in pieces)  # every line's last piece ends it
+            yield (f'<tr><td class="n"></td><td>… {more:,} more line{"s" * (more != 1)}: '
+                   f'<a href="/files/{html.escape(quote(rel))}">the whole file</a></td></tr>')
+            break
+        if begins:
+            n += 1
+            yield f'<tr id="L{n}"><td class="n"><a href="#L{n}">{n}</a></td><td><pre>'
+        yield _source_line(piece) + ("</pre></td></tr>" if ends else "")
+        begins = ends
+    yield "</table>"
+
+
+def _encoded(pieces: Iterable[str]) -> Iterator[bytes]:
+    """Pieces of a page as UTF-8, joined into chunks of about SENT_CHUNK bytes."""
+    batch: list[str] = []
+    size = 0
+    for piece in pieces:
+        batch.append(piece)
+        size += len(piece)
+        if size >= SENT_CHUNK:
+            yield "".join(batch).encode("utf-8")
+            batch, size = [], 0
+    yield "".join(batch).encode("utf-8")
 
 
 def summary(game: str, state: dict[str, Any]) -> str:
