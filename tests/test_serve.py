@@ -496,9 +496,9 @@ def test_a_source_page_numbers_lines_as_messages_do_and_shows_a_long_file_in_par
 def test_a_run_of_characters_hiding_text_is_marked_once_on_a_source_page():
     """Each U+202E marked in a span of its own: a file of 5 MB of them made a page of 65 MB, 5 s and 280 MB a
     request."""
-    from pnp.serve.app import _source_page
+    from pnp.serve.app import _source_lines, _source_page
 
-    page = _source_page("cards/x.yaml", "# " + "\u202e" * 10_000 + "\u2066\n")
+    page = "".join(_source_page("cards/x.yaml", _source_lines([("# " + "\u202e" * 10_000 + "\u2066\n").encode()])))
     assert page.count('class="hidden-char"') == 1 and page.count("\\u202e") == 10_000
     assert len(page) < 7 * 10_000 + 1_000
 
@@ -1554,3 +1554,59 @@ def test_a_cards_data_is_sent_cut_to_what_the_page_shows():
     assert _item_share(2) == MAX_SHOWN_ITEM_CHARS and 6_000 * _item_share(6_000) <= MAX_SHOWN_ALL_CHARS
     assert len(json.dumps(_plain(shown, _item_share(6_000)))) < _item_share(6_000) + 1_000
     assert _plain({"text": "Roars", "list": [1, "a"]}) == {"text": "Roars", "list": [1, "a"]}
+
+
+async def _asgi_get(app, path: str) -> list[bytes]:
+    """The body of the app's answer to a GET of `path`, as the pieces it handed the server."""
+    import asyncio
+
+    scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(), "query_string": b"",
+             "headers": [(b"host", b"127.0.0.1")], "http_version": "1.1", "scheme": "http",
+             "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 1), "root_path": ""}
+    sent = []
+
+    async def receive():
+        await asyncio.sleep(60)
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        if message["type"] == "http.response.body":
+            sent.append(message.get("body", b""))
+    await app(scope, receive, send)
+    return sent
+
+
+def test_state_json_is_encoded_once_a_state_and_handed_out_as_the_client_takes_it(mini, monkeypatch):
+    # 700 clients that read nothing of the state.json of a game of 10,000 cards with errors (4 MB) each held a
+    # copy of it in the server: 1.8 GB; and it was encoded anew for each request, in the server's event loop
+    import asyncio
+
+    from pnp.serve import app as app_mod
+
+    app = create_app(mini, ["mini"])
+    preview = app.state.hub.previews["mini"]
+    preview.state = {**preview.state, "problems": [{"message": "<b>x</b>\u202e" * 50}] * 2_000}
+    encoded, encode = [], app_mod._json_bytes
+    monkeypatch.setattr(app_mod, "_json_bytes", lambda state: encoded.append(1) or encode(state))
+
+    async def twice() -> tuple[list[bytes], list[bytes]]:
+        return await _asgi_get(app, "/g/mini/state.json"), await _asgi_get(app, "/g/mini/state.json")
+
+    first, second = asyncio.run(twice())
+    assert len(encoded) == 1 and b"".join(first) == b"".join(second)
+    assert json.loads(b"".join(first)) == preview.state
+    assert len(first) > 2 and max(map(len, first)) <= app_mod.SENT_CHUNK
+
+
+def test_a_source_page_is_made_and_handed_out_a_piece_at_a_time(mini):
+    # the page of a 5 MB file is up to 30 MB, made whole for each request: 60 clients that read nothing of it
+    # each held a copy in the server, 2.7 GB
+    import asyncio
+
+    from pnp.serve.app import SENT_CHUNK
+
+    (mini.root / "cards" / "mini" / "notes.yaml").write_text(("# " + '<&>"' * 12 + "\n") * 5_000 + "# " + "<" * 50_000)
+    pieces = asyncio.run(_asgi_get(create_app(mini, ["mini"]), "/source/cards/mini/notes.yaml"))
+    page = b"".join(pieces).decode()
+    assert len(pieces) > 4 and max(map(len, pieces)) < 5 * SENT_CHUNK
+    assert page.count('<tr id="L') == 5_001 and page.count("&lt;") == 5_000 * 12 + 50_000
