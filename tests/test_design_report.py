@@ -596,3 +596,28 @@ def test_a_field_of_too_many_values_to_chart_counts_its_one_row_in_the_singular(
     game = SimpleNamespace(tables={"t": [{"e": "v0"}]}, enums={"many": [f"v{i}" for i in range(MAX_BARS + 1)]})
     block = field_block(game, "t", "e", "enum", {"type": "enum", "enum": "many"})  # type: ignore[arg-type]
     assert block is not None and "1 used by 1 row, 40 used by none" in block["text"], block
+
+
+def test_the_margins_are_measured_in_the_games_time_and_said_at_the_rule_when_it_runs_out(tmp_path, monkeypatch):
+    """The report measured each rule's sides again for its margin outside the game's 8 s budget: a rule over
+    every pair of rows that the check ran in just under 8 s took as long again, with no end said. Here the
+    game's time is spent as the margins begin."""
+    from pnp import template
+    from pnp.insight import tables
+
+    measured = tables.margins
+    inside = []
+
+    def spent(game):
+        inside.append(template._budget.seconds_left is not None)
+        template._budget.seconds_left = 0.0
+        return measured(game)
+
+    monkeypatch.setattr(tables, "margins", spent)
+    result = run(game_project(tmp_path), "report", "rt")
+    line = GAME.splitlines().index("  - expr: data.cards | length <= 20") + 1
+    assert inside == [True]
+    assert result.exit_code == 1
+    assert f"cards/rt/game.yaml:{line}:" in result.output and "measuring its margin" in result.output
+    assert "rt: no report" in result.output and "bug in pnp" not in result.output
+    assert not (tmp_path / "proj" / "output" / "rt" / "rt-report.pdf").exists()

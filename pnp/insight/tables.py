@@ -464,18 +464,34 @@ def game_report_pdf(project: "Project", game_id: str, report: "Report",
     """Check a game's data and draw its design report; the PDF's bytes, or None when the data has errors
     (they are in `report`). Nothing is written. `emit(event, game_id, value)` tells progress as the build's
     does, all but the "end"."""
+    from ..errors import BudgetSpent
+    from ..template import budget
+
+    emit("check", game_id, None)
+    # one budget for the check and the report's own expressions (each rule's sides measured again for its
+    # margin, the balance rules): the margins were measured outside it, and a rule over every pair of rows that
+    # the check ran in just under 8 s took as long again (16 s, no end said)
+    with budget():
+        try:
+            return _report_pdf(project, game_id, report, emit)
+        except BudgetSpent as e:  # (said where it ran out, unless it carries its place)
+            if e.mark is not None:
+                report.add(e)
+            report.consequence(f"{game_id}: no report (fix the errors above)")
+            return None
+
+
+def _report_pdf(project: "Project", game_id: str, report: "Report", emit: Emit) -> bytes | None:
+    """game_report_pdf's work, inside the game's budget."""
     import io
 
     from ..check import load
     from ..draw.charts import write_report
     from ..draw.fonts import load_fonts
     from ..errors import DataError, blame
-    from ..template import budget
 
-    emit("check", game_id, None)
     before = len(report.errors)
-    with budget():
-        game = load(project, game_id, report)
+    game = load(project, game_id, report)
     if game.meta is None or len(report.errors) > before:
         report.consequence(f"{game_id}: no report (fix the errors above)")  # (it was counted as one error more)
         return None
@@ -496,6 +512,10 @@ def game_report_pdf(project: "Project", game_id: str, report: "Report",
             return None
         pdf = io.BytesIO()
         write_report(pdf, blocks, fonts, report_title(game))
+    except DataError as e:  # (a rule whose margin ran out of the game's time: said at its line)
+        report.add(e)
+        report.consequence(f"{game_id}: no report (fix the errors above)")
+        return None
     except Exception as e:
         # an error pnp did not foresee is said at the game's `report:` views (else its game.yaml), the input
         # the report charts: a scatter drawn past its plot was 'a bug in pnp' at no file
