@@ -438,6 +438,18 @@ def test_charts_past_the_reports_cap_are_named_in_one_line(tmp_path, monkeypatch
     assert said[1] == "cards.colour, cards.power, cards.weight"  # the tables' fields charted, after the views
 
 
+def test_lines_of_fields_past_the_reports_cap_are_named_in_one_line(tmp_path, monkeypatch):
+    """A table of 20,000 fields of three rows printed a line for each (the values listed), 1,000 pages in 5 s:
+    the report says its first MAX_NOTES (here 1) and names the rest, as it does the charts past its cap."""
+    from pnp.insight import tables
+
+    monkeypatch.setattr(tables, "MAX_NOTES", 1)
+    _, text = report_text(game_project(tmp_path))
+    said = re.findall(r"Not said, as a report says its first 1 lines of fields and views: \d+ more \(([^)]*)\)", text)
+    assert said == ["cards.big"]  # cards.flat's line is said; cards.big's ("each of its 2 values...") is not
+    assert "cards.flat all 8 values are 3" in text and "each of its 2 values" not in text
+
+
 def test_a_character_a_derived_field_makes_is_said_at_its_expression(tmp_path):
     """A derived value made of an escape ('\\u9f8d') is written nowhere as itself: it is said at the field's
     expression, where every derived value is marked (they were all marked at the line of `derived:`)."""
