@@ -404,7 +404,7 @@ def margin_rows(game: "Game") -> list[list[str]]:
     rest = measured[MAX_RULE_ROWS:]
     if rest:  # (the rules past those listed are farther from failing, or have no margin; those that fail are said)
         failing = sum(not m.holds for m in rest)
-        rows.append([f"{len(rest):,} more rules, farther from failing or without a margin, not listed", "", "", "",
+        rows.append([f"{counted(len(rest), 'more rule')}, farther from failing or without a margin, not listed", "", "", "",
                      f"{failing:,} FAIL" if failing else "hold"])
     return rows
 
