@@ -438,6 +438,18 @@ def test_charts_past_the_reports_cap_are_named_in_one_line(tmp_path, monkeypatch
     assert said[1] == "cards.colour, cards.power, cards.weight"  # the tables' fields charted, after the views
 
 
+def test_lines_of_fields_past_the_reports_cap_are_named_in_one_line(tmp_path, monkeypatch):
+    """A table of 20,000 fields of three rows printed a line for each (the values listed), 1,000 pages in 5 s:
+    the report says its first MAX_NOTES (here 1) and names the rest, as it does the charts past its cap."""
+    from pnp.insight import tables
+
+    monkeypatch.setattr(tables, "MAX_NOTES", 1)
+    _, text = report_text(game_project(tmp_path))
+    said = re.findall(r"Not said, as a report says its first 1 lines of fields and views: \d+ more \(([^)]*)\)", text)
+    assert said == ["cards.big"]  # cards.flat's line is said; cards.big's ("each of its 2 values...") is not
+    assert "cards.flat all 8 values are 3" in text and "each of its 2 values" not in text
+
+
 def test_a_character_a_derived_field_makes_is_said_at_its_expression(tmp_path):
     """A derived value made of an escape ('\\u9f8d') is written nowhere as itself: it is said at the field's
     expression, where every derived value is marked (they were all marked at the line of `derived:`)."""
@@ -596,3 +608,49 @@ def test_a_field_of_too_many_values_to_chart_counts_its_one_row_in_the_singular(
     game = SimpleNamespace(tables={"t": [{"e": "v0"}]}, enums={"many": [f"v{i}" for i in range(MAX_BARS + 1)]})
     block = field_block(game, "t", "e", "enum", {"type": "enum", "enum": "many"})  # type: ignore[arg-type]
     assert block is not None and "1 used by 1 row, 40 used by none" in block["text"], block
+
+
+def test_the_margins_are_measured_in_the_games_time_and_said_at_the_rule_when_it_runs_out(tmp_path, monkeypatch):
+    """The report measured each rule's sides again for its margin outside the game's 8 s budget: a rule over
+    every pair of rows that the check ran in just under 8 s took as long again, with no end said. Here the
+    game's time is spent as the margins begin."""
+    from pnp import template
+    from pnp.insight import tables
+
+    measured = tables.margins
+    inside = []
+
+    def spent(game):
+        inside.append(template._budget.seconds_left is not None)
+        template._budget.seconds_left = 0.0
+        return measured(game)
+
+    monkeypatch.setattr(tables, "margins", spent)
+    result = run(game_project(tmp_path), "report", "rt")
+    line = GAME.splitlines().index("  - expr: data.cards | length <= 20") + 1
+    assert inside == [True]
+    assert result.exit_code == 1
+    assert f"cards/rt/game.yaml:{line}:" in result.output and "measuring its margin" in result.output
+    assert "rt: no report" in result.output and "bug in pnp" not in result.output
+    assert not (tmp_path / "proj" / "output" / "rt" / "rt-report.pdf").exists()
+
+
+def test_a_rules_sides_are_compiled_in_the_games_time():
+    """The design report compiled each rule's sides for its margin outside the game's budget: 10,000 sides of
+    5,000 rules took 4.6 s after a check that stayed within it. A game's time spent, none is compiled."""
+    from pnp.errors import LimitError
+    from pnp.template import budget, comparisons
+
+    with budget(0.0), pytest.raises(LimitError, match="8 s in all"):
+        comparisons("data.never_compiled_before_r76d <= 1")
+
+
+def test_rules_past_the_margins_tables_cap_are_counted_in_one_row(tmp_path, monkeypatch):
+    """A table of 5,000 rules took 7 s to set: the report lists the MAX_RULE_ROWS nearest to failing (here 2)."""
+    from pnp.insight import tables
+
+    monkeypatch.setattr(tables, "MAX_RULE_ROWS", 2)
+    _, text = report_text(game_project(tmp_path))
+    rules = text[text.index("Rules and their margins"):]
+    assert "item.power <= 9" in rules and "data.cards | length <= 20" in rules  # the two nearest to failing
+    assert "item.name != ''" not in rules and "2 more rules, farther from failing or without a margin" in rules

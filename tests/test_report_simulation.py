@@ -108,6 +108,17 @@ def test_the_section_charts_the_file(tmp_path):
     assert "item.effective >= 0.15 (cards/sr/game.yaml:14:25); at fault: Ghost Card 0 >= 0.15 -0.06238 FAILS" in text
 
 
+def test_balance_rules_past_the_tables_cap_are_counted_in_one_row_those_failing_listed_first(tmp_path, monkeypatch):
+    """A table of 5,000 balance rules took 7 s to set: the report lists MAX_RULE_ROWS (here 1), failing first."""
+    from pnp.insight import simulation
+
+    monkeypatch.setattr(simulation, "MAX_RULE_ROWS", 1)
+    _, text, _ = report(project(tmp_path))
+    assert "1 of 2 hold on these figures; 1 fail." in text
+    assert "item.effective >= 0.15" in text and "sim.seat_win_rate[0] <= 0.65" not in text  # the failing one
+    assert "1 more rule, not listed hold" in text
+
+
 def test_text_stays_inside_the_page_margins_and_is_6_points_or_more(tmp_path):
     many = {**SIMULATION, "end_reasons": {f"a very long way for a game to end, number {i}": {"count": 1, "share": 0.025}
                                           for i in range(40)}}

@@ -13,17 +13,21 @@ from typing import TYPE_CHECKING, Any
 from ..errors import DataError
 from ..model.simulated import cleaned
 from ..products.rulebook import OfAnotherGame, read_simulation_file
-from ..report import Mark, shell_word, shortened
+from ..report import Mark, counted, shell_word, shortened
 
 if TYPE_CHECKING:
     from ..model.game import Game
     from ..project import Project
+    from ..simulate.balance import Outcome
 
 MAX_ITEMS_SHOWN = 300  # items of all tables shown: 20 tables of 200 items and 40 events took minutes to chart
 MAX_MATRIX = 8  # agents in the matchup matrix: more columns would not fit the page
 CHART_ROWS = 40  # rows of one interval chart: a drawing never splits across pages
 MAX_WALKED = 10_000  # entries (files, folders) of cards/<game>/ looked at to tell whether the data changed after the run
 SHOWN_PROBLEMS = 5
+# balance rules the table lists (a row took about 1.4 ms to set: 5,000 rules took 7 s); past it, those that fail
+# first, the rest counted in one row
+MAX_RULE_ROWS = 200
 
 
 @dataclass
@@ -367,6 +371,28 @@ def _figure(v: Any) -> str:
     return f"{v:.4g}" if isinstance(v, float) else str(v)
 
 
+def _balance_rows(outcomes: "list[Outcome]") -> list[list[str]]:
+    """The balance table's rows: each rule with its value, limit, margin and whether it holds, at most
+    MAX_RULE_ROWS of them (those failing first), the rest counted in one row."""
+    rows = []
+    listed = outcomes if len(outcomes) <= MAX_RULE_ROWS else \
+        sorted(outcomes, key=lambda o: o.holds)[:MAX_RULE_ROWS]  # (stable: in file order, those failing first)
+    for o in listed:
+        said = o.expr + (f" ({o.mark})" if o.mark else "") + (f"; each {o.row}" if o.row and not o.failing else "") \
+            + (f"; at fault: {', '.join(o.failing[:8])}" + (" ..." if len(o.failing) > 8 else "") if o.failing else "")
+        if o.margin is None:
+            rows.append([said, "", "", "", "holds" if o.holds else "FAILS"])
+        else:
+            rows.append([said, _figure(o.value), f"{o.op} {_figure(o.limit)}", _figure(o.margin),
+                         "holds" if o.holds else "FAILS"])
+    failing = sum(not o.holds for o in outcomes)
+    if len(outcomes) > len(listed):
+        unlisted_failing = failing - sum(not o.holds for o in listed)
+        rows.append([f"{counted(len(outcomes) - len(listed), 'more rule')}, not listed", "", "", "",
+                     f"{unlisted_failing:,} FAIL" if unlisted_failing else "hold"])
+    return rows
+
+
 def balance_blocks(game: "Game", s: dict) -> list:
     """game.yaml's balance rules checked on the file's figures, as `pnp simulate` checks them: each with its
     line, the value measured, its limit and margin, holds or FAILS and the items at fault."""
@@ -383,19 +409,11 @@ def balance_blocks(game: "Game", s: dict) -> list:
     except (KeyError, TypeError, AttributeError, IndexError) as e:  # a part the rules read was not in the file
         return blocks + [{"kind": "finding", "text": f"Not checked: the simulation lacks a part they read "
                                                      f"({type(e).__name__}: {shortened(str(e), 40)})."}]
-    rows = []
-    for o in outcomes:
-        said = o.expr + (f" ({o.mark})" if o.mark else "") + (f"; each {o.row}" if o.row and not o.failing else "") \
-            + (f"; at fault: {', '.join(o.failing[:8])}" + (" ..." if len(o.failing) > 8 else "") if o.failing else "")
-        if o.margin is None:
-            rows.append([said, "", "", "", "holds" if o.holds else "FAILS"])
-        else:
-            rows.append([said, _figure(o.value), f"{o.op} {_figure(o.limit)}", _figure(o.margin),
-                         "holds" if o.holds else "FAILS"])
     failing = sum(not o.holds for o in outcomes)
     return blocks + [{"kind": "p", "text": f"{len(outcomes) - failing} of {len(outcomes)} hold on these figures"
                                            + (f"; {failing} fail." if failing else ".")},
-                     {"kind": "table", "header": ["rule", "value", "limit", "margin", ""], "rows": rows}]
+                     {"kind": "table", "header": ["rule", "value", "limit", "margin", ""],
+                      "rows": _balance_rows(outcomes)}]
 
 
 def simulation_blocks(game: "Game", found: Simulated) -> list:

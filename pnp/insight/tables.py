@@ -386,9 +386,14 @@ def view_block(game: "Game", view: View) -> "Block":
 
 # -- the whole report ------------------------------------------------------------------------------------------
 
+MAX_RULE_ROWS = 200  # rules the margins' table lists, nearest to failing first (the shipped games have 10 to 36): a
+# table of 5,000 rules took 7 s to set; the rest are counted in a line
+
+
 def margin_rows(game: "Game") -> list[list[str]]:
     rows = []
-    for m in margins(game):
+    measured = margins(game)
+    for m in measured[:MAX_RULE_ROWS]:
         where = f" (each {m.each}{': ' + _text(m.row) if m.row else ''})" if m.each else ""
         rule = shortened(m.expr, RULE_SHOWN)
         if m.margin is None:
@@ -396,6 +401,11 @@ def margin_rows(game: "Game") -> list[list[str]]:
         else:
             rows.append([rule + where, _text(m.value), f"{m.op} {_text(m.limit)}", _text(m.margin),
                          "holds" if m.holds else "FAILS"])
+    rest = measured[MAX_RULE_ROWS:]
+    if rest:  # (the rules past those listed are farther from failing, or have no margin; those that fail are said)
+        failing = sum(not m.holds for m in rest)
+        rows.append([f"{counted(len(rest), 'more rule')}, farther from failing or without a margin, not listed", "", "", "",
+                     f"{failing:,} FAIL" if failing else "hold"])
     return rows
 
 
@@ -432,24 +442,43 @@ def report_blocks(game: "Game", step: Callable[[str], None] = lambda label: None
 MAX_CHARTS = 40  # charts of views and fields one report draws: ReportLab takes about 0.08 s to draw each (the
 # shipped games draw 10 to 30), and a table of 1,000 number fields took 81 s
 CHARTS = ("bars", "scatter", "grid")
+# lines said of fields instead of a chart (a field of one value, a handful of numbers) one report prints: each took
+# about 0.25 ms to set, and a table of 20,000 fields of three rows printed 20,000 of them in 5 s (1,000 pages)
+MAX_NOTES = 400
+
+
+def _capped_as(block: "Block") -> str | None:
+    """The cap a block counts against: "charts", "notes" or none."""
+    return "charts" if block["kind"] in CHARTS else "notes" if block["kind"] == "note" else None
+
+
+def _left_out_line(cap: str, titles: list[str]) -> "Block":
+    """The line naming a run of blocks left out past their cap."""
+    shown = ", ".join(_text(title) for title in titles[:12]) + (" ..." if len(titles) > 12 else "")
+    if cap == "charts":
+        return {"kind": "p", "text": f"Not charted, as a report draws its first {MAX_CHARTS} charts: "
+                                     f"{len(titles)} more ({shown})."}
+    return {"kind": "p", "text": f"Not said, as a report says its first {MAX_NOTES} lines of fields and views: "
+                                 f"{len(titles):,} more ({shown})."}
 
 
 def _charts_capped(blocks: list["Block"]) -> list["Block"]:
-    """The blocks with the charts past the first MAX_CHARTS left out, each run of them named in one line (a
-    note of each was as slow to set as the charts: 1,000 fields took 8 s)."""
+    """The blocks with the charts past the first MAX_CHARTS, and the notes past the first MAX_NOTES, left out,
+    each run of them named in one line (a note of each was as slow to set as the charts: 1,000 fields took
+    8 s)."""
     out: list[Block] = []
-    drawn, left_out = 0, []
+    drawn = {"charts": 0, "notes": 0}
+    limits = {"charts": MAX_CHARTS, "notes": MAX_NOTES}
+    left_out: dict[str, list[str]] = {}
     for block in blocks + [{"kind": "end"}]:
-        if block["kind"] in CHARTS:
-            drawn += 1
-            if drawn > MAX_CHARTS:
-                left_out.append(block.get("title") or "")
+        cap = _capped_as(block)
+        if cap is not None:
+            drawn[cap] += 1
+            if drawn[cap] > limits[cap]:
+                left_out.setdefault(cap, []).append(block.get("title") or "")
                 continue
-        if left_out:
-            shown = ", ".join(_text(title) for title in left_out[:12]) + (" ..." if len(left_out) > 12 else "")
-            out.append({"kind": "p", "text": f"Not charted, as a report draws its first {MAX_CHARTS} charts: "
-                                             f"{len(left_out)} more ({shown})."})
-            left_out = []
+        out += [_left_out_line(cap, titles) for cap, titles in left_out.items()]
+        left_out = {}
         out.append(block)
     return out[:-1]
 
@@ -464,18 +493,34 @@ def game_report_pdf(project: "Project", game_id: str, report: "Report",
     """Check a game's data and draw its design report; the PDF's bytes, or None when the data has errors
     (they are in `report`). Nothing is written. `emit(event, game_id, value)` tells progress as the build's
     does, all but the "end"."""
+    from ..errors import BudgetSpent
+    from ..template import budget
+
+    emit("check", game_id, None)
+    # one budget for the check and the report's own expressions (each rule's sides measured again for its
+    # margin, the balance rules): the margins were measured outside it, and a rule over every pair of rows that
+    # the check ran in just under 8 s took as long again (16 s, no end said)
+    with budget():
+        try:
+            return _report_pdf(project, game_id, report, emit)
+        except BudgetSpent as e:  # (said where it ran out, unless it carries its place)
+            if e.mark is not None:
+                report.add(e)
+            report.consequence(f"{game_id}: no report (fix the errors above)")
+            return None
+
+
+def _report_pdf(project: "Project", game_id: str, report: "Report", emit: Emit) -> bytes | None:
+    """game_report_pdf's work, inside the game's budget."""
     import io
 
     from ..check import load
     from ..draw.charts import write_report
     from ..draw.fonts import load_fonts
     from ..errors import DataError, blame
-    from ..template import budget
 
-    emit("check", game_id, None)
     before = len(report.errors)
-    with budget():
-        game = load(project, game_id, report)
+    game = load(project, game_id, report)
     if game.meta is None or len(report.errors) > before:
         report.consequence(f"{game_id}: no report (fix the errors above)")  # (it was counted as one error more)
         return None
@@ -496,6 +541,10 @@ def game_report_pdf(project: "Project", game_id: str, report: "Report",
             return None
         pdf = io.BytesIO()
         write_report(pdf, blocks, fonts, report_title(game))
+    except DataError as e:  # (a rule whose margin ran out of the game's time: said at its line)
+        report.add(e)
+        report.consequence(f"{game_id}: no report (fix the errors above)")
+        return None
     except Exception as e:
         # an error pnp did not foresee is said at the game's `report:` views (else its game.yaml), the input
         # the report charts: a scatter drawn past its plot was 'a bug in pnp' at no file

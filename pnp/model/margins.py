@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import DataError, ExprError, LimitError, failed_at
-from ..template import Side, comparisons, condition_holds, evaluate
+from ..template import Side, comparisons, condition_holds, evaluate, out_of_time
 from .load import Record
 from .shapes import GameShape
 
@@ -163,6 +163,14 @@ def _measured(game: GameShape, pairs: Pairs, items: Iterable[Record | None],
     return found, holds
 
 
+def _refuse_over_time(c: Record, e: ExprError) -> None:
+    """A rule whose margin ran out of the game's time (the check's and the report's together) is an error at
+    its line, not a rule said to fail or to have no margin: a failed side is said as any ExprError."""
+    if out_of_time(str(c["expr"])):
+        raise DataError(f"constraint: measuring its margin for the design report: {e.message}",
+                        failed_at(c.mark_of("expr"), e)) from None
+
+
 def constraint_margin(game: GameShape, c: Record) -> Margin:
     """The Margin of one constraint (as game.yaml's `constraints:` gives it)."""
     expr, each = str(c["expr"]), c.get("each")
@@ -174,12 +182,14 @@ def constraint_margin(game: GameShape, c: Record) -> Margin:
     items: Iterable[Record | None] = game.tables.get(each, ()) if each else [None]
     try:
         measured = _measured(game, pairs, items, each) if pairs else None
-    except ExprError:  # a side that fails alone (the other side of an `and` guarded it): no margin
+    except ExprError as e:  # a side that fails alone (the other side of an `and` guarded it): no margin
+        _refuse_over_time(c, e)
         measured = None
     if measured is None:
         try:
             result.holds = all(condition_holds(evaluate(expr, game.context(item=item) if each else game.context())) for item in items)
-        except ExprError:
+        except ExprError as e:
+            _refuse_over_time(c, e)
             result.holds = False
         return result
     found, result.holds = measured
