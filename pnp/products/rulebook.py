@@ -764,16 +764,24 @@ def _title_content(studio: Studio, text: str) -> BookContent:
     meta = studio.game.meta
     players = str(meta.get("players")).strip()
     players += " player" if players == "1" else " players"  # (a solo game's title page said "1 players")
-    facts = FACTS_SEPARATOR.join(str(x) for x in (players, f"ages {meta.get('ages')}", meta.get("time")) if x)
+    # (a value of 0 is printed too, as written: '-0.0' and '0' are false, and `time: 0` or a subtitle of 0.0 was
+    # left out, exit 0)
+    facts = FACTS_SEPARATOR.join(str(x) for x in (players, f"ages {meta.get('ages')}", meta.get("time"))
+                                 if x is not None)
     credits = [(_first_upper(str(role).replace("_", " ")), who) for role, who in (meta.get("credits") or {}).items()]
     fonts = ", ".join(credit for credit, _ in _font_credits(studio))
     return BookContent(
-        title=studio.game.title, markdown=text, subtitle=str(meta.get("subtitle") or ""), facts=facts,
+        title=studio.game.title, markdown=text, subtitle=_written(meta.get("subtitle")), facts=facts,
         credits=credits, note=NOTE, fonts_line=f"**Fonts:** {fonts}.",
         marks={what: meta.mark_of(key) for what, key in (("title", "title"), ("subtitle", "subtitle"),
                                                          ("facts", "players"), ("credits", "credits"))},
         sources={"facts": [(str(meta.get(key)), meta.mark_of(key)) for key in ("players", "ages", "time")],
                  "credits": _credit_sources(meta)})
+
+
+def _written(value: object) -> str:
+    """A text of game.yaml as written, "" when it is not there."""
+    return "" if value is None else str(value)
 
 
 def _credit_sources(meta: Record) -> list[tuple[str, Mark | None]]:
