@@ -1557,7 +1557,7 @@ class Book:
         width = min(width, tallest * size[0] / size[1])
         cap = self.para(rtext.throughout(caption, "*"), column, size=8.5, align="center",
                         space_after=0) if caption else None
-        return Picture(draw, size, width, caption, cap)
+        return Picture(draw, size, width, caption, cap, enlarged=bool(title.strip()))
 
     # -- pages ------------------------------------------------------------------
     def title_page(self) -> list[Flowable]:
