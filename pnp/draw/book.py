@@ -1738,14 +1738,14 @@ def _fill(frame: Frame, flow: list[Flowable], canvas: Canvas) -> None:
                 placed += 1
                 continue
         if placed == 0:  # nothing fits on an empty page: never loop forever
-            raise BookError("a block of the rulebook (a table, tip or picture) is too large for a page",
+            raise BookError("a block of the rulebook (a table row, tip, picture or list item) is too large for a page",
                             line=getattr(head, "pnp_line", None))
         return
 
 
 def _length(text: str, src: str) -> float:
     """A picture's width, from its title: a length of at least MIN_PICTURE_WIDTH (wider is drawn at most at
-    its natural size and the text width)."""
+    its column's width: see Picture)."""
     from ..units import length
 
     try:
