@@ -79,6 +79,18 @@ def test_a_picture_of_a_component_taller_than_a_page_is_shown_smaller_on_one_pag
     assert any("After it." in page.extract_text() for page in PdfReader(io.BytesIO(out.getvalue())).pages)
 
 
+@pytest.mark.parametrize("title, drawn_mm", [("40mm", 40), ("", 20), ("10mm", 10), ("1000mm", 174)])
+def test_a_picture_is_drawn_at_the_width_its_title_writes(title, drawn_mm):
+    """'![x](component:token "40mm")' of a 20 mm token printed it at 20 mm, exit 0: a width written is drawn,
+    larger than the component too (up to the column: the page's text is 174 mm); with none, a component is
+    shown at most at its own size."""
+    book = Book(BookContent(title="Test", markdown=""), _fonts(), (210 * MM, 297 * MM),
+                lambda src, width: (lambda canvas: None, (20 * MM, 20 * MM), True), lambda *args: None)
+    picture = book.picture("component:token", "", title)
+    picture.wrap(174 * MM, 250 * MM)
+    assert picture.pic_h == pytest.approx(drawn_mm * MM)
+
+
 def test_a_numbered_lists_label_column_holds_its_widest_label():
     """"10." and above were wider than the 4 mm a list's label column had: they ran left of the column, out of
     the page's text. Read back from the PDF: every label starts inside the text's margin and ends before its
@@ -667,11 +679,12 @@ def test_escaped_brackets_are_text_not_brackets_left_open():
 
 
 @pytest.mark.parametrize("blocks", [lambda n: "- a\n" * (n + 500), lambda n: "|a|\n|-|\n" + "a\n" * (n + 500),
-                                    lambda n: "|a|\n|-|\n\n" * (n // 3)])
+                                    lambda n: "|a|\n|-|\n\n" * (n // 3), lambda n: "[a]: x\n" * (n + 500)])
 def test_markdown_past_the_blocks_is_read_no_further(blocks, monkeypatch):
     """Markdown of more blocks than the rulebook holds is refused at the block past the limit, and the lines
     after it are read as none: markdown-it read on, and a list of 37,000 items, a table of 74,000 rows (150,000
-    characters, what a rulebook may render) took 10 s to be refused."""
+    characters, what a rulebook may render) took 10 s to be refused; 80,000 link targets ('[a]: x', which make
+    no token), 13 s."""
     from pnp.draw import book
 
     monkeypatch.setattr(book, "MAX_BLOCKS", 3000)  # (the mechanism, at a tenth of the cost of the book's own)

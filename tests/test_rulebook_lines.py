@@ -238,15 +238,17 @@ def test_the_credits_name_an_icon_drawn_after_a_bracket_of_no_link(tmp_path):
 
 
 def test_the_title_page_of_a_solo_game_says_1_player(tmp_path):
-    """players: 1 printed "1 players · ages 8+" on the title page."""
+    """players: 1 printed "1 players · ages 8+" on the title page; `time: 0` and `subtitle: -0.0` (false, as
+    numbers) were left out of it, exit 0: they print as written."""
     from pnp.check import validate_game
     from pnp.products.rulebook import content
     from pnp.project import Project
     from pnp.report import Report
 
     root = tmp_path / "proj"
-    make_project(root, case={"replace": {"cards/mini/game.yaml": [["players: 2-3", "players: 1"]]}})
+    make_project(root, case={"replace": {"cards/mini/game.yaml": [["players: 2-3", "players: 1\nsubtitle: -0.0"],
+                                                                   ["time: 10 minutes", "time: 0"]]}})
     report = Report(root)
     _, studio = validate_game(Project(root), "mini", report)
     assert not report.errors
-    assert content(studio).facts.startswith("1 player · ages 8+")
+    assert content(studio).facts == "1 player · ages 8+ · 0" and content(studio).subtitle == "-0.0"

@@ -12,6 +12,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_block.html_block import html_block
+from markdown_it.rules_block.reference import reference
 from markdown_it.rules_block.table import escapedSplit, table
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
@@ -118,7 +119,7 @@ class BookContent:
         return found or self.marks.get(what)
 
 
-def _too_many_blocks(tokens: list[Token]) -> "BookError | None":
+def _too_many_blocks(tokens: "Parsed") -> "BookError | None":
     """The error for Markdown of more than MAX_BLOCKS blocks or MAX_HEADINGS headings, at the line of the one
     past the limit; None when there are not so many."""
     # a rule (---) is a block of its own, with no closing token: 29,000 of them took 14 s to set
@@ -126,16 +127,24 @@ def _too_many_blocks(tokens: list[Token]) -> "BookError | None":
     headings = [t for t in opened if t.type == "heading_open"]
     # said as counted: a one-column table of 3,001 rows was refused as more than 6,000 'table cells', its rows
     # (and its head and body) counted without a word
-    for counted, limit, what in ((opened, MAX_BLOCKS, "blocks (headings, paragraphs, quotes, lists and each of "
-                                                      "their items, tables and each of their rows and cells, "
-                                                      "rules (---))"),
-                                 (headings, MAX_HEADINGS, "headings (the contents list each)")):
+    for counted, limit, what in ((_block_lines(opened, tokens), MAX_BLOCKS,
+                                  "blocks (headings, paragraphs, quotes, lists and each of their items, tables and "
+                                  "each of their rows and cells, rules (---), link targets ('[name]: src'))"),
+                                 (_block_lines(headings), MAX_HEADINGS, "headings (the contents list each)")):
         if len(counted) > limit:
-            # a table cell has no line of its own: the nearest block before it that has one (its table's body)
-            first_too_many = next((t.map for t in reversed(counted[:limit + 1]) if t.map), None)
+            first_too_many = counted[limit]
             return BookError(f"the rulebook holds more than {limit:,} {what}; split it",
-                             line=first_too_many[0] + 1 if first_too_many else None)
+                             line=first_too_many + 1 if first_too_many >= 0 else None)
     return None
+
+
+def _block_lines(opened: list[Token], parsed: "Parsed | None" = None) -> list[int]:
+    """The lines (0-based, -1 for none) the blocks `opened` begin at, and those of `parsed`'s link targets
+    (`[name]: src`, which are blocks to Markdown too), in the order they are typed."""
+    lines: list[int] = []
+    for token in opened:  # a table cell has no line of its own: the nearest block's before it (its table's body)
+        lines.append(token.map[0] if token.map else lines[-1] if lines else -1)
+    return sorted(lines + list(parsed.targets_at if parsed is not None else ()))
 
 
 _NESTING = MarkdownIt("commonmark").options["maxNesting"]  # where markdown-it stops reading blocks
@@ -209,6 +218,7 @@ class Parsed(list[Token]):
     was refused as the unknown icon ':deck:')."""
 
     definitions: frozenset[int] = frozenset()
+    targets_at: tuple[int, ...] = ()  # the lines (0-based) each link target's definition begins at, once each
 
 
 def parse(markdown: str) -> Parsed:
@@ -225,6 +235,7 @@ def parse(markdown: str) -> Parsed:
     markdown_parser.inline.ruler.before("link", "term", _term)
     markdown_parser.block.ruler.before("table", "past_the_blocks", _past_the_blocks)
     markdown_parser.block.ruler.at("table", _table_within_blocks, {"alt": ["paragraph", "reference"]})
+    markdown_parser.block.ruler.at("reference", _reference_counted)
     markdown_parser.block.ruler.at("html_block", _html_block_not_a_break, {"alt": ["paragraph", "reference", "blockquote"]})
     markdown_parser.inline.ruler.before("emphasis", "underscores_as_typed", _underscores_as_typed)
     markdown_parser.inline.ruler.before("emphasis", "stars_placed", _stars_placed)
@@ -238,6 +249,7 @@ def parse(markdown: str) -> Parsed:
     parsed = Parsed(_with_unused_references(tokens, references))
     parsed.definitions = frozenset(line + 1 for ref in references.values() if ref.get("map")
                                    for line in range(ref["map"][0], ref["map"][1]))
+    parsed.targets_at = tuple(env.get(_TARGETS_READ, ()))
     return parsed
 
 
@@ -260,9 +272,27 @@ def _past_the_blocks(state: StateBlock, start: int, end: int, silent: bool) -> b
     looked_at, blocks = counted
     blocks += sum(1 for token in state.tokens[looked_at:] if _opens_a_block(token))
     counted[:] = [len(state.tokens), blocks]
-    if blocks <= MAX_BLOCKS:
+    if _blocks_read(state) <= MAX_BLOCKS:
         return False
     state.line = end
+    return True
+
+
+def _blocks_read(state: StateBlock) -> int:
+    """The blocks read so far (see _past_the_blocks), and the link targets' definitions, which make no token."""
+    return int(state.env.get(_BLOCKS_READ, [0, 0])[1]) + len(state.env.get(_TARGETS_READ, ()))
+
+
+_TARGETS_READ = "pnp: link targets read"  # the parse's env: the line each '[name]: src' read begins at
+
+
+def _reference_counted(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """markdown-it's link target (`[name]: src`), its line noted: a block that makes no token, so it was not
+    counted against MAX_BLOCKS, and 80,000 of them (a rulebook of 950,000 characters) took 13 s to refuse."""
+    if not reference(state, start, end, silent):
+        return False
+    if not silent:
+        state.env.setdefault(_TARGETS_READ, []).append(start)
     return True
 
 
@@ -270,7 +300,7 @@ def _table_within_blocks(state: StateBlock, start: int, end: int, silent: bool) 
     """markdown-it's table, read no more rows deep than cross MAX_BLOCKS: it reads a table's rows in one go, and
     each row is two blocks or more, a row and a cell (a longer one is refused all the same, at the same line:
     see _past_the_blocks, which counted the blocks before it)."""
-    left = MAX_BLOCKS + 1 - state.env.get(_BLOCKS_READ, [0, 0])[1]
+    left = MAX_BLOCKS + 1 - _blocks_read(state)
     return table(state, start, min(end, start + 3 + max(left, 0) // 2), silent)
 
 
@@ -1527,7 +1557,7 @@ class Book:
         width = min(width, tallest * size[0] / size[1])
         cap = self.para(rtext.throughout(caption, "*"), column, size=8.5, align="center",
                         space_after=0) if caption else None
-        return Picture(draw, size, width, caption, cap)
+        return Picture(draw, size, width, caption, cap, enlarged=bool(title.strip()))
 
     # -- pages ------------------------------------------------------------------
     def title_page(self) -> list[Flowable]:
@@ -1708,14 +1738,14 @@ def _fill(frame: Frame, flow: list[Flowable], canvas: Canvas) -> None:
                 placed += 1
                 continue
         if placed == 0:  # nothing fits on an empty page: never loop forever
-            raise BookError("a block of the rulebook (a table, tip or picture) is too large for a page",
+            raise BookError("a block of the rulebook (a table row, tip, picture or list item) is too large for a page",
                             line=getattr(head, "pnp_line", None))
         return
 
 
 def _length(text: str, src: str) -> float:
     """A picture's width, from its title: a length of at least MIN_PICTURE_WIDTH (wider is drawn at most at
-    its natural size and the text width)."""
+    its column's width: see Picture)."""
     from ..units import length
 
     try:

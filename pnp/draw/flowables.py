@@ -127,10 +127,12 @@ class Picture(Flowable):
     """A component drawn by the same renderer as the printed one, scaled to a width, with a caption."""
 
     def __init__(self, draw: Callable[[Canvas], None], natural_size: tuple[float, float], width: float, caption: str,
-                 caption_flowable: RichText | None = None) -> None:
+                 caption_flowable: RichText | None = None, enlarged: bool = False) -> None:
         super().__init__()
         self._draw, self.natural = draw, natural_size
-        self.scale = min(1.0, width / natural_size[0])
+        # drawn at `width`, up to its own size unless `enlarged` (a width the rulebook writes: '![x](component:
+        # token "40mm")' of a 20 mm token printed it at 20 mm, exit 0); never wider than its column (see wrap)
+        self.scale = width / natural_size[0] if enlarged else min(1.0, width / natural_size[0])
         self.caption = caption_flowable
         self.spaceBefore, self.spaceAfter = 4, 6
 

@@ -21,7 +21,7 @@ from ..model.reads import MEMBERS, Read, note_all, recording
 from ..model import simulated
 from ..model.icons import icon_name
 from ..model.schema import colon_hint, icon_markers_unread, icons_in
-from ..options import CONTROL_CHARACTER, control_problem
+from ..options import CONTROL_CHARACTER, PRINTS_NOTHING, control_problem
 from ..project import Project, read_project_file, utf8_text
 from ..report import MAX_ALIKE, Mark, Suggestions, named, pasted, shell_word, shortened
 from ..template import render
@@ -183,6 +183,8 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
             found = CONTROL_CHARACTER.search(line)
             mark, printed = book_place(studio, n, found.start() if found else None)
             said.append((control + printed, mark))
+        else:
+            said += _unseen_start(studio, line, n)
         unknown = list(dict.fromkeys(name for name in icons_in(shown) if not studio.icons.exists(name)))
         said += _unknown_icons(studio, unknown, n, shown, suggest)
         said += _unread_icons(studio, shown, n, suggest)
@@ -197,6 +199,22 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
         if not any((f"[[{name}]]", line) in told for line in block):
             said += _unknown_terms(studio, f"[[{name}]]", n, suggest, told)
     return tuple(dict.fromkeys(said + _set_problems(studio, text)))
+
+
+# a character that prints nothing (a byte order mark, where two files saved with one were joined; a zero-width space)
+# at a line's start, before its Markdown: '\ufeff# Scoring' was read as words and printed '# Scoring', exit 0
+_UNSEEN_START = re.compile(rf"[ \t]*({PRINTS_NOTHING.pattern})")
+
+
+def _unseen_start(studio: Studio, line: str, n: int) -> list[tuple[str, Mark | None]]:
+    """The error of the rendered line `n` (`line`) when it begins with a character an editor shows as nothing."""
+    found = _UNSEEN_START.match(line)
+    if found is None:
+        return []
+    mark, printed = book_place(studio, n, found.start(1))
+    return [(f"the rendered rulebook line {n} begins with the character U+{ord(found.group(1)):04X}, which an editor "
+             "shows as nothing: Markdown reads the line after it as words (a heading, list item, quote or table row "
+             f"prints as typed); delete it{printed}", mark)]
 
 
 def _unread_icons(studio: Studio, shown: str, n: int, suggest: Suggestions) -> list[tuple[str, Mark | None]]:
@@ -746,16 +764,24 @@ def _title_content(studio: Studio, text: str) -> BookContent:
     meta = studio.game.meta
     players = str(meta.get("players")).strip()
     players += " player" if players == "1" else " players"  # (a solo game's title page said "1 players")
-    facts = FACTS_SEPARATOR.join(str(x) for x in (players, f"ages {meta.get('ages')}", meta.get("time")) if x)
+    # (a value of 0 is printed too, as written: '-0.0' and '0' are false, and `time: 0` or a subtitle of 0.0 was
+    # left out, exit 0)
+    facts = FACTS_SEPARATOR.join(str(x) for x in (players, f"ages {meta.get('ages')}", meta.get("time"))
+                                 if x is not None)
     credits = [(_first_upper(str(role).replace("_", " ")), who) for role, who in (meta.get("credits") or {}).items()]
     fonts = ", ".join(credit for credit, _ in _font_credits(studio))
     return BookContent(
-        title=studio.game.title, markdown=text, subtitle=str(meta.get("subtitle") or ""), facts=facts,
+        title=studio.game.title, markdown=text, subtitle=_written(meta.get("subtitle")), facts=facts,
         credits=credits, note=NOTE, fonts_line=f"**Fonts:** {fonts}.",
         marks={what: meta.mark_of(key) for what, key in (("title", "title"), ("subtitle", "subtitle"),
                                                          ("facts", "players"), ("credits", "credits"))},
         sources={"facts": [(str(meta.get(key)), meta.mark_of(key)) for key in ("players", "ages", "time")],
                  "credits": _credit_sources(meta)})
+
+
+def _written(value: object) -> str:
+    """A text of game.yaml as written, "" when it is not there."""
+    return "" if value is None else str(value)
 
 
 def _credit_sources(meta: Record) -> list[tuple[str, Mark | None]]:
