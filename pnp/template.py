@@ -28,7 +28,7 @@ import types
 from collections.abc import Callable, Set as AbstractSet, Generator, Hashable, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, Sized, ValuesView
 from pathlib import Path
 from types import CodeType
-from typing import Any, Literal, NoReturn, TypeGuard, TypeVar, cast
+from typing import Any, Literal, NoReturn, ParamSpec, TypeGuard, TypeVar, cast
 
 import jinja2
 import markupsafe
@@ -102,6 +102,7 @@ class _Budget(threading.local):
     started = 0.0  # when the outermost evaluation began
     deadline: float | None = None  # the outermost evaluation's end: the earlier of its own limit and the game's
     depth = 0  # nested render/evaluate calls: the outermost one owns the deadline
+    charging = False  # inside `_charged`: its time is counted by the outermost one
     evaluation = 0  # outermost evaluations begun: the one a namespace was made in (_Namespace)
     evaluated = 0  # outermost evaluations begun on this thread (see evaluations_made)
     call_depth = 0  # calls in progress inside templates (macros calling macros)
@@ -123,6 +124,8 @@ class _Budget(threading.local):
 
 _budget = _Budget()
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 _Node = TypeVar("_Node", bound=nodes.Node)
 
 
@@ -328,6 +331,35 @@ class _Evaluation:
 
 
 _EVALUATION = _Evaluation()
+
+
+def _charged_for(look: Callable[_P, _R]) -> Callable[_P, _R]:
+    """`look` (a function looking into a template for mistakes) with its time spent from the game's budget
+    (_charged): beneath a cache, only the looks it does not remember are charged."""
+    @functools.wraps(look)
+    def charged(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with _charged():
+            return look(*args, **kwargs)
+    return charged
+
+
+@contextlib.contextmanager
+def _charged() -> Iterator[None]:
+    """The block's time spent from the game's budget, as an evaluation's, when it is not inside one (which
+    counts it already), without stopping the block: the next evaluation stops where the time ran out, said at
+    its own line (the callers of a look into a template have no line to say it at, nor a way to, and a look
+    stopped would be taken as finding nothing, remembered so by their caches for the next game)."""
+    state = _budget
+    if state.depth > 0 or state.charging or state.seconds_left is None:
+        yield
+        return
+    started, state.charging = _clock(), True
+    try:
+        yield
+    finally:
+        state.charging = False
+        if state.seconds_left is not None:  # (the game's budget may end inside the block: its owner's block)
+            state.seconds_left -= _clock() - started
 _EVALUATIONS = itertools.count(1)
 
 
@@ -3267,9 +3299,12 @@ class _Env(ImmutableSandboxedEnvironment):
         return reached
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
-        """A template's tree; Jinja's parser recurses on nesting."""
+        """A template's tree; Jinja's parser recurses on nesting. Its time is spent from the game's budget also
+        when pnp parses it to look into it (constant_condition, enum_mistakes...), not to run it: 20,000
+        constraints were each parsed twice so outside it, 16 s past the game's 8 s."""
         parser = _Parser(self, source, name, filename)
-        return _parsed(parser, parser.parse)
+        with _charged():
+            return _parsed(parser, parser.parse)
 
     def _tokenize(self, source: str, name: str | None, filename: str | None = None,
                   state: str | None = None) -> TokenStream:
@@ -4286,6 +4321,7 @@ def _find_all(node: nodes.Node, kinds: type[_N] | tuple[type[_N], ...]) -> list[
 
 
 @functools.lru_cache(maxsize=4096)
+@_charged_for
 def may_tell_identity(source: str, expression: bool = False, item: frozenset[str] = frozenset(),
                       methods: frozenset[str] = frozenset()) -> bool:
     """Whether a template (an expression with `expression`) may compare values by identity: uses `in`,
@@ -4385,6 +4421,7 @@ def macro_items(source: str, expression: bool, item: frozenset[str],
 
 
 @functools.lru_cache(maxsize=4096)
+@_charged_for
 def _enum_walks(source: str, expression: bool, item: frozenset[str],
                 callers: CallerPlaces = frozenset()) -> tuple[tuple[Compared, ...], frozenset[MacroArgument]]:
     """(_texts_compared, macro_items) of a template, from one parse of it (each parsed it on its own)."""
@@ -4431,6 +4468,7 @@ def _true_or_false(node: nodes.Node) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)  # (asked of each filter, constraint and `when` at every check)
+@_charged_for
 def constant_condition(source: str) -> str | None:
     """Why an expression written as a condition (a `when`) cannot be one, None when it can: one that reads nothing
     of the game (no name but a function's: `range(0)`) is the same for every item, so it must be true or false
@@ -4579,6 +4617,7 @@ def _macros_block_pairs(block: nodes.CallBlock, callers: CallerPlaces) -> list[t
 
 
 @functools.lru_cache(maxsize=8)
+@_charged_for
 def macro_callers(source: str) -> CallerPlaces:
     """What each macro of macros.j2 gives `caller(...)` at a place, when it gives one of its own parameters there
     at every caller() it writes (and gives that parameter no other value): a template's `{% call(x)
@@ -4706,6 +4745,7 @@ def _param_given(macros: Mapping[str, nodes.Macro], given: MacroArgument) -> str
 
 
 @functools.lru_cache(maxsize=8)
+@_charged_for
 def _macros_of(source: str) -> dict[str, nodes.Macro]:
     """macros.j2's macros by name (none when it cannot be parsed: loading it says why)."""
     try:

@@ -1654,3 +1654,22 @@ def test_tojson_and_xmlattr_of_odd_values_in_pnps_words() -> None:
     with pytest.raises(ExprError, match="xmlattr takes a mapping"):  # (it said "'str' object has no attribute 'items'")
         template.render("{{ 'a' | xmlattr }}", {}, markup=True)
     assert template.render("{{ g | tojson }}", {"g": Reaching([{"name": "Roar"}], lambda: ())}) == '[{"name": "Roar"}]'
+
+
+def test_looking_into_a_template_spends_the_games_budget(monkeypatch):
+    """Parsing and walking an expression to look for mistakes (a constant condition, an enum value misspelt) is
+    charged to the game's budget as running it is: 20,000 constraints were each parsed twice outside it, a
+    validate of 12 s of processor time for a budget of 8. Once each (a look nested in another, or remembered,
+    is not charged again)."""
+    ticks = iter(range(1_000))
+    monkeypatch.setattr(template, "_clock", lambda: float(next(ticks)))
+    source = "data.cards | selectattr('kind', 'eq', 'budget-look') | list | length > 31337"
+    with template.budget(seconds=100.0):
+        template.constant_condition(source)
+        assert template._budget.seconds_left == 99.0
+        template.enum_mistakes(source, True, frozenset(), {}, lambda table: {"kind": ["beast"]})
+        assert template._budget.seconds_left == 98.0
+        template.constant_condition(source)  # remembered
+        assert template._budget.seconds_left == 98.0
+    template.constant_condition(source + " + 0")  # outside a game: nothing to charge
+    assert template._budget.seconds_left is None
