@@ -160,3 +160,34 @@ def test_evo_broken_climate_cycle(tmp_path):
     lines = errors(root, "evo")
     line = line_of(root, "cards/evo/rules.yaml", "cycle: [beach")
     find(lines, f"cards/evo/rules.yaml:{line}:", "climate chart: plain next to mountain breaks the chart")
+
+
+def test_constraints_suggest_within_the_loads_bound_and_look_through_a_table_once(monkeypatch):
+    """A constraint's misspelt `each:`/`where:` compared with every table's name, and its `field:` missing from
+    the schema looked through every item of its table, for each constraint: 3,000 constraints among 300 tables
+    of names sharing a long prefix took 38 s, 10,000 naming a field of 10,000 items 55 s. Suggestions now share
+    the load's bound (report.Suggestions), and each table's items are looked through once."""
+    from types import SimpleNamespace
+
+    from pnp.model import constraints
+    from pnp.model.components import held_fields
+    from pnp.model.load import MarkedList, Record
+    from pnp.report import Mark, Suggestions
+
+    looked: list[str] = []
+    monkeypatch.setattr(constraints, "held_fields", lambda game, table: looked.append(table) or held_fields(game, table))
+    mark = Mark("cards/g/game.yaml", 1, 1)
+    items = MarkedList([Record({"id": f"c{i}"}, mark=mark) for i in range(3)], mark=mark)
+    schema = Record({"fields": Record({"id": {"type": "id"}}, mark=mark)}, mark=mark)
+    game = SimpleNamespace(tables={"cards": items}, meta=Record({"tables": Record({"cards": schema}, mark=mark)}, mark=mark),
+                           dirty=False, context=lambda **kw: {"data": {"cards": items}})
+    rules = MarkedList([Record({"expr": "true", "each": "cardz"}, mark=mark),
+                        *(Record({"expr": "true", "where": "cards", "field": f"nam{i}"}, mark=mark) for i in range(4))],
+                       mark=mark)
+    said: list[str] = []
+    suggest = Suggestions(budget=1)  # room for one table's name: the rest are said without a suggestion
+    chk = SimpleNamespace(error=lambda message, at: said.append(message), suggest=suggest)
+    constraints.check_constraints(game, rules, chk)
+    assert said[0] == "constraint 'each: cardz' names no table (did you mean 'cards'?)"
+    assert said[1:] == [f"constraint 'field: nam{i}' names no field of cards" for i in range(4)]
+    assert suggest.left == 0 and looked == ["cards"]

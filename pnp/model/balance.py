@@ -3,7 +3,6 @@ checks their syntax only; pnp simulate evaluates them."""
 
 from ..errors import failed_at
 from ..template import ExprError, compile_expression, compile_template, constant_condition, is_template
-from ..options import did_you_mean
 from .load import MarkedList
 from .shapes import CheckerShape, GameShape
 
@@ -24,7 +23,7 @@ def check_balance_syntax(game: GameShape, rules: MarkedList, chk: CheckerShape) 
     for rule in rules:
         each = rule.get("each")
         if each is not None and each not in game.tables:
-            chk.error(f"balance rule 'each: {each}' names no table{did_you_mean(each, game.tables)}",
+            chk.error(f"balance rule 'each: {each}' names no table{chk.suggest(each, game.tables)}",
                       rule.mark_of("each"))
         try:
             compile_expression(rule["expr"])

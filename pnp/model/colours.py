@@ -5,7 +5,7 @@ emblem, a name) that the data declares."""
 
 import itertools
 
-from ..options import ColourError, did_you_mean, rgb
+from ..options import ColourError, rgb
 from ..report import named
 from .load import MarkedList, Record
 from .shapes import CheckerShape, GameShape
@@ -28,14 +28,14 @@ def check_colour_sets(game: GameShape, sets: MarkedList, chk: CheckerShape) -> N
     for spec in sets:
         table = game.tables.get(spec["table"])
         if table is None:
-            chk.error(f"colour set names no table '{spec['table']}'{did_you_mean(spec['table'], game.tables)}",
+            chk.error(f"colour set names no table '{spec['table']}'{chk.suggest(spec['table'], game.tables)}",
                       spec.mark_of("table"))
             continue
         items = [it for it in table if it.get(spec["field"]) is not None]
         if table and not items:  # a misspelt or empty field: every pair passed unchecked, silently
             fields = {key for item in table for key in item}
             chk.error(f"field {named(spec['field'])}: no item of {spec['table']} has it"
-                      f"{did_you_mean(spec['field'], fields)}", spec.mark_of("field"))
+                      f"{chk.suggest(spec['field'], fields)}", spec.mark_of("field"))
             continue
         colours: dict[int, list[float]] = {}
         for item in items:
@@ -61,7 +61,7 @@ def _check_cues(spec: Record, items: list[Record], chk: CheckerShape) -> None:
     for index, cue in enumerate(cues):
         if items and all(item.get(cue) is None for item in items):
             fields = {key for item in items for key in item}
-            chk.error(f"cue {named(cue)}: no item of {spec['table']} has it{did_you_mean(cue, fields)}",
+            chk.error(f"cue {named(cue)}: no item of {spec['table']} has it{chk.suggest(cue, fields)}",
                       cues.mark_of(index) if isinstance(cues, MarkedList) else spec.mark_of("cue"))
             continue
         seen: dict[str, object] = {}

@@ -1,6 +1,7 @@
 """Constraints: rules the data must keep, written as Jinja expressions over the whole game or each item."""
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
@@ -11,9 +12,8 @@ from ..report import QUOTE_LIMIT, Mark, printable, shortened, spelt
 from .load import MarkedList, Record
 from .reads import FieldCache, note_table
 from .shapes import CheckerShape, GameShape
-from .components import missing_field
+from .components import held_fields, missing_field
 from .tables import ITEM, table_enums
-from ..options import did_you_mean
 
 
 # a message is a line or a few: one of a million characters was printed for every item that broke the rule
@@ -40,15 +40,16 @@ def check_constraints(game: GameShape, constraints: MarkedList, chk: CheckerShap
                       cache: FieldCache | None = None) -> None:
     """Check each constraint (once per item with `each`). With a `cache` (reads.py), a check whose reads did
     not change since the last load says again what it said then."""
+    held = functools.cache(functools.partial(held_fields, game))  # (each table's looked through once)
     for n, c in enumerate(constraints):
         each = c.get("each")
         if each is not None and each not in game.tables:
-            chk.error(f"constraint 'each: {each}' names no table{did_you_mean(each, game.tables)}", c.mark_of("each"))
+            chk.error(f"constraint 'each: {each}' names no table{chk.suggest(each, game.tables)}", c.mark_of("each"))
             continue
-        where_problem = _where_problem(game, c)
+        where_problem = _where_problem(game, c, chk)
         if where_problem:
             chk.error(where_problem, c.mark_of("where"))
-        field_problem = _field_problem(game, c)
+        field_problem = _field_problem(game, c, chk, held)
         if field_problem:
             chk.error(field_problem, c.mark_of("field"))
         _check_message(c, chk)
@@ -87,7 +88,7 @@ def _check_message(c: Record, chk: CheckerShape) -> None:
             chk.error(f"constraint's message: {e.message}", failed_at(c.mark_of("message"), e))
 
 
-def _where_problem(game: GameShape, c: Record) -> str | None:
+def _where_problem(game: GameShape, c: Record, chk: CheckerShape) -> str | None:
     """What is wrong with a constraint's `where:`: it must name a table or a value in the rules (rules.KEY.KEY);
     one naming neither (a misspelt table) pointed the message at the expression without a word."""
     where = c.get("where")
@@ -100,14 +101,14 @@ def _where_problem(game: GameShape, c: Record) -> str | None:
         for key in where.split(".")[1:]:
             if not isinstance(node, Record) or key not in node:
                 known = [f"{path}.{k}" for k in node] if isinstance(node, Record) else []
-                return f"constraint 'where: {said}' names no value in the rules{did_you_mean(where, known)}"
+                return f"constraint 'where: {said}' names no value in the rules{chk.suggest(where, known)}"
             node, path = node[key], f"{path}.{key}"
         return None
     return (f"constraint 'where: {said}' names no table (nor a value in the rules, written rules.KEY)"
-            f"{did_you_mean(str(where), game.tables)}")
+            f"{chk.suggest(str(where), game.tables)}")
 
 
-def _field_problem(game: GameShape, c: Record) -> str | None:
+def _field_problem(game: GameShape, c: Record, chk: CheckerShape, held: Callable[[str], set[object]]) -> str | None:
     """What is wrong with a constraint's `field:`, which points its message at a field of the table it is about
     (`each`, or a `where` naming a table): otherwise the message would point elsewhere without a word."""
     field = c.get("field")
@@ -116,7 +117,7 @@ def _field_problem(game: GameShape, c: Record) -> str | None:
     table = c.get("each") or c.get("where")
     if table not in game.tables:
         return f"field: '{field}' points into a table's items: give the constraint each: or where: a table"
-    missing = missing_field(game, table, field)
+    missing = missing_field(game, table, field, chk.suggest, held)
     return None if missing is None else f"constraint 'field: {field}'{missing}"
 
 

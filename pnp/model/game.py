@@ -274,8 +274,8 @@ class Checker:
         """(term, message) for each `[[Term]]` of a text that the glossary does not define."""
         return self.game.glossary.unknown(text, self.suggestions)
 
-    def suggest(self, word: object, choices: Iterable[object]) -> str:
-        return self.suggestions(word, choices)
+    def suggest(self, word: object, choices: Iterable[object], *, letters: bool = True) -> str:
+        return self.suggestions(word, choices, letters=letters)
 
     def error(self, message: str, mark: Mark | None) -> None:
         self.report.error(message, mark, code="data")

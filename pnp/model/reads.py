@@ -629,8 +629,8 @@ class _Asking:
     def unknown_terms(self, text: str) -> list[tuple[str, str]]:
         return self._ask("unknown_terms", text)
 
-    def suggest(self, word: object, choices: Iterable[object]) -> str:
-        return self.kept.checker().suggest(word, choices)
+    def suggest(self, word: object, choices: Iterable[object], *, letters: bool = True) -> str:
+        return self.kept.checker().suggest(word, choices, letters=letters)
 
     def error(self, message: str, mark: Mark | None) -> None:
         """(Field checks yield their problems; one said here is said, and the check is not kept.)"""

@@ -25,7 +25,7 @@ class CheckerShape(Protocol):
 
     def unknown_terms(self, text: str) -> list[tuple[str, str]]: ...
 
-    def suggest(self, word: object, choices: Iterable[object]) -> str:
+    def suggest(self, word: object, choices: Iterable[object], *, letters: bool = True) -> str:
         """' (did you mean 'x'?)' for an unknown word, within the load's one budget (report.Suggestions)."""
         ...
 

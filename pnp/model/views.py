@@ -3,7 +3,6 @@
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ..options import did_you_mean
 from ..report import named
 from .load import MarkedList, Record
 from .shapes import CheckerShape, GameShape
@@ -113,13 +112,13 @@ def _check_view(game: GameShape, view: Record, chk: CheckerShape) -> bool:
     """Check one view (see check_views); whether it is sound."""
     table = view["table"]
     if table not in game.tables:
-        chk.error(f"report: no table {named(table)}{did_you_mean(table, game.tables)}", view.mark_of("table"))
+        chk.error(f"report: no table {named(table)}{chk.suggest(table, game.tables)}", view.mark_of("table"))
         return False
     fields = table_fields(game.meta["tables"][table])
     for key in ("x", "y", "by", "weight", "label"):
         name = view.get(key)
         if name is not None and name not in fields:
-            chk.error(f"report: table '{table}' has no field {named(name)}{did_you_mean(name, fields)}",
+            chk.error(f"report: table '{table}' has no field {named(name)}{chk.suggest(name, fields)}",
                       view.mark_of(key))
             return False
     sound = True
