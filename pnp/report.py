@@ -2,6 +2,8 @@
 quotes a value and suggests a name."""
 
 import bisect
+import contextlib
+import contextvars
 import dataclasses
 import datetime
 import functools
@@ -9,7 +11,7 @@ import math
 import re
 import shlex
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 from pathlib import Path
@@ -243,9 +245,32 @@ class Suggest(Protocol):
     def __call__(self, word: object, choices: Iterable[object], *, letters: bool = True) -> str: ...
 
 
+_LOADS_SUGGESTIONS: contextvars.ContextVar["Suggestions | None"] = contextvars.ContextVar("suggestions", default=None)
+
+
+@contextlib.contextmanager
+def suggestions_bounded() -> Iterator[None]:
+    """Every did_you_mean inside (a game's load) spends from one Suggestions: a check that could not be handed
+    the load's (a field's spec, made without a checker) compared each of its words with every name, 2,000
+    enum fields naming one of 1,000 enums that is not there for 133 s. A block inside another joins it."""
+    token = _LOADS_SUGGESTIONS.set(Suggestions()) if _LOADS_SUGGESTIONS.get() is None else None
+    try:
+        yield
+    finally:
+        if token is not None:
+            _LOADS_SUGGESTIONS.reset(token)
+
+
 def did_you_mean(word: object, choices: Iterable[object], *, letters: bool = True) -> str:
     """' (did you mean 'x'?)' when one of `choices` is close to `word`, else nothing; with `letters`, also the
-    letters of another alphabet the word holds (look_alike_letters), unless the message names them itself."""
+    letters of another alphabet the word holds (look_alike_letters), unless the message names them itself.
+    Inside suggestions_bounded, within its bound."""
+    bound = _LOADS_SUGGESTIONS.get()
+    return _suggested(word, choices, letters) if bound is None else bound(word, choices, letters=letters)
+
+
+def _suggested(word: object, choices: Iterable[object], letters: bool) -> str:
+    """did_you_mean's words, unbounded."""
     close = closest(word, choices)
     if close and not close[0].isascii() and close[0] != str(word) and \
             unicodedata.normalize("NFC", close[0]) == unicodedata.normalize("NFC", str(word)):
@@ -307,7 +332,7 @@ class Suggestions:
             said = ""
         else:
             self.left -= len(names)
-            said = did_you_mean(word, names, letters=letters)
+            said = _suggested(word, names, letters)
         self.said[key] = (choices, said)
         return said
 

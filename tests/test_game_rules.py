@@ -191,3 +191,21 @@ def test_constraints_suggest_within_the_loads_bound_and_look_through_a_table_onc
     assert said[0] == "constraint 'each: cardz' names no table (did you mean 'cards'?)"
     assert said[1:] == [f"constraint 'field: nam{i}' names no field of cards" for i in range(4)]
     assert suggest.left == 0 and looked == ["cards"]
+
+
+def test_a_loads_suggestions_are_bounded_where_no_checker_is_at_hand(monkeypatch):
+    """A field's spec is made without a checker: each enum field naming an enum that is not there compared it
+    with every enum's name and listed them all (2,000 such fields among 1,000 enums: 133 s, 400 kB said). Inside
+    a load (report.suggestions_bounded) every suggestion shares its bound, and a message lists a few names."""
+    from pnp import report
+    from pnp.model.schema import MAX_LISTED, Schema
+
+    compared: list[int] = []
+    monkeypatch.setattr(report, "get_close_matches", lambda word, names, **kw: compared.append(len(names)) or [])
+    report._closest.cache_clear()
+    enums = {f"kind{i:04d}": ["x"] for i in range(1_000)}
+    fields = {f"f{i}": {"type": "enum", "enum": f"kind{i:04d}z"} for i in range(60)}
+    with report.suggestions_bounded():
+        problems = Schema(fields, enums).problems
+    assert len(problems) == 60 and sum(compared) <= report.MAX_COMPARED
+    assert f"kind{MAX_LISTED - 1:04d} and {1_000 - MAX_LISTED:,} more)" in problems[0][0]

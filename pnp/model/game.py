@@ -9,7 +9,7 @@ from typing import Any
 
 from ..errors import DataError, LoadError
 from ..project import Project, present, read_project_file, utf8_text
-from ..report import Mark, Report, Suggestions, named, shortened
+from ..report import Mark, Report, Suggestions, named, shortened, suggestions_bounded
 from ..template import ExprError, MissingMacros, module
 from .balance import BALANCE_FIELDS, check_balance_syntax
 from .colours import COLOUR_SET_FIELDS, check_colour_sets
@@ -289,7 +289,7 @@ def load_game(project: Project, game_id: str, report: Report, kinds: Kinds | Non
     nothing they read changed (reads.py). `whole`: with the rules over the whole game (else the caller
     checks them later: check_whole_game). The game's data files share one allowance of values
     (load.MAX_GAME_VALUES): checking them takes time in proportion."""
-    with values_allowance():
+    with values_allowance(), suggestions_bounded():
         return _load_game(project, game_id, report, kinds, cache, whole)
 
 

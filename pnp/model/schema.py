@@ -450,7 +450,7 @@ class Enum(Field):
         elif isinstance(spec.get("enum"), str) and spec["enum"] in enums:
             self.values, self.label = list(enums[spec["enum"]]), spec["enum"]
         elif "enum" in spec:
-            raise SpecError(f"enum {named(spec['enum'])} is not among game.yaml's enums ({', '.join(enums) or 'none'})"
+            raise SpecError(f"enum {named(spec['enum'])} is not among game.yaml's enums ({_listed(enums)})"
                             f"{did_you_mean(spec['enum'], enums)}", _at(spec, "enum"))
         else:
             raise SpecError("an enum field needs 'values' (a list) or 'enum' (the name of one of game.yaml's "
@@ -984,6 +984,16 @@ def _named(name: str, message: str) -> str:
 
 # Stands for the checked field's own mark in Schema.check's field checks, which only hand it on with a problem
 _AT_FIELD = Mark("<the field's place>")
+
+
+MAX_LISTED = 12  # names a message lists: 1,000 enums were each listed in every field's message naming none
+
+
+def _listed(names: Iterable[object]) -> str:
+    """The first MAX_LISTED of `names`, the rest counted ('none' for none)."""
+    every = [str(name) for name in names]
+    more = f" and {len(every) - MAX_LISTED:,} more" if len(every) > MAX_LISTED else ""
+    return ", ".join(every[:MAX_LISTED]) + more or "none"
 
 
 class Schema:
