@@ -320,7 +320,7 @@ class _Evaluation:
         state = _budget
         state.depth -= 1
         if state.depth == 0:
-            if state.seconds_left is not None:
+            if state.seconds_left is not None and not state.charging:  # (a `charged` block counts its own)
                 state.seconds_left -= _clock() - state.started
             else:
                 state.memory_ceiling = None  # outside a game, each evaluation has its own
@@ -341,6 +341,13 @@ def _charged_for(look: Callable[_P, _R]) -> Callable[_P, _R]:
         with _charged():
             return look(*args, **kwargs)
     return charged
+
+
+def charged() -> contextlib.AbstractContextManager[None]:
+    """A block of pnp's own work for each item of a game's rule (the context it evaluates in, what it says)
+    spent from the game's budget with the evaluations inside it: 200 constraints over 5,000 items spent 3.6 s
+    of processor time besides the budget's 7.5 s."""
+    return _charged()
 
 
 @contextlib.contextmanager

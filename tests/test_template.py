@@ -1673,3 +1673,17 @@ def test_looking_into_a_template_spends_the_games_budget(monkeypatch):
         assert template._budget.seconds_left == 98.0
     template.constant_condition(source + " + 0")  # outside a game: nothing to charge
     assert template._budget.seconds_left is None
+
+
+def test_a_charged_block_spends_its_evaluations_once(monkeypatch):
+    """pnp's own work for each item of a rule (its context, its message) is spent from the game's budget with
+    the evaluation inside it, counted once: 200 constraints over 5,000 items spent 3.6 s besides the budget."""
+    with template.budget(seconds=100.0):
+        template.evaluate("1 + 1", {})  # compiled, outside the fake clock
+        left = template._budget.seconds_left
+        ticks = iter(range(1_000))
+        monkeypatch.setattr(template, "_clock", lambda: float(next(ticks)))
+        with template.charged():
+            assert template.evaluate("1 + 1", {}) == 2
+        spent = left - template._budget.seconds_left
+        assert spent == next(ticks) - 1  # the block's clock readings, first to last: its evaluation's inside

@@ -6,7 +6,7 @@ from functools import partial
 from typing import Any
 
 from ..errors import failed_at, said_in_text
-from ..template import ExprError, compile_template, condition_holds, constant_condition, enum_mistakes, evaluate, \
+from ..template import ExprError, charged, compile_template, condition_holds, constant_condition, enum_mistakes, evaluate, \
     is_template, render
 from ..report import QUOTE_LIMIT, Mark, printable, shortened, spelt
 from .load import MarkedList, Record
@@ -61,7 +61,8 @@ def check_constraints(game: GameShape, constraints: MarkedList, chk: CheckerShap
         for i, item in enumerate(game.tables[each] if each else [None]):
             compute = partial(_checked, game, c, item)
             key = ("constraint", n, i if each else None, bool(game.dirty))
-            problems, stop = compute() if cache is None else cache.value(key, compute)
+            with charged():
+                problems, stop = compute() if cache is None else cache.value(key, compute)
             for message, mark in problems:
                 chk.error(message, mark)
             if stop:
