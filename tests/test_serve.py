@@ -739,6 +739,9 @@ def test_the_host_check_stays_on_when_listening_on_every_address(mini):
     # a name allowed is read as a Host header's is: case, a final dot and spaces aside
     check = HostCheck(None, allowed_names("MyHost.Local.", [" A.example "]))
     assert check.allows("myhost.local") and check.allows("a.EXAMPLE.:80") and not check.allows("b.example")
+    # a --host name past ASCII is allowed in the form a browser sends it in (IDNA), as the system looked it up
+    check = HostCheck(None, allowed_names("Jürgens-Mac.local."))
+    assert check.allows("xn--jrgens-mac-9db.local:8000") and not check.allows("jrgens-mac.local")
 
 
 def test_a_host_other_than_this_computer_is_warned_of(mini, monkeypatch):

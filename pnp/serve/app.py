@@ -383,8 +383,18 @@ def not_a_host_name(name: str) -> bool:
 def allowed_names(host: str, allow: Iterable[str] = ()) -> frozenset[str]:
     """The host names the app answers besides IP addresses: localhost, the name it listens on and the names
     the user allowed, as host_name writes them."""
-    names = (host_name(n) for n in (*LOCAL_NAMES, host, *allow) if not is_address(n.strip().strip("[]")))
+    names = (host_name(n) for n in (*LOCAL_NAMES, _ascii_form(host), *allow) if not is_address(n.strip().strip("[]")))
     return frozenset(name for name in names if name is not None)
+
+
+def _ascii_form(host: str) -> str:
+    """--host as a browser's Host header writes it: a name of letters past ASCII in its IDNA form (xn--...), the
+    form the system looked it up in. Read as typed, it matched no Host header: `--host jürgens-mac.local`
+    listened, and every page opened by the address it printed was refused (400, 'Invalid host header')."""
+    try:
+        return host if host.isascii() else host.strip().encode("idna").decode("ascii")
+    except UnicodeError:  # (no IDNA form: the system could not have looked it up either)
+        return host
 
 
 def host_name(name: str) -> str | None:
