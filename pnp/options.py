@@ -488,8 +488,9 @@ class Choice(Option):
     def convert(self, value: object) -> object:
         if value is None:  # (`align: ~` was said "'None' is not one of ...", Python's spelling of YAML's null)
             raise ValueError(f"expected one of {', '.join(self.choices)}, got nothing")
-        if isinstance(value, (list, dict)):  # (`direction: [right]` was said "'['right']' is not one of", the
-            # list in Python's spelling, with a suggestion of what it holds)
+        if isinstance(value, (list, Mapping)):  # (`direction: [right]` was said "'['right']' is not one of", the
+            # list in Python's spelling, with a suggestion of what it holds; a layout's mapping is a Record, a
+            # Mapping but no dict: `valign: {top: 1}` was still said "'{'top': 1}' is not one of")
             raise ValueError(f"expected one of {', '.join(self.choices)}, got {type_name(value)}")
         text = spelt(value).strip()  # (`align: true` was said 'True', Python's spelling)
         if text not in self.choices:
