@@ -229,6 +229,9 @@ _NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-
 def _number(value: object, what: str) -> float:
     if isinstance(value, bool):
         raise ValueError(f"expected {what}, got {shown(value)}")
+    if isinstance(value, (list, Mapping)):  # (`count: {a: b}` was said "got {'a': 'b'}", in Python's spelling,
+        # not saying it was a mapping)
+        raise ValueError(f"expected {what}, got {described(value)}")
     if isinstance(value, int) and abs(value) > sys.float_info.max:  # (float() of a whole number of 309 digits
         # or more raised OverflowError: 'a bug in pnp', at no line)
         raise ValueError(f"expected {what}, got {shown_number(value)}, past the largest number pnp works with")
@@ -414,11 +417,13 @@ class Bool(Option):
     kind = "true/false"
 
     def typed_problem(self, value: object) -> str | None:
-        return None if isinstance(value, bool) else f"expected true or false, got {shown(value)}"
+        return None if isinstance(value, bool) else f"expected true or false, got {described(value)}"
 
     def convert(self, value: object) -> object:
         if isinstance(value, bool):
             return value
+        if isinstance(value, (list, Mapping)):  # (`bleed: {a: b}` was said "got {'a': 'b'}", Python's spelling)
+            raise ValueError(f"expected true or false, got {described(value)}")
         text = str(value).strip().lower()
         if text in ("true", "yes", "1"):
             return True
@@ -488,8 +493,9 @@ class Choice(Option):
     def convert(self, value: object) -> object:
         if value is None:  # (`align: ~` was said "'None' is not one of ...", Python's spelling of YAML's null)
             raise ValueError(f"expected one of {', '.join(self.choices)}, got nothing")
-        if isinstance(value, (list, dict)):  # (`direction: [right]` was said "'['right']' is not one of", the
-            # list in Python's spelling, with a suggestion of what it holds)
+        if isinstance(value, (list, Mapping)):  # (`direction: [right]` was said "'['right']' is not one of", the
+            # list in Python's spelling, with a suggestion of what it holds; a layout's mapping is a Record, a
+            # Mapping but no dict: `valign: {top: 1}` was still said "'{'top': 1}' is not one of")
             raise ValueError(f"expected one of {', '.join(self.choices)}, got {type_name(value)}")
         text = spelt(value).strip()  # (`align: true` was said 'True', Python's spelling)
         if text not in self.choices:
@@ -539,7 +545,8 @@ class Lengths(Option):
         parts = value.split() if isinstance(value, str) else value
         if not isinstance(parts, list) or (self.count and len(parts) != self.count):
             shape = f"{self.count} lengths like [1, 2]" if self.count else "a list of lengths like [1, 0.5]"
-            raise ValueError(f"expected {shape}, got {shown(value)}")
+            raise ValueError(f"expected {shape}, got {described(value)}")  # (a mapping was quoted in Python's
+            # spelling, "got {'a': 'b'}", not said to be one)
         length = Length(maximum=LENGTH_LIMIT)
         return tuple(length.convert(p) for p in parts)
 

@@ -12,7 +12,7 @@ import regex
 
 from ..errors import LimitError
 from .. import options
-from ..options import REQUIRED, blank, did_you_mean, out_of_range, type_name, typed_value
+from ..options import REQUIRED, blank, described, did_you_mean, out_of_range, type_name, typed_value
 from ..template import game_time
 from ..report import Mark, WrittenTrueFalse, named, plain_type, quoted_as_written, spelt
 from .load import MarkedList, Record, shown
@@ -515,6 +515,13 @@ class Enum(Field):
         value = value.value if isinstance(value, WrittenTrueFalse) else value
         # one of the values as it is written (an enum of 1 took a `yes`, and the card printed 'True')
         if self._is_member(value):
+            return
+        if isinstance(value, (list, Mapping)):  # (`team: {a: b}` was said "{'a': 'b'} is not one of red, blue", in
+            # Python's spelling, not said to be a mapping, and `team: [red]` "['red'] is not one of ... (did you
+            # mean 'red'?)", as if the list had been typed as text)
+            one = f"one of {', '.join(str(v) for v in self.as_written)}" if len(self.values) <= MOST_LISTED \
+                else f"one of the field's {len(self.values):,} values"
+            yield f"expected {one}, got {described(value)}", mark
             return
         # (a number quoted as written compared as its plain number's text; no other value is remade from itself:
         # an enum field given as null, `half:` with nothing after it, was a bug in pnp, NoneType() taking no value)
