@@ -1113,6 +1113,22 @@ def test_no_cache_is_kept_or_read_inside_the_project(tmp_path, monkeypatch, own_
     assert not (root / ".cache").exists()
 
 
+def test_the_project_is_kept_out_of_the_cache_by_identity_not_by_name_alone(tmp_path, monkeypatch):
+    """A CI's PNP_CACHE_DIR named the workspace otherwise than resolve names the project (a bind mount, letter case
+    on a disk that ignores it): compared by name, the cache was kept inside the project and a received game's
+    planted entries were run as template code. Renamed after keep_out_of, the folder is such another name."""
+    from pnp import cache
+
+    project = tmp_path / "proj"
+    project.mkdir()
+    cache.keep_out_of(project)
+    project.rename(tmp_path / "workspace")
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "workspace/.cache"))
+    assert cache.private_folder("templates", "v1") is None and not (tmp_path / "workspace/.cache").exists()
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "elsewhere"))
+    assert cache.private_folder("templates", "v1") is not None
+
+
 def test_a_comment_alone_makes_a_template():
     """Jinja's comment is Jinja too: a rulebook whose only Jinja was a `{# note #}` printed the note."""
     assert template.render("{# a note for the designer #}Draw a card.", {}) == "Draw a card."
