@@ -113,7 +113,7 @@ def private_folder(name: str, *depends_on: str | bytes | Callable[[], str | byte
     try:
         if not _in_bounds(folder.resolve()):  # before it is made there
             return None
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _make_private(folder)
         real = folder.resolve(strict=True)  # entries are opened by this path, whose every folder was checked
         info = real.stat()
         if info.st_uid != os.getuid() or info.st_mode & 0o022:  # someone else could plant code here
@@ -125,6 +125,16 @@ def private_folder(name: str, *depends_on: str | bytes | Callable[[], str | byte
     except (OSError, RuntimeError):  # RuntimeError: a loop of links
         return None
     return real
+
+
+def _make_private(folder: Path) -> None:
+    """Make `folder`, and each folder above it that is missing, the user's alone (0o700). mkdir's parents=True
+    gives its mode to the last folder only, the others the umask's: under Ubuntu's umask 002 the ~/.cache/pnp
+    pnp made was group-writable, so refused (_kept_by_user) by the very pnp that made it, and no cache was ever
+    used (every build drew everything again, and `pnp changes` asked for a cache it could write)."""
+    for above in [*reversed(folder.parents), folder]:
+        if not above.is_dir():
+            above.mkdir(mode=0o700, exist_ok=True)
 
 
 def _kept_by_user(folder: Path) -> bool:
