@@ -48,17 +48,41 @@ def keep_out_of(*folders: Path) -> None:
     may carry a cache folder of its own, and with PNP_CACHE_DIR pointing into the project (a CI caching its
     workspace while it checks a received pull request) its planted entries, well formed, would be loaded as code;
     so would those of a pull request to a repository holding the project in a subfolder, whose workspace is the
-    repository's (only the project's folder was kept out)."""
-    os.environ[_OUT_OF_BOUNDS] = json.dumps([str(folder.resolve()) for folder in folders])  # (JSON: any name)
+    repository's (only the project's folder was kept out). Each is kept by its name and by its identity (device
+    and inode): a folder has other names than the one resolve gives, which a comparison of names missed, and a
+    CI's PNP_CACHE_DIR naming the workspace so (through a bind mount, in other letter case or Unicode
+    normalization on a disk that ignores them, as macOS's does) put the cache inside the project, whose planted
+    entries were run as a template's code."""
+    kept = []
+    for folder in folders:
+        real = folder.resolve()
+        try:
+            info = real.stat()
+            kept.append([str(real), info.st_dev, info.st_ino])
+        except OSError:  # (not there: kept by its name alone)
+            kept.append([str(real), None, None])
+    os.environ[_OUT_OF_BOUNDS] = json.dumps(kept)  # (JSON: any name)
 
 
 def _in_bounds(real: Path) -> bool:
-    """Whether the resolved cache folder `real` lies outside every folder keep_out_of named."""
+    """Whether the resolved cache folder `real` lies outside every folder keep_out_of named: neither it nor
+    any folder holding it is one of them, by name or by identity."""
     try:
-        kept_out = [Path(folder) for folder in json.loads(os.environ.get(_OUT_OF_BOUNDS) or "[]")]
-    except ValueError:  # not as keep_out_of writes it (set by hand): no cache, rather than one where it may not be
+        kept_out = json.loads(os.environ.get(_OUT_OF_BOUNDS) or "[]")
+        names = [Path(name) for name, _, _ in kept_out]
+        identities = {(device, inode) for _, device, inode in kept_out if device is not None}
+    except (ValueError, TypeError):  # not as keep_out_of writes it (set by hand): no cache, rather than one where
+        return False  # it may not be
+    if any(real == name or name in real.parents for name in names):
         return False
-    return not any(real == folder or folder in real.parents for folder in kept_out)
+    for folder in (real, *real.parents):
+        try:
+            info = os.stat(folder)
+        except OSError:  # (not made yet)
+            continue
+        if (info.st_dev, info.st_ino) in identities:
+            return False
+    return True
 
 
 def module_sources(*modules: str) -> Callable[[], bytes]:
@@ -89,7 +113,7 @@ def private_folder(name: str, *depends_on: str | bytes | Callable[[], str | byte
     try:
         if not _in_bounds(folder.resolve()):  # before it is made there
             return None
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _make_private(folder)
         real = folder.resolve(strict=True)  # entries are opened by this path, whose every folder was checked
         info = real.stat()
         if info.st_uid != os.getuid() or info.st_mode & 0o022:  # someone else could plant code here
@@ -101,6 +125,16 @@ def private_folder(name: str, *depends_on: str | bytes | Callable[[], str | byte
     except (OSError, RuntimeError):  # RuntimeError: a loop of links
         return None
     return real
+
+
+def _make_private(folder: Path) -> None:
+    """Make `folder`, and each folder above it that is missing, the user's alone (0o700). mkdir's parents=True
+    gives its mode to the last folder only, the others the umask's: under Ubuntu's umask 002 the ~/.cache/pnp
+    pnp made was group-writable, so refused (_kept_by_user) by the very pnp that made it, and no cache was ever
+    used (every build drew everything again, and `pnp changes` asked for a cache it could write)."""
+    for above in [*reversed(folder.parents), folder]:
+        if not above.is_dir():
+            above.mkdir(mode=0o700, exist_ok=True)
 
 
 def _kept_by_user(folder: Path) -> bool:

@@ -379,6 +379,28 @@ def test_an_icon_is_drawn_once_to_be_checked_and_counted_with_the_disk_cache_off
     assert len(drawn) == 1
 
 
+def test_running_out_of_memory_checking_an_icon_is_not_kept_as_its_verdict(tmp_path, monkeypatch, own_disk_cache):
+    """MemoryError (the machine's, or a limit set on pnp) drawing an icon to check it was caught as the file's
+    fault and kept on disk: every later run refused the icon, "cannot be drawn: MemoryError"."""
+    from pnp.draw import icons
+
+    icon = tmp_path / "fresh.svg"  # (content no other test draws: nothing known of it yet)
+    icon.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="4" cy="6" r="3"/></svg>')
+    monkeypatch.setattr(icons, "_over_time", {})
+    monkeypatch.setattr(icons, "_checked", {})
+
+    def out_of_memory(svg: bytes, digest: bytes) -> None:
+        raise MemoryError()
+
+    with monkeypatch.context() as short:
+        short.setattr(icons, "_drawing_problem", out_of_memory)
+        said = icons.unreadable(icon)
+    assert said is not None and "ran out of memory" in said[0]
+    monkeypatch.setattr(icons, "_over_time", {})  # (a later run)
+    monkeypatch.setattr(icons, "_checked", {})
+    assert icons.unreadable(icon) is None
+
+
 def test_an_icon_is_drawn_from_the_bytes_that_were_checked(tmp_path, monkeypatch):
     """An icon's file was read to be drawn, then read again to be checked: a file saved over between the two
     readings (an editor saving it as pnp draws) was drawn unchecked. The bytes drawn are the bytes checked."""

@@ -726,6 +726,22 @@ def test_a_cache_inside_a_folder_others_can_write_to_is_not_used(tmp_path, monke
     assert DiskCache("templates", "v1").folder() is None
 
 
+def test_the_folders_pnp_makes_for_its_cache_are_private_whatever_the_umask(tmp_path, monkeypatch):
+    """Under Ubuntu's umask 002 the folders above the cache's own that pnp made (~/.cache/pnp) were group-writable,
+    and the same pnp then refused them as folders others could write to: no cache was ever used."""
+    import os
+
+    from pnp.cache import DiskCache
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "made/pnp"))
+    previous = os.umask(0o002)
+    try:
+        folder = DiskCache("templates", "v1").folder()
+    finally:
+        os.umask(previous)
+    assert folder is not None and (tmp_path / "made").stat().st_mode & 0o077 == 0
+
+
 @pytest.mark.parametrize("env", [{"PNP_CACHE_DIR": "cache"}, {"XDG_CACHE_HOME": "cache"}])
 def test_a_relative_cache_folder_is_not_used(tmp_path, monkeypatch, env):
     """A relative cache would be in the folder pnp runs in: a game someone sent could hold its entries."""
@@ -1111,6 +1127,22 @@ def test_no_cache_is_kept_or_read_inside_the_project(tmp_path, monkeypatch, own_
     result = run(root, "validate")
     assert result.exit_code == 0, result.output
     assert not (root / ".cache").exists()
+
+
+def test_the_project_is_kept_out_of_the_cache_by_identity_not_by_name_alone(tmp_path, monkeypatch):
+    """A CI's PNP_CACHE_DIR named the workspace otherwise than resolve names the project (a bind mount, letter case
+    on a disk that ignores it): compared by name, the cache was kept inside the project and a received game's
+    planted entries were run as template code. Renamed after keep_out_of, the folder is such another name."""
+    from pnp import cache
+
+    project = tmp_path / "proj"
+    project.mkdir()
+    cache.keep_out_of(project)
+    project.rename(tmp_path / "workspace")
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "workspace/.cache"))
+    assert cache.private_folder("templates", "v1") is None and not (tmp_path / "workspace/.cache").exists()
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "elsewhere"))
+    assert cache.private_folder("templates", "v1") is not None
 
 
 def test_a_comment_alone_makes_a_template():

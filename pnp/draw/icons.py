@@ -1642,6 +1642,10 @@ def _why_unreadable(svg: bytes, digest: bytes) -> Problem | None:
         raise
     except IconProblem as e:
         return f"the SVG file cannot be drawn: {e}", e.line, 1
+    except MemoryError:  # the machine's or a limit's, not the file's: said for this run, never kept on disk as the
+        # file's verdict (caught below, "cannot be drawn: MemoryError" was kept, and every later run refused the icon)
+        raise LimitError("pnp ran out of memory drawing it: the machine has too little free memory, or a limit is "
+                         "set on pnp's", 1) from None
     except Exception as e:  # noqa: BLE001 - svglib's and ReportLab's errors on what they cannot draw, ours too
         problem = str(e).splitlines()[-1] if str(e) else type(e).__name__
     return None if problem is None else (f"the SVG file cannot be drawn: {problem}", 1, 1)
