@@ -888,3 +888,32 @@ def test_drivethru_deck_is_composed_part_by_part_within_its_picture_budget(tmp_p
     counts = [len(pikepdf.open(part).pages) for part in parts]
     assert counts == [1, 2, 1]  # face 0; a white back and face 1; face 2
     assert order == [0, 1, 2, 1, 0, 3]  # numbered across the parts in order, repeats drawn once
+
+
+def test_drivethru_pictures_are_compressed_once_not_by_ghostscript_on_every_page(tmp_path, monkeypatch):
+    # pdfwrite compressed a picture on every page that drew it before finding it a repeat: 1,000 cards showing
+    # one 2000 x 2500 picture took 180 s of Ghostscript. It copies the pixels; pikepdf compresses them, once
+    import pikepdf
+    from reportlab.pdfgen import canvas
+
+    from pnp.export import drivethru
+    from pnp.export.faces import FACES_PDF
+    picture = tmp_path / "art.png"
+    Image.new("RGB", (40, 56), (200, 40, 90)).save(picture)
+    (tmp_path / FACES_PDF).parent.mkdir()
+    c = canvas.Canvas(str(tmp_path / FACES_PDF), pagesize=(180, 252))
+    for n in range(2):  # two faces showing the one picture
+        c.drawImage(str(picture), 0, 0, 180, 252)
+        c.drawString(20, 20, f"card {n}")
+        c.showPage()
+    c.save()
+    runs, ghostscript = [], drivethru._ghostscript
+    monkeypatch.setattr(drivethru, "_ghostscript", lambda arguments, *rest: (runs.append(arguments),
+                                                                            ghostscript(arguments, *rest)))
+    drivethru.DeckJob("d.pdf", "t", [0, 1], (180.0, 252.0), 9.0, 0.0)(tmp_path)
+    assert len(runs) == 1 and "-dEncodeColorImages=false" in runs[0]
+    with pikepdf.open(tmp_path / "d.pdf") as pdf:
+        images = [o for o in pdf.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
+        assert len(images) == 1 and images[0].Filter == "/FlateDecode"  # drawn once, compressed
+        assert len(images[0].read_raw_bytes()) < 40 * 56 * 4 / 4
+        assert str(images[0].ColorSpace) == "/DeviceCMYK"
