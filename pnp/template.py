@@ -32,6 +32,8 @@ from typing import Any, Literal, NoReturn, ParamSpec, TypeGuard, TypeVar, cast
 
 import jinja2
 import markupsafe
+
+from .report import suggestions_bounded
 from jinja2 import StrictUndefined, TemplateError, TemplateRuntimeError, Undefined, nodes, pass_context, pass_environment
 from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 from jinja2.environment import Template, TemplateExpression, TemplateModule
@@ -265,7 +267,9 @@ def _collected() -> int:
 @contextlib.contextmanager
 def budget(seconds: float | None = None) -> Iterator[None]:
     """One budget of template time and memory for everything inside the block: one game's validation and
-    build. A block inside another joins it (validating, then drawing, spends the same budget)."""
+    build. A block inside another joins it (validating, then drawing, spends the same budget). Its did_you_mean
+    spend from one bound too (suggestions_bounded), a layout's as well as the load's: 2,000 elements each placed
+    `below` a misspelt name sharing a long prefix with the others compared every name with every other, past 300 s."""
     state = _budget
     # Each block changes the state only while the game it opened or joined is still the one in progress (its
     # owner): a block ended out of turn (a generator's, finalised by a collection inside a later game) would
@@ -286,7 +290,8 @@ def budget(seconds: float | None = None) -> Iterator[None]:
         state.games, state.stopped, state.too_slow = 1, None, {}
         state.seconds_left = SECONDS_PER_GAME if seconds is None else seconds
         state.memory_ceiling = _collected() + MAX_MEMORY_GROWTH
-        yield
+        with suggestions_bounded():
+            yield
     finally:
         if state.owner is owner:
             state.games, state.owner = 0, None

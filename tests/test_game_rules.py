@@ -227,3 +227,30 @@ def test_suggestions_are_bounded_by_the_length_of_the_names_compared(monkeypatch
     short = report.Suggestions()
     short("cardz", ["card", "cards"])
     assert short.left == report.MAX_COMPARED - 2
+
+
+@pytest.mark.parametrize("block", ["budget", "convert"])
+def test_suggestions_outside_a_load_are_bounded_too(monkeypatch, block):
+    """A layout is checked outside load_game, and convert reads a table's fields without it: 2,000 elements each
+    placed `below` a misspelt name sharing a long prefix with the others compared every name with every other
+    (past 300 s). A game's budget (template.budget) and a conversion bound their suggestions as a load does."""
+    from pnp import report, template
+    from pnp.model import convert
+
+    compared: list[int] = []
+    monkeypatch.setattr(report, "get_close_matches", lambda word, names, **kw: compared.append(len(names)) or [])
+    report._closest.cache_clear()
+    names = [f"kind{i:04d}" for i in range(1_000)]
+
+    def suggest_each(*_args: object) -> tuple[None, int]:
+        for i in range(60):
+            report.did_you_mean(f"kind{i:04d}z", names)
+        return None, 0
+
+    if block == "budget":
+        with template.budget():
+            suggest_each()
+    else:
+        monkeypatch.setattr(convert, "_converted", suggest_each)
+        convert.convert(None, "x", "csv")  # type: ignore[arg-type]
+    assert 0 < sum(compared) <= report.MAX_COMPARED

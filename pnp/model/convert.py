@@ -11,7 +11,7 @@ from typing import Any
 from ..errors import DataError, LoadError, UsageError, cannot_write
 from ..options import type_name
 from ..project import Project, folder_held, name_key, named_alike, remove_killed_writes, write_file
-from ..report import Mark
+from ..report import Mark, suggestions_bounded
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, plain, shown, values_allowance
 from .schema import Field, Schema
 from .spreadsheet import Warn, id_fields, read_table, sheet_title, write_csv, write_xlsx, write_yaml
@@ -23,8 +23,10 @@ def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None
     """Write the table held in `path` as `fmt` (next to it unless `out` is given). Returns (written path,
     number of items). Raises UsageError for a file that is no table, DataError/LoadError for unreadable data;
     `warn` is told what validate would warn of in the file read (read_table)."""
-    with values_allowance():  # (a table validate refuses as more data than a game reads, convert refuses too: a CSV
-        return _converted(project, path, fmt, out, force, warn)  # of 60,000 rows took 7 s to be refused at its cap)
+    # (a table validate refuses as more data than a game reads, convert refuses too: a CSV of 60,000 rows took 7 s
+    # to be refused at its cap; and its suggestions are bounded as a game's load's, see suggestions_bounded)
+    with values_allowance(), suggestions_bounded():
+        return _converted(project, path, fmt, out, force, warn)
 
 
 def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | None, force: bool,
