@@ -179,6 +179,23 @@ def test_a_shared_icon_saved_while_a_build_draws_makes_the_next_build_again(tmp_
     assert "up to date" in run(root, "build", "--jobs", "1").output
 
 
+def test_a_game_file_rewritten_while_a_build_reads_it_is_not_recorded_as_built_from(tmp_path):
+    """The game's own files are digested before the build reads them: one saved meanwhile and then put back as
+    it was (an undo, an editor rewriting it in place as the build read it) matched its digest again, and the
+    kit drawn from what was read in between was found up to date from then on."""
+    from pnp.kit.inputs import CHANGED_WHILE_BUILT, record, snapshot
+
+    root = make_project(tmp_path / "p")
+    project = Project(root.resolve())
+    started = time.time_ns()
+    trees = snapshot(project, "mini")
+    cards = root / "cards" / "mini" / "cards.yaml"
+    cards.write_bytes(cards.read_bytes())  # (read by the build in between as something else)
+    files = record(project, "mini", trees, (), started)["files"]
+    assert files["cards/mini/cards.yaml"] == CHANGED_WHILE_BUILT
+    assert files["cards/mini/game.yaml"] == trees["cards/mini/game.yaml"]
+
+
 def test_ctrl_c_on_a_build_in_processes_leaves_no_temporary_files(tmp_path, monkeypatch):
     """The pool ends its workers on Ctrl-C before they can remove their temporary files: the parent does."""
     import pnp.kit.run as kit_run

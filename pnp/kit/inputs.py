@@ -286,11 +286,15 @@ CHANGED_WHILE_BUILT = "changed while it was built from"  # matches no digest: th
 
 def record(project: "Project", game_id: str, tree_digests: dict[str, str],
            used: "Iterable[Path]", started_ns: int) -> dict[str, Any]:
-    """The manifest's `inputs`: the trees as digested before the build (started at `started_ns`, time.time_ns)
-    plus the files it used elsewhere, which are known only once it is done: one modified since it started is
-    recorded as CHANGED_WHILE_BUILT, since what was drawn may be its older version (a shared icon saved during
+    """The manifest's `inputs`: the trees as digested before the build (started at `started_ns`, time.time_ns),
+    each changed since recorded as CHANGED_WHILE_BUILT, plus the files it used elsewhere, which are known only
+    once it is done: one modified since it started is recorded as CHANGED_WHILE_BUILT, since what was drawn may be its older version (a shared icon saved during
     a build was recorded as the new one, and the kit of the old found up to date from then on)."""
-    files = dict(tree_digests)
+    # a file of the trees changed since the build started, though its digest (taken first) is what it holds now:
+    # it may have been read in between as something else (saved, then undone; rewritten in place as it was read),
+    # and the kit drawn from that was found up to date from then on
+    files = {name: CHANGED_WHILE_BUILT if _modified_since(project.root / name, started_ns) else digest
+             for name, digest in tree_digests.items()}
     for path in used:
         name = _named(project, path)
         if name not in files:
@@ -300,7 +304,14 @@ def record(project: "Project", game_id: str, tree_digests: dict[str, str],
 
 
 def _modified_since(path: Path, started_ns: int) -> bool:
-    try:
-        return path.stat().st_mtime_ns >= started_ns
-    except OSError:
-        return False  # missing: its digest says so
+    """Whether `path` (or the link it is) was written, replaced or given another time since `started_ns`: the
+    change time too, which no tool sets back as one can the modification time (cp -p, rsync -t, an unpacked
+    archive)."""
+    for look in (os.lstat, os.stat):
+        try:
+            status = look(path)
+        except OSError:
+            continue  # missing (or a link to nothing): its digest says so
+        if max(status.st_mtime_ns, status.st_ctime_ns) >= started_ns:
+            return True
+    return False
