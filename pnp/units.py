@@ -205,7 +205,7 @@ class PrintOptions:
 
     paper: str = "a4"
     bleed: float = 0.0  # points of art printed past each card's trim
-    ink_saver: bool = False  # large floods of colour printed as light tints with their outline
+    ink_saver: bool = False  # large floods of colour left white, their outline printed (draw/ink.py)
     imposition: str = "duplex"  # or "gutterfold": fronts and backs side by side, folded together
     duplex_offset: tuple[float, float] = (0.0, 0.0)  # points: where the back's cross showed on the calibration sheet
     marks: str = "lines"  # crop marks: cut lines continued into the margins, "corners" of each item, or "none"

@@ -85,3 +85,14 @@ def test_named_sizes_name_the_product_each_service_exports_them_as():
             product = product_for(service, (size.w * MM, size.h * MM))
             assert (product is not None) == (f"{service}: " in rows[name]), (name, service)
             assert product is None or f"{service}: {product.name}" in rows[name], (name, service)
+
+
+def test_the_ink_savers_help_says_what_it_prints():
+    """--ink-saver's help said floods print "as light tints": draw/ink.py leaves them white, outline only
+    (a tint lays ink on every pixel), as the README says."""
+    from click.testing import CliRunner
+
+    from pnp.cli import cli
+
+    shown = " ".join(CliRunner().invoke(cli, ["build", "--help"]).output.split())
+    assert "tint" not in shown and "outline on white paper" in shown
