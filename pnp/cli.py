@@ -462,6 +462,9 @@ def _check_only_syntax(only: str) -> None:
     """UsageError for an --only expression that is not one (a syntax error, or nothing)."""
     from .template import ExprError, compile_expression
 
+    if not only.strip():  # (Jinja's own words, "unexpected 'end of template'", said nothing of what to give)
+        raise UsageError(f"--only {only!r}: an empty expression; give one that is true of the items to proof, "
+                         "such as \"card.era == 'Triassic'\"")
     try:
         compile_expression(only)
     except ExprError as e:
