@@ -343,8 +343,9 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool, impositi
 @click.option("--bleed", type=_NumberRange(0, 6), default=0.0, show_default=True,
               help="Bleed in mm printed around each card (3 for most print shops; 0 for home printing).")
 @click.option("--ink-saver", is_flag=True,
-              help="Print large areas of colour (card backs, boards' backgrounds) as light tints with their "
-                   "outline: at least half the ink. Files get '-inksaver' in their names.")
+              help="Print large areas of colour (card backs, boards' backgrounds) as their outline on white paper, "
+                   "keeping everything that carries information: well under half the ink. Files get '-inksaver' "
+                   "in their names.")
 @click.option("--imposition", type=_Choice(IMPOSITIONS), default="duplex", show_default=True,
               help="duplex: backs on the following page, for double-sided printing; gutterfold: fronts and "
                    "backs side by side on one page, to fold together (for single-sided printers; what is too large "
@@ -461,6 +462,9 @@ def _check_only_syntax(only: str) -> None:
     """UsageError for an --only expression that is not one (a syntax error, or nothing)."""
     from .template import ExprError, compile_expression
 
+    if not only.strip():  # (Jinja's own words, "unexpected 'end of template'", said nothing of what to give)
+        raise UsageError(f"--only {only!r}: an empty expression; give one that is true of the items to proof, "
+                         "such as \"card.era == 'Triassic'\"")
     try:
         compile_expression(only)
     except ExprError as e:
@@ -791,8 +795,9 @@ def design_report(ctx: click.Context, games: tuple[str, ...], out_dir: str | Non
 @click.option("--seed", type=_Whole(), default=0, show_default=True,
               help="The run's seed, from 0: game g plays with seed S+g, so the same seed gives the same results file.")
 @click.option("--jobs", "-j", type=_WholeRange(1, 64), default=None, metavar="N",
-              help="Play in N processes [default: the number of cores], 8 at most: they share the rules' 1 GB of "
-                   "memory, 128 MB each at least. The results do not depend on it.")
+              help="Play in N processes [default: the number of cores], 7 at most: they share the rules' 1 GB of "
+                   "memory with the process that loads the rules, 128 MB each at least. The results do not depend "
+                   "on it.")  # (simulate.api's MAX_WORKERS and WORKER_MEMORY, not imported: every command would load it)
 @click.option("--out", "out_dir", type=_NamedPath(file_okay=False), default=None,
               help="Write DIR/<game>/simulation.json instead of output/<game>/simulation.json.")
 @click.option("--log", is_flag=True,

@@ -2001,7 +2001,8 @@ def find(root: str | Path | None = None) -> Project:
     """The project at --root, or the current directory."""
     base = Path(root) if root else Path.cwd()
     if not os.path.isdir(base):  # (os.path's: Path's raised on a name too long for the system, a traceback)
-        raise UsageError(f"--root {base}: not a folder")
+        there = "not a folder" if os.path.lexists(base) else "no such folder"  # (a --root mistyped)
+        raise UsageError(f"--root {base}: {there}")
     return Project(base.resolve())
 
 

@@ -26,7 +26,8 @@ from .model.schema import Field, TYPES, make_field
 from .model.tables import TABLE_FIELDS
 from .options import COLOUR_RULE, Option
 from .products import KINDS
-from .units import NAMED_SIZES
+from .export.services import SERVICES, product_for
+from .units import MM, NAMED_SIZES
 
 INTRO = """# pnp reference
 
@@ -135,7 +136,8 @@ def _sizes_table() -> str:
             "that fits more.", "", "| name | mm | inches | print services | what |", "| --- | --- | --- | --- | --- |"]
     for name, s in NAMED_SIZES.items():
         inches = f"{s.inches[0]:g} x {s.inches[1]:g}" if s.inches else ""
-        services = ", ".join(f"{k}: {v}" for k, v in s.services.items())
+        services = ", ".join(f"{k}: {product.name}" for k in SERVICES  # as the exports match it: one truth
+                             if (product := product_for(k, (s.w * MM, s.h * MM))) is not None)
         rows.append(f"| `{name}` | {s.w:g} x {s.h:g} | {inches} | {services} | {s.doc} |")
     return "\n".join(rows)
 

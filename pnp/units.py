@@ -42,35 +42,34 @@ def closer_to_zero(number: str) -> str:
 @dataclass(frozen=True)
 class NamedSize:
     """A card or tile size a layout can name: its millimetres (portrait), the nominal inch trim print services
-    cut it to (None when they make no such product), and what each service calls its product."""
+    cut it to (None when they make no such product), and what it is. Which product each service prints it as is
+    the export catalogue's to say (export/services.product_for), not this table's: a hand-kept list here
+    named no product for five sizes the exports print as one."""
 
     w: float
     h: float
     inches: tuple[float, float] | None
-    services: dict[str, str]
     doc: str
 
 
-# The one table of named sizes: layouts, imposition, the exporters' print-service products and the reference
-# all read it. Service ids are those of `pnp export --format`.
+# The one table of named sizes: layouts, imposition and the reference read it (the print services' products
+# are export/catalogue.yaml's, matched to a size by its millimetres).
 NAMED_SIZES = {
-    "poker": NamedSize(63, 88, (2.5, 3.5), {"tgc": "Euro Poker Deck", "mpc": "Poker Size", "drivethru": "Poker Cards"},
-                       "standard playing and game cards"),
-    "bridge": NamedSize(57, 89, (2.25, 3.5), {"tgc": "Bridge Deck", "mpc": "Bridge Size"}, "narrow playing cards"),
-    "mini": NamedSize(44, 63, (1.75, 2.5), {"tgc": "Mini Deck"}, "half a poker card"),
-    "mini-american": NamedSize(41, 63, None, {}, "mini American board-game cards"),
-    "mini-euro": NamedSize(44, 68, None, {}, "mini European board-game cards"),
-    "tarot": NamedSize(70, 120, (2.75, 4.75), {"tgc": "Tarot Deck", "mpc": "Tarot Size", "drivethru": "Tarot Cards"},
-                       "large cards"),
-    "square": NamedSize(70, 70, None, {}, "square cards"),
-    "square-2.5in": NamedSize(63.5, 63.5, (2.5, 2.5), {"tgc": "Small Square Deck"}, "small square cards (2.5 in)"),
-    "square-3.5in": NamedSize(88.9, 88.9, (3.5, 3.5), {}, "large square cards (3.5 in)"),
-    "business": NamedSize(50.8, 88.9, (2, 3.5), {}, "business cards (2 x 3.5 in)"),
-    "skat": NamedSize(59, 91, None, {}, "skat and other European playing cards"),
-    "jumbo": NamedSize(88.9, 127, (3.5, 5), {}, "jumbo cards (3.5 x 5 in)"),
-    "domino": NamedSize(44.45, 88.9, (1.75, 3.5), {}, "domino cards (1.75 x 3.5 in)"),
-    "hex-2in": NamedSize(58.66, 50.8, None, {}, "hex tile, 2 in from flat side to flat side (flat-topped)"),
-    "hex-3in": NamedSize(87.99, 76.2, None, {}, "hex tile, 3 in from flat side to flat side (flat-topped)"),
+    "poker": NamedSize(63, 88, (2.5, 3.5), "standard playing and game cards"),
+    "bridge": NamedSize(57, 89, (2.25, 3.5), "narrow playing cards"),
+    "mini": NamedSize(44, 63, (1.75, 2.5), "half a poker card"),
+    "mini-american": NamedSize(41, 63, (1.625, 2.5), "mini American board-game cards"),
+    "mini-euro": NamedSize(44, 68, None, "mini European board-game cards"),
+    "tarot": NamedSize(70, 120, (2.75, 4.75), "large cards"),
+    "square": NamedSize(70, 70, (2.75, 2.75), "square cards"),
+    "square-2.5in": NamedSize(63.5, 63.5, (2.5, 2.5), "small square cards (2.5 in)"),
+    "square-3.5in": NamedSize(88.9, 88.9, (3.5, 3.5), "large square cards (3.5 in)"),
+    "business": NamedSize(50.8, 88.9, (2, 3.5), "business cards (2 x 3.5 in)"),
+    "skat": NamedSize(59, 91, None, "skat and other European playing cards"),
+    "jumbo": NamedSize(88.9, 127, (3.5, 5), "jumbo cards (3.5 x 5 in)"),
+    "domino": NamedSize(44.45, 88.9, (1.75, 3.5), "domino cards (1.75 x 3.5 in)"),
+    "hex-2in": NamedSize(58.66, 50.8, None, "hex tile, 2 in from flat side to flat side (flat-topped)"),
+    "hex-3in": NamedSize(87.99, 76.2, None, "hex tile, 3 in from flat side to flat side (flat-topped)"),
 }
 CARD_SIZES = {name: (s.w, s.h) for name, s in NAMED_SIZES.items()}  # name -> (width, height) mm
 
@@ -206,7 +205,7 @@ class PrintOptions:
 
     paper: str = "a4"
     bleed: float = 0.0  # points of art printed past each card's trim
-    ink_saver: bool = False  # large floods of colour printed as light tints with their outline
+    ink_saver: bool = False  # large floods of colour left white, their outline printed (draw/ink.py)
     imposition: str = "duplex"  # or "gutterfold": fronts and backs side by side, folded together
     duplex_offset: tuple[float, float] = (0.0, 0.0)  # points: where the back's cross showed on the calibration sheet
     marks: str = "lines"  # crop marks: cut lines continued into the margins, "corners" of each item, or "none"

@@ -259,6 +259,8 @@ def test_proof_sheet_shows_every_card_with_its_id_and_name(mini):
         assert label in shown, (label, shown)
     assert "Mini Game: Cards, 4 cards · proof page 1 of 1" in shown
     assert pdf.metadata.title == "Mini Game — proof of Cards"  # (it was 'untitled')
+    # pnp's mark, as the README says of every PDF pnp writes (it was ReportLab's 'anonymous', 'unspecified')
+    assert (pdf.metadata.creator, pdf.metadata.author, pdf.metadata.subject) == ("pnp", "pnp", "")
 
 
 @pytest.mark.parametrize(("cards", "said"), [(1, ", 1 card · proof page 1 of 1"), (2, ", 2 cards · proof page 1 of 1")])
@@ -337,6 +339,7 @@ def test_drivethru_is_cmyk_pdfx_within_240_percent_ink(mini, monkeypatch):
     path = mini / "output/mini/export/drivethru/deck.pdf"
     with pikepdf.open(path) as pdf:
         assert str(pdf.docinfo["/GTS_PDFXVersion"]) == "PDF/X-1a:2003"
+        assert str(pdf.docinfo["/Creator"]) == "pnp"  # (Ghostscript's rewrite named no creator: pnp's mark)
         assert pdf.Root.OutputIntents[0].S == "/GTS_PDFX"
         assert len(pdf.pages) == 8  # 4 cards, each front then its back
         for page in pdf.pages:

@@ -191,6 +191,8 @@ def test_a_package_of_many_members_or_a_pipe_is_refused_without_reading_it_all(t
     result = run(root, "icons", "add", "mini", "anchor", "--package", str(many))
     assert result.exit_code == 2 and "no package/icons.json among its first 100 members" in result.output
     (tmp_path / "unpacked").mkdir()
+    result = run(root, "icons", "add", "mini", "anchor", "--package", str(tmp_path / "unpacked"))
+    assert result.exit_code == 2 and "unpacked: error: holds no icons.json: give the" in result.output, result.output
     os.mkfifo(tmp_path / "unpacked" / "icons.json")
     result = run(root, "icons", "add", "mini", "anchor", "--package", str(tmp_path / "unpacked"))
     assert result.exit_code == 2 and "icons.json: error: a named pipe, not an ordinary file" in result.output

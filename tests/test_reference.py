@@ -69,3 +69,30 @@ def test_the_readmes_command_line_names_every_command_and_option():
             options = {o for p in leaf.params if isinstance(p, click.Option) for o in p.opts if o.startswith("--")}
             assert full in said, f"the README's command line does not list `pnp {full}`"
             assert said[full] == options - {"--help"}, (full, said[full] ^ (options - {"--help"}))
+
+
+def test_named_sizes_name_the_product_each_service_exports_them_as():
+    """The table said business, domino, square, square-3.5in and mini-american cards had no print-service
+    product, while `pnp export --format tgc` printed them as its Business, Domino, Euro Square and Square Decks."""
+    from pnp.export.services import SERVICES, product_for
+    from pnp.reference import _sizes_table
+    from pnp.units import MM, NAMED_SIZES
+
+    rows = {line.split("|")[1].strip(" `"): line.split("|")[4] for line in _sizes_table().splitlines()
+            if line.startswith("| `")}
+    for name, size in NAMED_SIZES.items():
+        for service in SERVICES:
+            product = product_for(service, (size.w * MM, size.h * MM))
+            assert (product is not None) == (f"{service}: " in rows[name]), (name, service)
+            assert product is None or f"{service}: {product.name}" in rows[name], (name, service)
+
+
+def test_the_ink_savers_help_says_what_it_prints():
+    """--ink-saver's help said floods print "as light tints": draw/ink.py leaves them white, outline only
+    (a tint lays ink on every pixel), as the README says."""
+    from click.testing import CliRunner
+
+    from pnp.cli import cli
+
+    shown = " ".join(CliRunner().invoke(cli, ["build", "--help"]).output.split())
+    assert "tint" not in shown and "outline on white paper" in shown

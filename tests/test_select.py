@@ -121,7 +121,8 @@ def test_one_selection_typed_several_ways_is_written_under_one_name():
 
 @pytest.mark.parametrize("args, message", [
     (["--only", "card.type =="], "template syntax error"),
-    (["--only", ""], "template syntax error"),  # an empty one built the whole kit with exit 0
+    (["--only", ""], "--only '': an empty expression; give one"),  # an empty one built the whole kit with exit 0
+    (["--only", "  "], "--only '  ': an empty expression; give one"),  # (then Jinja's "end of template")
     (["--component", "dinosaurs", "--changed-since", "HEAD"], "--changed-since writes a reprint beside the kit"),
     (["--seed", "7"], "--seed: only --sample reads it"),  # the kit was built, the seed unused, exit 0
     (["--component", "dinosaurs", "--seed", "0"], "--seed: only --sample reads it"),  # (given, if as the default)

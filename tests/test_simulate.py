@@ -2276,3 +2276,12 @@ def test_a_files_dead_items_that_are_not_its_items_reading_are_refused_by_the_ru
     from pnp.model.simulated import unlike
     value = {"items": {"cards": {"a": _UNTAKEN, "b": {**_UNTAKEN, "name": "B"}}}, "dead": dead}
     assert unlike(value) == ([] if read else ["dead"])
+
+
+def test_the_help_of_jobs_says_the_most_workers_a_run_plays_in():
+    """--jobs' help said 8 at most; a run plays in MAX_WORKERS (7), the loading process holding a share too."""
+    from pnp.cli import cli
+    from pnp.simulate.api import MAX_WORKERS, WORKER_MEMORY
+
+    shown = " ".join(CliRunner().invoke(cli, ["simulate", "--help"]).output.split())
+    assert f"{MAX_WORKERS} at most" in shown and f"{WORKER_MEMORY >> 20} MB each at least" in shown

@@ -120,7 +120,8 @@ def test_bad_option_is_a_usage_error(project):
 def test_no_games_is_a_usage_error(tmp_path):
     result = run(tmp_path, "validate")
     assert result.exit_code == 2
-    assert "no games found" in result.output
+    result = run(tmp_path / "mistyped", "validate")  # (said "not a folder", as if something else were there)
+    assert result.exit_code == 2 and "mistyped: no such folder" in result.output
 
 
 def test_list_shows_components_with_counts(project):

@@ -10,6 +10,7 @@ from typing import Any, BinaryIO
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
+from .. import PDF_CREATOR
 from ..project import open_to_write
 
 # the file a canvas of this thread is saving into (FormCanvas.save), which _StreamedPDFFile writes to
@@ -96,6 +97,11 @@ def new_canvas(target: str | BinaryIO, font_name: str, page_size: tuple[float, f
     called before each page is finished; `title` is the document's (a viewer shows it, 'untitled' without one)."""
     options = dict(pagesize=page_size, invariant=1, pageCompression=compression, initialFontName=font_name)
     canvas = FormCanvas(target, **options) if on_page is None else CountedCanvas(target, on_page=on_page, **options)
+    # pnp's mark on every PDF it draws (a kit's canvas adds its version): an export's proof or rulebook named
+    # ReportLab's "anonymous" as its creator and author, and "unspecified" as its subject, in a viewer's properties
+    canvas.setCreator(PDF_CREATOR)
+    canvas.setAuthor(PDF_CREATOR)
+    canvas.setSubject("")
     if title is not None:
         canvas.setTitle(title)
     return canvas

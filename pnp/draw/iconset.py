@@ -94,6 +94,10 @@ def load_set(package: Path | None = None) -> JSON:
     if package is not None:
         package = Path(package)
         if package.is_dir():  # (its icons.json is read as the folder holds it: see _read_given's `follow`)
+            if not os.path.lexists(package / "icons.json"):  # (the folder the .tgz was unpacked in, say: "cannot
+                # be read (No such file or directory)" left the user to guess which folder pnp wanted)
+                raise UsageError(f"holds no icons.json: give the {PACKAGE} package's own folder (`package/` of "
+                                 "its .tgz) or the .tgz itself", Mark(str(package)))
             return _parsed(_read_given(package / "icons.json", follow=False), f"{package}/icons.json")
         return _from_tarball(_read_given(package), str(package))
     folder = private_folder("game-icons", VERSION)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import pikepdf
 
+from .. import PDF_CREATOR
 from ..errors import PnpError
 from ..project import NO_FOLLOW, new_file, open_file, opened_pdf, program
 from ..template import give_back_freed_memory
@@ -32,7 +33,7 @@ INK_LIMIT = 2.40  # total ink, as a fraction: 240%
 ICC_PROFILES = ("/usr/share/color/icc/ghostscript/default_cmyk.icc",)  # Debian's ghostscript package
 
 PDFX_DEF = """%!
-[ /GTS_PDFXVersion (PDF/X-1a:2003) /Title {title} /Trapped /False /DOCINFO pdfmark
+[ /GTS_PDFXVersion (PDF/X-1a:2003) /Title {title} /Creator {creator} /Trapped /False /DOCINFO pdfmark
 /ICCProfile ({icc}) def
 [/_objdef {{icc_PDFX}} /type /stream /OBJ pdfmark
 [{{icc_PDFX}} << /N 4 >> /PUT pdfmark
@@ -156,7 +157,7 @@ def _pdfx_run(source: str | Path, target: str | Path, title: str, pages: tuple[i
     chosen = [f"-dFirstPage={pages[0]}", f"-dLastPage={pages[1]}"] if pages is not None else []
     try:
         with _scratch(definition) as ps, new_file(target) as out, open_file(source) as read:
-            ps.write(PDFX_DEF.format(title=_text_string(title), icc=icc).encode("ascii"))
+            ps.write(PDFX_DEF.format(title=_text_string(title), creator=_text_string(PDF_CREATOR), icc=icc).encode("ascii"))
             ps.flush()
             ps.seek(0)  # (where a system's /dev/fd shares the descriptor's place, macOS's)
             # the profile the definition reads is the one file it may read besides its arguments (it ran
