@@ -182,18 +182,30 @@ def test_a_shared_icon_saved_while_a_build_draws_makes_the_next_build_again(tmp_
 def test_a_game_file_rewritten_while_a_build_reads_it_is_not_recorded_as_built_from(tmp_path):
     """The game's own files are digested before the build reads them: one saved meanwhile and then put back as
     it was (an undo, an editor rewriting it in place as the build read it) matched its digest again, and the
-    kit drawn from what was read in between was found up to date from then on."""
-    from pnp.kit.inputs import CHANGED_WHILE_BUILT, record, snapshot
+    kit drawn from what was read in between was found up to date from then on. What does not write the file
+    keeps it built from: a hard link made to it elsewhere (which changes its change time), a time past now (an
+    archive unpacked from a machine whose clock was ahead, never up to date again)."""
+    from pnp.kit.inputs import CHANGED_WHILE_BUILT, build_start, record
 
     root = make_project(tmp_path / "p")
     project = Project(root.resolve())
-    started = time.time_ns()
-    trees = snapshot(project, "mini")
-    cards = root / "cards" / "mini" / "cards.yaml"
-    cards.write_bytes(cards.read_bytes())  # (read by the build in between as something else)
-    files = record(project, "mini", trees, (), started)["files"]
+    game = root / "cards" / "mini"
+    for name, when in (("cards.yaml", 10**18), ("game.yaml", time.time_ns() + 3600 * 10**9)):
+        data = (game / name).read_bytes()
+        (game / name).unlink()  # (a file of its own, not a hard link into the repository's)
+        (game / name).write_bytes(data)
+        os.utime(game / name, ns=(when, when))  # (2001: its rewrite has another time; an hour ahead)
+    start = build_start(project, "mini")
+    with open(game / "cards.yaml", "r+b") as f:  # in place: the same file, the same bytes
+        f.write((game / "cards.yaml").read_bytes())
+    os.link(game / "game.yaml", tmp_path / "backup-of-game.yaml")
+    elsewhere = root / "notes.txt"  # (a file it used outside its folders, such as a shared icon)
+    elsewhere.write_text("x")
+    os.utime(elsewhere, ns=(time.time_ns() + 3600 * 10**9,) * 2)
+    files = record(project, "mini", start, [elsewhere])["files"]
     assert files["cards/mini/cards.yaml"] == CHANGED_WHILE_BUILT
-    assert files["cards/mini/game.yaml"] == trees["cards/mini/game.yaml"]
+    assert files["cards/mini/game.yaml"] == start.digests["cards/mini/game.yaml"] != CHANGED_WHILE_BUILT
+    assert files["notes.txt"] not in ("", CHANGED_WHILE_BUILT)
 
 
 def test_ctrl_c_on_a_build_in_processes_leaves_no_temporary_files(tmp_path, monkeypatch):

@@ -7,12 +7,11 @@ import io
 import os
 import shutil
 import stat
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..kit.inputs import record, sha256, snapshot
+from ..kit.inputs import BuildStart, build_start, record, sha256
 from ..kit.manifest import Manifest, seal, sealed, up_to_date, warning_records
 from ..check import few_collections, validate
 from ..errors import PnpError, UsageError, cannot_write, unforeseen
@@ -65,8 +64,7 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
             tidy(folder.parent)  # an export killed after this one was made left its work folder
             return Exported(game_id, True, manifest.replayed(), folder, len(manifest.files) + 1, up_to_date=True)
     report = Report(project.root)
-    started = time.time_ns()  # what the export used elsewhere, modified since, is recorded as such
-    trees = snapshot(project, game_id)
+    start = build_start(project, game_id)  # before reading anything: a file edited meanwhile exports again next time
     game, studio = validate(project, game_id, report, options["print"])
     if studio is None or report.errors:
         report.consequence(f"{game_id}: not exported (fix the errors above)")
@@ -77,7 +75,7 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
         with output_lock(folder.parent, project.rel(folder.parent)):  # one export into a folder at a time
             if _foreign(project, game_id, fmt, folder, report):
                 return Exported(game_id, False, report.diagnostics)
-            count = _written(project, studio, fmt, folder, options, jobs, on_progress, report, (trees, started))
+            count = _written(project, studio, fmt, folder, options, jobs, on_progress, report, start)
         if count is None:
             return Exported(game_id, False, report.diagnostics)
     except PnpError as e:
@@ -266,7 +264,7 @@ def _record_of(project: "Project", record: Path) -> tuple[tuple[Any, Any] | None
 
 def _written(project: "Project", studio: "Studio", fmt: str, folder: Path, options: dict[str, Any], jobs: int,
              on_progress: Callable[[str, int], None] | None, report: Report,
-             trees: tuple[dict[str, str], int]) -> int | None:  # (digests, when taken)
+             start: BuildStart) -> int | None:
     """Write the export into a new folder of its own beside `folder` and put it in its place; returns how
     many files it holds, None when refused (the report says why)."""
     work = temporary_beside(folder, folder=True)  # with the lock held: see remove_leftovers
@@ -284,7 +282,7 @@ def _written(project: "Project", studio: "Studio", fmt: str, folder: Path, optio
                          f"game's folder), the name of the export's own record, which would replace it; rename "
                          "the game's folder", Mark(project.rel(studio.game.folder / "game.yaml")))
             return None
-        count = _record(project, studio.game, fmt, options, work, trees, report)
+        count = _record(project, studio.game, fmt, options, work, start, report)
         if _foreign(project, studio.game.id, fmt, folder, report):  # a file put there while the export was written
             return None
         replace_folder(folder, work)
@@ -295,13 +293,13 @@ def _written(project: "Project", studio: "Studio", fmt: str, folder: Path, optio
 
 
 def _record(project: "Project", game: "Game", fmt: str, options: dict[str, Any], work: Path,
-            trees: tuple[dict[str, str], int], report: Report) -> int:
+            start: BuildStart, report: Report) -> int:
     """export.json: the settings, the inputs (as the build records them), the warnings and each file's sha256,
     so that the next export of unchanged inputs is skipped. Returns how many files the export holds."""
     files = [{"path": p.relative_to(work).as_posix(), "sha256": sha256(p), "bytes": p.stat().st_size}
              for p in sorted(work.rglob("*")) if p.is_file()]
     manifest = Manifest({"game": game.id, **_settings(fmt, options)}, files, warning_records(report),
-                        record(project, game.id, trees[0], game.icons.used | game.used_files, started_ns=trees[1]))
+                        record(project, game.id, start, game.icons.used | game.used_files))
     with io.TextIOWrapper(open_to_write(work / MANIFEST), encoding="utf-8") as f:
         manifest.write(f)
     return len(files) + 1

@@ -13,6 +13,7 @@ import json
 import os
 import platform
 import stat
+import time
 import zlib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -270,6 +271,12 @@ def snapshot(project: "Project", game_id: str, extra: "Collection[Path | str]" =
     """{path relative to the project: digest} of every input file: the game's trees and `extra` (paths, or
     names relative to the project). ValueError when `extra` names more than MAX_USED_ELSEWHERE files besides
     the trees' (no build records that many), before any is looked at."""
+    return _snapshot(project, game_id, extra, None)
+
+
+def _snapshot(project: "Project", game_id: str, extra: "Collection[Path | str]",
+              statuses: "dict[str, tuple[Path, FileStatus]] | None") -> dict[str, str]:
+    """snapshot(), each file's path and status put in `statuses` (when given) just before its digest is taken."""
     paths = {_named(project, p): p for p in _tree_files(project, game_id)}
     if len(extra) > len(paths) + MAX_USED_ELSEWHERE:
         raise ValueError(f"more than {MAX_USED_ELSEWHERE:,} files used outside the game's folders")
@@ -278,40 +285,84 @@ def snapshot(project: "Project", game_id: str, extra: "Collection[Path | str]" =
             p = project.root / p  # a path as it is (an absolute one), a name from the project's folder
             paths.setdefault(_named(project, p), p)
     digested = Digested()
-    return {rel: _digest(project, paths[rel], digested) for rel in sorted(paths)}
+    digests = {}
+    for rel in sorted(paths):
+        if statuses is not None:
+            statuses[rel] = (paths[rel], _status(paths[rel]))
+        digests[rel] = _digest(project, paths[rel], digested)
+    return digests
+
+
+# what tells a version of a file from another without reading it, of the name and of the file a link at it
+# leads to: (device, inode, size, modification time) each, or () when missing. Not the change time: a hard link
+# made or removed elsewhere (a backup's `cp -al`, another checkout) changes it, and would rebuild for nothing
+FileStatus = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+def _status(path: Path) -> FileStatus:
+    def of(look: "Callable[[Path], os.stat_result]") -> tuple[int, ...]:
+        try:
+            status = look(path)
+        except (OSError, ValueError):
+            return ()  # missing (or a link to nothing): its digest says so
+        return status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns
+
+    return of(os.lstat), of(os.stat)
+
+
+@dataclass(frozen=True)
+class BuildStart:
+    """What a build or export read its game from, taken before it reads anything: the digests of the game's
+    trees (snapshot), each file's path and status as it was digested, and when (time.time_ns)."""
+
+    ns: int
+    digests: dict[str, str]
+    statuses: "dict[str, tuple[Path, FileStatus]]"
+
+
+def build_start(project: "Project", game_id: str) -> BuildStart:
+    """The game's inputs as a build or export begins (see BuildStart)."""
+    ns = time.time_ns()
+    statuses: dict[str, tuple[Path, FileStatus]] = {}
+    digests = _snapshot(project, game_id, (), statuses)
+    return BuildStart(ns, digests, statuses)
 
 
 CHANGED_WHILE_BUILT = "changed while it was built from"  # matches no digest: the next build makes it again
 
 
-def record(project: "Project", game_id: str, tree_digests: dict[str, str],
-           used: "Iterable[Path]", started_ns: int) -> dict[str, Any]:
-    """The manifest's `inputs`: the trees as digested before the build (started at `started_ns`, time.time_ns),
-    each changed since recorded as CHANGED_WHILE_BUILT, plus the files it used elsewhere, which are known only
-    once it is done: one modified since it started is recorded as CHANGED_WHILE_BUILT, since what was drawn may be its older version (a shared icon saved during
-    a build was recorded as the new one, and the kit of the old found up to date from then on)."""
-    # a file of the trees changed since the build started, though its digest (taken first) is what it holds now:
-    # it may have been read in between as something else (saved, then undone; rewritten in place as it was read),
-    # and the kit drawn from that was found up to date from then on
-    files = {name: CHANGED_WHILE_BUILT if _modified_since(project.root / name, started_ns) else digest
-             for name, digest in tree_digests.items()}
+def record(project: "Project", game_id: str, start: BuildStart, used: "Iterable[Path]") -> dict[str, Any]:
+    """The manifest's `inputs`: the trees as digested before the build (`start`), plus the files it used
+    elsewhere, which are known only once it is done. A file written since the build began is recorded as
+    CHANGED_WHILE_BUILT, since what was drawn may be another version than its digest says: a tree's file saved
+    during the build and put back as it was (an undo; an editor rewriting it in place as the build read it)
+    matched its digest again, and a shared icon saved during a build was recorded as the new one, and either
+    way the kit drawn from the other was found up to date from then on."""
+    files = {name: digest if _unchanged(start.statuses.get(name)) else CHANGED_WHILE_BUILT
+             for name, digest in start.digests.items()}
     for path in used:
         name = _named(project, path)
         if name not in files:
-            files[name] = CHANGED_WHILE_BUILT if _modified_since(Path(path), started_ns) else \
+            files[name] = CHANGED_WHILE_BUILT if _written_since(Path(path), start.ns) else \
                 _digest(project, Path(path))
     return {"engine": engine(), "files": dict(sorted(files.items()))}
 
 
-def _modified_since(path: Path, started_ns: int) -> bool:
-    """Whether `path` (or the link it is) was written, replaced or given another time since `started_ns`: the
-    change time too, which no tool sets back as one can the modification time (cp -p, rsync -t, an unpacked
-    archive)."""
+def _unchanged(as_digested: "tuple[Path, FileStatus] | None") -> bool:
+    """Whether the file has the status it had as its digest was taken (a write changes its time or its inode)."""
+    return as_digested is not None and _status(as_digested[0]) == as_digested[1]
+
+
+def _written_since(path: Path, started_ns: int) -> bool:
+    """Whether `path` (or the link it is) was written since `started_ns`: a write stamps the time it was made, so
+    a time past now is not one (a file unpacked from an archive made where the clock was ahead: it was never up
+    to date)."""
+    now = time.time_ns()
     for look in (os.lstat, os.stat):
         try:
             status = look(path)
-        except OSError:
+        except (OSError, ValueError):
             continue  # missing (or a link to nothing): its digest says so
-        if max(status.st_mtime_ns, status.st_ctime_ns) >= started_ns:
+        if started_ns <= status.st_mtime_ns <= now:
             return True
     return False

@@ -7,7 +7,6 @@ import os
 import queue as queues
 import resource
 import sys
-import time
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, cast
 from ..errors import PnpError, cannot_write, unforeseen
 from ..project import end_with_parent, output_lock, tidy, usable_cores, worker_context
 from ..report import Diagnostic, Report
-from .inputs import manifest_name, record, snapshot
+from .inputs import build_start, manifest_name, record
 from .manifest import up_to_date, warning_records
 
 if TYPE_CHECKING:
@@ -105,8 +104,7 @@ def _built(project: "Project", game_id: str, options: "PrintOptions", folder: Pa
     """Validate, then draw and commit with the folder locked: a second build of it meanwhile waits, then
     finds the kit up to date when the first built the same (a build never mixes its files with another's)."""
     report = Report(project.root)
-    started = time.time_ns()
-    trees = snapshot(project, game_id)  # before reading anything: a file edited meanwhile rebuilds next time
+    start = build_start(project, game_id)  # before reading anything: a file edited meanwhile rebuilds next time
     from ..check import validate
 
     game, studio = validate(project, game_id, report, options)
@@ -127,7 +125,7 @@ def _built(project: "Project", game_id: str, options: "PrintOptions", folder: Pa
             emit("start", game_id, steps(game))
             result = render_game(game, studio, folder, on_step=lambda label: emit("step", game_id, label))
             result.warnings = warning_records(report)
-            result.inputs = record(project, game_id, trees, game.icons.used | game.used_files, started)
+            result.inputs = record(project, game_id, start, game.icons.used | game.used_files)
             files = commit(result)
     except PnpError as e:
         report.error(f"{game_id}: build failed: {e.message}; previous output left intact", e.mark)
