@@ -195,7 +195,7 @@ class Memo:
         if signature != self._signature(studio, printable) or self.fields.changes.reach(reads):
             del self.entries[printable.key]  # out of date: not kept past this check, whether resolved whole or not
             return None
-        if budget.spent + steps > budget.limit:
+        if budget.would_pass(steps):
             return None
         budget.spend(steps, None)
         self.reused += 1
@@ -507,9 +507,10 @@ class Studio:
             if printable.key in self._paid:  # (resolved in this command, let go from memory since)
                 with self.budget.paid_for():
                     kept = self._recalled(printable, problems)
-            else:  # (no context manager: the commonest case, once per printable, costs less without one)
+            else:
                 self._paid.add(printable.key)
-                kept = self._recalled(printable, problems)
+                with self.budget.face(printable.key):  # (its steps spent from its own allowance first)
+                    kept = self._recalled(printable, problems)
             if isinstance(kept, list):  # resolved now
                 return kept
             prims, self._reads[printable.key] = kept
@@ -760,8 +761,9 @@ class Studio:
         this command, as often as its kind's build paints it: the check does it for every printable, so
         whichever faces are painted after, or kept from a preview's last refresh and not painted again, the
         game's verdict is the same."""
-        self.budget.spend_drawing(self.look(printable, prims), prims, self._measurer.icon_paints,
-                                  self.kind(printable.component).paintings)
+        with self.budget.face(printable.key):  # (painting a face spends its allowance too)
+            self.budget.spend_drawing(self.look(printable, prims), prims, self._measurer.icon_paints,
+                                      self.kind(printable.component).paintings)
 
     def _marked(self, printable: "Printable", layout: "Layout", messages: list[str]) -> list[Prim]:
         """A draft's face of an item with errors: what of it can be drawn (elements that fail left out), under

@@ -272,3 +272,14 @@ def test_each_template_a_layout_evaluates_is_paid_for(tmp_path, spent):
         assert run(root, "validate").exit_code == 0
         said.append(spent[-1].spent)
     assert said[1] - said[0] == 4 * 100 * budget.TEMPLATE_STEPS  # on each of the 4 cards
+
+
+def test_a_face_spends_its_own_allowance_not_the_other_faces(tmp_path, monkeypatch):
+    # each face's steps are its own: one face past them spends the game's base, not the allowance of faces that
+    # spend little (4,980 elements in a chain on each of 4,980 fronts spent their backs' allowance: 27.6 s)
+    monkeypatch.setattr(budget, "BASE_STEPS", 1_000)
+    heavy = "size: poker\nelements:\n  - {type: rect, w: 1, h: 1, fill: red, repeat: 700}\n"
+    root = make_project(tmp_path / "proj", {"layouts/mini/back.yaml": heavy})
+    errors = _errors(run(root, "validate"))
+    assert [e.split(": error: ")[0] for e in errors if "draws too much" in e] == ["layouts/mini/back.yaml:3:5"], errors
+    assert "besides each face's own 500" in errors[0]

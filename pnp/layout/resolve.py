@@ -133,7 +133,7 @@ class Resolver:
         found = memo.find(item._data)
         if found is not None:
             prims, steps, fields, other_reads = found
-            if budget.stopped is None and budget.spent + steps <= budget.limit:  # near the end: made, to stop
+            if not budget.would_pass(steps):  # near the end: made, to stop
                 budget.spend(steps, None)  # where making it stops
                 memo.hits += 1
                 note_all(other_reads)
