@@ -171,7 +171,8 @@ def _elements() -> str:
     out = ["## Elements", "", "Each entry of a layout's `elements:` has a `type`. Every element takes these:", "",
            _option_table(COMMON), "", f"A repeated element makes 0 to {MAX_REPEAT:,} copies, and one layout draws "
            f"at most {MAX_PRIMS:,} shapes for an item. A game's drawing, in one command, has a budget of "
-           f"{BASE_STEPS:,} steps and {STEPS_PER_FACE:,} more per face it prints (a step: an element or copy "
+           f"{BASE_STEPS:,} steps and {STEPS_PER_FACE:,} more per face it prints, each face's own (what a face "
+           f"spends past them, and the rulebook, spend the {BASE_STEPS:,}) (a step: an element or copy "
            f"resolved (a grid's, track's or hexgrid's cell too), a shape made or painted and {POINTS_PER_STEP} "
            f"corners of its outline, each fill or stroke of an icon past its first {ICON_PAINTS}, "
            f"{CHARACTERS_PER_STEP} characters of text made, {TEXT_STEPS} per text painted and one per "
