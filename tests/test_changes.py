@@ -937,6 +937,14 @@ def test_a_commit_named_by_its_message_is_compared_and_a_tree_is_refused_by_the_
     ranged = run(root, "changes", "mini", "--since", "^HEAD")
     assert ranged.exit_code == 2 and "--since ^HEAD: neither a manifest file nor a git commit" in ranged.output, \
         ranged.output
+    # a range `a..b`, and an older commit of a shallow clone, were said only as no commit, as a mistyped name is
+    ranged = run(root, "changes", "mini", "--since", "HEAD..HEAD")
+    assert ranged.exit_code == 2 and "it names a range of commits: give one commit" in ranged.output, ranged.output
+    head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True).stdout
+    (root / ".git" / "shallow").write_text(head)  # (as a clone of depth 1 records it)
+    older = run(root, "changes", "mini", "--since", "HEAD~1")
+    assert older.exit_code == 2 and "--since HEAD~1: neither a manifest file nor a git commit" in older.output
+    assert "the repository is a shallow clone" in older.output and "range" not in older.output, older.output
 
 
 def test_a_file_named_like_a_commit_is_refused_as_both_until_the_user_says_which(tmp_path, monkeypatch):

@@ -824,11 +824,27 @@ def _commit_named(project: "Project", ref: str) -> str:
             raise UsageError(f"--since {since_shown(ref)}: git cannot read this file of the repository (git: {said})",
                              e.mark) from None
         raise UsageError(f"--since {since_shown(ref)}: neither a manifest file nor a git commit of {project.root}"
-                         + (f" (git: {said})" if said else "")) from None
+                         + (f" (git: {said})" if said else "") + _why_no_commit(project, ref)) from None
     if not _OBJECT_ID.fullmatch(commit):  # git's answer to a range's end (`^HEAD`: '^' and an id), no one commit
         raise UsageError(f"--since {since_shown(ref)}: neither a manifest file nor a git commit of {project.root} "
                          "(it names a range of commits; give one commit)")
     return commit
+
+
+def _why_no_commit(project: "Project", ref: str) -> str:
+    """What more may be said of a `ref` that names no commit, as a message's end ('' when nothing): a range
+    (`v1..v2`, which git's rev-parse --verify refuses, as no name of a ref may hold '..'), or a repository that
+    is a shallow clone, which holds only its newest commits (HEAD~10 of a clone of depth 5). Each was said only
+    as "neither a manifest file nor a git commit", which sent the user looking for a mistyped name."""
+    if ".." in ref.split(":", 1)[0] and "{/" not in ref:  # (not in a path after ':', nor in the words of ^{/...})
+        return "; it names a range of commits: give one commit (the older end, to compare with it)"
+    found = _repository(project)
+    try:
+        shallow = found is not None and os.path.isfile(_git_folder(project, *found) / "shallow")
+    except DataError:
+        return ""
+    return ("; the repository is a shallow clone, holding only its newest commits (git fetch --deepen=N or "
+            "--unshallow fetches older ones)") if shallow else ""
 
 
 def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOptions") -> Faces:
