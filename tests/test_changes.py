@@ -938,8 +938,9 @@ def test_a_commit_named_by_its_message_is_compared_and_a_tree_is_refused_by_the_
     assert ranged.exit_code == 2 and "--since ^HEAD: neither a manifest file nor a git commit" in ranged.output, \
         ranged.output
     # a range `a..b`, and an older commit of a shallow clone, were said only as no commit, as a mistyped name is
-    ranged = run(root, "changes", "mini", "--since", "HEAD..HEAD")
-    assert ranged.exit_code == 2 and "it names a range of commits: give one commit" in ranged.output, ranged.output
+    for given in ("HEAD..HEAD", "HEAD^!"):
+        ranged = run(root, "changes", "mini", "--since", given)
+        assert ranged.exit_code == 2 and "it names a range of commits: give one commit" in ranged.output, ranged.output
     head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True).stdout
     (root / ".git" / "shallow").write_text(head)  # (as a clone of depth 1 records it)
     older = run(root, "changes", "mini", "--since", "HEAD~1")

@@ -831,12 +831,16 @@ def _commit_named(project: "Project", ref: str) -> str:
     return commit
 
 
+_RANGE = re.compile(r"\.\.|\^[!@]|\^-\d*$")  # how git writes a range of commits (gitrevisions(7))
+
+
 def _why_no_commit(project: "Project", ref: str) -> str:
     """What more may be said of a `ref` that names no commit, as a message's end ('' when nothing): a range
-    (`v1..v2`, which git's rev-parse --verify refuses, as no name of a ref may hold '..'), or a repository that
+    (`v1..v2`, `v2^!`, `v2^@`, `v2^-`, which git's rev-parse --verify refuses, as no name of a ref may hold '..' or
+    '^'), or a repository that
     is a shallow clone, which holds only its newest commits (HEAD~10 of a clone of depth 5). Each was said only
     as "neither a manifest file nor a git commit", which sent the user looking for a mistyped name."""
-    if ".." in ref.split(":", 1)[0] and "{/" not in ref:  # (not in a path after ':', nor in the words of ^{/...})
+    if _RANGE.search(ref.split(":", 1)[0]) and "{/" not in ref:  # (not in a path after ':', nor in ^{/words})
         return "; it names a range of commits: give one commit (the older end, to compare with it)"
     found = _repository(project)
     try:
