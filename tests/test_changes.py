@@ -1268,6 +1268,9 @@ def _damaged_object(root, name):
     ("refs/heads/x " + "1" * 40, "x", f"names object {'1' * 40}, which the repository does not hold"),
     ("object HEAD", "HEAD", "git cannot read this file of the repository"),
     ("shallow garbage", "HEAD", "git cannot read this file of the repository (git: fatal: bad shallow line"),
+    ("config [core] repositoryformatversion = 99", "HEAD", "git cannot read this file of the repository (git: fatal: "
+     "Expected git repo version"),
+    ("config [core] repositoryformatversion = 1\n[extensions] frobnicate = 1", "HEAD", "unknown repository extension"),
     ("object HEAD:cards", "HEAD", "git ls-tree could not list the files of the commit"),
     ("object HEAD:cards/mini/cards.yaml", "HEAD", "the commit's file 'cards/mini/cards.yaml' cannot be read"),
 ])

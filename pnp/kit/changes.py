@@ -708,8 +708,10 @@ def _named_by_git(project: "Project", said: str) -> Mark | None:
     return None
 
 
-# what git says of a damaged file of its folder that it does not name, and that file
-_SAID_OF_FILES = (("bad shallow line", "shallow"), ("bad graft data", "info/grafts"))
+# what git says of a damaged file of its folder that it does not name, and that file (a config of a repository
+# format or extension this git does not know: said as the --since's fault, 'neither a manifest file nor a git commit')
+_SAID_OF_FILES = (("bad shallow line", "shallow"), ("bad graft data", "info/grafts"),
+                  ("Expected git repo version", "config"), ("unknown repository extension", "config"))
 
 
 # the names git tries for a ref, in its order (git rev-parse's "dwim" rules), and how many symbolic refs it follows
