@@ -456,15 +456,16 @@ def test_a_project_folder_laid_out_as_a_bare_repository_is_not_taken_for_one(tmp
 
 
 def test_a_repository_git_refuses_is_said_with_gits_reason(tmp_path):
-    """A repository git cannot read (a config of a later format) was reported as an unknown commit."""
+    """A repository git cannot read (a config of a later format) was reported as an unknown commit; then as the
+    --since's fault with git's reason, naming no file: it is said at .git/config."""
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     root = make_project(tmp_path / "proj")
     _committed(root)
     subprocess.run(["git", "-C", str(root), "config", "core.repositoryFormatVersion", "9"], check=True)
     result = run(root, "changes", "--since", "HEAD")
-    assert result.exit_code == 2 and "--since HEAD: neither a manifest file nor a git commit" in result.output
-    assert "(git: " in result.output
+    assert result.exit_code == 2 and result.output.startswith(".git/config: error: --since HEAD: "), result.output
+    assert "git cannot read this file of the repository (git: " in result.output
 
 
 def test_a_commit_that_does_not_validate_is_refused_naming_its_first_error_there(tmp_path):
@@ -937,6 +938,15 @@ def test_a_commit_named_by_its_message_is_compared_and_a_tree_is_refused_by_the_
     ranged = run(root, "changes", "mini", "--since", "^HEAD")
     assert ranged.exit_code == 2 and "--since ^HEAD: neither a manifest file nor a git commit" in ranged.output, \
         ranged.output
+    # a range `a..b`, and an older commit of a shallow clone, were said only as no commit, as a mistyped name is
+    for given in ("HEAD..HEAD", "HEAD^!"):
+        ranged = run(root, "changes", "mini", "--since", given)
+        assert ranged.exit_code == 2 and "it names a range of commits: give one commit" in ranged.output, ranged.output
+    head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True).stdout
+    (root / ".git" / "shallow").write_text(head)  # (as a clone of depth 1 records it)
+    older = run(root, "changes", "mini", "--since", "HEAD~1")
+    assert older.exit_code == 2 and "--since HEAD~1: neither a manifest file nor a git commit" in older.output
+    assert "the repository is a shallow clone" in older.output and "range" not in older.output, older.output
 
 
 def test_a_file_named_like_a_commit_is_refused_as_both_until_the_user_says_which(tmp_path, monkeypatch):
@@ -1259,6 +1269,7 @@ def _damaged_object(root, name):
     ("refs/heads/x " + "1" * 40, "x", f"names object {'1' * 40}, which the repository does not hold"),
     ("object HEAD", "HEAD", "git cannot read this file of the repository"),
     ("shallow garbage", "HEAD", "git cannot read this file of the repository (git: fatal: bad shallow line"),
+    ("config [core] repositoryformatversion = 1\n[extensions] frobnicate = 1", "HEAD", "unknown repository extension"),
     ("object HEAD:cards", "HEAD", "git ls-tree could not list the files of the commit"),
     ("object HEAD:cards/mini/cards.yaml", "HEAD", "the commit's file 'cards/mini/cards.yaml' cannot be read"),
 ])

@@ -708,8 +708,10 @@ def _named_by_git(project: "Project", said: str) -> Mark | None:
     return None
 
 
-# what git says of a damaged file of its folder that it does not name, and that file
-_SAID_OF_FILES = (("bad shallow line", "shallow"), ("bad graft data", "info/grafts"))
+# what git says of a damaged file of its folder that it does not name, and that file (a config of a repository
+# format or extension this git does not know: said as the --since's fault, 'neither a manifest file nor a git commit')
+_SAID_OF_FILES = (("bad shallow line", "shallow"), ("bad graft data", "info/grafts"),
+                  ("Expected git repo version", "config"), ("unknown repository extension", "config"))
 
 
 # the names git tries for a ref, in its order (git rev-parse's "dwim" rules), and how many symbolic refs it follows
@@ -824,11 +826,31 @@ def _commit_named(project: "Project", ref: str) -> str:
             raise UsageError(f"--since {since_shown(ref)}: git cannot read this file of the repository (git: {said})",
                              e.mark) from None
         raise UsageError(f"--since {since_shown(ref)}: neither a manifest file nor a git commit of {project.root}"
-                         + (f" (git: {said})" if said else "")) from None
+                         + (f" (git: {said})" if said else "") + _why_no_commit(project, ref)) from None
     if not _OBJECT_ID.fullmatch(commit):  # git's answer to a range's end (`^HEAD`: '^' and an id), no one commit
         raise UsageError(f"--since {since_shown(ref)}: neither a manifest file nor a git commit of {project.root} "
                          "(it names a range of commits; give one commit)")
     return commit
+
+
+_RANGE = re.compile(r"\.\.|\^[!@]|\^-\d*$")  # how git writes a range of commits (gitrevisions(7))
+
+
+def _why_no_commit(project: "Project", ref: str) -> str:
+    """What more may be said of a `ref` that names no commit, as a message's end ('' when nothing): a range
+    (`v1..v2`, `v2^!`, `v2^@`, `v2^-`, which git's rev-parse --verify refuses, as no name of a ref may hold '..' or
+    '^'), or a repository that
+    is a shallow clone, which holds only its newest commits (HEAD~10 of a clone of depth 5). Each was said only
+    as "neither a manifest file nor a git commit", which sent the user looking for a mistyped name."""
+    if _RANGE.search(ref.split(":", 1)[0]) and "{/" not in ref:  # (not in a path after ':', nor in ^{/words})
+        return "; it names a range of commits: give one commit (the older end, to compare with it)"
+    found = _repository(project)
+    try:
+        shallow = found is not None and os.path.isfile(_git_folder(project, *found) / "shallow")
+    except DataError:
+        return ""
+    return ("; the repository is a shallow clone, holding only its newest commits (git fetch --deepen=N or "
+            "--unshallow fetches older ones)") if shallow else ""
 
 
 def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOptions") -> Faces:

@@ -1082,6 +1082,10 @@ def _unread_kind(source: io.BytesIO) -> str:
     if _svg_start(start + source.read(_SVG_LOOKED_AT)):
         return ("an SVG drawing, which pnp prints as an icon, not as an image: put it in layouts/<game>/icons/ and "
                 "draw it with `type: icon` (or `:name:` in text)")
+    source.seek(0)
+    if _LFS_POINTER.match(source.read(64)):  # (its first line is at most 44 bytes)
+        return ("a Git LFS pointer, a few lines standing for the picture, which was never fetched: run "
+                "`git lfs pull` (or get the folder with its pictures)")
     kind = next((kind for begins, kind in _OTHER_PICTURES if begins(start)), None)
     if kind is not None:
         return f"{kind}, which pnp does not print (it prints PNG, JPEG and WebP images): save it as PNG"
@@ -1100,6 +1104,10 @@ _OTHER_PICTURES: tuple[tuple[Callable[[bytes], bool], str], ...] = (
     (lambda start: start[:4] == b"%PDF", "a PDF document"),
     (lambda start: start[:4] == b"%!PS" or start[:4] == b"\xc5\xd0\xd3\xc6", "a PostScript (EPS) file"),
 )
+# how a Git LFS pointer file begins (its spec's first line, and the spec's name before LFS was named so): what a
+# repository of LFS pictures holds at every commit, and in a folder cloned without LFS, in place of each picture;
+# it was said to be "not a PNG, JPEG or WebP image", and its designer sees the picture in their own folder
+_LFS_POINTER = re.compile(rb"version https://(?:git-lfs|hawser)\.github\.com/spec/v1\n")
 _SVG_LOOKED_AT = 4096  # the bytes of a file looked through for an <svg> element, past an XML declaration and comments
 
 
