@@ -96,3 +96,11 @@ def test_the_ink_savers_help_says_what_it_prints():
 
     shown = " ".join(CliRunner().invoke(cli, ["build", "--help"]).output.split())
     assert "tint" not in shown and "outline on white paper" in shown
+
+
+def test_a_boards_back_says_where_a_tiled_board_prints_it() -> None:
+    """The shared `back:` text said every back is on the following page, mirrored for duplex; a tiled board's
+    back is tiled after its front's tiles, upright."""
+    from pnp.products.board import Board
+    doc = Board.component_keys["back"].doc
+    assert "tiled" in doc and "duplex" in doc

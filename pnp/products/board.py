@@ -74,7 +74,13 @@ class Board(Kind):
     gutter_folds = True
     footer_names_items = True
     paintings = 2  # once on its sheets (or as the form its tiles show), once more at full size
-    component_keys = {**Kind.component_keys, "piece": Str.key(
+    # A tiled board's back is tiled on the pages after its front's tiles, upright, to be assembled and glued
+    # on: the shared `back:` text ("on the following page, mirrored for long-edge duplex") held only for a
+    # board that fits the paper, and a designer printing a tiled one duplex got front tiles backed by fronts
+    component_keys = {**Kind.component_keys, "back": Str.key(
+        None, "the layout of each item's back, of its front's size: a board that fits the paper has it on the "
+              "following page, mirrored for long-edge duplex; a tiled board has it tiled on the pages after its "
+              "front's tiles, upright, to be assembled apart and glued on (not for duplex printing)"), "piece": Str.key(
         None, "which physical board each item is a side of, a template over `item` such as `{{ item.half }}`: "
               "the two items that give the same value are printed apart but glued back to back (so each is "
               "printed as often as the other, and neither has a `back:`), and the Tabletop Simulator export makes them one board that flips "
