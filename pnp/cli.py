@@ -352,7 +352,8 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool, impositi
                    "for half a page prints its backs on sheets of their own, to glue on).")
 @click.option("--duplex-offset", metavar="X,Y", default="0,0", callback=lambda ctx, param, value: _offset(value),
               help="Millimetres your printer misplaces the back of a page, as read on `pnp calibrate`'s sheet; "
-                   "back pages are moved to make up for it (duplex imposition only).")
+                   "back pages are moved to make up for it, and sheets with backs keep margins that much wider so nothing "
+                   "moves off the paper (duplex imposition only).")
 @click.option("--marks", type=_Choice(MARK_STYLES), default="lines", show_default=True,
               help="Crop marks: lines continue every cut into the margins; corners mark each card's corners "
                    "(between cards too, where they are spaced apart); none for a cutting machine. Outside the "

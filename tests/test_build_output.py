@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import pdfplumber
 import pytest
 import yaml
 
@@ -457,6 +458,11 @@ def test_duplex_offset_moves_the_backs_and_only_them(tmp_path):
     assert texts(read(plain).pages[0]) == texts(read(moved).pages[0])
     assert json.loads((folder / "manifest-offset1_2mm.json").read_text())["duplex_offset_mm"] == [1.0, 2.0]
     assert json.loads((folder / "manifest.json").read_text())["duplex_offset_mm"] == [0.0, 0.0]
+    build(root, "--duplex-offset", "-20,20")  # the most: the grid keeps its margins that much wider
+    with pdfplumber.open(folder / "mini-cards-a4-offset-20_20mm.pdf") as far:
+        for page in far.pages:  # every back stays on the paper (its outer column was 12 mm past the edge)
+            for art in page.rects + page.images:
+                assert min(art["x0"], art["top"], page.width - art["x1"], page.height - art["bottom"]) >= 7 * MM - 0.01
 
 
 def test_calibration_sheet_has_scales_on_the_front_and_a_cross_on_the_back(tmp_path):

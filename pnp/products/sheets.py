@@ -1,6 +1,8 @@
 """Card-like faces imposed in a grid on the paper, with crop marks and mirrored backs: what decks and aids
 print, and boards small enough for one sheet."""
 
+from dataclasses import replace
+
 from ..draw import sheet as paper
 from ..impose import sheet
 from ..impose.sheet import Fold, Grid
@@ -29,8 +31,23 @@ def grid_for(component: Component, studio: Studio, sheet_size: tuple[float, floa
     if any(studio.layouts.size(face.layout) != size for face in faces[1:]):
         return None  # one grid cuts one size: a back, or an item's own layout, of another size was cut to the
         # first face's slot (a tarot back clipped to a poker card's, exit 0); each face is printed at its own size
-    impose = sheet.densest if studio.kind(component).turn_to_fit else sheet.grid
     sheet_size = sheet_size or studio.paper
+    shift = [abs(v) for v in back_shift(studio)]
+    if any(shift) and any(back is not None for back in by_side(component, studio)[1]):
+        # a back page is moved by the duplex offset: the grid keeps its margins that much wider, or a 20 mm
+        # offset moved the backs' outer column past the paper's edge (cut off, exit 0)
+        narrowed = grid_for_paper(component, studio, (sheet_size[0] - 2 * shift[0], sheet_size[1] - 2 * shift[1]))
+        return None if narrowed is None else replace(
+            narrowed, paper=sheet_size, origin=(narrowed.origin[0] + shift[0], narrowed.origin[1] + shift[1]))
+    return grid_for_paper(component, studio, sheet_size)
+
+
+def grid_for_paper(component: Component, studio: Studio, sheet_size: tuple[float, float]) -> Grid | None:
+    """grid_for on paper of `sheet_size`, the duplex offset aside."""
+    faces = studio.of(component)
+    layout = studio.layouts.get(faces[0].layout)
+    size = (layout.width, layout.height)
+    impose = sheet.densest if studio.kind(component).turn_to_fit else sheet.grid
     butted = impose(sheet_size, size, studio.bleed)
     if butted is None or studio.bleed:
         return butted
