@@ -369,6 +369,23 @@ def test_a_commit_is_written_out_within_its_cap_and_a_file_past_every_input_cap_
         in result.output
 
 
+def test_a_commits_file_past_the_largest_readers_cap_is_never_read_from_git():
+    """The stand-in threshold is the largest cap any reader of a game's file has (every reader refuses by size
+    before it reads): at 256 MB, a file of 250 MB of zeros (250 KB in the repository), read by nothing, was
+    inflated and written out whole (6 s); the commit's total stays at its own cap."""
+    from pnp.draw.fonts import MAX_FONT_BYTES
+    from pnp.draw.icons import MAX_ICON_BYTES
+    from pnp.kit import changes
+    from pnp.model.images import MAX_IMAGE_BYTES
+    from pnp.model.load import MAX_FILE_BYTES
+    from pnp.products.rulebook import MAX_SIMULATION_BYTES
+    from pnp.simulate.api import MAX_RULES_BYTES
+
+    caps = (MAX_IMAGE_BYTES, MAX_FONT_BYTES, MAX_FILE_BYTES, MAX_ICON_BYTES, MAX_SIMULATION_BYTES, MAX_RULES_BYTES)
+    assert changes.MAX_BLOB_BYTES == max(caps)
+    assert changes.MAX_COMMIT_BYTES == 256 * 2**20
+
+
 @pytest.mark.parametrize("command", [["changes", "mini", "--since"], ["build", "mini", "--force", "--changed-since"]])
 def test_another_games_manifest_is_refused_by_name(tmp_path, command):
     """Compared with another game's build every face was added or removed: a reprint of the whole game, exit 0."""

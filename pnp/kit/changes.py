@@ -425,12 +425,15 @@ MAX_GIT_MEMORY = 640 << 20
 # from an ordinary pack, take git about a second)
 MAX_GIT_SECONDS = 10
 _GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "GIT_PAGER": "cat"}
-# one file of a commit: past every input's own cap (a picture's 200 MB is the largest), so no reader takes
-# it: such a file is written as a stand-in of its size holding no bytes (a sparse file), which its reader
-# refuses for its size as in the project itself, and nothing of it is read from git
-MAX_BLOB_BYTES = 256 * 1024 * 1024
-# all the files of the game at a commit that are written out (stand-ins aside): as large as any one input may be
-MAX_COMMIT_BYTES = MAX_BLOB_BYTES
+# one file of a commit: past every input's own cap (a picture's 200 MB, images.MAX_IMAGE_BYTES, is the
+# largest; every reader refuses a file by its size before it reads a byte), so no reader takes it: such a file
+# is written as a stand-in of its size holding no bytes (a sparse file), which its reader refuses for its size
+# as in the project itself, and nothing of it is read from git. (At 256 MB, a file of 250 MB of zeros, 250 KB
+# in the repository and read by nothing, was inflated and written out whole: 6 s.)
+MAX_BLOB_BYTES = 200 * 1024 * 1024
+# all the files of the game at a commit that are written out (stand-ins aside): a little more than any one
+# input may be
+MAX_COMMIT_BYTES = 256 * 1024 * 1024
 # the files of the game at a commit: each is written to a scratch folder, a round trip to git (a commit of
 # 600,000 files ran for minutes); a game with a picture per card has a few hundred
 MAX_COMMIT_FILES = 20_000
