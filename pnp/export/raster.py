@@ -1,7 +1,6 @@
 """Faces PDF pages -> PNG files with pypdfium2 (the PDF's own drawing, no second renderer), in parallel
 processes: rendering is quick, PNG encoding is what takes the time."""
 
-import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -11,7 +10,7 @@ from typing import TYPE_CHECKING
 from PIL import Image
 
 from ..errors import OutputError
-from ..project import new_file, open_file, usable_cores, worker_context
+from ..project import ctrl_c_held_while_forking, new_file, open_file, usable_cores, worker_context
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -190,15 +189,10 @@ def _work(args: tuple[str, list[Shot]]) -> int:
 def _load_libraries() -> None:
     """A worker's first act: end with the pnp that started it (project.end_with_parent), and load what rendering
     and encoding need while the first faces are still drawn."""
-    from ..project import end_with_parent
+    from ..project import ctrl_c_left_to_parent, end_with_parent
 
     end_with_parent()
-    # Ctrl-C is the pnp that started the worker's to handle (it drops the batches not begun and waits for the
-    # rest): the terminal sends it to every process of the group, and each worker printed a traceback of its
-    # own (KeyboardInterrupt in its import or its wait for work). Held from the fork (_pool) until ignored here.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    ctrl_c_left_to_parent()  # (pnp drops the batches not begun and waits for the rest)
     import numpy  # noqa: F401
     import pypdfium2  # noqa: F401
 
@@ -291,18 +285,12 @@ def _pool(jobs: int) -> "ProcessPoolExecutor":
     # with them, each worker kept its copy of their pages for good once pnp let them go and kept others for its
     # next faces (a 1200-dpi export of noisy pictures peaked at 984 MB on two cores, the workers' ~385 MB each)
     forget_kept()
-    # Ctrl-C held off (blocked: pending, not lost) while the workers are forked, which start with it held until
-    # they ignore it (_load_libraries): one reaching a worker before that printed its traceback
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hasattr(signal, "pthread_sigmask") else None
-    try:
+    with ctrl_c_held_while_forking():
         pool = ProcessPoolExecutor(jobs, mp_context=worker_context("fork"), initializer=_load_libraries)
         # forked now, before the first faces are drawn (a forking pool starts all its processes at its first
         # task), not at the first batch, when pnp held what drawing it used: a waiting worker's own memory 29 MB,
         # now 17
         pool.submit(_nothing)
-    finally:
-        if before is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, before)  # (a Ctrl-C held meanwhile is raised now)
     return pool
 
 
