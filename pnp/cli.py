@@ -1392,6 +1392,13 @@ def _standard_streams_held() -> None:
                 os.close(held)
     if sys.stdout is None:
         sys.stdout = _ClosedOutput()
+    # closed standard error (`pnp build 2>&-`): its messages go where the user sent them, nowhere, as with
+    # 2>/dev/null; Python left it None and the first progress check (isatty) was 'a bug in pnp'. Standard input
+    # likewise reads as empty, not None.
+    if sys.stderr is None:
+        sys.stderr = open(2, "w", closefd=False, errors="backslashreplace")  # noqa: SIM115 - for the run
+    if sys.stdin is None:
+        sys.stdin = open(0, closefd=False)  # noqa: SIM115 - for the run
 
 
 def _root_given(arguments: list[str]) -> str | None:

@@ -195,6 +195,18 @@ def test_a_closed_standard_output_fails_as_a_full_disk_does(monkeypatch):
     assert said.value.filename is None  # (main says it as 'pnp: cannot write its output: ...', exit 1)
 
 
+def test_a_closed_standard_error_or_input_is_no_bug_in_pnp(monkeypatch):
+    """`pnp build 2>&-`: Python leaves sys.stderr None, and the first progress check (sys.stderr.isatty()) was
+    'This is a bug in pnp'. Its messages now go nowhere, as with 2>/dev/null; a closed input reads as empty."""
+    from pnp import cli
+
+    monkeypatch.setattr(sys, "stderr", None)
+    monkeypatch.setattr(sys, "stdin", None)
+    cli._standard_streams_held()
+    assert sys.stderr is not None and sys.stdin is not None
+    assert isinstance(sys.stderr.isatty(), bool) and sys.stderr.writable()
+
+
 def test_serve_with_its_output_not_written_says_so_not_that_it_cannot_listen(tmp_path, monkeypatch):
     """`pnp serve >&-` (or >/dev/full) said 'cannot listen on 127.0.0.1:8000: No space left on device', exit 2:
     the URL it could not print was taken for the socket's error. It is what main says of any output not written."""
