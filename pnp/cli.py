@@ -6,6 +6,7 @@ import io
 import os
 import re
 import socket
+import stat
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -1391,11 +1392,51 @@ def _standard_streams_held() -> None:
                 os.close(held)
     if sys.stdout is None:
         sys.stdout = _ClosedOutput()
+    # closed standard error (`pnp build 2>&-`): its messages go where the user sent them, nowhere, as with
+    # 2>/dev/null; Python left it None and the first progress check (isatty) was 'a bug in pnp'. Standard input
+    # likewise reads as empty, not None.
+    if sys.stderr is None:
+        sys.stderr = open(2, "w", closefd=False, errors="backslashreplace")  # noqa: SIM115 - for the run
+    if sys.stdin is None:
+        sys.stdin = open(0, closefd=False)  # noqa: SIM115 - for the run
+
+
+def _root_given(arguments: list[str]) -> str | None:
+    """The folder of pnp's own --root option on the command line (before the command's name), or None."""
+    for at, argument in enumerate(arguments):
+        if argument.startswith("--root="):
+            return argument.removeprefix("--root=")
+        if argument == "--root":
+            return arguments[at + 1] if at + 1 < len(arguments) else None
+        if not argument.startswith("-"):  # the command's name: options after it are the command's
+            return None
+    return None
+
+
+def _enter_root_if_current_folder_gone() -> None:
+    """Run in a folder deleted since, with an absolute --root: work from the root. ReportLab asks for the
+    current folder as it is imported, so every command given --root still failed, told to 'give --root'. A
+    relative --root (or none) is not guessed at: the folder it was relative to is gone, and said so."""
+    if _current_folder_there():
+        return
+    root = _root_given(sys.argv[1:])
+    if root is not None and os.path.isabs(root) and os.path.isdir(root):
+        with contextlib.suppress(OSError):
+            os.chdir(root)
+
+
+def _nothing_world_writable() -> None:
+    """Take write for others off the umask: under umask 000 every file and folder pnp wrote (a kit, its
+    manifest, an export, a new game's files, the cache's entries) was anyone's to rewrite, so another user of
+    the machine could swap the PDFs a designer sends to print. Group and the user's own bits are left as set."""
+    os.umask(os.umask(0) | stat.S_IWOTH)
 
 
 def main() -> None:
     _COMMAND_LINE["on"] = True
     _standard_streams_held()
+    _nothing_world_writable()
+    _enter_root_if_current_folder_gone()
     ready_for_interrupts()
     try:
         cli.main()

@@ -2075,6 +2075,29 @@ def thaw() -> None:
     _FROZEN_IN[0] = 0
 
 
+@contextlib.contextmanager
+def ctrl_c_held_while_forking() -> Iterator[None]:
+    """Ctrl-C held off (blocked: pending, not lost) in this thread while it forks worker processes, which start
+    with it held until they ignore it (ctrl_c_left_to_parent). A terminal's Ctrl-C reaches every process of the
+    group: each worker printed a traceback of its own (KeyboardInterrupt in an import or in its wait for work)
+    beside pnp's 'Aborted!'. Where the system has no signal masks (Windows), nothing."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)  # (a Ctrl-C held meanwhile is raised now)
+
+
+def ctrl_c_left_to_parent() -> None:
+    """A worker's Ctrl-C ignored: the pnp that started it handles it (and ends or drains its workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # (held since the fork)
+
+
 def worker_context(method: str | None = None) -> multiprocessing.context.BaseContext:
     """How pnp starts its worker processes: by `method` ('fork') where the system has it, else by the system's
     default. A process started afresh (spawned: Windows, macOS) is a new Python whose current folder, a

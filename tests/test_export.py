@@ -663,6 +663,29 @@ def test_the_pictures_kept_for_drawing_are_given_up_before_the_rendering_process
     monkeypatch.setattr(pictures, "_kept", type(pictures._kept)({"board|2362x2362": (b"x" * 1000, "d")}))
     raster._pool(2)
     assert seen == [0]
+def _ctrl_c_in_worker() -> tuple[bool, bool]:
+    import signal
+
+    return signal.getsignal(signal.SIGINT) is signal.SIG_IGN, signal.SIGINT in signal.pthread_sigmask(
+        signal.SIG_BLOCK, set())
+
+
+def test_ctrl_c_is_the_exports_not_its_rendering_processes():
+    """Ctrl-C in a terminal reaches every process of the group: each rendering worker printed its traceback
+    (KeyboardInterrupt in its import of pypdfium2, or in its wait for work) beside pnp's 'Aborted!'."""
+    import signal
+
+    from pnp.export import raster
+
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, set())
+    pool = raster._pool(1)
+    try:
+        assert pool.submit(_ctrl_c_in_worker).result(timeout=60) == (True, False)  # ignored, not held for good
+    finally:
+        pool.shutdown()
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, set()) == before  # the parent's mask given back
+
+
 def test_an_export_whose_rendering_process_dies_fails_saying_so(mini, monkeypatch):
     """A process rendering the images ended by the system (out of memory, a crash in the renderer) left the
     export waiting for its result for good."""

@@ -116,16 +116,33 @@ def test_python_m_pnp_in_a_game_folder_imports_nothing_from_it(tmp_path):
     assert not marker.exists()
 
 
-def test_python_m_pnp_in_a_deleted_folder_is_no_traceback(tmp_path):
+@pytest.mark.parametrize("umask", [0o000, 0o002, 0o077])
+def test_pnp_writes_nothing_world_writable_whatever_the_umask(umask):
+    """Under umask 000 a kit, its manifest and a new game's files were anyone's to rewrite."""
+    from pnp import cli
+
+    before = os.umask(umask)
+    try:
+        cli._nothing_world_writable()
+        assert os.umask(before) == umask | 0o002  # others' write taken off, the rest as the user set it
+    finally:
+        os.umask(before)
+
+
+@pytest.mark.parametrize("given_root", [False, True])
+def test_python_m_pnp_in_a_deleted_folder_is_no_traceback(tmp_path, given_root):
     gone = tmp_path / "gone"
     gone.mkdir()
     env = {**os.environ, "PYTHONPATH": str(REPO)}
+    arguments = ["--root", str(tmp_path), "list"] if given_root else ["list"]
     code = f"import os, subprocess, sys; os.chdir({str(gone)!r}); os.rmdir({str(gone)!r}); " \
-           "r = subprocess.run([sys.executable, '-m', 'pnp', 'list'], capture_output=True, text=True); " \
+           f"r = subprocess.run([sys.executable, '-m', 'pnp', *{arguments!r}], capture_output=True, text=True); " \
            "sys.stdout.write(r.stderr)"
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     # (os.getcwd() in __main__ raised FileNotFoundError; then it was said as output that could not be written)
-    assert "Traceback" not in result.stdout and "current folder is gone" in result.stdout
+    assert "Traceback" not in result.stdout
+    # with an absolute --root the command runs there (ReportLab's import asked for the gone folder: refused)
+    assert ("current folder is gone" in result.stdout) is not given_root
 
 
 def test_ctrl_c_while_pnp_starts_is_no_traceback():
@@ -176,6 +193,18 @@ def test_a_closed_standard_output_fails_as_a_full_disk_does(monkeypatch):
     with pytest.raises(OSError) as said:
         click.echo("pnp's product")
     assert said.value.filename is None  # (main says it as 'pnp: cannot write its output: ...', exit 1)
+
+
+def test_a_closed_standard_error_or_input_is_no_bug_in_pnp(monkeypatch):
+    """`pnp build 2>&-`: Python leaves sys.stderr None, and the first progress check (sys.stderr.isatty()) was
+    'This is a bug in pnp'. Its messages now go nowhere, as with 2>/dev/null; a closed input reads as empty."""
+    from pnp import cli
+
+    monkeypatch.setattr(sys, "stderr", None)
+    monkeypatch.setattr(sys, "stdin", None)
+    cli._standard_streams_held()
+    assert sys.stderr is not None and sys.stdin is not None
+    assert isinstance(sys.stderr.isatty(), bool) and sys.stderr.writable()
 
 
 def test_serve_with_its_output_not_written_says_so_not_that_it_cannot_listen(tmp_path, monkeypatch):

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from PIL import Image
 
 from ..errors import OutputError
-from ..project import new_file, open_file, usable_cores, worker_context
+from ..project import ctrl_c_held_while_forking, new_file, open_file, usable_cores, worker_context
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -189,9 +189,10 @@ def _work(args: tuple[str, list[Shot]]) -> int:
 def _load_libraries() -> None:
     """A worker's first act: end with the pnp that started it (project.end_with_parent), and load what rendering
     and encoding need while the first faces are still drawn."""
-    from ..project import end_with_parent
+    from ..project import ctrl_c_left_to_parent, end_with_parent
 
     end_with_parent()
+    ctrl_c_left_to_parent()  # (pnp drops the batches not begun and waits for the rest)
     import numpy  # noqa: F401
     import pypdfium2  # noqa: F401
 
@@ -284,10 +285,12 @@ def _pool(jobs: int) -> "ProcessPoolExecutor":
     # with them, each worker kept its copy of their pages for good once pnp let them go and kept others for its
     # next faces (a 1200-dpi export of noisy pictures peaked at 984 MB on two cores, the workers' ~385 MB each)
     forget_kept()
-    pool = ProcessPoolExecutor(jobs, mp_context=worker_context("fork"), initializer=_load_libraries)
-    # forked now, before the first faces are drawn (a forking pool starts all its processes at its first task),
-    # not at the first batch, when pnp held what drawing it used: a waiting worker's own memory 29 MB, now 17
-    pool.submit(_nothing)
+    with ctrl_c_held_while_forking():
+        pool = ProcessPoolExecutor(jobs, mp_context=worker_context("fork"), initializer=_load_libraries)
+        # forked now, before the first faces are drawn (a forking pool starts all its processes at its first
+        # task), not at the first batch, when pnp held what drawing it used: a waiting worker's own memory 29 MB,
+        # now 17
+        pool.submit(_nothing)
     return pool
 
 

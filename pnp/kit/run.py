@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, cast
 
 from ..errors import PnpError, cannot_write, unforeseen
-from ..project import end_with_parent, output_lock, tidy, usable_cores, worker_context
+from ..project import (ctrl_c_held_while_forking, ctrl_c_left_to_parent, end_with_parent, output_lock, tidy,
+                       usable_cores, worker_context)
 from ..report import Diagnostic, Report
 from .inputs import build_start, manifest_name, record
 from .manifest import up_to_date, warning_records
@@ -259,6 +260,7 @@ def _start_worker(events: "Queue[tuple[str, str, Any]]", gate: MemoryGate,
 
     global _EVENTS, _GATE, _BUILDERS
     end_with_parent()
+    ctrl_c_left_to_parent()  # (the pool ends its workers on Ctrl-C: see build_all)
     _EVENTS, _GATE, _BUILDERS = events, gate, builders
     watch_memory(gate.grow)  # the game's check and drawing wait for room as they grow
 
@@ -302,7 +304,9 @@ def build_games(project: "Project", game_ids: list[str], options: "PrintOptions"
     gate = MemoryGate(context, BUILDS_MEMORY, jobs)
     builders = context.Array("q", len(todo), lock=False)  # the process building each game of todo, once begun
     try:
-        with context.Pool(jobs, initializer=_start_worker, initargs=(events, gate, builders)) as pool:
+        with ctrl_c_held_while_forking():  # (its threads, which fork a worker anew if one dies, hold it too)
+            pool = context.Pool(jobs, initializer=_start_worker, initargs=(events, gate, builders))
+        with pool:
             pending = [pool.apply_async(_in_worker, (project, g, options, Path(out_root) / g, force, i))
                        for i, g in enumerate(todo)]
             with progress:
