@@ -726,6 +726,33 @@ def test_another_host_name_is_refused(mini):
         assert client.get("/g/mini/state.json").status_code == 200
 
 
+ANOTHER_SITE = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"}
+
+
+@pytest.mark.parametrize("path, headers, status", [
+    # another site's page: its <img> drew the design report, its fetch or EventSource opened (checked and drew) a game
+    ("/g/mini/report.pdf", ANOTHER_SITE, 403),
+    ("/g/mini/state.json", {**ANOTHER_SITE, "Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty"}, 403),
+    ("/g/mini/state.json", {"Sec-Fetch-Site": "same-site", "Sec-Fetch-Mode": "cors", "Origin": "http://127.0.0.1:3000"}, 403),
+    ("/g/mini/", {**ANOTHER_SITE, "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "iframe"}, 403),
+    ("/g/mini/state.json", {"Origin": "http://evil.example"}, 403),  # a browser sending no fetch metadata
+    ("/g/mini/state.json", {"Origin": "null"}, 403),  # a sandboxed frame
+    # the preview's own pages, an address typed, a link followed from another site
+    ("/g/mini/", {**ANOTHER_SITE, "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}, 200),
+    ("/g/mini/", {"Sec-Fetch-Site": "none", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}, 200),
+    ("/static/page.css", {"Sec-Fetch-Site": "same-origin", "Origin": LOCAL}, 200),
+])
+def test_another_sites_page_is_answered_only_a_page_opened_whole(mini, path, headers, status):
+    client = TestClient(create_app(mini, ["mini"]), base_url=LOCAL)  # no lifespan: nothing refreshes
+    response = client.get(path, headers=headers)
+    assert response.status_code == status
+    # never framed (clickjacking), read by another origin's <img> or <script>, or sniffed as another type
+    assert response.headers["x-frame-options"] == "DENY" and "frame-ancestors 'none'" in response.headers[
+        "content-security-policy"]
+    assert response.headers["cross-origin-resource-policy"] == "same-origin"
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
 def test_the_host_check_stays_on_when_listening_on_every_address(mini):
     client = TestClient(create_app(mini, ["mini"], host="0.0.0.0", allow_hosts=["Preview.LAN"]), base_url=LOCAL)
     allowed = ["localhost:8000", "127.0.0.1:8000", "[::1]:8000", "preview.lan:8000", "PREVIEW.lan.", "192.168.1.5:8000"]

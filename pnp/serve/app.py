@@ -1,7 +1,8 @@
 """`pnp serve`: the live preview as a Starlette app run by uvicorn. Each served game has a Preview, refreshed in
 a worker thread when the watcher reports a saved input; open pages hear of it through server-sent events and
 fetch the new state. Files are served only from the project's output/, cards/, layouts/ and fonts/ folders, no
-request writes anything, and nothing a request says is ever run."""
+request writes anything, nothing a request says is ever run, and another site's page gets nothing but a page
+opened whole (OwnPagesOnly)."""
 
 import asyncio
 import codecs
@@ -434,6 +435,56 @@ class HostCheck:
         await self.app(scope, receive, send)
 
 
+# another origin's fetch metadata (Sec-Fetch-Site): 'same-site' is another port of this computer too (a page
+# any other local server shows), which is no more the preview's than a site on the web
+OTHER_SITES = ("cross-site", "same-site")
+# every answer: never framed by another page (clickjacking), never read by another origin's <img>, <script> or
+# <link> (Cross-Origin-Resource-Policy), never guessed by the browser as another type than said (nosniff)
+GUARD_HEADERS = ((b"x-frame-options", b"DENY"), (b"content-security-policy", b"frame-ancestors 'none'"),
+                 (b"cross-origin-resource-policy", b"same-origin"), (b"x-content-type-options", b"nosniff"))
+
+
+class OwnPagesOnly:
+    """Answers another site's page (a web page open in the same browser, which may ask anything of this
+    computer's addresses) only when it opens one of the preview's pages whole, as a link followed: asked from
+    that page's <img>, <script>, <iframe>, fetch or EventSource, a game's design report was drawn (25 s of a
+    core for DinoSpan's), every game of the project checked and drawn (and again at every save), and the
+    pictures of cards/ told apart from missing files by their loading. Told by the browser's fetch metadata
+    (Sec-Fetch-Site, -Mode, -Dest) and, where a browser sends none, by an Origin other than the preview's.
+    Every answer also carries GUARD_HEADERS."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    @staticmethod
+    def refused(scope: Scope) -> bool:
+        headers = Headers(scope=scope)
+        opened_whole = headers.get("sec-fetch-mode") == "navigate" and headers.get("sec-fetch-dest") == "document"
+        if headers.get("sec-fetch-site") in OTHER_SITES and not opened_whole:
+            return True
+        origin = headers.get("origin")
+        own = f"{scope.get('scheme', 'http')}://{headers.get('host', '')}"
+        return origin is not None and origin.lower() != own.lower()  # ('null' too: a sandboxed frame's)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def guarded(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                names = {name.lower() for name, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []),
+                                      *((name, value) for name, value in GUARD_HEADERS if name not in names)]
+            await send(message)
+
+        if self.refused(scope):
+            answer = PlainTextResponse("the preview answers its own pages only: another site's page asked", 403)
+            await answer(scope, receive, guarded)
+            return
+        await self.app(scope, receive, guarded)
+
+
 REQUEST_DEADLINE = 10.0  # seconds a connection has to send a whole request, from its opening or previous answer
 # connections open at once, past which a request is answered 503 at once: 9,000 pages' event streams held 350 MB
 # and a request for the page waited 26 s (a few pages open a few each)
@@ -605,7 +656,8 @@ def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1"
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(NoRequestBody),  # outermost: the body has come before any answer
-                                Middleware(HostCheck, names=allowed_names(host, allow_hosts))])
+                                Middleware(HostCheck, names=allowed_names(host, allow_hosts)),
+                                Middleware(OwnPagesOnly)])
     app.state.hub = hub
     return app
 
