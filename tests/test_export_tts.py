@@ -462,3 +462,20 @@ def test_the_saves_hover_text_is_bounded_however_many_copies_carry_it(tmp_path):
     cards = _deck_piece(deck, None, Guids(), plan).state["ContainedObjects"]  # type: ignore[arg-type]
     written = sum(len(_literal(card["Description"])) for card in cards)
     assert 0 < written <= MAX_SAVE_TEXT and cards[-1]["Description"] == "" and len(plan.notes) == 1
+
+
+def test_a_dies_name_on_the_table_is_cut_short_on_every_copy(monkeypatch, tmp_path):
+    # a die component's name of 19,000 characters on 5,000 copies was written whole into each: a save of 97 MB
+    from types import SimpleNamespace
+
+    from pnp.export import tts
+    from pnp.products import die
+
+    monkeypatch.setattr(die, "face_values", lambda layout, context: [1, 2, 3, 4, 5, 6])
+    component = SimpleNamespace(id="d6", name="D" * 19_000)
+    faces = [SimpleNamespace(index=0, component=component, copies=50, item=None,
+                             printable=SimpleNamespace(layout="die", extra=(("face", v),), mark=None)) for v in range(1, 7)]
+    studio = SimpleNamespace(layouts={"die": SimpleNamespace(options={"edge": 16 * 2.835})},
+                             context=lambda item: {})
+    dice = tts._dice(faces, tmp_path, lambda rel: rel, studio, tts.Guids(), tts.TablePlan(folder=tmp_path))
+    assert len(dice) == 50 and {len(d.state["Nickname"]) for d in dice} == {tts.MAX_NAME}
