@@ -551,7 +551,7 @@ def _dice(faces_of: list["Face"], out: Path, url: Url, studio: "Studio", guids: 
         for copy in range(max(1, first.copies)):
             key = f"{first.component.id}/{index}/{copy}"
             state: dict[str, Any] = {"GUID": guids.take(key), "Name": f"Die_{n}", "Nickname": nickname,
-                     "Description": ", ".join(str(v) for v in values)}
+                                     "Description": ", ".join(str(v) for v in values)}
             if texture is not None:
                 state["Name"] = "Custom_Dice"
                 state["CustomImage"] = {"ImageURL": texture, "ImageSecondaryURL": "", "ImageScalar": 1.0,
