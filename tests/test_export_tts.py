@@ -387,7 +387,7 @@ def test_the_save_holds_a_bounded_number_of_snap_points_each_face_worked_out_onc
     assert len(plan.notes) == 1 and "snap points" in plan.notes[0][0]
 
 
-def test_a_card_s_name_and_hover_text_are_made_once_for_all_its_copies(monkeypatch):
+def test_a_card_s_name_and_hover_text_are_made_once_for_all_its_copies(monkeypatch, tmp_path):
     # made for each copy: 9,900 copies of a card with a text of 20,000 characters held 9,900 copies of that text,
     # 1.3 GB with the save's text
     from types import SimpleNamespace
@@ -399,7 +399,7 @@ def test_a_card_s_name_and_hover_text_are_made_once_for_all_its_copies(monkeypat
     face = SimpleNamespace(stem="001-scout-front", name="Scout", trim=(63 * 2.835, 88 * 2.835))
     component = SimpleNamespace(id="deck", name="Cards", description="the deck")
     deck = {"component": component, "cards": [(100, face, "1")] * 30, "custom": {"1": {}}}
-    piece = tts._deck_piece(deck, None, tts.Guids())
+    piece = tts._deck_piece(deck, None, tts.Guids(), tts.TablePlan(folder=tmp_path))
     texts = {id(card["Description"]) for card in piece.state["ContainedObjects"]}
     assert len(piece.state["ContainedObjects"]) == 30 and len(made) == 1 and len(texts) == 1
 
@@ -444,3 +444,38 @@ def test_a_file_the_export_writes_is_not_written_through_a_link_put_in_its_place
     with pytest.raises(FileExistsError):
         writers[write]()
     assert outside.read_bytes() == b"mine"
+
+
+def test_the_saves_hover_text_is_bounded_however_many_copies_carry_it(tmp_path):
+    # 9,360 copies of cards whose unprinted text (an alias, 22 KB of YAML) was 6,600 '[b]' made a save of 380 MB
+    from types import SimpleNamespace
+
+    from pnp.export.table import Guids
+    from pnp.export.tts import MAX_SAVE_TEXT, TablePlan, _deck_piece, _literal
+    from pnp.units import MM
+
+    component = SimpleNamespace(id="d", name="Deck", description="[b]" * 6_000, spec={})
+    face = SimpleNamespace(stem="001-front", name="Card", item=None, component=component, trim=(63 * MM, 88 * MM),
+                           printable=SimpleNamespace(mark=None))
+    plan = TablePlan(folder=tmp_path)
+    deck = {"component": component, "cards": [(100, face, "1")] * 1_000, "custom": {"1": {}}}
+    cards = _deck_piece(deck, None, Guids(), plan).state["ContainedObjects"]  # type: ignore[arg-type]
+    written = sum(len(_literal(card["Description"])) for card in cards)
+    assert 0 < written <= MAX_SAVE_TEXT and cards[-1]["Description"] == "" and len(plan.notes) == 1
+
+
+def test_a_dies_name_on_the_table_is_cut_short_on_every_copy(monkeypatch, tmp_path):
+    # a die component's name of 19,000 characters on 5,000 copies was written whole into each: a save of 97 MB
+    from types import SimpleNamespace
+
+    from pnp.export import tts
+    from pnp.products import die
+
+    monkeypatch.setattr(die, "face_values", lambda layout, context: [1, 2, 3, 4, 5, 6])
+    component = SimpleNamespace(id="d6", name="D" * 19_000)
+    faces = [SimpleNamespace(index=0, component=component, copies=50, item=None,
+                             printable=SimpleNamespace(layout="die", extra=(("face", v),), mark=None)) for v in range(1, 7)]
+    studio = SimpleNamespace(layouts={"die": SimpleNamespace(options={"edge": 16 * 2.835})},
+                             context=lambda item: {})
+    dice = tts._dice(faces, tmp_path, lambda rel: rel, studio, tts.Guids(), tts.TablePlan(folder=tmp_path))
+    assert len(dice) == 50 and {len(d.state["Nickname"]) for d in dice} == {tts.MAX_NAME}

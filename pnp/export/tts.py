@@ -70,6 +70,7 @@ def _markup_free(text: str) -> str:
     return shortened("".join(words.get(run.kind, run.text) for run in parse(source)).strip(), MAX_HOVER)
 
 
+@functools.lru_cache(maxsize=1024)  # a hover text on every copy of a card: made once, one object for every copy
 def _literal(text: str) -> str:
     """`text` as Tabletop Simulator shows it as typed: each of its tags broken by an empty '[-]' ('[b]' printed
     as bold the rest of a card's hover text, '[10]' made it nearly transparent)."""
@@ -100,6 +101,10 @@ MAX_HOVER = 20_000  # = layout.elements.text.MAX_TEXT (not imported: listing the
 # The snap points the save holds in all, every copy of a piece carrying its own: 9,900 copies of a token with 400
 # spaces marked `snap: true` made a save of 1.1 GB in 72 s and 11 GB of memory. A board of 100 x 100 spaces.
 MAX_SNAP_POINTS = 10_000
+# The hover text the save holds in all, as written (every copy of a piece carrying its own): 9,360 copies of cards
+# whose unprinted text of 20,000 characters (an alias, 22 KB of YAML) was 6,600 '[b]' made a save of 380 MB in
+# 17 s and 450 MB of memory. 10,000 cards of 1,000 characters each.
+MAX_SAVE_TEXT = 10_000_000
 
 
 def _hover(face: "Face", studio: "Studio") -> str:
@@ -123,6 +128,7 @@ class TablePlan(Plan):
 
     folder: Path = None  # type: ignore[assignment]  # always given: TablePlan(folder=...)
     snaps_left: int = MAX_SNAP_POINTS  # snap points the save may still hold
+    text_left: int = MAX_SAVE_TEXT  # characters of hover text the save may still hold
     # each face's hover text and snap points, by its image: worked out once for all its copies
     tiles: dict[str, tuple[str, list[dict[str, Any]]]] = field(default_factory=dict)
 
@@ -236,7 +242,7 @@ def _tts_finish(out: Path, folder: Path, url: Url, sheets: list[Sheet], others: 
     from .preview import render_preview
 
     guids, seats = Guids(), _seats(studio)
-    placed = [_deck_piece(deck, studio, guids) for deck in _compose_decks(out, url, sheets, plan).values()]
+    placed = [_deck_piece(deck, studio, guids, plan) for deck in _compose_decks(out, url, sheets, plan).values()]
     for faces_of in others:
         placed.extend(_other_pieces(faces_of, out, url, studio, guids, seats, plan))
     placed.extend(_rulebook_piece(out, url, studio, guids))
@@ -363,7 +369,7 @@ def _digest(path: Path) -> str:
         return hashlib.sha256(image.tobytes()).hexdigest()
 
 
-def _deck_piece(deck: Deck, studio: "Studio", guids: Guids) -> Placed:
+def _deck_piece(deck: Deck, studio: "Studio", guids: Guids, plan: "TablePlan") -> Placed:
     """A deck face down in the supply (a lone card when it holds one), every card named with its rules text
     on hover."""
     component = deck["component"]
@@ -378,14 +384,15 @@ def _deck_piece(deck: Deck, studio: "Studio", guids: Guids) -> Placed:
             said[face.stem] = (_named(face), _hover(face, studio))
         name, hover = said[face.stem]
         cards.append({"GUID": guids.take(f"card/{component.id}/{card_id}/{counted[card_id]}"), "Name": "Card",
-                      "Nickname": name, "Description": hover, "CardID": card_id,
+                      "Nickname": name, "Description": _within_text_budget(hover, face, plan), "CardID": card_id,
                       "Hands": True, "CustomDeck": {key: deck["custom"][key]}})
     first = deck["cards"][0][1]
     scale = scale_for("card", first.trim[1] / MM)
     size = footprint("card", scale, first.trim[0] / first.trim[1])
     if len(cards) == 1:
         return Placed(cards[0], size, "supply", flip=True, scale=scale)
-    state = {"GUID": guids.take(f"deck/{component.id}"), "Name": "DeckCustom", "Nickname": component.name,
+    state = {"GUID": guids.take(f"deck/{component.id}"), "Name": "DeckCustom",
+             "Nickname": shortened(component.name, MAX_NAME),
              "Description": _markup_free(component.description), "Hands": False,
              "DeckIDs": [c["CardID"] for c in cards], "CustomDeck": deck["custom"], "ContainedObjects": cards}
     return Placed(state, size, "supply", flip=True, scale=scale)
@@ -453,7 +460,7 @@ def _tile(face: "Face", back: "Face | None", url: Url, studio: "Studio", guids: 
     tile = {"Type": TILE_TYPES.get(face.shape, 0), "Thickness": THICKNESS.get(face.kind, 0.1),
             "Stackable": face.kind == "tokens", "Stretch": False}
     state = {"GUID": guids.take(key), "Name": "Custom_Tile", "Nickname": _named(face),
-             "Description": hover, "Locked": face.kind == "board",
+             "Description": _within_text_budget(hover, face, plan), "Locked": face.kind == "board",
              "CustomImage": {"ImageURL": url(rel),
                              "ImageSecondaryURL": url(f"{face.component.id}/{back.stem}.png") if back else "",
                              "ImageScalar": 1.0, "WidthScale": 0.0, "CustomTile": tile}}
@@ -467,6 +474,21 @@ def _tile(face: "Face", back: "Face | None", url: Url, studio: "Studio", guids: 
         plan.snaps_left -= len(points)
         state["AttachedSnapPoints"] = points
     return state
+
+
+def _within_text_budget(hover: str, face: "Face", plan: "TablePlan") -> str:
+    """`hover` for one more piece of the save, or nothing once the save holds MAX_SAVE_TEXT characters of hover
+    text (said once, at the first piece left without it)."""
+    size = len(_literal(hover))  # as written (cached: _with_transform writes the same object)
+    if size <= plan.text_left:
+        plan.text_left -= size
+        return hover
+    if plan.text_left >= 0:
+        plan.notes.append((f"{_named(face)}: its hover text is left out of Tabletop Simulator's save, and that of "
+                           f"the pieces after it: the save holds at most {MAX_SAVE_TEXT:,} characters of it (each "
+                           f"copy of a piece carrying its own)", face.printable.mark))
+    plan.text_left = -1
+    return ""
 
 
 def snap_points(face: "Face", studio: "Studio") -> list[dict[str, Any]]:
@@ -524,10 +546,12 @@ def _dice(faces_of: list["Face"], out: Path, url: Url, studio: "Studio", guids: 
         # as 'something that is no ordinary file' in the first's place, and 10,000 copies composed it 10,000 times
         texture = None if values == list(range(1, n + 1)) else url(
             _die_texture(out, first.component.id, index, die_faces, plan))
+        # (cut as a piece's name is: a component's name of 19,000 characters on 5,000 copies made a save of 97 MB)
+        nickname = shortened(first.component.name, MAX_NAME)
         for copy in range(max(1, first.copies)):
             key = f"{first.component.id}/{index}/{copy}"
-            state = {"GUID": guids.take(key), "Name": f"Die_{n}", "Nickname": first.component.name,
-                     "Description": ", ".join(str(v) for v in values)}
+            state: dict[str, Any] = {"GUID": guids.take(key), "Name": f"Die_{n}", "Nickname": nickname,
+                                     "Description": ", ".join(str(v) for v in values)}
             if texture is not None:
                 state["Name"] = "Custom_Dice"
                 state["CustomImage"] = {"ImageURL": texture, "ImageSecondaryURL": "", "ImageScalar": 1.0,
@@ -578,7 +602,8 @@ def _rulebook_piece(out: Path, url: Url, studio: "Studio", guids: Guids) -> list
     KINDS["rulebook"].draw(canvas, books[0], studio)
     canvas.save()
     scale = scale_for("tile", studio.paper[1] / MM)
-    state = {"GUID": guids.take(f"rulebook/{books[0].id}"), "Name": "Custom_PDF", "Nickname": books[0].name,
+    state = {"GUID": guids.take(f"rulebook/{books[0].id}"), "Name": "Custom_PDF",
+             "Nickname": shortened(books[0].name, MAX_NAME),
              "Description": f"{studio.game.title}: the rules", "CustomPDF": {"PDFUrl": url(RULEBOOK), "PDFPassword": "",
                                                                             "PDFPage": 0, "PDFPageOffset": 0}}
     return [Placed(state, footprint("tile", scale, studio.paper[0] / studio.paper[1]), "supply", scale=scale)]
