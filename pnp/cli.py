@@ -6,7 +6,6 @@ import io
 import os
 import re
 import socket
-import stat
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -1425,17 +1424,9 @@ def _enter_root_if_current_folder_gone() -> None:
             os.chdir(root)
 
 
-def _nothing_world_writable() -> None:
-    """Take write for others off the umask: under umask 000 every file and folder pnp wrote (a kit, its
-    manifest, an export, a new game's files, the cache's entries) was anyone's to rewrite, so another user of
-    the machine could swap the PDFs a designer sends to print. Group and the user's own bits are left as set."""
-    os.umask(os.umask(0) | stat.S_IWOTH)
-
-
 def main() -> None:
     _COMMAND_LINE["on"] = True
     _standard_streams_held()
-    _nothing_world_writable()
     _enter_root_if_current_folder_gone()
     ready_for_interrupts()
     try:

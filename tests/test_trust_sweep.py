@@ -116,19 +116,6 @@ def test_python_m_pnp_in_a_game_folder_imports_nothing_from_it(tmp_path):
     assert not marker.exists()
 
 
-@pytest.mark.parametrize("umask", [0o000, 0o002, 0o077])
-def test_pnp_writes_nothing_world_writable_whatever_the_umask(umask):
-    """Under umask 000 a kit, its manifest and a new game's files were anyone's to rewrite."""
-    from pnp import cli
-
-    before = os.umask(umask)
-    try:
-        cli._nothing_world_writable()
-        assert os.umask(before) == umask | 0o002  # others' write taken off, the rest as the user set it
-    finally:
-        os.umask(before)
-
-
 @pytest.mark.parametrize("given_root", [False, True])
 def test_python_m_pnp_in_a_deleted_folder_is_no_traceback(tmp_path, given_root):
     gone = tmp_path / "gone"
