@@ -2758,6 +2758,11 @@ class _TooBig(TemplateSyntaxError):
     """A template pnp will not compile: too long, too many parts, nested too deep, a number past what a float
     holds."""
 
+
+class _Empty(_TooBig):
+    """An expression of nothing (`when: ""`, a derived field of spaces): said in Jinja's words, "unexpected 'end of
+    template'", it sent the designer looking for a template that ended too soon."""
+
 _DEBUG_INFO = re.compile(r"^debug_info = '([\d=&]*)'", re.M)
 
 
@@ -3997,6 +4002,8 @@ def _compile_template(source: str, filename: str = "<template>") -> Template:
 def _compile_expression(source: str) -> TemplateExpression:
     expression = _EXPRESSIONS.get(source)
     if expression is None:
+        if not source.strip():
+            raise _Empty("an empty expression; write one, such as item.cost > 2", 1)
         code = _compiled_code("expression", source, source, lambda: _expression_code(source))
         template = ENV.template_class.from_code(ENV, code, _GLOBALS, None)
         expression = _keep(_EXPRESSIONS, source, TemplateExpression(template, False))
