@@ -276,6 +276,12 @@ def cli(ctx: click.Context, root: str | None) -> None:
       pnp icons search anchor  find icons among game-icons.net's 4,000 (pnp icons add GAME NAME copies one)
       pnp reference            everything a layout or game.yaml can say
     """
+    if root is not None and os.path.isabs(root) and not _current_folder_there():
+        # run in a folder deleted since, with an absolute --root: work from the root (ReportLab asks for the
+        # current folder as it is imported, and every command given --root was told to 'give --root'); a
+        # relative --root is not guessed at, the folder it was relative to being gone, and said so
+        with contextlib.suppress(OSError):
+            os.chdir(root)
     ctx.obj = root
 
 
@@ -1400,34 +1406,9 @@ def _standard_streams_held() -> None:
         sys.stdin = open(0, closefd=False)  # noqa: SIM115 - for the run
 
 
-def _root_given(arguments: list[str]) -> str | None:
-    """The folder of pnp's own --root option on the command line (before the command's name), or None."""
-    for at, argument in enumerate(arguments):
-        if argument.startswith("--root="):
-            return argument.removeprefix("--root=")
-        if argument == "--root":
-            return arguments[at + 1] if at + 1 < len(arguments) else None
-        if not argument.startswith("-"):  # the command's name: options after it are the command's
-            return None
-    return None
-
-
-def _enter_root_if_current_folder_gone() -> None:
-    """Run in a folder deleted since, with an absolute --root: work from the root. ReportLab asks for the
-    current folder as it is imported, so every command given --root still failed, told to 'give --root'. A
-    relative --root (or none) is not guessed at: the folder it was relative to is gone, and said so."""
-    if _current_folder_there():
-        return
-    root = _root_given(sys.argv[1:])
-    if root is not None and os.path.isabs(root) and os.path.isdir(root):
-        with contextlib.suppress(OSError):
-            os.chdir(root)
-
-
 def main() -> None:
     _COMMAND_LINE["on"] = True
     _standard_streams_held()
-    _enter_root_if_current_folder_gone()
     ready_for_interrupts()
     try:
         cli.main()
