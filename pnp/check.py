@@ -37,7 +37,7 @@ from .products.rulebook import credit_problems
 from .products.sheets import unfolded, unfolded_message
 from .project import named_alike, on_another_machine, present, thaw
 from .options import hundredths_down, shown_number
-from .report import Mark, Report, Suggestions, did_you_mean, named, shortened
+from .report import Mark, Report, bounded_suggestions, did_you_mean, named, shortened
 from .template import MacroArgument, budget, is_template, macro_callers, macro_enum_mistakes
 from .units import MM, PrintOptions, every_paper, on_other_paper, paper_points, to_mm
 
@@ -201,7 +201,7 @@ class Checks:
         self.clean_prims: dict[tuple[int, bool], "Prim"] = {}
         # one budget for the suggestions of every unknown icon and term the printed texts name (3,000 cards
         # each naming 5 unknown icons compared each with every icon's name)
-        self.suggest = Suggestions()
+        self.suggest = bounded_suggestions()
         self.macros_said: set[tuple[str, int]] = set()  # a macro's enum mistakes said (message, line)
         # layout -> (itself, the tables whose items it prints: None for none), its enum comparisons judged once
         # the printables checked have said them all (judge_enum_comparisons)

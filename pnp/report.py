@@ -261,6 +261,13 @@ def suggestions_bounded() -> Iterator[None]:
             _LOADS_SUGGESTIONS.reset(token)
 
 
+def bounded_suggestions() -> "Suggestions":
+    """The Suggestions of the suggestions_bounded block this runs in, else a new one: a check that keeps its own
+    (a load's, a layout check's, the rulebook's) spends from the block's one bound, not from a second beside it."""
+    bound = _LOADS_SUGGESTIONS.get()
+    return Suggestions() if bound is None else bound
+
+
 def did_you_mean(word: object, choices: Iterable[object], *, letters: bool = True) -> str:
     """' (did you mean 'x'?)' when one of `choices` is close to `word`, else nothing; with `letters`, also the
     letters of another alphabet the word holds (look_alike_letters), unless the message names them itself.

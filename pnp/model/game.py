@@ -9,7 +9,7 @@ from typing import Any
 
 from ..errors import DataError, LoadError
 from ..project import Project, present, read_project_file, utf8_text
-from ..report import Mark, Report, Suggestions, named, shortened, suggestions_bounded
+from ..report import Mark, Report, bounded_suggestions, named, shortened, suggestions_bounded
 from ..template import ExprError, MissingMacros, module
 from .balance import BALANCE_FIELDS, check_balance_syntax
 from .colours import COLOUR_SET_FIELDS, check_colour_sets
@@ -247,7 +247,7 @@ class Checker:
         self.game, self.report = game, report
         # one budget for the suggestions of the whole load: 3,000 items each naming 5 unknown icons compared
         # every one with every icon's name (17 s)
-        self.suggestions = Suggestions()
+        self.suggestions = bounded_suggestions()
         self._ids: dict[str, tuple[object, int, TableIds]] = {}  # table -> (its items, their count, their ids)
 
     def ids(self, table: str) -> list[Any] | None:

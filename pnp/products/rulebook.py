@@ -23,7 +23,7 @@ from ..model.icons import icon_name
 from ..model.schema import colon_hint, icon_markers_unread, icons_in
 from ..options import CONTROL_CHARACTER, PRINTS_NOTHING, control_problem
 from ..project import Project, read_project_file, utf8_text
-from ..report import MAX_ALIKE, Mark, Suggestions, named, pasted, shell_word, shortened
+from ..report import MAX_ALIKE, Mark, Suggestions, bounded_suggestions, named, pasted, shell_word, shortened
 from ..template import render
 from ..units import every_paper, on_other_paper, paper_points
 from .base import Kind, Printable
@@ -175,7 +175,7 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
     said: list[tuple[str, Mark | None]] = []
     lines = text.split("\n")
     shown_lines = _shown_lines(text, _tokens(studio))
-    suggest = Suggestions()  # (one for the whole book: each line's own took a minute for thousands of lines)
+    suggest = bounded_suggestions()  # (one for the whole book: each line's own took a minute for thousands of lines)
     told: set[tuple[str, int]] = set()  # (name, line) of the unknown icons said
     for n, (line, shown) in enumerate(zip(lines, shown_lines), 1):  # lines as Markdown and the line index count them
         control = control_problem(line, f"the rendered rulebook line {n}")
