@@ -32,8 +32,6 @@ from typing import Any, Literal, NoReturn, ParamSpec, TypeGuard, TypeVar, cast
 
 import jinja2
 import markupsafe
-
-from .report import suggestions_bounded
 from jinja2 import StrictUndefined, TemplateError, TemplateRuntimeError, Undefined, nodes, pass_context, pass_environment
 from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 from jinja2.environment import Template, TemplateExpression, TemplateModule
@@ -47,8 +45,7 @@ from jinja2.utils import Cycler, Joiner, Namespace, missing
 
 from .cache import DiskCache
 from .errors import BudgetSpent, ExprError, LimitError
-from .report import counted, did_you_mean, printable, shown, type_name
-from .report import shortened
+from .report import counted, did_you_mean, printable, shortened, shown, suggestions_bounded, type_name
 from .options import closer_to_zero, too_close_to_zero
 
 # What one template may build. Generous for any real card game, small enough that a mistake (or a hostile
@@ -104,7 +101,7 @@ class _Budget(threading.local):
     started = 0.0  # when the outermost evaluation began
     deadline: float | None = None  # the outermost evaluation's end: the earlier of its own limit and the game's
     depth = 0  # nested render/evaluate calls: the outermost one owns the deadline
-    charging = False  # inside `_charged`: its time is counted by the outermost one
+    charging = False  # inside `charged`: its time is counted by the outermost one
     evaluation = 0  # outermost evaluations begun: the one a namespace was made in (_Namespace)
     evaluated = 0  # outermost evaluations begun on this thread (see evaluations_made)
     call_depth = 0  # calls in progress inside templates (macros calling macros)
@@ -340,27 +337,22 @@ _EVALUATION = _Evaluation()
 
 def _charged_for(look: Callable[_P, _R]) -> Callable[_P, _R]:
     """`look` (a function looking into a template for mistakes) with its time spent from the game's budget
-    (_charged): beneath a cache, only the looks it does not remember are charged."""
+    (charged): beneath a cache, only the looks it does not remember are charged."""
     @functools.wraps(look)
-    def charged(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        with _charged():
+    def look_charged(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with charged():
             return look(*args, **kwargs)
-    return charged
-
-
-def charged() -> contextlib.AbstractContextManager[None]:
-    """A block of pnp's own work for each item of a game's rule (the context it evaluates in, what it says)
-    spent from the game's budget with the evaluations inside it: 200 constraints over 5,000 items spent 3.6 s
-    of processor time besides the budget's 7.5 s."""
-    return _charged()
+    return look_charged
 
 
 @contextlib.contextmanager
-def _charged() -> Iterator[None]:
+def charged() -> Iterator[None]:
     """The block's time spent from the game's budget, as an evaluation's, when it is not inside one (which
-    counts it already), without stopping the block: the next evaluation stops where the time ran out, said at
-    its own line (the callers of a look into a template have no line to say it at, nor a way to, and a look
-    stopped would be taken as finding nothing, remembered so by their caches for the next game)."""
+    counts it already), without stopping the block: pnp's own work for each item of a game's rule (200
+    constraints over 5,000 items spent 3.6 s of processor time besides the budget's 7.5 s), and its looks into
+    a template (_charged_for). The next evaluation stops where the time ran out, said at its own line (the
+    callers of a look into a template have no line to say it at, nor a way to, and a look stopped would be
+    taken as finding nothing, remembered so by their caches for the next game)."""
     state = _budget
     if state.depth > 0 or state.charging or state.seconds_left is None:
         yield
@@ -372,6 +364,8 @@ def _charged() -> Iterator[None]:
         state.charging = False
         if state.seconds_left is not None:  # (the game's budget may end inside the block: its owner's block)
             state.seconds_left -= _clock() - started
+
+
 _EVALUATIONS = itertools.count(1)
 
 
@@ -3320,7 +3314,7 @@ class _Env(ImmutableSandboxedEnvironment):
         when pnp parses it to look into it (constant_condition, enum_mistakes...), not to run it: 20,000
         constraints were each parsed twice so outside it, 16 s past the game's 8 s."""
         parser = _Parser(self, source, name, filename)
-        with _charged():
+        with charged():
             return _parsed(parser, parser.parse)
 
     def _tokenize(self, source: str, name: str | None, filename: str | None = None,
