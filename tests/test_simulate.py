@@ -2140,8 +2140,24 @@ def test_results_a_full_disk_refuses_are_said_in_pnps_words_at_the_file(tmp_path
     monkeypatch.setattr(simulate_mod, "write_file", full)
     monkeypatch.setattr(simulate_mod, "to_json", lambda summary: b"{}")
     report = Report(root)
-    assert simulate_mod._written(Project(root), root / "output" / "mini", {}, report) is None
+    assert simulate_mod._written(Project(root), root / "output" / "mini", "mini", {}, report) is None
     assert [str(d) for d in report.errors] == ["output/mini/simulation.json: error: cannot write: the disk is full"]
+
+
+def test_a_file_of_the_users_saved_while_the_games_played_is_kept(tmp_path):
+    """simulation.json was looked at before the games only: a file of the user's saved at it while a run
+    played (minutes, for a large one) was replaced by the results, exit 0."""
+    import pnp.simulate as simulate_mod
+
+    root = make_project(tmp_path / "p")
+    (root / "output" / "mini").mkdir(parents=True)
+    (root / "output" / "mini" / "simulation.json").write_text("my notes", encoding="utf-8")
+    report = Report(root)
+    assert simulate_mod._written(Project(root), root / "output" / "mini", "mini", {}, report) is None
+    assert [str(d) for d in report.errors] == ["output/mini/simulation.json: error: a file pnp did not write (no "
+                                               "simulation.json of mini) is in the results' way: move it away, "
+                                               "or choose another --out"]
+    assert (root / "output" / "mini" / "simulation.json").read_text(encoding="utf-8") == "my notes"
 
 
 def test_a_lock_made_a_link_once_the_games_were_played_is_named_not_its_folder(tmp_path):
@@ -2153,7 +2169,7 @@ def test_a_lock_made_a_link_once_the_games_were_played_is_named_not_its_folder(t
     (root / "output" / "mini").mkdir(parents=True)
     (root / "output" / "mini" / ".pnp.lock").symlink_to(tmp_path / "elsewhere")
     report = Report(root)
-    assert simulate_mod._written(Project(root), root / "output" / "mini", {}, report) is None
+    assert simulate_mod._written(Project(root), root / "output" / "mini", "mini", {}, report) is None
     assert [str(d) for d in report.errors] == ["output/mini/.pnp.lock: error: cannot write: a symbolic link is in "
                                                "its place (pnp never writes through one), or links on its way lead "
                                                "in a loop"]

@@ -111,7 +111,7 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
             "games_per_seating": options.games, "end_reasons_known": played.end_reasons,
             "tracked": played.items}
     sim.summary = tally.summary(meta, played.names)
-    sim.path = _written(project, out_dir, sim.summary, report)
+    sim.path = _written(project, out_dir, game_id, sim.summary, report)
     with budget():
         sim.outcomes = check_balance(game, sim.summary)
     for outcome in sim.outcomes:
@@ -183,18 +183,23 @@ def _in_the_way(path: Path) -> tuple[Path, str] | None:
     return None
 
 
-def _written(project: Project, out_dir: Path, summary: dict[str, Any], report: Report) -> Path | None:
+def _written(project: Project, out_dir: Path, game_id: str, summary: dict[str, Any], report: Report) -> Path | None:
     """<out_dir>/simulation.json written with the summary, or None when it cannot be (said in `report`)."""
     path = out_dir / SIMULATION_FILE
     try:
         with output_lock(out_dir):  # the folder's writers' lock: see remove_leftovers
+            # looked at again as it is written: a run plays for minutes, and a file of the user's saved there
+            # meanwhile (after the look before the games) was replaced, exit 0
+            if (foreign := _foreign(path, game_id)) is not None:
+                report.error(in_the_way(foreign, "the results'"), Mark(project.rel(path)))
+                return None
             write_file(path, to_json(summary))
     except OSError as e:
         # the file in the way as every write names it (errors.write_failure: the lock that is a link was said at
         # its folder), else a folder that is a file, else the results' file
         named = e.filename2 if e.filename2 is not None else e.filename
-        in_the_way = Path(os.fsdecode(named)) if isinstance(named, (str, bytes, Path)) else path
-        at = in_the_way if in_the_way in (*path.parents, path.parent / LOCK_NAME) else path
+        blocking = Path(os.fsdecode(named)) if isinstance(named, (str, bytes, Path)) else path
+        at = blocking if blocking in (*path.parents, path.parent / LOCK_NAME) else path
         report.error(f"cannot write: {why_not_written(e)}", Mark(project.rel(at)))  # (pnp's words, as every write's)
         return None
     return path
