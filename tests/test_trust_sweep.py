@@ -779,3 +779,20 @@ def test_an_older_pnps_leftover_without_check_digits_is_kept_and_said(tmp_path, 
     said = capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == [old.name, "notes.txt"]
     assert said.count("note: kept") == 1 and old.name in said and "notes.txt" not in said
+
+
+def test_an_older_pnps_export_record_listing_no_sizes_is_checked_by_sha256(tmp_path):
+    # an export.json written before pnp recorded each file's "bytes": every file of it was taken as 'changed
+    # since', and a newer pnp refused to export over the user's own export until it was moved away
+    import hashlib
+
+    from pnp.export.run import _first_unlisted, _Reading
+    from pnp.kit.manifest import UNRECORDED, of_size
+
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "cards" / "001-a-front.png").write_bytes(b"face")
+    listed = {"cards/001-a-front.png": (hashlib.sha256(b"face").hexdigest(), UNRECORDED)}
+    assert _first_unlisted(tmp_path, listed, _Reading(own=False)) is None
+    (tmp_path / "cards" / "001-a-front.png").write_bytes(b"edited")  # still told from its sha256
+    assert _first_unlisted(tmp_path, listed, _Reading(own=False)) == ("cards/001-a-front.png", True)
+    assert of_size(4, 4) and of_size(4, UNRECORDED) and not of_size(5, 4)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..kit.inputs import BuildStart, build_start, record, sha256
-from ..kit.manifest import Manifest, seal, sealed, up_to_date, warning_records
+from ..kit.manifest import Manifest, of_size, recorded_size, seal, sealed, up_to_date, warning_records
 from ..check import few_collections, validate
 from ..errors import PnpError, UsageError, cannot_write, unforeseen
 from ..project import (make_folders, new_file, open_file, open_to_write, output_lock, replace_folder,
@@ -225,9 +225,9 @@ def _as_written(path: Path, digest: str, size: int, reading: _Reading) -> bool:
     files it wrote (the size first: a file of another size is not read; `reading`: how much may be)."""
     try:
         info = path.lstat()
-        if not stat.S_ISREG(info.st_mode) or info.st_size != size:
+        if not stat.S_ISREG(info.st_mode) or not of_size(info.st_size, size):
             return False
-        reading.take(size)
+        reading.take(info.st_size)
         return _sha256_of(str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns,
                           info.st_ctime_ns) == digest
     except OSError:
@@ -255,7 +255,7 @@ def _record_of(project: "Project", record: Path) -> tuple[tuple[Any, Any] | None
             # them otherwise (or not at all) was said to hold "the None export of ['a']", in Python's words
             raise TypeError("not an export's record")
         return (made,
-                {entry["path"]: (entry["sha256"], entry.get("bytes", -1)) for entry in manifest.files}, _UNLISTED)
+                {entry["path"]: (entry["sha256"], recorded_size(entry)) for entry in manifest.files}, _UNLISTED)
     except (UsageError, OSError, TypeError, KeyError):  # none, or not one pnp wrote: it lists nothing
         if record.exists() or record.is_symlink():  # (said so: "does not list it" sent the user to read it)
             return None, {}, "and its {record}, which lists an export's files, is not one an export writes"

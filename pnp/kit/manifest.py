@@ -96,6 +96,24 @@ class Manifest:
         return next((f.get("pages", 0) for f in self.files if f["path"] == name), 0)
 
 
+# a listed file's size when its record gives none: pnp wrote "bytes" from a2bde7d6 on, and an older pnp's kit or
+# export listed its files by sha256 alone
+UNRECORDED = -1
+
+
+def recorded_size(entry: dict) -> int:
+    """The size a record lists a file at (`entry`: one of its files), UNRECORDED when it lists none."""
+    return entry.get("bytes", UNRECORDED)
+
+
+def of_size(actual: int, recorded: int) -> bool:
+    """Whether a file of `actual` bytes may be the one its record lists at `recorded` (recorded_size), to be read
+    and its sha256 compared: of that size, or any when the record gives none. Taken as of another size, every
+    file of an older pnp's export was 'changed since', and a newer pnp refused to export over it at all (an export
+    replaces its folder whole) until the user moved their own export away."""
+    return recorded in (actual, UNRECORDED)
+
+
 def _check_files(files: list, shown: str) -> None:
     """UsageError at the manifest `shown` unless its files are listed as pnp writes them."""
     if not all(isinstance(f, dict) and isinstance(f.get("path"), str) and isinstance(f.get("sha256"), str)

@@ -23,7 +23,7 @@ from ..project import ErrorHoldingFile, commit_files, finishing, open_to_write, 
 from ..template import budget
 from .faces import FACE_FIELDS, manifest_faces
 from .inputs import manifest_name, read_manifest, sha256
-from .manifest import Manifest, seal, sealed
+from .manifest import Manifest, of_size, recorded_size, seal, sealed
 
 if TYPE_CHECKING:
     from ..units import PrintOptions
@@ -293,7 +293,7 @@ def _kit_record(path: Path, game_id: str) -> "tuple[dict[str, tuple[str, int]] |
     except UsageError:  # (none, a link, not JSON)
         return None, None
     try:
-        before: dict[str, tuple[str, int]] | None = {f["path"]: (f["sha256"], f.get("bytes", -1))
+        before: dict[str, tuple[str, int]] | None = {f["path"]: (f["sha256"], recorded_size(f))
                                                      for f in Manifest.of(data, path.name).files}
     except (UsageError, ValueError):
         before = None
@@ -351,7 +351,7 @@ def _outgrown(manifest: Path, before: dict[str, tuple[str, int]], written: set[s
         return []
     for name in sorted((before.keys() - written) & own):
         with contextlib.suppress(OSError):
-            if (os.stat(folder / name, follow_symlinks=False).st_size == before[name][1]
+            if (of_size(os.stat(folder / name, follow_symlinks=False).st_size, before[name][1])
                     and sha256(folder / name, follow=False) == before[name][0]):
                 found.append(folder / name)
     return found
