@@ -280,12 +280,32 @@ def test_a_proof_page_s_heading_stays_on_the_page_with_its_page_number(title):
 
     from pnp.export.formats import _proof_heading
 
-    studio = SimpleNamespace(game=SimpleNamespace(title=title),
-                             fonts=SimpleNamespace(name=lambda family, bold=False: "Helvetica-Bold"))
-    face = SimpleNamespace(component=SimpleNamespace(name="Cards of the Great Market of the Far Northern Lands"))
-    heading = _proof_heading(studio, face, ", 4 cards · proof page 1 of 1", 500)
+    studio = SimpleNamespace(fonts=SimpleNamespace(name=lambda family, bold=False: "Helvetica-Bold"))
+    heading = _proof_heading(studio, f"{title}: Cards of the Great Market of the Far Northern Lands",
+                             ", 4 cards · proof page 1 of 1", 500)
     assert heading.endswith(", 4 cards · proof page 1 of 1") and stringWidth(heading, "Helvetica-Bold", 10) <= 500
     assert heading.startswith(title.strip()) == (title == "Mini Game")  # cut short only when too long
+
+
+@pytest.mark.parametrize("title, name, said, heading", [
+    ("Łódź", "Cards", ["title"], "Łód?: Cards"), ("G", "Łódź Cards", ["name"], "G: Łód? Cards"),
+    ("G", "Cards", [], "G: Cards")])
+def test_a_proof_heading_holding_characters_its_bold_font_lacks_shows_them_as_marks_with_a_warning(title, name, said,
+                                                                                                   heading):
+    # the heading is set in Body's bold style, which validate does not check the title and names in (the footers
+    # print them in its regular one): a bold font without 'ź' printed the deck 'Łódź Cards' as 'Łód Cards', exit 0
+    from types import SimpleNamespace
+
+    from pnp.export.formats import _heading_in_font
+    from pnp.export.registry import Plan
+
+    lacks = {True: "ź", False: ""}
+    fonts = SimpleNamespace(unmapped=lambda text, family, bold=False: next((c for c in text if c in lacks[bold]), None))
+    studio = SimpleNamespace(fonts=fonts, game=SimpleNamespace(title=title, meta=SimpleNamespace(mark_of=lambda k: k)))
+    face = SimpleNamespace(component=SimpleNamespace(name=name, id="deck", spec=SimpleNamespace(mark_of=lambda k: k)))
+    plan = Plan()
+    assert _heading_in_font(studio, face, plan) == heading
+    assert [mark for _, mark in plan.notes] == said and all("U+017A" in m and "bold" in m for m, _ in plan.notes)
 
 
 def test_a_proof_of_cards_larger_than_half_the_page_draws_them_smaller_on_it(tmp_path):

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..report import counted
+from ..report import counted, named
 from ..units import MM, to_mm
 from .raster import MAX_PIXELS, Shot
 from .registry import ExportFormat, Plan, register
@@ -132,14 +132,16 @@ class Proof(ExportFormat):
                 decks.setdefault(face.component.id, []).append(face)
         layouts: dict[str, tuple[int, int]] = {}
         labels: dict[str, list[str]] = {}  # each card's label, made (and its missing glyphs noted) once, here
+        headings: dict[str, str] = {}  # each deck's pages' heading, as labels
         for cid, fronts in decks.items():
             labels[cid] = [_label_in_font(studio, _label(face), face, plan) for face in fronts]
+            headings[cid] = _heading_in_font(studio, fronts[0], plan)
             cols, rows = _proof_grid(_largest(fronts))
             layouts[cid] = (cols, rows)
             plan.pdfs[str(folder / f"{cid}.pdf")] = math.ceil(len(fronts) / (cols * rows))
         def finish(out: Path) -> None:
             for cid, fronts in decks.items():
-                _draw_proof(studio, fronts, labels[cid], layouts[cid], out / f"{cid}.pdf")
+                _draw_proof(studio, fronts, (headings[cid], labels[cid]), layouts[cid], out / f"{cid}.pdf")
 
         plan.finish = finish
         return plan
@@ -176,9 +178,11 @@ def _proof_page(cards: int, page: int, pages: int) -> str:
     return f", {counted(cards, 'card')} · proof page {page} of {pages}"
 
 
-def _draw_proof(studio: "Studio", fronts: list["Face"], labels: list[str], grid: tuple[int, int],
+def _draw_proof(studio: "Studio", fronts: list["Face"], words: tuple[str, list[str]], grid: tuple[int, int],
                 path: Path) -> None:
-    """The proof of one deck's `fronts`, each with its label (Proof.plan's) beneath, into `path`."""
+    """The proof of one deck's `fronts`, under its pages' heading, each with its label beneath (words: the two,
+    as Proof.plan made them), into `path`."""
+    heading, labels = words
     from ..draw.canvas import new_canvas
     from ..units import PAPER_SIZES
 
@@ -198,7 +202,7 @@ def _draw_proof(studio: "Studio", fronts: list["Face"], labels: list[str], grid:
                 canvas.showPage()
             canvas.setFont(studio.fonts.name("Body", bold=True), 10)
             canvas.drawString(PROOF_MARGIN, ph - PROOF_MARGIN, _proof_heading(
-                studio, face, _proof_page(len(fronts), n // per_page + 1, pages), pw - 2 * PROOF_MARGIN))
+                studio, heading, _proof_page(len(fronts), n // per_page + 1, pages), pw - 2 * PROOF_MARGIN))
         col, row = n % cols, (n % per_page) // cols
         cw, ch = face.trim[0] * scale, face.trim[1] * scale  # (each card at its own size, above its label)
         x = PROOF_MARGIN + col * cell_w + (cell_w - cw) / 2
@@ -217,7 +221,7 @@ def _draw_proof(studio: "Studio", fronts: list["Face"], labels: list[str], grid:
     canvas.save()
 
 
-def _proof_heading(studio: "Studio", face: "Face", tail: str, width: float) -> str:
+def _proof_heading(studio: "Studio", heading: str, tail: str, width: float) -> str:
     """A proof page's heading within `width` points: the game's title and the deck's name, cut short where they
     are too long for it, then `tail` (its card count and page) whole. A title the rulebook's footer holds at 8 pt
     ran past the page's edge at 10 pt bold, the page's number off it."""
@@ -226,8 +230,24 @@ def _proof_heading(studio: "Studio", face: "Face", tail: str, width: float) -> s
     from ..draw.text import cut_to_width
 
     bold = studio.fonts.name("Body", bold=True)
-    return cut_to_width(f"{studio.game.title}: {face.component.name}", bold, 10, width - stringWidth(tail, bold, 10),
-                        least=3) + tail
+    return cut_to_width(heading, bold, 10, width - stringWidth(tail, bold, 10), least=3) + tail
+
+
+def _heading_in_font(studio: "Studio", face: "Face", plan: Plan) -> str:
+    """A deck's proof pages' heading, the game's title and the deck's name (at most MAX_LABEL characters), with
+    each character the Body font's bold style has no glyph for printed as '?', noted in `plan` as a warning at the
+    title or name holding it: validate checks them in the footers' regular style only, and a bold style lacking
+    one printed nothing in its place ('Łódź Cards' read 'Łód Cards' in a bold font without 'ź'), exit 0."""
+    from ..draw.fonts import unmapped_message
+
+    meta, spec = studio.game.meta, face.component.spec
+    heading = f"{studio.game.title}: {face.component.name}"[:MAX_LABEL]
+    while (missing := studio.fonts.unmapped(heading, "Body", bold=True)) is not None:
+        mark = meta.mark_of("title") if missing in studio.game.title else spec.mark_of("name")
+        plan.notes.append((unmapped_message(missing, "Body") + f" (its bold style lacks it: the proof of "
+                           f"{named(face.component.id)} prints it in its pages' heading as '?')", mark))
+        heading = heading.replace(missing, "?")
+    return heading
 
 
 # characters of a label read at most: far more than a line beneath a card holds at 7 pt (cut to its width after),
