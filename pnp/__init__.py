@@ -1,9 +1,12 @@
 """pnp: turn a game's YAML card databases into validated, print-ready PDFs."""
 
+import contextlib
 import mimetypes
 import os
 import signal
 import sys
+import threading
+import time
 import types
 
 __version__ = "0.1.0"
@@ -123,7 +126,36 @@ def _terminated(signum: int, frame: types.FrameType | None) -> None:
         signal.signal(signum, signal.SIG_DFL)
         os.kill(os.getpid(), signum)
         return
+    _INTERRUPTED_BY[0] = signum
     raise KeyboardInterrupt
+
+
+_INTERRUPTED_BY = [int(signal.SIGINT)]  # the signal whose handler raised the last KeyboardInterrupt
+
+
+def _interrupt_not_lost(unraisable: "sys.UnraisableHookArgs") -> None:
+    """A Ctrl-C, SIGTERM or SIGHUP that came while a finalizer ran (an object's __del__, a weak reference's
+    callback: a regex's, an import lock's) raised its KeyboardInterrupt where Python can only print it: it printed
+    'Exception ignored ... Traceback ... KeyboardInterrupt' and the command went on to its end, exit 0, as if never
+    stopped. The signal is sent again instead, to be raised where the command runs (its clean-up, Aborted!): sent
+    from another thread a moment later, as sent from this one it is raised in this hook, where it is lost again."""
+    if (unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt)
+            and threading.current_thread() is threading.main_thread()):
+        import _thread
+
+        signum, _INTERRUPTED_BY[0] = _INTERRUPTED_BY[0], int(signal.SIGINT)
+        with contextlib.suppress(RuntimeError):  # (Python exiting: no thread starts, and nothing is left to stop)
+            _thread.start_new_thread(_send_again, (threading.main_thread().ident, signum))
+        return
+    sys.__unraisablehook__(unraisable)
+
+
+def _send_again(thread: int | None, signum: int) -> None:
+    """The signal sent to the main thread once its finalizer has returned (a real signal, not interrupt_main: it
+    also ends a wait in a system call)."""
+    time.sleep(0.02)
+    if thread is not None:
+        signal.pthread_kill(thread, signum)
 
 
 def ready_for_interrupts() -> None:
@@ -132,6 +164,7 @@ def ready_for_interrupts() -> None:
     if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     _MAIN_PROCESS[0] = os.getpid()
+    sys.unraisablehook = _interrupt_not_lost
     for name in ("SIGTERM", "SIGHUP"):
         number = getattr(signal, name, None)
         if number is not None and signal.getsignal(number) == signal.SIG_DFL:

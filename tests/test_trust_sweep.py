@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -149,6 +150,27 @@ def test_sigterm_and_sighup_end_a_command_as_ctrl_c_does(name):
            "time.sleep(30)"
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert "KeyboardInterrupt" in result.stderr
+
+
+def test_an_interrupt_raised_in_a_finalizer_is_delivered_again_not_printed_and_lost(monkeypatch, capsys):
+    """SIGTERM during a regex's __del__ printed 'Exception ignored ... KeyboardInterrupt' and validate ended 0."""
+    import signal
+
+    import pnp
+
+    class Finalized:
+        def __del__(self) -> None:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(sys, "unraisablehook", pnp._interrupt_not_lost)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            Finalized()
+            time.sleep(5)  # (the signal, sent again a moment later, ends it)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert "Exception ignored" not in capsys.readouterr().err
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full, a disk always full")
