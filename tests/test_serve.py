@@ -1220,15 +1220,17 @@ def _served(mini):
             process.kill()
 
 
-def test_ctrl_c_stops_the_server_cleanly(mini):
+@pytest.mark.parametrize("first", ["SIGINT", "SIGHUP"])
+def test_ctrl_c_stops_the_server_cleanly(mini, first):
     """Ctrl-C pressed twice, as an impatient user does (the other Ctrl-C tests press it once): the second
     cancelled the app's lifespan as it ended, and uvicorn printed its traceback ('ERROR: Traceback ...
-    CancelledError')."""
+    CancelledError'). The terminal closed (SIGHUP) then Ctrl-C: SIGHUP broke out of the event loop unstopped,
+    and the Ctrl-C ended pnp killed by SIGINT (exit -2)."""
     with _served(mini) as (process, line):
         assert line.startswith("pnp serve: http://127.0.0.1:"), line
         url = line.split()[2]
         wait_for(lambda: json.loads(_get(url, "/g/mini/state.json")[1])["generation"] >= 1, timeout=20)
-        process.send_signal(signal.SIGINT)
+        process.send_signal(getattr(signal, first))
         time.sleep(0.01)  # (the first has begun the stop)
         process.send_signal(signal.SIGINT)
         process.wait(timeout=10)
@@ -1236,6 +1238,17 @@ def test_ctrl_c_stops_the_server_cleanly(mini):
     assert process.returncode == 0, err
     assert "Traceback" not in err
     assert " mini: valid (" in out  # each check of the game is said in the terminal
+
+
+def test_ctrl_c_as_the_preview_starts_stops_it(mini):
+    """Ctrl-C as the event loop started landed in asyncio's own handler, which cancels the server's task, and
+    uvicorn's start swallowed the cancellation: the preview ran on, the Ctrl-C lost."""
+    with _served(mini) as (process, line):
+        assert line.startswith("pnp serve: http://127.0.0.1:"), line
+        process.send_signal(signal.SIGINT)  # (the line is said just before the loop starts)
+        process.wait(timeout=10)
+    out, err = process.communicate()
+    assert process.returncode == 0 and "Traceback" not in err, err
 
 
 def test_ctrl_c_with_a_page_open_ends_its_event_stream(mini):

@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import re
+import signal
 import sys
 import threading
 import time
@@ -922,6 +923,33 @@ def _stopping_server(base: "type[uvicorn.Server]") -> "type[uvicorn.Server]":
             self.config.app.state.hub.end_streams()
             await super().shutdown(sockets)
 
+        taken = False  # the stopping signals are this server's (capture_signals, around the whole run)
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            """Ctrl-C, SIGTERM and SIGHUP (the terminal closed) stop the preview, from before its event loop
+            starts till after it ends (serve takes them around run; uvicorn's own taking within is then
+            nothing). uvicorn took Ctrl-C and SIGTERM inside the loop only: a Ctrl-C as the loop started landed
+            in asyncio's handler, which cancels the task, and the cancellation was swallowed as uvicorn started:
+            the preview ran on, Ctrl-C lost. pnp's SIGHUP raised KeyboardInterrupt inside the loop, which broke
+            out of it unstopped, leaving asyncio's handler in place: a Ctrl-C a moment later ended pnp killed by
+            SIGINT (exit -2). Nor is a signal raised again once stopped (uvicorn does, for its caller): it asked
+            for this stop, which is done (exit 0, as for Ctrl-C)."""
+            if self.taken or threading.current_thread() is not threading.main_thread():
+                yield
+                return
+            numbers = [number for name in ("SIGINT", "SIGTERM", "SIGHUP")
+                       if (number := getattr(signal, name, None)) is not None
+                       and signal.getsignal(number) not in (signal.SIG_IGN, None)]  # (nohup's SIGHUP stays ignored)
+            before = {number: signal.signal(number, self.handle_exit) for number in numbers}
+            self.taken = True
+            try:
+                yield
+            finally:
+                self.taken = False
+                for number, handler in before.items():
+                    signal.signal(number, handler)
+
     return cast("type[uvicorn.Server]", Stopping)
 
 
@@ -932,9 +960,10 @@ def serve(project: "Project", games: Iterable[str], host: str = "127.0.0.1", por
     create_app's."""
     running, sock, url = server(project, games, host, port, lambda game, state: print(summary(game, state),
                                                                                        flush=True), allow_hosts)
-    if on_ready:
-        on_ready(url, exposure(host, sock.getsockname()[0]))
     try:
-        running.run(sockets=[sock])
-    except KeyboardInterrupt:  # uvicorn stopped cleanly, then raises Ctrl-C again for the caller: done
+        with running.capture_signals():  # (before asyncio's own Ctrl-C handler: see capture_signals)
+            if on_ready:  # (a Ctrl-C once the URL is said stops the preview as any later one does)
+                on_ready(url, exposure(host, sock.getsockname()[0]))
+            running.run(sockets=[sock])
+    except KeyboardInterrupt:  # (SIGTERM or SIGHUP as Python exits the loop, after the handlers are given back)
         pass
