@@ -696,6 +696,22 @@ def test_markdown_past_the_blocks_is_read_no_further(blocks, monkeypatch):
     assert len(tokens) < 3 * book.MAX_BLOCKS  # (each item read: five tokens a block)
 
 
+def test_pictures_past_the_books_limit_are_refused_at_the_line_of_the_first_too_many(monkeypatch):
+    """A picture named by reference is six characters ('![][r]'): 150,000 of them, a template of 944 bytes,
+    took 19 s to validate and 48 s to build. The book reads one past MAX_PICTURES (one in another's caption
+    counted) and refuses it at its line; the rest of its paragraph, and every later '![', is text, unread."""
+    from pnp.draw import book
+
+    monkeypatch.setattr(book, "MAX_PICTURES", 20)
+    fits = "[r]: component:deck/a\n\n" + "\n\n".join(["![][r] ![a ![b](x)](y)"] * 6)  # 18 pictures
+    assert book._too_many_blocks(book.parse(fits)) is None
+    markdown = fits + "\n\n![][r] ![][r]\n![][r] ![][r]\n\n" + "![][r]" * 5000
+    tokens = book.parse(markdown)
+    refused = book._too_many_blocks(tokens)
+    assert refused is not None and refused.line == 16  # the 21st picture: the paragraph's second line
+    assert sum(book._pictures_within(t.children or []) for t in tokens if t.type == "inline") == 21
+
+
 def test_brackets_read_in_the_whole_book_are_held_to_its_allowance():
     """Paragraphs each with its '[' open over just under MAX_OPEN_BRACKETS characters, 1,000,000 characters of
     them, took 11 s to validate: the book reads at most MAX_BOOK_OPEN_BRACKETS in all, and refuses the paragraph

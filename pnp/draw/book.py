@@ -17,6 +17,7 @@ from markdown_it.rules_block.table import escapedSplit, table
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.rules_inline import emphasis
+from markdown_it.rules_inline.image import image
 from markdown_it.token import Token
 from reportlab.lib import colors
 from reportlab.lib.colors import Color
@@ -87,6 +88,10 @@ MAX_INLINE_CHARS, MAX_OPEN_BRACKETS = 20_000, 200_000
 # of real text (terms and links in every paragraph) about 60,000
 MAX_BOOK_OPEN_BRACKETS = 1_000_000
 MAX_TABLE_ROWS = 1000  # ReportLab splits a table across pages in time growing with the square of its rows
+# pictures (`![...](...)`) in the whole book: each is looked up, measured, checked and drawn apart, about 0.4 ms
+# of a build, and a reference (`![][r]`) is six characters: 150,000 of them, a template of 944 bytes, took 19 s to
+# validate and 48 s to build. The shipped rulebooks show 6-18; 2,000 add about a second
+MAX_PICTURES = 2000
 
 Entry = tuple[int, str, int]  # a heading the contents list: (level, text, page)
 Image = tuple[str, str, str]  # a picture the Markdown shows: (src, caption, title)
@@ -135,7 +140,40 @@ def _too_many_blocks(tokens: "Parsed") -> "BookError | None":
             first_too_many = counted[limit]
             return BookError(f"the rulebook holds more than {limit:,} {what}; split it",
                              line=first_too_many + 1 if first_too_many >= 0 else None)
+    return _too_many_pictures(tokens)
+
+
+def _too_many_pictures(tokens: list[Token]) -> "BookError | None":
+    """The error for Markdown showing more than MAX_PICTURES pictures, at the line of the one past the limit
+    (a picture in another's caption counted too); None when there are not so many."""
+    shown = 0
+    for block in tokens:
+        if block.type != "inline":
+            continue
+        pictures = _pictures_within(block.children or [])
+        if shown + pictures > MAX_PICTURES:
+            past = MAX_PICTURES - shown  # the paragraph's picture (0-based) past the limit, as it is typed
+            starts = [m.start() for m in _PICTURE_START.finditer(block.content)]
+            line = block.map[0] + 1 if block.map else None
+            if line is not None and past < len(starts):
+                line += block.content.count("\n", 0, starts[past])
+            return BookError(f"the rulebook shows more than {MAX_PICTURES:,} pictures; each is drawn apart, and "
+                             "so many would take minutes to build: split it, or print them as a sheet of cards",
+                             line=line)
+        shown += pictures
     return None
+
+
+def _pictures_within(children: list[Token]) -> int:
+    """How many pictures inline tokens show, those in a picture's caption (or a link's text) counted too."""
+    count = 0
+    stack = [children]
+    while stack:
+        for child in stack.pop():
+            count += child.type == "image"
+            if child.children:
+                stack.append(child.children)
+    return count
 
 
 def _block_lines(opened: list[Token], parsed: "Parsed | None" = None) -> list[int]:
@@ -233,6 +271,7 @@ def parse(markdown: str) -> Parsed:
     markdown_parser.validateLink = _any_link  # type: ignore[method-assign]
     markdown_parser.normalizeLink = _as_typed  # type: ignore[method-assign]
     markdown_parser.inline.ruler.before("link", "term", _term)
+    markdown_parser.inline.ruler.at("image", _image_counted)
     markdown_parser.block.ruler.before("table", "past_the_blocks", _past_the_blocks)
     markdown_parser.block.ruler.at("table", _table_within_blocks, {"alt": ["paragraph", "reference"]})
     markdown_parser.block.ruler.at("reference", _reference_counted)
@@ -414,6 +453,27 @@ def _term(state: StateInline, silent: bool) -> bool:
         state.push("term", "", 0).content = found.group(1)
     state.pos = found.end()
     return True
+
+
+_PICTURES_READ = "pnp: pictures read"  # the parse's env: how many pictures it has read (_image_counted)
+
+
+def _image_counted(state: StateInline, silent: bool) -> bool:
+    """markdown-it's picture, read only up to one past MAX_PICTURES (to be refused at its line: see
+    _too_many_pictures); from a '![' after it its paragraph's rest is text, read no further (the book is refused).
+    Reading 150,000 pictures took markdown-it 6 s of the 19; '![][r]' read as '![' and a link took longer still."""
+    shown = state.env.get(_PICTURES_READ, 0)
+    if shown > MAX_PICTURES:
+        if not state.src.startswith("![", state.pos):
+            return False
+        if not silent:
+            state.pending += state.src[state.pos:state.posMax]
+        state.pos = state.posMax
+        return True
+    found = image(state, silent)
+    if found and not silent:  # (counted after those in its caption, which image() has read and counted)
+        state.env[_PICTURES_READ] = state.env.get(_PICTURES_READ, 0) + 1
+    return found
 
 
 _UNDERSCORES = re.compile(r"_+")
