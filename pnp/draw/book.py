@@ -92,6 +92,11 @@ MAX_TABLE_ROWS = 1000  # ReportLab splits a table across pages in time growing w
 # of a build, and a reference (`![][r]`) is six characters: 150,000 of them, a template of 944 bytes, took 19 s to
 # validate and 48 s to build. The shipped rulebooks show 6-18; 2,000 add about a second
 MAX_PICTURES = 2000
+# pieces of text the Markdown reads in the whole book (words between markup, each '*' and '**', term, link, code
+# span, entity, picture): the book walks each about a dozen times. '*a* ' written 125,000 times (its 1,000,000
+# characters, 495,000 pieces) took 18.6 s and 290 MB to build where as many characters of words took 5.6 s; the
+# shipped rulebooks read about one piece per 35 characters (1,000,000 characters of them, about 30,000)
+MAX_INLINE_PIECES = 100_000
 
 Entry = tuple[int, str, int]  # a heading the contents list: (level, text, page)
 Image = tuple[str, str, str]  # a picture the Markdown shows: (src, caption, title)
@@ -140,7 +145,22 @@ def _too_many_blocks(tokens: "Parsed") -> "BookError | None":
             first_too_many = counted[limit]
             return BookError(f"the rulebook holds more than {limit:,} {what}; split it",
                              line=first_too_many + 1 if first_too_many >= 0 else None)
-    return _too_many_pictures(tokens)
+    return _too_many_pictures(tokens) or _too_many_pieces(tokens)
+
+
+def _too_many_pieces(tokens: list[Token]) -> "BookError | None":
+    """The error for Markdown read as more than MAX_INLINE_PIECES pieces of text, at the line of the paragraph
+    (heading, cell) past the limit; None when there are not so many."""
+    read = 0
+    for block in tokens:
+        if block.type == "inline":
+            read += _pieces_within(block.children or [])
+            if read > MAX_INLINE_PIECES:
+                return BookError(f"the rulebook is read as more than {MAX_INLINE_PIECES:,} pieces of text (words "
+                                 "between markup, each '*', term, link, picture...), more than a rulebook of "
+                                 "1,000,000 characters of words holds: split it, or write less markup",
+                                 line=block.map[0] + 1 if block.map else None)
+    return None
 
 
 def _too_many_pictures(tokens: list[Token]) -> "BookError | None":
@@ -166,11 +186,29 @@ def _too_many_pictures(tokens: list[Token]) -> "BookError | None":
 
 def _pictures_within(children: list[Token]) -> int:
     """How many pictures inline tokens show, those in a picture's caption (or a link's text) counted too."""
+    return _pieces_within(children, "image")
+
+
+def _unread_past_the_pieces(state: StateCore) -> None:
+    """The blocks after the one whose pieces of text pass MAX_INLINE_PIECES read as none: the book refuses it
+    (_too_many_pieces), and each of the book's walks over them (its pictures, icons, words) took seconds more."""
+    read = 0
+    for block in state.tokens:
+        if block.type != "inline":
+            continue
+        if read > MAX_INLINE_PIECES:
+            block.children = []
+        else:
+            read += _pieces_within(block.children or [])
+
+
+def _pieces_within(children: list[Token], kind: str | None = None) -> int:
+    """How many inline tokens (of type `kind`, or all) `children` hold, those in a picture's caption too."""
     count = 0
     stack = [children]
     while stack:
         for child in stack.pop():
-            count += child.type == "image"
+            count += kind is None or child.type == kind
             if child.children:
                 stack.append(child.children)
     return count
@@ -280,6 +318,7 @@ def parse(markdown: str) -> Parsed:
     markdown_parser.inline.ruler.before("emphasis", "stars_placed", _stars_placed)
     markdown_parser.inline.ruler2.after("balance_pairs", "stars_unclosed", _stars_unclosed)
     markdown_parser.core.ruler.before("inline", "too_long", _unread_if_too_long)
+    markdown_parser.core.ruler.after("inline", "pieces_counted", _unread_past_the_pieces)
     markdown_parser.core.ruler.push("addresses_as_typed", _addresses_as_typed)
     markdown_parser.core.ruler.push("emphasis_once", _emphasis_once)
     env: dict[str, Any] = {}
