@@ -727,16 +727,18 @@ def test_pieces_of_text_past_the_books_limit_are_refused_at_their_paragraph_and_
     assert [len(t.children or []) for t in tokens if t.type == "inline"][2:5] == [39, 0, 0]
 
 
-def test_table_rows_past_the_books_limit_are_refused_at_the_first_too_many(monkeypatch):
-    """Seven tables of 990 one-column rows (13,860 blocks, under MAX_BLOCKS) took 11.3 s to build: a table row is
-    the costliest block, and the book holds MAX_BOOK_TABLE_ROWS of them in all, a header's counted."""
+def test_costly_blocks_past_the_books_limit_are_refused_at_the_first_too_many(monkeypatch):
+    """Seven tables of 990 one-column rows (13,860 blocks, under MAX_BLOCKS) took 11.3 s to build, 7,000 list
+    items 13.3 s, 7,000 tips 12.6 s: the book holds MAX_COSTLY_BLOCKS of them together, a header's row counted."""
     from pnp.draw import book
 
-    monkeypatch.setattr(book, "MAX_BOOK_TABLE_ROWS", 5)
+    monkeypatch.setattr(book, "MAX_COSTLY_BLOCKS", 5)
     table = "| a |\n|---|\n| 1 |\n| 2 |"  # three rows
-    assert book._too_many_blocks(book.parse(table)) is None
+    assert book._too_many_blocks(book.parse(table + "\n\npara\n\npara")) is None
     refused = book._too_many_blocks(book.parse(table + "\n\n" + table))
     assert refused is not None and refused.line == 9 and "table rows" in refused.message
+    refused = book._too_many_blocks(book.parse(table + "\n\n- a\n- b\n\n> tip"))
+    assert refused is not None and refused.line == 9  # the tip: the sixth
 
 
 def test_brackets_read_in_the_whole_book_are_held_to_its_allowance():

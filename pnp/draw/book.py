@@ -88,10 +88,12 @@ MAX_INLINE_CHARS, MAX_OPEN_BRACKETS = 20_000, 200_000
 # of real text (terms and links in every paragraph) about 60,000
 MAX_BOOK_OPEN_BRACKETS = 1_000_000
 MAX_TABLE_ROWS = 1000  # ReportLab splits a table across pages in time growing with the square of its rows
-# table rows in the whole book, the costliest blocks to set (about 1.1 ms each to build): seven tables of 990 rows
-# of one column (each row a block, each cell another: 13,860 of the 15,000 blocks) took 11.3 s to build, 70 of
-# 99 rows 10.3 s
-MAX_BOOK_TABLE_ROWS = 4000
+# table rows, list items and tips in the whole book together, the costliest blocks to set (1.1-1.8 ms each to
+# build, a paragraph about 0.6): seven tables of 990 rows of one column (13,860 of the 15,000 blocks) took 11.3 s
+# to build, 7,000 list items 13.3 s, 7,000 tips 12.6 s. The shipped rulebooks hold 56-118 (a quarter of their
+# blocks; a 240-page campaign book's 7,400 blocks about 1,900)
+MAX_COSTLY_BLOCKS = 3500
+_COSTLY_BLOCKS = ("tr_open", "list_item_open", "blockquote_open")
 # pictures (`![...](...)`) in the whole book: each is looked up, measured, checked and drawn apart, about 0.4 ms
 # of a build, and a reference (`![][r]`) is six characters: 150,000 of them, a template of 944 bytes, took 19 s to
 # validate and 48 s to build. The shipped rulebooks show 6-18; 2,000 add about a second
@@ -139,14 +141,15 @@ def _too_many_blocks(tokens: "Parsed") -> "BookError | None":
     # a rule (---) is a block of its own, with no closing token: 29,000 of them took 14 s to set
     opened = [t for t in tokens if _opens_a_block(t)]
     headings = [t for t in opened if t.type == "heading_open"]
-    rows = [t for t in opened if t.type == "tr_open"]
+    costly = [t for t in opened if t.type in _COSTLY_BLOCKS]
     # said as counted: a one-column table of 3,001 rows was refused as more than 6,000 'table cells', its rows
     # (and its head and body) counted without a word
     for counted, limit, what in ((_block_lines(opened, tokens), MAX_BLOCKS,
                                   "blocks (headings, paragraphs, quotes, lists and each of their items, tables and "
                                   "each of their rows and cells, rules (---), link targets ('[name]: src'))"),
                                  (_block_lines(headings), MAX_HEADINGS, "headings (the contents list each)"),
-                                 (_block_lines(rows), MAX_BOOK_TABLE_ROWS, "table rows in all")):
+                                 (_block_lines(costly), MAX_COSTLY_BLOCKS,
+                                  "table rows, list items and tips (`>`) together")):
         if len(counted) > limit:
             first_too_many = counted[limit]
             return BookError(f"the rulebook holds more than {limit:,} {what}; split it",
