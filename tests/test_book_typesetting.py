@@ -696,6 +696,51 @@ def test_markdown_past_the_blocks_is_read_no_further(blocks, monkeypatch):
     assert len(tokens) < 3 * book.MAX_BLOCKS  # (each item read: five tokens a block)
 
 
+def test_pictures_past_the_books_limit_are_refused_at_the_line_of_the_first_too_many(monkeypatch):
+    """A picture named by reference is six characters ('![][r]'): 150,000 of them, a template of 944 bytes,
+    took 19 s to validate and 48 s to build. The book reads one past MAX_PICTURES (one in another's caption
+    counted) and refuses it at its line; the rest of its paragraph, and every later '![', is text, unread."""
+    from pnp.draw import book
+
+    monkeypatch.setattr(book, "MAX_PICTURES", 20)
+    fits = "[r]: component:deck/a\n\n" + "\n\n".join(["![][r] ![a ![b](x)](y)"] * 6)  # 18 pictures
+    assert book._too_many_blocks(book.parse(fits)) is None
+    markdown = fits + "\n\n![][r] ![][r]\n![][r] ![][r]\n\n" + "![][r]" * 5000
+    tokens = book.parse(markdown)
+    refused = book._too_many_blocks(tokens)
+    assert refused is not None and refused.line == 16  # the 21st picture: the paragraph's second line
+    assert sum(book._pictures_within(t.children or []) for t in tokens if t.type == "inline") == 21
+
+
+def test_pieces_of_text_past_the_books_limit_are_refused_at_their_paragraph_and_the_rest_unread(monkeypatch):
+    """'*a* ' written 125,000 times (1,000,000 characters, 495,000 pieces of text) took 18.6 s to build where as
+    many characters of words took 5.6 s: the book refuses the paragraph past MAX_INLINE_PIECES at its line, and
+    reads the paragraphs after it as none."""
+    from pnp.draw import book
+
+    monkeypatch.setattr(book, "MAX_INLINE_PIECES", 100)
+    words = "\n\n".join(["plain words " * 50] * 90)  # a piece a paragraph: 90
+    assert book._too_many_blocks(book.parse(words)) is None
+    tokens = book.parse("\n\n".join(["*a* " * 10] * 50))  # 39 pieces a paragraph: the third is past
+    refused = book._too_many_blocks(tokens)
+    assert refused is not None and refused.line == 5
+    assert [len(t.children or []) for t in tokens if t.type == "inline"][2:5] == [39, 0, 0]
+
+
+def test_costly_blocks_past_the_books_limit_are_refused_at_the_first_too_many(monkeypatch):
+    """Seven tables of 990 one-column rows (13,860 blocks, under MAX_BLOCKS) took 11.3 s to build, 7,000 list
+    items 13.3 s, 7,000 tips 12.6 s: the book holds MAX_COSTLY_BLOCKS of them together, a header's row counted."""
+    from pnp.draw import book
+
+    monkeypatch.setattr(book, "MAX_COSTLY_BLOCKS", 5)
+    table = "| a |\n|---|\n| 1 |\n| 2 |"  # three rows
+    assert book._too_many_blocks(book.parse(table + "\n\npara\n\npara")) is None
+    refused = book._too_many_blocks(book.parse(table + "\n\n" + table))
+    assert refused is not None and refused.line == 9 and "table rows" in refused.message
+    refused = book._too_many_blocks(book.parse(table + "\n\n- a\n- b\n\n> tip"))
+    assert refused is not None and refused.line == 9  # the tip: the sixth
+
+
 def test_brackets_read_in_the_whole_book_are_held_to_its_allowance():
     """Paragraphs each with its '[' open over just under MAX_OPEN_BRACKETS characters, 1,000,000 characters of
     them, took 11 s to validate: the book reads at most MAX_BOOK_OPEN_BRACKETS in all, and refuses the paragraph

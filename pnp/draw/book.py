@@ -17,6 +17,7 @@ from markdown_it.rules_block.table import escapedSplit, table
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.rules_inline import emphasis
+from markdown_it.rules_inline.image import image
 from markdown_it.token import Token
 from reportlab.lib import colors
 from reportlab.lib.colors import Color
@@ -87,6 +88,21 @@ MAX_INLINE_CHARS, MAX_OPEN_BRACKETS = 20_000, 200_000
 # of real text (terms and links in every paragraph) about 60,000
 MAX_BOOK_OPEN_BRACKETS = 1_000_000
 MAX_TABLE_ROWS = 1000  # ReportLab splits a table across pages in time growing with the square of its rows
+# table rows, list items and tips in the whole book together, the costliest blocks to set (1.1-1.8 ms each to
+# build, a paragraph about 0.6): seven tables of 990 rows of one column (13,860 of the 15,000 blocks) took 11.3 s
+# to build, 7,000 list items 13.3 s, 7,000 tips 12.6 s. The shipped rulebooks hold 56-118 (a quarter of their
+# blocks; a 240-page campaign book's 7,400 blocks about 1,900)
+MAX_COSTLY_BLOCKS = 3500
+_COSTLY_BLOCKS = ("tr_open", "list_item_open", "blockquote_open")
+# pictures (`![...](...)`) in the whole book: each is looked up, measured, checked and drawn apart, about 0.4 ms
+# of a build, and a reference (`![][r]`) is six characters: 150,000 of them, a template of 944 bytes, took 19 s to
+# validate and 48 s to build. The shipped rulebooks show 6-18; 2,000 add about a second
+MAX_PICTURES = 2000
+# pieces of text the Markdown reads in the whole book (words between markup, each '*' and '**', term, link, code
+# span, entity, picture): the book walks each about a dozen times. '*a* ' written 125,000 times (its 1,000,000
+# characters, 495,000 pieces) took 18.6 s and 290 MB to build where as many characters of words took 5.6 s; the
+# shipped rulebooks read about one piece per 35 characters (1,000,000 characters of them, about 30,000)
+MAX_INLINE_PIECES = 100_000
 
 Entry = tuple[int, str, int]  # a heading the contents list: (level, text, page)
 Image = tuple[str, str, str]  # a picture the Markdown shows: (src, caption, title)
@@ -125,17 +141,86 @@ def _too_many_blocks(tokens: "Parsed") -> "BookError | None":
     # a rule (---) is a block of its own, with no closing token: 29,000 of them took 14 s to set
     opened = [t for t in tokens if _opens_a_block(t)]
     headings = [t for t in opened if t.type == "heading_open"]
+    costly = [t for t in opened if t.type in _COSTLY_BLOCKS]
     # said as counted: a one-column table of 3,001 rows was refused as more than 6,000 'table cells', its rows
     # (and its head and body) counted without a word
     for counted, limit, what in ((_block_lines(opened, tokens), MAX_BLOCKS,
                                   "blocks (headings, paragraphs, quotes, lists and each of their items, tables and "
                                   "each of their rows and cells, rules (---), link targets ('[name]: src'))"),
-                                 (_block_lines(headings), MAX_HEADINGS, "headings (the contents list each)")):
+                                 (_block_lines(headings), MAX_HEADINGS, "headings (the contents list each)"),
+                                 (_block_lines(costly), MAX_COSTLY_BLOCKS,
+                                  "table rows, list items and tips (`>`) together")):
         if len(counted) > limit:
             first_too_many = counted[limit]
             return BookError(f"the rulebook holds more than {limit:,} {what}; split it",
                              line=first_too_many + 1 if first_too_many >= 0 else None)
+    return _too_many_pictures(tokens) or _too_many_pieces(tokens)
+
+
+def _too_many_pieces(tokens: list[Token]) -> "BookError | None":
+    """The error for Markdown read as more than MAX_INLINE_PIECES pieces of text, at the line of the paragraph
+    (heading, cell) past the limit; None when there are not so many."""
+    read = 0
+    for block in tokens:
+        if block.type == "inline":
+            read += _pieces_within(block.children or [])
+            if read > MAX_INLINE_PIECES:
+                return BookError(f"the rulebook is read as more than {MAX_INLINE_PIECES:,} pieces of text (words "
+                                 "between markup, each '*', term, link, picture...), more than a rulebook of "
+                                 "1,000,000 characters of words holds: split it, or write less markup",
+                                 line=block.map[0] + 1 if block.map else None)
     return None
+
+
+def _too_many_pictures(tokens: list[Token]) -> "BookError | None":
+    """The error for Markdown showing more than MAX_PICTURES pictures, at the line of the one past the limit
+    (a picture in another's caption counted too); None when there are not so many."""
+    shown = 0
+    for block in tokens:
+        if block.type != "inline":
+            continue
+        pictures = _pictures_within(block.children or [])
+        if shown + pictures > MAX_PICTURES:
+            past = MAX_PICTURES - shown  # the paragraph's picture (0-based) past the limit, as it is typed
+            starts = [m.start() for m in _PICTURE_START.finditer(block.content)]
+            line = block.map[0] + 1 if block.map else None
+            if line is not None and past < len(starts):
+                line += block.content.count("\n", 0, starts[past])
+            return BookError(f"the rulebook shows more than {MAX_PICTURES:,} pictures; each is drawn apart, and "
+                             "so many would take minutes to build: split it, or print them as a sheet of cards",
+                             line=line)
+        shown += pictures
+    return None
+
+
+def _pictures_within(children: list[Token]) -> int:
+    """How many pictures inline tokens show, those in a picture's caption (or a link's text) counted too."""
+    return _pieces_within(children, "image")
+
+
+def _unread_past_the_pieces(state: StateCore) -> None:
+    """The blocks after the one whose pieces of text pass MAX_INLINE_PIECES read as none: the book refuses it
+    (_too_many_pieces), and each of the book's walks over them (its pictures, icons, words) took seconds more."""
+    read = 0
+    for block in state.tokens:
+        if block.type != "inline":
+            continue
+        if read > MAX_INLINE_PIECES:
+            block.children = []
+        else:
+            read += _pieces_within(block.children or [])
+
+
+def _pieces_within(children: list[Token], kind: str | None = None) -> int:
+    """How many inline tokens (of type `kind`, or all) `children` hold, those in a picture's caption too."""
+    count = 0
+    stack = [children]
+    while stack:
+        for child in stack.pop():
+            count += kind is None or child.type == kind
+            if child.children:
+                stack.append(child.children)
+    return count
 
 
 def _block_lines(opened: list[Token], parsed: "Parsed | None" = None) -> list[int]:
@@ -233,6 +318,7 @@ def parse(markdown: str) -> Parsed:
     markdown_parser.validateLink = _any_link  # type: ignore[method-assign]
     markdown_parser.normalizeLink = _as_typed  # type: ignore[method-assign]
     markdown_parser.inline.ruler.before("link", "term", _term)
+    markdown_parser.inline.ruler.at("image", _image_counted)
     markdown_parser.block.ruler.before("table", "past_the_blocks", _past_the_blocks)
     markdown_parser.block.ruler.at("table", _table_within_blocks, {"alt": ["paragraph", "reference"]})
     markdown_parser.block.ruler.at("reference", _reference_counted)
@@ -241,6 +327,7 @@ def parse(markdown: str) -> Parsed:
     markdown_parser.inline.ruler.before("emphasis", "stars_placed", _stars_placed)
     markdown_parser.inline.ruler2.after("balance_pairs", "stars_unclosed", _stars_unclosed)
     markdown_parser.core.ruler.before("inline", "too_long", _unread_if_too_long)
+    markdown_parser.core.ruler.after("inline", "pieces_counted", _unread_past_the_pieces)
     markdown_parser.core.ruler.push("addresses_as_typed", _addresses_as_typed)
     markdown_parser.core.ruler.push("emphasis_once", _emphasis_once)
     env: dict[str, Any] = {}
@@ -414,6 +501,27 @@ def _term(state: StateInline, silent: bool) -> bool:
         state.push("term", "", 0).content = found.group(1)
     state.pos = found.end()
     return True
+
+
+_PICTURES_READ = "pnp: pictures read"  # the parse's env: how many pictures it has read (_image_counted)
+
+
+def _image_counted(state: StateInline, silent: bool) -> bool:
+    """markdown-it's picture, read only up to one past MAX_PICTURES (to be refused at its line: see
+    _too_many_pictures); from a '![' after it its paragraph's rest is text, read no further (the book is refused).
+    Reading 150,000 pictures took markdown-it 6 s of the 19; '![][r]' read as '![' and a link took longer still."""
+    shown = state.env.get(_PICTURES_READ, 0)
+    if shown > MAX_PICTURES:
+        if not state.src.startswith("![", state.pos):
+            return False
+        if not silent:
+            state.pending += state.src[state.pos:state.posMax]
+        state.pos = state.posMax
+        return True
+    found = image(state, silent)
+    if found and not silent:  # (counted after those in its caption, which image() has read and counted)
+        state.env[_PICTURES_READ] = state.env.get(_PICTURES_READ, 0) + 1
+    return found
 
 
 _UNDERSCORES = re.compile(r"_+")
