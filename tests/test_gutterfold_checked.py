@@ -39,3 +39,20 @@ def test_a_gutterfold_kit_prints_what_does_not_fit_half_a_page_front_then_back_f
         fronts = {tuple(sorted((round(width - x, 1), round(y, 1)) for x, y in s)) for s in page_geometry(front)[0]}
         backs = {tuple(sorted((round(x, 1), round(y, 1)) for x, y in s)) for s in page_geometry(back)[0]}
         assert fronts and fronts == backs
+
+
+def test_a_duplex_offset_that_sends_cards_off_their_sheets_is_said_at_their_size(tmp_path):
+    """Cards that fit a sheet leave it when --duplex-offset widens its margins: each is then printed on a page of
+    its own with its back to glue on, not moved by the offset. It was said nowhere (exit 0), and a back printed
+    double-sided lay the offset away from its front; now a warning at the layout's size says it."""
+    from pnp.check import validate
+    from pnp.project import find
+    from pnp.report import Report
+    from pnp.units import MM, PrintOptions
+
+    root = make_project(tmp_path / "proj", case={
+        "replace": {f"layouts/mini/{name}.yaml": [["size: poker\n", "size: [190mm, 255mm]\n"]] for name in ("card", "back")}})
+    report = Report(root)
+    validate(find(root), "mini", report, PrintOptions(duplex_offset=(5 * MM, 5 * MM)))
+    said = [str(w) for w in report.warnings if "--duplex-offset" in str(w)]
+    assert len(said) == 1 and "layouts/mini/card.yaml:1:7" in said[0] and "glued on" in said[0], said
