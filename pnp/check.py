@@ -34,7 +34,7 @@ from .model.tables import table_enums
 from .printables import Studio, marked_key
 from .products import KINDS, component_keys
 from .products.rulebook import credit_problems
-from .products.sheets import unfolded, unfolded_message
+from .products.sheets import offset_tiled, offset_tiled_message, unfolded, unfolded_message
 from .project import named_alike, on_another_machine, present, thaw
 from .options import hundredths_down, shown_number
 from .report import Mark, Report, bounded_suggestions, did_you_mean, named, shortened
@@ -280,6 +280,7 @@ class Checks:
             self.error(message, mark)
         self.kit_pages()
         self.gutter_fold()
+        self.offset_room()
         self.icon_files()
         self.small_text()
         self.footer_names()
@@ -351,6 +352,19 @@ class Checks:
                 continue
             if layout is not None:  # (once a component: two that share a layout are each said)
                 self.report.warning(unfolded_message(component, self.studio.options.paper), layout.spec.mark_of("size"))
+
+    def offset_room(self) -> None:
+        """A warning at the `size:` of each component with backs that a `--duplex-offset` alone sends off the
+        sheets, printed a face to a page with its back to glue on: a 190 x 255 mm card on A4 with
+        --duplex-offset 5,5 was printed so, said nowhere (exit 0), and each back printed double-sided lay the
+        offset away from its front."""
+        for component in self.game.components:
+            try:
+                layout = offset_tiled(component, self.studio)
+            except (DataError, LayoutError):  # its faces or layouts are wrong: said by their own checks
+                continue
+            if layout is not None:
+                self.report.warning(offset_tiled_message(component, self.studio), layout.spec.mark_of("size"))
 
     def pages_on(self, components: "list[Component]", paper: str) -> list[tuple[int, Mark | None]]:
         """(pages, the place of its `copies`) of each component on the named paper, in print order."""

@@ -39,3 +39,32 @@ def test_a_gutterfold_kit_prints_what_does_not_fit_half_a_page_front_then_back_f
         fronts = {tuple(sorted((round(width - x, 1), round(y, 1)) for x, y in s)) for s in page_geometry(front)[0]}
         backs = {tuple(sorted((round(x, 1), round(y, 1)) for x, y in s)) for s in page_geometry(back)[0]}
         assert fronts and fronts == backs
+
+
+def test_a_duplex_offset_keeps_room_for_the_backs_it_moves_or_says_why_not(tmp_path):
+    """Cards that fit a sheet leave it when --duplex-offset widens its margins: each is then printed on a page of
+    its own with its back to glue on, not moved by the offset. It was said nowhere (exit 0), and a back printed
+    double-sided lay the offset away from its front; now a warning at the layout's size says it. A sheet of
+    tokens kept no such margin: a 180 mm token's back, moved 20 mm, ran past the paper's edge (exit 0); now its
+    sheet keeps the room, and a token too wide for it is refused at its size."""
+    from pnp.check import validate
+    from pnp.project import find
+    from pnp.report import Report
+    from pnp.units import MM, PrintOptions
+
+    chits = "  - {id: chits, name: Chits, kind: tokens, layout: chit, back: chit}\n"
+    root = make_project(tmp_path / "proj", case={
+        "replace": {**{f"layouts/mini/{name}.yaml": [["size: poker\n", "size: [190mm, 255mm]\n"]]
+                       for name in ("card", "back")},
+                    "cards/mini/game.yaml": [["components:\n", "components:\n" + chits]]},
+        "files": {"layouts/mini/chit.yaml": "size: [180mm, 20mm]\nelements:\n  - {type: rect, x: 0, y: 0, w: 180, h: 20}\n"}})
+
+    def said(dx: float) -> list[str]:
+        report = Report(root)
+        validate(find(root), "mini", report, PrintOptions(duplex_offset=(dx * MM, 0.0)))
+        return [str(d) for d in report.errors + report.warnings if "--duplex-offset" in str(d)]
+
+    five = said(5)
+    assert len(five) == 1 and "layouts/mini/card.yaml:1:7: warning" in five[0] and "glued on" in five[0], five
+    twenty = [d for d in said(20) if "chit.yaml" in d]
+    assert len(twenty) == 1 and "layouts/mini/chit.yaml:1:7: error: a 180 x 20 mm token does not fit" in twenty[0]

@@ -42,6 +42,29 @@ def grid_for(component: Component, studio: Studio, sheet_size: tuple[float, floa
     return grid_for_paper(component, studio, sheet_size)
 
 
+def offset_tiled(component: Component, studio: Studio) -> Layout | None:
+    """The layout of the component's faces when the duplex offset alone sends them off the sheets, else None: the
+    margins a moved back needs leave no room for one face, which then prints as a board too large for the paper
+    does, a face to a page and its back upright on the next, to be glued on, not moved by the offset."""
+    faces = studio.of(component)
+    if not faces or not any(back_shift(studio)) or not any(b is not None for b in by_side(component, studio)[1]):
+        return None
+    layout = studio.layouts.get(faces[0].layout)
+    if any(studio.layouts.size(face.layout) != (layout.width, layout.height) for face in faces[1:]):
+        return None  # faces of several sizes are never on one grid: tiled whatever the offset
+    if grid_for(component, studio) is not None or grid_for_paper(component, studio, studio.paper) is None:
+        return None  # on sheets, or too large for one even without the offset (tiled either way)
+    return layout
+
+
+def offset_tiled_message(component: Component, studio: Studio) -> str:
+    """What offset_tiled's warning says of the component."""
+    dx, dy = (f"{v / MM:g}" for v in studio.options.duplex_offset)
+    return (f"{component.name}: with --duplex-offset {dx},{dy} a sheet keeps its margins that much wider, and "
+            "these faces no longer fit one: each prints on a page of its own with its back upright on the next, "
+            "to be glued on (not moved by the offset); a smaller offset prints them as double-sided sheets")
+
+
 def grid_for_paper(component: Component, studio: Studio, sheet_size: tuple[float, float]) -> Grid | None:
     """grid_for on paper of `sheet_size`, the duplex offset aside."""
     faces = studio.of(component)

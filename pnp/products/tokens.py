@@ -48,21 +48,22 @@ class Tokens(Kind):
             if p.side == "front":
                 names.setdefault(p.layout, p.mark)
         layouts = [studio.layouts.get(name, mark) for name, mark in names.items()]
-        margin = _margin(_bleed(layouts)) if layouts else sheet.MARGIN
+        margin = (_margin(_bleed(layouts)) if layouts else sheet.MARGIN) + _shift(component, studio)
+        offset = ", keeping the room --duplex-offset moves its backs by" if _shift(component, studio) else ""
         for layout in layouts:
             small = paper_too_small(studio.options.paper, (layout.width, layout.height), margin, margin)
             if small is not None:
                 room, on_paper = small.room, small.on_paper
                 report.error(f"a {shown_number(layout.width / MM)} x {shown_number(layout.height / MM)} mm token "
                              f"does not fit on the paper (at most {shown_number(room[0] / MM)} x "
-                             f"{shown_number(room[1] / MM)} mm); make it a board, which is "
+                             f"{shown_number(room[1] / MM)} mm{offset}); make it a board, which is "
                              f"tiled{on_paper}", layout.spec.mark_of("size"))
         _check_back_cuts(component, studio, report)
 
     def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         fronts, backs = by_side(component, studio)
         layouts = [studio.layouts.get(p.layout) for p in fronts]
-        bleed, pages = _packed(layouts, studio.paper)
+        bleed, pages = _packed(layouts, studio.paper, _shift(component, studio))
         has_back = any(b is not None for b in backs)
         painter, title = studio.painter(canvas), studio.page_title
         for n, page in enumerate(pages):
@@ -93,7 +94,7 @@ class Tokens(Kind):
         if not fronts:
             return 0
         try:
-            _, pages = _packed([studio.layouts.get(p.layout) for p in fronts], paper)
+            _, pages = _packed([studio.layouts.get(p.layout) for p in fronts], paper, _shift(component, studio))
         except ValueError:  # a token larger than this paper: said by check
             return 0
         return len(pages) * (2 if any(b is not None for b in backs) else 1)
@@ -113,12 +114,22 @@ def _check_back_cuts(component: Component, studio: Studio, report: Reporter) -> 
                              f"{key}: {cut}); give it the front's {key}, or leave it out", back_layout.spec.mark_of(key))
 
 
-def _packed(layouts: list[Layout], paper_size: tuple[float, float]) -> tuple[float, list[list[sheet.Placed]]]:
-    """(the bleed every token gets, the pages of tokens packed in rows on the paper)."""
+def _packed(layouts: list[Layout], paper_size: tuple[float, float],
+            shift: float = 0.0) -> tuple[float, list[list[sheet.Placed]]]:
+    """(the bleed every token gets, the pages of tokens packed in rows on the paper, `shift` more margin kept)."""
     bleed = _bleed(layouts)
     # 2 mm of paper between neighbours' art, however much art runs past each cut line
     return bleed, sheet.shelves(paper_size, [(lay.width, lay.height) for lay in layouts], gap=TOKEN_GAP + 2 * bleed,
-                                margin=_margin(bleed))
+                                margin=_margin(bleed) + shift)
+
+
+def _shift(component: Component, studio: Studio) -> float:
+    """The margin a sheet of the component's tokens keeps besides its own: as far as a back page is moved by the
+    duplex offset, when it has backs, so that no back moves off the paper (a 190 mm token's back, moved 20 mm,
+    ran 13 mm past the edge of A4 and lost its name, exit 0; a sheet of cards keeps this margin too)."""
+    if not any(b is not None for b in by_side(component, studio)[1]):
+        return 0.0
+    return max(abs(v) for v in back_shift(studio))
 
 
 def _bleed(layouts: list[Layout]) -> float:
