@@ -169,6 +169,24 @@ def ready_for_interrupts() -> None:
         number = getattr(signal, name, None)
         if number is not None and signal.getsignal(number) == signal.SIG_DFL:
             signal.signal(number, _terminated)
+    if hasattr(os, "register_at_fork") and not _FORK_HOOKED[0]:
+        _FORK_HOOKED[0] = True
+        os.register_at_fork(after_in_child=_terminated_by_default)
+
+
+_FORK_HOOKED = [False]
+
+
+def _terminated_by_default() -> None:
+    """In a process pnp forks (a build's, an export's, a simulation's worker), SIGTERM and SIGHUP end it at once,
+    as the system does: _terminated, inherited, runs only when the process's main thread next runs Python, and a
+    signal the system handed to another of its threads (end_with_parent's watch, a queue's feeder) left a worker
+    waiting on its pool's task queue for good: `pnp build -j` hung after building every game, its pool's
+    terminate() waiting for a worker its SIGTERM never ended."""
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) is _terminated:
+            signal.signal(number, signal.SIG_DFL)
 
 
 # only when pnp itself is the program: a program importing pnp keeps its own Ctrl-C

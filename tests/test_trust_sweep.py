@@ -152,6 +152,23 @@ def test_sigterm_and_sighup_end_a_command_as_ctrl_c_does(name):
     assert "KeyboardInterrupt" in result.stderr
 
 
+def test_a_forked_worker_ends_by_sigterm_whichever_thread_the_system_hands_it_to():
+    """`pnp build -j` hung after building every game: its pool's terminate() sent SIGTERM to a worker waiting on
+    the task queue, the system handed it to the worker's other thread, and pnp's handler, waiting for the main
+    thread to run Python, never ran. Here the worker's main thread blocks the signal, so only its other thread
+    can take it."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    code = ("import os, signal, threading, time, pnp; pnp.ready_for_interrupts(); pid = os.fork()\n"
+            "if pid == 0:\n"
+            "    threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n"
+            "    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM}); time.sleep(30); os._exit(0)\n"
+            "time.sleep(0.1); os.kill(pid, signal.SIGTERM); end = time.monotonic() + 5\n"
+            "while os.waitpid(pid, os.WNOHANG) == (0, 0) and time.monotonic() < end: time.sleep(0.01)\n"
+            "print('ended' if time.monotonic() < end else 'hung'); os.kill(pid, signal.SIGKILL)\n")
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert result.stdout.strip() == "ended", result.stderr
+
+
 def test_an_interrupt_raised_in_a_finalizer_is_delivered_again_not_printed_and_lost(monkeypatch, capsys):
     """SIGTERM during a regex's __del__ printed 'Exception ignored ... KeyboardInterrupt' and validate ended 0."""
     import signal
