@@ -754,3 +754,24 @@ def test_brackets_read_in_the_whole_book_are_held_to_its_allowance():
     tokens = book.parse("\n\n".join([paragraph] * (past + 1) + ["A [[Term]] and [a link](x)."]))
     refused = [t.map[0] // 2 for t in tokens if t.type == "inline" and "too_long" in t.meta]
     assert refused == [past - 1, past, past + 1] and "in all" in tokens[3 * past - 2].meta["too_long"]
+
+
+def test_a_paragraph_is_read_once_and_the_story_set_once_for_each_pass(monkeypatch):
+    """The check's story on each paper and the build's passes take a paragraph's reading from its first (14,000
+    short paragraphs read afresh in each of five stories spent a third of an 11.5 s build), and the build sets
+    its story once for its headings and first pass together, not once more for the headings alone."""
+    from pnp.draw import book as book_module
+
+    read, stories = [], []
+    monkeypatch.setattr(book_module, "_refuse_picture_in_caption", read.append)
+    story = Book.story
+    monkeypatch.setattr(Book, "story", lambda self, *a: stories.append(1) or story(self, *a))
+    markdown = "# Rules\n\n" + "".join(f"Paragraph {n} :coin: **b**\n\n" for n in range(3))
+    tokens = book_module.parse(markdown)
+    for paper in (PAPER, (216 * MM, 279 * MM)):  # as the check sets it, on both papers
+        Book(BookContent(title="Test", markdown=markdown), _fonts(), paper, lambda src, width: None,
+             lambda *args: None, tokens).problems()
+    Book(BookContent(title="Test", markdown=markdown), _fonts(), PAPER, lambda src, width: None,
+         lambda *args: None, tokens).draw(Canvas(io.BytesIO(), pagesize=PAPER, invariant=1))
+    assert len(read) == 3  # each paragraph once
+    assert len(stories) == 2 + 2  # the check's two; the build's first pass (its headings too) and its drawing

@@ -823,6 +823,25 @@ def _inline(children: list[Token] | None, breaks: str = "\n") -> tuple[str, list
     return text, images
 
 
+_PARAGRAPH_READ, _PARTS_READ = "pnp: paragraph read", "pnp: words and pictures"  # an inline token's meta keys
+
+
+def _paragraph_read(inline: Token) -> tuple[str, list[Image], bool]:
+    """A paragraph's markup, its pictures and whether it prints nothing (see _blank), once none of them is left
+    as typed (refused at its line otherwise). Read once per parse, kept in the token's meta: the check sets the
+    story on each paper and the build sets it thrice (its headings, a pass finding their pages, the drawing), and
+    14,000 short paragraphs read afresh each time spent a third of an 11.5 s build. Only the token's own text
+    counts, so any story of these tokens may take it."""
+    read = inline.meta.get(_PARAGRAPH_READ)
+    if read is None:
+        text, images = _inline(inline.children)
+        # (its pictures' captions too: a footnote in one printed as typed)
+        _refuse_left_as_typed(" ".join([text, *(caption for _, caption, _ in images)]), inline)
+        _refuse_picture_in_caption(inline)
+        read = inline.meta[_PARAGRAPH_READ] = (text, images, _blank(text))
+    return read
+
+
 def _words_and_pictures(children: list[Token] | None) -> list[str | list[Image]]:
     """A paragraph's runs of words (pnp markup) and its pictures in the order written, the pictures that no words
     part side by side: the words before a picture printed after it ('As shown: ![x](...)' printed the picture,
@@ -1167,6 +1186,7 @@ class Book:
         if tokens is not None:
             self._tokens = tokens
         self.markdown, self._picture, self._draw_icon = content.markdown, picture, draw_icon
+        self._fitted: set[tuple[str, str, str, float, float]] = set()  # texts _within_page found to fit
         self._layouts: LaidOut = {}  # text laid out once for every pass (a line break depends only on text and width)
         self.story_pages = 0  # the pages the story takes, once problems() set it (see pages_foreseen)
         self.front_pages = 2  # those the title page, the contents and the credits add to it (see _front_pages)
@@ -1197,11 +1217,14 @@ class Book:
         character it prints but those of `own`, pnp's own words in it (said at fonts.yaml, with the footers'
         own words: the title page's '·' was said there and again at game.yaml's `players:`, 'leave it out')."""
         family, size = style.get("family", "Body"), style.get("size", 10.0)
+        page = self.paper[0] - 2 * MARGIN
+        width = (page if column is None else column) - style.get("indent", 0.0)
+        fitted = (markup, own, family, size, width)
+        if fitted in self._fitted:  # (found so by an earlier story of this book: see _paragraph_read)
+            return style
         missing = rtext.unmapped(markup.replace(own, " ") if own else markup, self.fonts, family)
         if missing is not None:
             raise BookError(unmapped_message(missing, family), printed=missing)
-        page = self.paper[0] - 2 * MARGIN
-        width = (page if column is None else column) - style.get("indent", 0.0)
         # a word as rtext breaks lines: between spaces and at line breaks only (str.split() also split at a
         # no-break space, so a paragraph of words joined by them was never measured and ran off the page)
         longest = max(_WORD_BREAK.split(markup), key=len, default="")
@@ -1223,6 +1246,7 @@ class Book:
                                                           if any(c.isspace() for c in longest) else "")
                                 + (", or put it in a paragraph of its own" if width < page else ""),
                                 printed=longest)
+        self._fitted.add(fitted)
         return style
 
     def _unsplit_within_page(self, markup: str, style: dict[str, Any], column: float) -> None:
@@ -1384,16 +1408,14 @@ class Book:
         return st.i + 3
 
     def _md_paragraph_open(self, st: _Story) -> int:
-        text, images = _inline(st.tokens[st.i + 1].children)
-        # (its pictures' captions too: a footnote in one printed as typed)
-        _refuse_left_as_typed(" ".join([text, *(caption for _, caption, _ in images)]), st.tokens[st.i + 1])
-        _refuse_picture_in_caption(st.tokens[st.i + 1])
+        text, images, blank = _paragraph_read(st.tokens[st.i + 1])
         first_in_item = bool(st.lists) and st.tokens[st.i - 1].type == "list_item_open"
-        if first_in_item and not images and _blank(text):  # (pictures too beside the item's label: an item
+        if first_in_item and not images and blank:  # (pictures too beside the item's label: an item
             label = "number" if st.lists[-1][0] else "bullet"  # that began with one printed no number)
             raise BookError(f"a list item whose first line has no words would print its {label} beside nothing: "
                             "write its words, or leave out its line", line=_line(st.tokens[st.i]))
-        _refuse_blank_paragraph(st.tokens[st.i + 1], text, images)
+        if blank and not images:
+            _refuse_blank_paragraph(st.tokens[st.i + 1], text, images)
         if st.lists:
             column = self.paper[0] - 2 * MARGIN - st.lists[-1][2]
             st.flow.append(self._list_item(self._in_order(st.tokens[st.i + 1], column, 2.5), st.lists, st.tokens,
@@ -1406,7 +1428,10 @@ class Book:
         """A paragraph's words and pictures in the order written (see _words_and_pictures), in `column` points."""
         blocks: list[Flowable] = []
         seen = 0  # the pictures before, counted to find each one's line
-        for part in _words_and_pictures(inline.children):
+        parts = inline.meta.get(_PARTS_READ)
+        if parts is None:  # (read once for every story: see _paragraph_read)
+            parts = inline.meta[_PARTS_READ] = _words_and_pictures(inline.children)
+        for part in parts:
             if isinstance(part, str):
                 blocks.append(self.para(part, column, indent=0, space_after=space_after))
             else:
@@ -1724,33 +1749,44 @@ class Book:
         The contents' own layout depends only on which headings it lists (a page number always fits its
         column), so one layout-only pass that lists the book's headings finds their pages, unless a heading
         is made or dropped by the pass itself; the loop covers that."""
-        entries = [(level, text, 0) for level, text, _ in self._headings()]
+        registry: list[Entry] = []  # (what the first pass's headings are set in: that pass sets the story read here)
+        body: list[Flowable] | None = self.story(registry) + self.credits(registry)
+        entries = self._headings(body or [])
         for _ in range(4):
-            registry: list[Entry] = []
-            self._layout_pass(canvas, entries, registry, dry=True)
+            self._layout_pass(canvas, entries, registry, dry=True, body=body)
+            body = None
             settled = [e[:2] for e in registry] == [e[:2] for e in entries]
             entries = registry
             if settled:
                 break
+            registry = []
         registry = []
         pages = self._layout_pass(canvas, entries, registry, dry=False)
         return pages
 
-    def _headings(self) -> list[Entry]:
-        """(level, text, page) of every heading the book will list, before any layout (pages unknown)."""
-        registry: list[Entry] = []
+    def _headings(self, body: list[Flowable]) -> list[Entry]:
+        """(level, text, page) of every heading the book will list, the story and credits `body` as set before any
+        layout (pages unknown). (That body is then the first pass's: 14,000 paragraphs set once more for their
+        headings alone took a seventh of the build.)"""
+        entries: list[Entry] = []
         self._heading_lines: dict[tuple[int, str], int | None] = {}
-        for part in _heading_parts(self.story(registry) + self.credits(registry)):
-            registry.append((part.level, part.markup, 0))
+        for part in _heading_parts(body):
+            entries.append((part.level, part.markup, 0))
             self._heading_lines.setdefault((part.level, part.markup), getattr(part, "pnp_line", None))
-        return registry
+        return entries
 
-    def _layout_pass(self, canvas: Canvas, entries: list[Entry], registry: list[Entry], dry: bool) -> int:
+    def _layout_pass(self, canvas: Canvas, entries: list[Entry], registry: list[Entry], dry: bool,
+                     body: list[Flowable] | None = None) -> int:
+        """Set the book on pages of `canvas` (of a canvas drawing nothing costly when `dry`), its contents listing
+        `entries`; its headings are noted in `registry` with their pages. `body`: the story and credits, set anew
+        when None (a pass consumes them), their headings noting in `registry`."""
         target = canvas
         if dry:  # a pass that finds the headings' pages: everything is sized, nothing costly is drawn
             target = self._layout_canvas()
         first_page = target.getPageNumber()
-        parts = [self.title_page(), self.toc(entries or [(1, "…", 0)]), self.story(registry) + self.credits(registry)]
+        if body is None:
+            body = self.story(registry) + self.credits(registry)
+        parts = [self.title_page(), self.toc(entries or [(1, "…", 0)]), body]
         page = 0
         for part in parts:
             flow = list(part)

@@ -140,6 +140,7 @@ class FontSet:
         self.blank_printed: dict[str, str] = {}
         # (family, bold, italic) -> name: asked for every run of text laid out or drawn
         self._names: dict[tuple[str, bool, bool], str] = {}
+        self._widest: dict[str, float] = {}  # family -> widest_em
         self._mapped_by_all: dict[str, frozenset[str]] = {}  # family -> the characters each of its styles maps
         self._printed: dict[bytes, str] = {}  # PostScript name -> the digest of the first font file of that name
 
@@ -203,7 +204,11 @@ class FontSet:
     def widest_em(self, family: str) -> float:
         """The widest advance of any character in any style of the family, in ems: a word of n characters
         prints at most n times this many ems wide (at most MAX_ADVANCE_EM: _check_metrics)."""
-        return max(widest_em(self.name(family, bold, italic)) for bold in (False, True) for italic in (False, True))
+        found = self._widest.get(family)
+        if found is None:  # (asked for each paragraph the rulebook sets: 70,000 times for 14,000 of them)
+            found = self._widest[family] = max(widest_em(self.name(family, bold, italic))
+                                               for bold in (False, True) for italic in (False, True))
+        return found
 
 
 _WIDEST: dict[str, float] = {}  # registered font name -> its widest character's advance, in ems
