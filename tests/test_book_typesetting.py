@@ -775,3 +775,13 @@ def test_a_paragraph_is_read_once_and_the_story_set_once_for_each_pass(monkeypat
          lambda *args: None, tokens).draw(Canvas(io.BytesIO(), pagesize=PAPER, invariant=1))
     assert len(read) == 3  # each paragraph once
     assert len(stories) == 2 + 2  # the check's two; the build's first pass (its headings too) and its drawing
+
+
+def test_the_icons_a_parse_draws_are_read_once(monkeypatch):
+    """The check asks for the icons drawn with their lines, the report for their names: read once a parse."""
+    from pnp.draw import book as book_module
+
+    tokens = book_module.parse("# Rules\n\nA :coin: here.\n\n- and :star: there\n")
+    first = book_module.icons_drawn(tokens)
+    monkeypatch.setattr(book_module, "_inline", lambda *a: pytest.fail("read again"))
+    assert book_module.icons_drawn(tokens) == first == [("coin", 3, range(3, 4)), ("star", 5, range(5, 6))]
