@@ -35,6 +35,7 @@ class Simulated:
     """What the report knows of a game's last simulation."""
 
     shown: str  # the file, as the report names it
+    game: str = ""  # the game's id (its folder's name), as the report names it (fitted_names)
     summary: dict | None = None  # the parts that have the shape `pnp simulate` writes (None: no file, or unread)
     made: float = 0.0  # when it was written (its modification time)
     changed: str = ""  # a file of the game's data changed after the run, else ""
@@ -56,7 +57,7 @@ class Simulated:
 def read_simulation(project: "Project", game_id: str) -> Simulated:
     """output/<game>/simulation.json, as far as it has the shape `pnp simulate` writes. A file that is too
     large, not JSON or of another shape is never an error: its problems are noted and its good parts kept."""
-    found = Simulated(project.rel(project.simulation(game_id)))
+    found = Simulated(project.rel(project.simulation(game_id)), game_id)
     try:
         read = read_simulation_file(project, game_id)
     except OfAnotherGame as e:
@@ -421,8 +422,8 @@ def simulation_blocks(game: "Game", found: Simulated) -> list:
     every chart the file's good parts allow."""
     blocks = [{"kind": "h1", "text": "Simulation"}]
     if found.summary is None and not found.problems:
-        return blocks + [{"kind": "p", "text": f"No simulation yet: `pnp simulate {shell_word(game.id)}` plays the game with "
-                                               f"its cards/{game.id}/rules.py and writes {found.shown}, "
+        return blocks + [{"kind": "p", "text": f"No simulation yet: `pnp simulate {shell_word(found.game)}` plays the game "
+                                               f"with its cards/{found.game}/rules.py and writes {found.shown}, "
                                                "which this section charts."}]
     blocks += [{"kind": "finding", "text": f"Warning: {found.shown}: {w}"} for w in warnings(found)]
     s = found.summary
