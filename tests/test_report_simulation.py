@@ -301,10 +301,15 @@ def test_a_file_named_in_characters_the_fonts_lack_is_printed_escaped_with_a_war
     assert f"cards/sr/{shown} changed after this simulation was made" in text
 
 
-def test_a_game_folder_named_in_characters_the_fonts_lack_is_printed_escaped(tmp_path):
+@pytest.mark.parametrize("simulation", [None, SIMULATION])
+def test_a_game_folder_named_in_characters_the_fonts_lack_is_printed_escaped(tmp_path, simulation):
     """A game folder named 'ǰ' (no id `pnp new` makes, but a folder someone sent): the report's hint to simulate
-    it was refused at pnp/fonts/fonts.yaml:4:5, a file of pnp's, not the project's."""
-    root = make_project(tmp_path / "proj", {"cards/\u01f0/game.yaml": GAME, "cards/\u01f0/cards.yaml": CARDS})
+    it, or its warning that simulation.json is another game's ('not of 'ǰ''), was refused at
+    pnp/fonts/fonts.yaml:4:5, a file of pnp's, not the project's."""
+    files = {"cards/\u01f0/game.yaml": GAME, "cards/\u01f0/cards.yaml": CARDS}
+    if simulation is not None:
+        files["output/\u01f0/simulation.json"] = json.dumps(simulation)
+    root = make_project(tmp_path / "proj", files)
     result = run(root, "report", "\u01f0")
     assert result.exit_code == 0 and "fonts.yaml" not in result.output, result.output
     assert "cards/\u01f0: warning: the design report prints this name as 'output/\\u01f0/simulation.json'" \

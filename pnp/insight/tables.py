@@ -557,7 +557,7 @@ def _report_pdf(project: "Project", game_id: str, report: "Report", emit: Emit) 
 
 def fit_names(found: Simulated, fonts: "FontSet", report: "Report", folder: str) -> None:
     """The names of files the report prints (the game's id, simulation.json's path, the file changed since
-    the run) with each character the report's fonts cannot print as it is read written as its escape
+    the run, the parts of it not read) with each character the report's fonts cannot print as it is read written as its escape
     (`\\u01f0`), with a warning: a name is no text of the designer's to refuse, and its characters were
     blamed on pnp's own fonts.yaml (a game folder named 'ǰ', a notes file named with an emoji, a byte no
     encoding reads: the report refused at pnp/fonts/fonts.yaml:4:5)."""
@@ -567,6 +567,9 @@ def fit_names(found: Simulated, fonts: "FontSet", report: "Report", folder: str)
             report.warning(f"the design report prints this name as '{fitted}': its fonts cannot print it as written",
                            Mark(name if name == found.changed else folder))
     found.shown, found.changed = _fitted(found.shown, fonts), _fitted(found.changed, fonts)
+    # what could not be read of the file is said with its names too ('a simulation of the game 'dino-ranch', not
+    # of 'ǰ'', a link's path): printed as escapes, as the warning just printed says them
+    found.problems = [_fitted(problem, fonts) for problem in found.problems]
 
 
 def _fitted(name: str, fonts: "FontSet") -> str:
