@@ -561,7 +561,8 @@ def fit_names(found: Simulated, fonts: "FontSet", report: "Report", folder: str)
     (`\\u01f0`), with a warning: a name is no text of the designer's to refuse, and its characters were
     blamed on pnp's own fonts.yaml (a game folder named 'ǰ', a notes file named with an emoji, a byte no
     encoding reads: the report refused at pnp/fonts/fonts.yaml:4:5)."""
-    found.game = _fitted(found.game, fonts)  # (said with simulation.json's path, which holds it)
+    found.game, found.file = _fitted(found.game, fonts), found.shown  # (the id said with the path, which holds it)
+    found.names = lambda name: _fitted(name, fonts)  # (a balance rule's place: cards/<game>/game.yaml:12:5)
     for name in (found.shown, found.changed):
         if (fitted := _fitted(name, fonts)) != name:
             report.warning(f"the design report prints this name as '{fitted}': its fonts cannot print it as written",
