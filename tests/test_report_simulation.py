@@ -283,6 +283,47 @@ def test_data_changed_since_the_run_is_warned_of(tmp_path):
     assert "cards/sr/cards.yaml changed after this simulation was made" in text
 
 
+@pytest.mark.parametrize("name, shown", [
+    ("notes-\U0001f600.txt", "notes-\\U0001f600.txt"),  # an emoji: the fonts lack it
+    (b"notes-\xff.txt", "notes-\\udcff.txt"),  # a byte no encoding reads (a surrogate to Python)
+    ("a\u200db\u0301.txt", "a\\u200db\\u0301.txt"),  # a zero-width joiner, a combining mark
+])
+def test_a_file_named_in_characters_the_fonts_lack_is_printed_escaped_with_a_warning(tmp_path, name, shown):
+    """A file of the game changed since the run, named so, was blamed on pnp's own fonts.yaml and no report was
+    written: a name is printed as its escapes, and warned of at the file."""
+    root = project(tmp_path)
+    path = os.path.join(os.fsencode(root / "cards" / "sr"), name if isinstance(name, bytes) else name.encode())
+    open(path, "wb").close()
+    os.utime(path, (MADE + 60, MADE + 60))
+    output, text, _ = report(root)
+    assert "fonts/fonts.yaml" not in output
+    assert f"warning: the design report prints this name as 'cards/sr/{shown}'" in output
+    assert f"cards/sr/{shown} changed after this simulation was made" in text
+
+
+OWN = {**SIMULATION, "game": "\u01f0"}
+
+
+@pytest.mark.parametrize("simulation, code, said", [
+    (None, 0, "cards/\u01f0: warning: the design report prints this name as 'output/\\u01f0/simulation.json'"),
+    (SIMULATION, 0, "not of '\u01f0'"),  # another game's: its warning quotes the id
+    (OWN, 0, "cards/\u01f0: warning"),  # its balance rules, each with its place: cards/ǰ/game.yaml:12:5
+    ({**OWN, "end_reasons": {"\u738b": {"count": 40, "share": 1.0}}, "end_reasons_known": ["\u738b"]}, 1,
+     "output/\u01f0/simulation.json:"),  # a character the fonts lack is said at the file's own name
+])
+def test_a_game_folder_named_in_characters_the_fonts_lack_is_printed_escaped(tmp_path, simulation, code, said):
+    """A game folder named 'ǰ' (no id `pnp new` makes, but a folder someone sent): the report's hint to simulate
+    it, its warning that simulation.json is another game's ('not of 'ǰ''), or the place of a balance rule
+    (cards/ǰ/game.yaml:12:5) was refused at pnp/fonts/fonts.yaml:4:5, a file of pnp's, not the project's."""
+    files = {"cards/\u01f0/game.yaml": GAME, "cards/\u01f0/cards.yaml": CARDS}
+    if simulation is not None:
+        files["output/\u01f0/simulation.json"] = json.dumps(simulation)
+    root = make_project(tmp_path / "proj", files)
+    result = run(root, "report", "\u01f0")
+    assert result.exit_code == code and "fonts/fonts.yaml" not in result.output, result.output
+    assert said in result.output
+
+
 def test_same_bytes_and_the_preview_serves_it(tmp_path):
     from starlette.testclient import TestClient
 

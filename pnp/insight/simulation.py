@@ -8,6 +8,7 @@ import math
 import os
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DataError
@@ -35,6 +36,9 @@ class Simulated:
     """What the report knows of a game's last simulation."""
 
     shown: str  # the file, as the report names it
+    game: str = ""  # the game's id (its folder's name), as the report names it (fit_names)
+    file: str = ""  # the file as messages name it: `shown` is as the report's fonts print it (fit_names)
+    names: Callable[[str], str] = str  # a name (a path, a place) as the report's fonts print it (fit_names)
     summary: dict | None = None  # the parts that have the shape `pnp simulate` writes (None: no file, or unread)
     made: float = 0.0  # when it was written (its modification time)
     changed: str = ""  # a file of the game's data changed after the run, else ""
@@ -49,14 +53,14 @@ class Simulated:
             at = line.find(character)
             at = line.lower().find(escape) if at < 0 else at
             if at >= 0:
-                return Mark(self.shown, number, at + 1)
-        return Mark(self.shown)
+                return Mark(self.file or self.shown, number, at + 1)
+        return Mark(self.file or self.shown)
 
 
 def read_simulation(project: "Project", game_id: str) -> Simulated:
     """output/<game>/simulation.json, as far as it has the shape `pnp simulate` writes. A file that is too
     large, not JSON or of another shape is never an error: its problems are noted and its good parts kept."""
-    found = Simulated(project.rel(project.simulation(game_id)))
+    found = Simulated(project.rel(project.simulation(game_id)), game_id)
     try:
         read = read_simulation_file(project, game_id)
     except OfAnotherGame as e:
@@ -371,14 +375,14 @@ def _figure(v: Any) -> str:
     return f"{v:.4g}" if isinstance(v, float) else str(v)
 
 
-def _balance_rows(outcomes: "list[Outcome]") -> list[list[str]]:
+def _balance_rows(outcomes: "list[Outcome]", names: Callable[[str], str]) -> list[list[str]]:
     """The balance table's rows: each rule with its value, limit, margin and whether it holds, at most
     MAX_RULE_ROWS of them (those failing first), the rest counted in one row."""
     rows = []
     listed = outcomes if len(outcomes) <= MAX_RULE_ROWS else \
         sorted(outcomes, key=lambda o: o.holds)[:MAX_RULE_ROWS]  # (stable: in file order, those failing first)
     for o in listed:
-        said = o.expr + (f" ({o.mark})" if o.mark else "") + (f"; each {o.row}" if o.row and not o.failing else "") \
+        said = o.expr + (f" ({names(str(o.mark))})" if o.mark else "") + (f"; each {o.row}" if o.row and not o.failing else "") \
             + (f"; at fault: {', '.join(o.failing[:8])}" + (" ..." if len(o.failing) > 8 else "") if o.failing else "")
         if o.margin is None:
             rows.append([said, "", "", "", "holds" if o.holds else "FAILS"])
@@ -393,7 +397,7 @@ def _balance_rows(outcomes: "list[Outcome]") -> list[list[str]]:
     return rows
 
 
-def balance_blocks(game: "Game", s: dict) -> list:
+def balance_blocks(game: "Game", s: dict, names: Callable[[str], str] = str) -> list:
     """game.yaml's balance rules checked on the file's figures, as `pnp simulate` checks them: each with its
     line, the value measured, its limit and margin, holds or FAILS and the items at fault."""
     from ..simulate.balance import check_balance
@@ -413,7 +417,7 @@ def balance_blocks(game: "Game", s: dict) -> list:
     return blocks + [{"kind": "p", "text": f"{len(outcomes) - failing} of {len(outcomes)} hold on these figures"
                                            + (f"; {failing} fail." if failing else ".")},
                      {"kind": "table", "header": ["rule", "value", "limit", "margin", ""],
-                      "rows": _balance_rows(outcomes)}]
+                      "rows": _balance_rows(outcomes, names)}]
 
 
 def simulation_blocks(game: "Game", found: Simulated) -> list:
@@ -421,8 +425,8 @@ def simulation_blocks(game: "Game", found: Simulated) -> list:
     every chart the file's good parts allow."""
     blocks = [{"kind": "h1", "text": "Simulation"}]
     if found.summary is None and not found.problems:
-        return blocks + [{"kind": "p", "text": f"No simulation yet: `pnp simulate {shell_word(game.id)}` plays the game with "
-                                               f"its cards/{game.id}/rules.py and writes {found.shown}, "
+        return blocks + [{"kind": "p", "text": f"No simulation yet: `pnp simulate {shell_word(found.game)}` plays the game "
+                                               f"with its cards/{found.game}/rules.py and writes {found.shown}, "
                                                "which this section charts."}]
     blocks += [{"kind": "finding", "text": f"Warning: {found.shown}: {w}"} for w in warnings(found)]
     s = found.summary
@@ -430,5 +434,5 @@ def simulation_blocks(game: "Game", found: Simulated) -> list:
         return blocks
     blocks.append({"kind": "p", "text": made_line(s, found)})
     if s.get("items") or s.get("seat_win_rate"):
-        blocks += balance_blocks(game, s)
+        blocks += balance_blocks(game, s, found.names)
     return blocks + seat_blocks(s) + agent_blocks(s) + length_blocks(s) + end_blocks(s) + item_blocks(s)

@@ -4,6 +4,7 @@ constraint's margin, as blocks that draw.charts lays out into a PDF."""
 import bisect
 import math
 import statistics
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
@@ -533,6 +534,7 @@ def _report_pdf(project: "Project", game_id: str, report: "Report", emit: Emit) 
     shown = Mark(simulated.shown)
     for warning in warnings(simulated):
         report.warning(warning, shown)
+    fit_names(simulated, fonts, report, project.rel(game.folder))
     emit("start", game_id, steps(game) + 1)
     try:
         blocks = report_blocks(game, lambda label: emit("step", game_id, label), simulated)
@@ -551,6 +553,37 @@ def _report_pdf(project: "Project", game_id: str, report: "Report", emit: Emit) 
         blame(e, game.meta.mark_of("report") if "report" in game.meta else game.meta.mark)
         raise
     return pdf.getvalue()
+
+
+def fit_names(found: Simulated, fonts: "FontSet", report: "Report", folder: str) -> None:
+    """The names of files the report prints (the game's id, simulation.json's path, the file changed since
+    the run, the parts of it not read) with each character the report's fonts cannot print as it is read written as its escape
+    (`\\u01f0`), with a warning: a name is no text of the designer's to refuse, and its characters were
+    blamed on pnp's own fonts.yaml (a game folder named 'ǰ', a notes file named with an emoji, a byte no
+    encoding reads: the report refused at pnp/fonts/fonts.yaml:4:5)."""
+    found.game, found.file = _fitted(found.game, fonts), found.shown  # (the id said with the path, which holds it)
+    found.names = lambda name: _fitted(name, fonts)  # (a balance rule's place: cards/<game>/game.yaml:12:5)
+    for name in (found.shown, found.changed):
+        if (fitted := _fitted(name, fonts)) != name:
+            report.warning(f"the design report prints this name as '{fitted}': its fonts cannot print it as written",
+                           Mark(name if name == found.changed else folder))
+    found.shown, found.changed = _fitted(found.shown, fonts), _fitted(found.changed, fonts)
+    # what could not be read of the file is said with its names too ('a simulation of the game 'dino-ranch', not
+    # of 'ǰ'', a link's path): printed as escapes, as the warning just printed says them
+    found.problems = [_fitted(problem, fonts) for problem in found.problems]
+
+
+def _fitted(name: str, fonts: "FontSet") -> str:
+    """`name` with each character the report's body font (regular or bold) lacks, or cannot set as read (a
+    combining mark, a right-to-left letter, an unpaired surrogate of an undecodable byte), as its escape."""
+    from ..draw.fonts import MARKS, unsettable
+
+    def fits(ch: str) -> bool:
+        return ch.isascii() and ch.isprintable() or (
+            ch.isprintable() and not unsettable(ch) and unicodedata.category(ch) not in MARKS
+            and fonts.unmapped(ch, "Body") is None and fonts.unmapped(ch, "Body", True) is None)
+
+    return "".join(ch if fits(ch) else ch.encode("unicode_escape").decode("ascii") for ch in name)
 
 
 MAX_UNMAPPED = 20  # characters the fonts lack said one by one; a report of CJK names in a Latin font lacks thousands
