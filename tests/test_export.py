@@ -963,3 +963,15 @@ def test_drivethru_pictures_are_compressed_once_not_by_ghostscript_on_every_page
         assert len(images) == 1 and images[0].Filter == "/FlateDecode"  # drawn once, compressed
         assert len(images[0].read_raw_bytes()) < 40 * 56 * 4 / 4
         assert str(images[0].ColorSpace) == "/DeviceCMYK"
+
+
+def test_drivethru_card_enlarged_beneath_shows_only_in_the_ring_outside_the_card():
+    # the copy beneath, enlarged to fill the bleed, showed through a card with no background (or a transparent
+    # picture): every title and frame printed twice, a hair apart, in the drivethru PDF only
+    from pnp.export import drivethru
+    job = drivethru.DeckJob("d.pdf", "t", [0], (180.0, 252.0), 9.0, 9.0)
+    beneath, card = job._placed(190.0, 260.0, 198.0, 270.0).decode().split("\n")
+    ops = beneath.split()
+    assert ops[:14] == ["q", "0", "0", "198.0000", "270.0000", "re", "4.0000", "5.0000", "190.0000", "260.0000",
+                        "re", "W*", "n", ops[13]]  # clipped to the page less the card (even-odd) before it draws
+    assert ops.index("W*") < ops.index("Do") and card.endswith("/Card Do Q")

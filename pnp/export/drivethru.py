@@ -446,12 +446,16 @@ class DeckJob:
         return converted
 
     def _placed(self, card_w: float, card_h: float, width: float, height: float) -> bytes:
-        """The content stream drawing the card centred, over an enlarged copy when its art falls short."""
+        """The content stream drawing the card centred, over an enlarged copy when its art falls short: the copy
+        clipped to the ring between the card and the page edge (even-odd), as the card shows through wherever it
+        draws nothing or something see-through (a card without a background, a transparent picture) and the
+        copy beneath it printed there too: every title and frame doubled, a hair larger, in the PDF alone."""
         dx, dy = (width - card_w) / 2, (height - card_h) / 2
         ops = []
         if dx > 0.01 or dy > 0.01:
             scale = max(width / card_w, height / card_h) * 1.002
-            ops.append(f"q {scale:.5f} 0 0 {scale:.5f} {(width - scale * card_w) / 2:.4f} "
+            ops.append(f"q 0 0 {width:.4f} {height:.4f} re {dx:.4f} {dy:.4f} {card_w:.4f} {card_h:.4f} re W* n "
+                       f"{scale:.5f} 0 0 {scale:.5f} {(width - scale * card_w) / 2:.4f} "
                        f"{(height - scale * card_h) / 2:.4f} cm /Card Do Q")
         ops.append(f"q 1 0 0 1 {dx:.4f} {dy:.4f} cm /Card Do Q")
         return "\n".join(ops).encode()
