@@ -1561,6 +1561,21 @@ def test_a_table_whose_workbook_would_be_more_reading_than_a_game_reads_is_never
     assert not (proj / "cards" / GAME / "turn.xlsx").exists()
 
 
+def test_a_table_whose_cells_alone_are_more_reading_than_a_game_reads_is_refused_before_its_cells_are_checked(
+        proj, monkeypatch):
+    """A table of 3,500 items of 41 fields had each of its cells checked for a round trip and a workbook made
+    (8 s) only to be refused then: its cells alone count past the game's allowance, known before any is checked."""
+    monkeypatch.setattr("pnp.model.spreadsheet.MAX_GAME_CELLS", 20)
+
+    def checked(*args: object) -> None:
+        raise AssertionError("cells checked")
+    monkeypatch.setattr("pnp.model.spreadsheet._cells_given_back", checked)
+    result = run(proj, "convert", str(proj / "cards" / GAME / "turn.yaml"), "--to", "xlsx")
+    assert result.exit_code == 1 and "cells checked" not in result.output, result.output
+    assert "the table as a workbook is more than pnp reads (reading it counts as" in result.output, result.output
+    assert not (proj / "cards" / GAME / "turn.xlsx").exists()
+
+
 @pytest.mark.parametrize("fmt", ["csv", "xlsx"])
 def test_a_text_a_cell_cannot_hold_is_refused_at_its_item_never_written(proj, fmt):
     """A YAML escape gives a text any character: U+FFFE was an internal error writing a workbook, and a CSV
