@@ -534,3 +534,17 @@ def test_an_icon_of_too_many_elements_is_refused_before_each_is_checked(monkeypa
     problem = icons._outside_reference(svg)
     assert problem is not None and "more than 2,000 elements and attributes" in problem[0]
 
+
+
+def test_an_icon_too_large_is_named_from_the_project_folder(tmp_path):
+    """A refused icon file is named as every message names a file (from the project's folder), never by the
+    computer's whole path."""
+    from pnp.draw import icons
+    from pnp.errors import DataError
+
+    icon = tmp_path / "layouts" / "shared" / "icons" / "big.svg"
+    icon.parent.mkdir(parents=True)
+    icon.write_bytes(b"<svg xmlns='http://www.w3.org/2000/svg'>" + b" " * icons.MAX_ICON_BYTES + b"</svg>")
+    with pytest.raises(DataError) as raised:
+        icons.read_icon(icon, tmp_path)
+    assert raised.value.mark is not None and raised.value.mark.file == "layouts/shared/icons/big.svg"

@@ -142,8 +142,13 @@ _EMBEDDED = re.compile(r"^data:image/(jpe?g|png);base64")  # the embedded pictur
 def read_icon(path: Path, beneath: Path | None = None) -> bytes:
     """The icon file's bytes: an ordinary file of at most MAX_ICON_BYTES, else DataError naming it. `beneath`: the
     project's folder, in which the icon index found `path` (Project.inside): opened as it was checked
-    (open_project_file), so that a folder of it swapped for a link since leads nowhere, not outside."""
-    return read_project_file(path, MAX_ICON_BYTES, Mark(str(path)), beneath=beneath)
+    (open_project_file), so that a folder of it swapped for a link since leads nowhere, not outside. The file is
+    named from the project's folder, as every message names it: named whole, `pnp serve` said a shared icon too
+    large for each face drawing it at '/home/.../layouts/shared/icons/x.svg', a path its page links nowhere."""
+    named = str(path)
+    if beneath is not None and path.is_relative_to(beneath):
+        named = path.relative_to(beneath).as_posix()
+    return read_project_file(path, MAX_ICON_BYTES, Mark(named), beneath=beneath)
 
 
 def _drawing(svg: bytes, digest: bytes) -> Drawing:
