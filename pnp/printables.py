@@ -92,6 +92,17 @@ def _digest_of(item: "Record | dict[str, Any] | None") -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def _icon_names(prims: list[Prim]) -> frozenset[str]:
+    """The names of the icons `prims` draw: their icon elements' and those their texts name."""
+    names: set[str] = set()
+    for prim in prims:
+        if prim.kind == "icon":
+            names.add(prim.text)
+        elif prim.kind == "text":
+            names.update(icons_in(prim.text))
+    return frozenset(names)
+
+
 class _Recent(OrderedDict):
     """A dict that keeps only its `size` newest entries. Validation resolves every printable and the build
     draws the same primitives; beyond `size` the oldest are resolved again when drawn (the same result), so a
@@ -432,6 +443,10 @@ class Studio:
         self._resolved = _Recent(RESOLVED_KEPT)  # printable key -> primitives
         self._paid: set[PrintableKey] = set()  # the printables whose resolving the drawing budget was spent for
         self._reads = _Recent(RESOLVED_KEPT)  # printable key -> what resolving it read (model/reads.py)
+        # printable key -> the icons its primitives resolved whole draw, noted as they are resolved and kept past
+        # _resolved's bound: the rulebook's credit of the icons printed resolved every face again once more than
+        # RESOLVED_KEPT were checked (a second resolving of a 10,000-card deck, a seventh of validating it)
+        self._icons: dict[PrintableKey, frozenset[str]] = {}
         # layout name -> (primitives, reads) of a layout that reads nothing of its item (a deck's backs), resolved
         # whole: the same for each of its printables, which without a memo keeping an entry for each are served
         # from here (10,000 backs, one entry)
@@ -515,6 +530,7 @@ class Studio:
                 return kept
             prims, self._reads[printable.key] = kept
             self._resolved[printable.key] = prims
+            self._icons[printable.key] = _icon_names(prims)
         note_all(self._reads.get(printable.key, ()))  # whoever asks (the rulebook's pictures) read that too
         return prims
 
@@ -534,6 +550,7 @@ class Studio:
         if problems is None or len(problems) == before:  # keep only what resolved whole
             self._resolved[printable.key] = prims
             self._reads[printable.key] = read = frozenset(reads)
+            self._icons[printable.key] = _icon_names(prims)
             if self.memo is not None:
                 self.memo.keep(self, printable, prims, read, self.budget.spent - spent)
             elif resolver.constant and not printable.extra:
@@ -548,6 +565,7 @@ class Studio:
             for key in (printable.key, ("ink saver",) + printable.key):
                 self._resolved.pop(key, None)
             self._reads.pop(printable.key, None)
+            self._icons.pop(printable.key, None)
             self._paid.discard(printable.key)
 
     def reads_of(self, printable: "Printable") -> frozenset[Any] | None:
@@ -689,13 +707,10 @@ class Studio:
 
     def icons_used(self) -> set[Path]:
         """Icon files (aliases resolved, links followed) that the printed components and the rulebook really draw."""
-        names = set()
+        names: set[str] = set()
         for p in self.printables():
-            for prim in self._resolved.get(p.key) or self.resolve(p):
-                if prim.kind == "icon":
-                    names.add(prim.text)
-                elif prim.kind == "text":
-                    names.update(icons_in(prim.text))
+            found = self._icons.get(p.key)
+            names.update(_icon_names(self.resolve(p)) if found is None else found)
         names.update(icons_shown(self))
         return {path for n in names if (path := self.icons.path(n)) is not None}
 

@@ -153,6 +153,23 @@ def test_a_deck_too_large_to_keep_resolved_is_paid_for_once(tmp_path, monkeypatc
     assert len(said[0]) == 1 and said[0] == said[1], said
 
 
+def test_the_rulebooks_icon_credit_resolves_no_face_again(tmp_path, monkeypatch):
+    """The credit of the icons printed is of the faces the check resolved, noted then: it resolved every face
+    once more when more than RESOLVED_KEPT were checked (here 2 are kept; a 10,000-card deck resolved twice)."""
+    monkeypatch.setattr(printables, "RESOLVED_KEPT", 2)
+    resolved = []
+    original = printables.Studio._resolved_now
+
+    def noted(self, printable, problems):
+        resolved.append(printable.key)
+        return original(self, printable, problems)
+
+    monkeypatch.setattr(printables.Studio, "_resolved_now", noted)
+    root = make_project(tmp_path / "proj")
+    assert run(root, "validate").exit_code == 0
+    assert len(resolved) > 2 and len(resolved) == len(set(resolved)), len(resolved)
+
+
 @pytest.mark.parametrize("foreseen", [True, False])
 def test_copies_of_a_board_tiled_over_many_sheets_stop_at_the_kits_page_allowance(tmp_path, monkeypatch, spent,
                                                                                   foreseen):
