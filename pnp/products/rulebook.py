@@ -647,8 +647,17 @@ def picture(studio: Studio, src: str) -> tuple[Printable, bool]:
         raise DataError(f"picture '{src}': component {named(cid)} has no {what}"
                         + (f" {named(item_id)}{_suggested(studio, item_id, _item_ids(studio, component, back))}"
                            if item_id else "")
-                        if item_id or back else f"picture '{src}': component {named(cid)} prints nothing to show")
+                        if item_id or back else _nothing_to_show(src, component))
     return faces[0], True
+
+
+def _nothing_to_show(src: str, component: Component) -> str:
+    """Why a picture of a component that has no face to show is refused: a tuck box (or the rulebook) does print,
+    drawn by its kind and not from a layout, and was said to print nothing."""
+    if component.spec.get("layout") is None:
+        return (f"picture '{src}': component {named(component.id)} (a {component.kind}) is drawn from no layout, "
+                "so the rulebook cannot show it: show what it holds, or draw a diagram with layout:NAME")
+    return f"picture '{src}': component {named(component.id)} prints nothing to show"
 
 
 def _faces(studio: Studio, component: Component, item_id: str, back: bool) -> list[Printable]:
