@@ -622,8 +622,31 @@ _PICTURE_SUGGESTIONS: "weakref.WeakKeyDictionary[Studio, Suggestions]" = weakref
 
 
 def _suggested(studio: Studio, word: str, names: Iterable[object]) -> str:
-    """A name close to `word` among `names` a picture may have meant, as every unknown name is said."""
-    return _PICTURE_SUGGESTIONS.setdefault(studio, Suggestions())(word, tuple(names))
+    """A name close to `word` among `names` (a table, the tables, the components' ids: the same object for
+    each picture) a picture may have meant, as every unknown name is said. The names are made a tuple once per
+    object: a new one for each picture was held by the suggestions' memory of what each word was told, and
+    2,000 pictures naming missing rows of a 10,000-row table held 2,000 copies of its ids (300 MB)."""
+    kept = _PICTURE_NAMES.setdefault(studio, {})
+    found = kept.get(id(names))
+    if found is None or found[0] is not names:
+        found = kept[id(names)] = (names, tuple(names))
+    return _PICTURE_SUGGESTIONS.setdefault(studio, Suggestions())(word, found[1])
+
+
+def _component_ids(studio: Studio) -> tuple[object, ...]:
+    """The components' ids, as a tuple made once per list of components (see _suggested)."""
+    components = studio.game.components
+    kept = _PICTURE_NAMES.setdefault(studio, {})
+    found = kept.get(id(components))
+    if found is None or found[0] is not components:
+        found = kept[id(components)] = (components, tuple(c.id for c in components))
+    return found[1]
+
+
+# each studio's names a picture's unknown name is compared with, as a tuple: id of the object (a table, the
+# tables, the components) -> (it, kept so that its id names no other; its names)
+_PICTURE_NAMES: "weakref.WeakKeyDictionary[Studio, dict[int, tuple[Iterable[object], tuple[object, ...]]]]" = \
+    weakref.WeakKeyDictionary()
 
 
 def picture(studio: Studio, src: str) -> tuple[Printable, bool]:
@@ -640,7 +663,7 @@ def picture(studio: Studio, src: str) -> tuple[Printable, bool]:
     component = studio.game.component(cid)
     if component is None:
         raise DataError(f"picture '{src}': no component {named(cid)}"
-                        f"{_suggested(studio, cid, (c.id for c in studio.game.components))}")
+                        f"{_suggested(studio, cid, _component_ids(studio))}")
     faces = _faces(studio, component, item_id, back)
     if not faces:
         what = "back" if back else "item"
