@@ -1313,6 +1313,41 @@ def test_a_damaged_file_of_a_received_repository_is_named_where_since_is_refused
     assert result.output.startswith(named), result.output
 
 
+@pytest.mark.parametrize("damage, said", [
+    ("HEAD is a folder", ".git/HEAD: error: --since: the project's git repository cannot be read safely: the git "
+                         "folder's HEAD is not a file"),
+    ("no objects", ".git: error: --since: the project's git repository cannot be read safely: the git folder's "
+                   "objects is missing"),
+    ("a link to nowhere", ".git: error: --since: the project's git repository cannot be read safely: the git folder "
+                          "it names, 'nowhere', is missing"),
+    ("a bad config line", ".git/config:{line}:1: error: --since: the project's git repository cannot be read safely: "
+                          "git cannot parse this line of the config"),
+])
+def test_a_received_git_folder_git_takes_for_none_is_refused_at_the_file_at_fault(tmp_path, damage, said):
+    """A .git whose HEAD is a folder, or without objects/, was said as git's "not a git repository: '/abs/.git'";
+    a .git link to nowhere at the missing target's name; a config line git cannot parse in git's words with its
+    absolute path, at the file alone. Each is said at the file (and line) at fault."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_project(tmp_path / "proj")
+    _committed(root)
+    git_dir = root / ".git"
+    if damage == "HEAD is a folder":
+        (git_dir / "HEAD").unlink()
+        (git_dir / "HEAD").mkdir()
+    elif damage == "no objects":
+        shutil.rmtree(git_dir / "objects")
+    elif damage == "a link to nowhere":
+        shutil.rmtree(git_dir)
+        git_dir.symlink_to("nowhere")
+    else:
+        text = (git_dir / "config").read_text(encoding="utf-8")
+        (git_dir / "config").write_text(text + "[core\n", encoding="utf-8")
+        said = said.format(line=text.count("\n") + 1)
+    result = run(root, "changes", "--since", "HEAD")
+    assert result.exit_code == 2 and result.output.startswith(said), result.output
+
+
 def test_a_since_naming_a_file_of_the_git_folder_git_never_reads_as_a_ref_is_not_blamed_on_it(tmp_path):
     """git reads a name of its folder itself as a ref only as refs/... or in capitals (HEAD, ORIG_HEAD): a --since
     of `description` is no commit, not a damaged ref file .git/description; nor is one of 400 digits."""

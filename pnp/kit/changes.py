@@ -479,7 +479,11 @@ def _own_repository(project: "Project") -> None:
         git_dir = _git_folder(project, dotgit, work_tree)
         real = project.inside(git_dir, Mark(project.rel(dotgit)), "git folder", hidden=True) if work_tree == project.root \
             else _held_by(project, dotgit, git_dir, work_tree)  # the project's own is kept inside it; one above holds the project
-        _links_inside(project, real)
+        if not real.is_dir():  # (a .git link to nowhere was said at its target's name, as a folder pnp cannot read)
+            raise DataError(f"the git folder it names, {named(project.rel(real))}, is missing or no folder",
+                            Mark(project.rel(dotgit)))
+        _links_inside(project, real)  # (before the layout is looked at: a link out of the folder is not followed)
+        _laid_out(project, real)
         for name in _ELSEWHERE:
             if (real / name).exists():
                 raise DataError(f"{project.rel(real / name)} makes git read another folder; pnp reads only "
@@ -491,6 +495,21 @@ def _own_repository(project: "Project") -> None:
     except DataError as e:
         raise UsageError(f"--since: the project's git repository cannot be read safely: {e.message}",
                          e.mark) from None
+
+
+# what git needs in a git folder to take it for one (is_git_directory): HEAD a file, objects/ and refs/ folders
+_GIT_LAYOUT = (("HEAD", os.path.isfile, "a file"), ("objects", os.path.isdir, "a folder"),
+               ("refs", os.path.isdir, "a folder"))
+
+
+def _laid_out(project: "Project", git_dir: Path) -> None:
+    """DataError at the file at fault when the git folder lacks HEAD, objects/ or refs/ as git needs them (a HEAD
+    that is a folder, no objects/: git said only "not a git repository: '/abs/proj/.git'", naming no file)."""
+    for name, fits, kind in _GIT_LAYOUT:
+        if not fits(git_dir / name):
+            there = os.path.lexists(git_dir / name)
+            raise DataError(f"the git folder's {name} is {'not ' + kind if there else 'missing'}, so git takes it for "
+                            "no repository", Mark(project.rel(git_dir / name if there else git_dir)))
 
 
 def _held_by(project: "Project", dotgit: Path, git_dir: Path, work_tree: Path) -> Path:
@@ -538,14 +557,24 @@ def _no_setting_elsewhere(project: "Project", config: Path) -> None:
         command = ["git", "config", "--file", str(config), "--no-includes", "--name-only", "--get-regexp",
                    f"^({pattern})$"]
         try:
-            found = _ran(command, cwd="/", env={"GIT_DIR": os.devnull + "/none"})
+            # (in git's own words, whatever the user's language: the line it could not parse is read from them)
+            found = _ran(command, cwd="/", env={"GIT_DIR": os.devnull + "/none", "LC_ALL": "C", "LANGUAGE": "C"})
         except subprocess.TimeoutExpired:
             raise DataError("git cannot read it", Mark(project.rel(config))) from None
         if found.returncode == 0:
             raise DataError(f"{why}; pnp reads only the project", Mark(project.rel(config)))
         if found.returncode != 1:  # 1: none; else git cannot parse it, and would refuse the repository
-            raise DataError(f"git cannot read it: {found.stderr.decode(errors='replace').strip()[:200]}",
-                            Mark(project.rel(config)))
+            raise _unparsed(project, config, found.stderr.decode(errors="replace"))
+
+
+def _unparsed(project: "Project", config: Path, said: str) -> DataError:
+    """The DataError for a config file git cannot parse, at the line git names ('bad config line 6 in file
+    /abs/path', which was said in git's words at the file alone); in git's words when it names none."""
+    line = re.search(r"bad config line (\d+) in file ", said)
+    if line is not None:
+        return DataError("git cannot parse this line of the config (no section header, nor a name and value as "
+                         "git writes them)", Mark(project.rel(config), int(line.group(1)), 1))
+    return DataError(f"git cannot read it: {printable(said.strip()[:200])}", Mark(project.rel(config)))
 
 
 # entries of the git folder looked at before git runs: a repository's own are thousands (objects are packed;
