@@ -1348,6 +1348,36 @@ def test_a_received_git_folder_git_takes_for_none_is_refused_at_the_file_at_faul
     assert result.exit_code == 2 and result.output.startswith(said), result.output
 
 
+@pytest.mark.parametrize("trusted", [False, True])
+def test_a_repository_another_user_owns_is_not_read_unless_the_users_git_config_trusts_it(tmp_path, monkeypatch,
+                                                                                          trusted):
+    """git refuses a repository another user of the machine owns ("dubious ownership"); pinned with --git-dir, it
+    ran on a /tmp/.git another user made above a game unpacked in /tmp, and that commit was compared with. (Here
+    the user is made another, as this test's files cannot be given to one.)"""
+    if shutil.which("git") is None or not hasattr(os, "geteuid"):
+        pytest.skip("git is not installed, or the system has no owners of files")
+    outer = tmp_path / "outer"
+    root = make_project(outer / "proj")
+    _committed(outer)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    if trusted:
+        (home / ".gitconfig").write_text(f"[safe]\n\tdirectory = {outer}\n", encoding="utf-8")
+    monkeypatch.setattr(os, "geteuid", lambda: os.stat(outer).st_uid + 1)
+    monkeypatch.delenv("SUDO_UID", raising=False)
+    if trusted:  # (the repository's checks alone: a whole comparison takes a second)
+        from pnp.kit.changes import _own_repository
+        from pnp.project import Project
+
+        _own_repository(Project(root.resolve()))
+        return
+    result = run(root, "changes", "--since", "HEAD")
+    assert result.exit_code == 2 and result.output.startswith(f"{outer}: error: --since: "), result.output
+    assert "belongs to another user of this machine" in result.output
+
+
 def test_a_since_naming_a_file_of_the_git_folder_git_never_reads_as_a_ref_is_not_blamed_on_it(tmp_path):
     """git reads a name of its folder itself as a ref only as refs/... or in capitals (HEAD, ORIG_HEAD): a --since
     of `description` is no commit, not a damaged ref file .git/description; nor is one of 400 digits."""

@@ -479,6 +479,7 @@ def _own_repository(project: "Project") -> None:
         git_dir = _git_folder(project, dotgit, work_tree)
         real = project.inside(git_dir, Mark(project.rel(dotgit)), "git folder", hidden=True) if work_tree == project.root \
             else _held_by(project, dotgit, git_dir, work_tree)  # the project's own is kept inside it; one above holds the project
+        _owned(project, dotgit, real, work_tree)
         if not real.is_dir():  # (a .git link to nowhere was said at its target's name, as a folder pnp cannot read)
             raise DataError(f"the git folder it names, {named(project.rel(real))}, is missing or no folder",
                             Mark(project.rel(dotgit)))
@@ -495,6 +496,35 @@ def _own_repository(project: "Project") -> None:
     except DataError as e:
         raise UsageError(f"--since: the project's git repository cannot be read safely: {e.message}",
                          e.mark) from None
+
+
+def _owned(project: "Project", dotgit: Path, git_dir: Path, work_tree: Path) -> None:
+    """DataError at the first of the repository's work tree, .git and git folder that another user owns, unless
+    the user's git config trusts it (safe.directory), as git refuses such a repository ("dubious ownership"):
+    pinned with --git-dir, git ran on a /tmp/.git another user of the machine made above a game unpacked in /tmp,
+    and its commit was compared with as the game's."""
+    if not hasattr(os, "geteuid"):  # (Windows: git asks who owns a folder otherwise; not checked here)
+        return
+    users = {os.geteuid()} | ({int(os.environ["SUDO_UID"])} if os.geteuid() == 0
+                              and os.environ.get("SUDO_UID", "").isdigit() else set())  # (as git does under sudo)
+    for path in (work_tree, dotgit, git_dir):
+        with contextlib.suppress(OSError):  # (one missing is said next, as such)
+            if os.stat(path).st_uid not in users and not _trusted(work_tree, git_dir):
+                raise DataError("it belongs to another user of this machine; git runs on no such repository "
+                                "(unless your git config's safe.directory names it), nor does pnp",
+                                Mark(project.rel(path)))
+
+
+def _trusted(work_tree: Path, git_dir: Path) -> bool:
+    """Whether the user's own git config (global) names the repository as safe.directory, or '*' (every one)."""
+    try:
+        listed = _ran(["git", "config", "--global", "--get-all", "safe.directory"], cwd="/",
+                      env={"GIT_DIR": os.devnull + "/none"})
+    except (UsageError, subprocess.TimeoutExpired):
+        return False
+    named_here = {os.path.realpath(work_tree), os.path.realpath(git_dir)}
+    return any(entry == "*" or os.path.realpath(entry) in named_here
+               for entry in listed.stdout.decode(errors="replace").splitlines() if entry)
 
 
 # what git needs in a git folder to take it for one (is_git_directory): HEAD a file, objects/ and refs/ folders
