@@ -1287,6 +1287,8 @@ def _damaged_object(root, name):
     ("object HEAD", "HEAD", "git cannot read this file of the repository"),
     ("shallow garbage", "HEAD", "git cannot read this file of the repository (git: fatal: bad shallow line"),
     ("config [core] repositoryformatversion = 1\n[extensions] frobnicate = 1", "HEAD", "unknown repository extension"),
+    ("config [core] repositoryformatversion = 0\n[core] packedGitLimit = 1e400", "HEAD",
+     "git cannot read this file of the repository"),
     ("object HEAD:cards", "HEAD", "git ls-tree could not list the files of the commit"),
     ("object HEAD:cards/mini/cards.yaml", "HEAD", "the commit's file 'cards/mini/cards.yaml' cannot be read"),
 ])

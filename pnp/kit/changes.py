@@ -767,6 +767,25 @@ def _named_by_git(project: "Project", said: str) -> Mark | None:
     for words, name in _SAID_OF_FILES:  # (git's words for a file it reads whole, whose path it leaves out)
         if words in said and os.path.isfile(os.path.join(git_dir, name)):
             return Mark(project.rel(os.path.join(git_dir, name)))
+    return _config_of_bad_value(project, Path(git_dir), said)
+
+
+def _config_of_bad_value(project: "Project", git_dir: Path, said: str) -> Mark | None:
+    """The config file of the repository holding the setting git refused as of the wrong type ("bad numeric config
+    value '1e400' for 'core.packedgitlimit'", naming no file: said as the --since's fault); None when none of its
+    config files holds it (the user's own config may)."""
+    bad = re.search(r"bad (?:numeric|boolean) config value '.*' for '([\w.-]+)'", said)
+    if bad is None:
+        return None
+    for config in (git_dir / name for name in _CONFIGS):
+        try:
+            held = os.path.isfile(config) and _ran(["git", "config", "--file", str(config), "--no-includes",
+                                                     "--get-all", bad.group(1)], cwd="/",
+                                                    env={"GIT_DIR": os.devnull + "/none"}).returncode == 0
+        except (UsageError, subprocess.TimeoutExpired):
+            held = False
+        if held:
+            return Mark(project.rel(config))
     return None
 
 
