@@ -623,6 +623,8 @@ def test_a_manifest_of_a_pnp_that_recorded_no_faces_is_refused_at_its_place(tmp_
      "link 'cards/mini/sub' cannot be made: "),
     # a name past the system's 255 bytes: "git cat-file failed ([Errno 36] File name too long: '/tmp/…')"
     (lambda blob, tree: f"100644 blob {blob('x')}\t{'n' * 300}.png\n", "file 'cards/mini/nnnn"),
+    # a name Windows takes for folders: written there, it left the scratch folder
+    (lambda blob, tree: f"100644 blob {blob('x')}\t..\\..\\..\\x.yaml\n", "file 'cards/mini/..\\..\\..\\x.yaml' holds a "),
 ])
 def test_a_commits_link_the_system_cannot_make_is_refused_by_name(tmp_path, entries, said):
     """A hostile repository's link of a 5,000-byte or NUL-holding target, or one where a folder of the commit

@@ -999,12 +999,7 @@ def _tree(project: "Project", ref: str, commit: str, prefix: str, wanted: list[s
         if size == "BAD":  # (a damaged object was said as "git ls-tree: cannot read '100644 blob ... BAD...'")
             raise UsageError(f"--since {since_shown(ref)}: the commit's file {named(path)} cannot be read: git finds its "
                              "object missing or damaged", _object_file(project, oid))
-        parts = path.split("/")
-        if path.startswith("/") or any(part in ("", ".", "..", ".git") for part in parts):
-            raise UsageError(f"--since {since_shown(ref)}: the commit holds a file named {named(path)}, which pnp does not read")
-        if len(parts) > MAX_COMMIT_DEPTH:  # (said before any is written: see MAX_COMMIT_DEPTH)
-            raise UsageError(f"--since {since_shown(ref)}: the commit holds a file {len(parts):,} folders deep, at "
-                             f"{named(path)}; pnp writes out at most {MAX_COMMIT_DEPTH} deep")
+        _writable(ref, path)
         if mode == "120000" and int(size) > MAX_LINK_TARGET:  # (never read: a 250 MB target took 570 MB)
             raise UsageError(f"--since {since_shown(ref)}: the commit's link {named(path)} cannot be made: its target is "
                              "longer than any system allows")
@@ -1015,6 +1010,24 @@ def _tree(project: "Project", ref: str, commit: str, prefix: str, wanted: list[s
                              "instead")
         entries.append((mode, oid, path, int(size)))
     return entries
+
+
+def _writable(ref: str, path: str) -> None:
+    """UsageError when the commit's file at `path` would not be written within the scratch folder as it names it:
+    a path leaving it, naming a .git, Windows' folders or drives, or nested past MAX_COMMIT_DEPTH."""
+    parts = path.split("/")
+    if path.startswith("/") or any(part in ("", ".", "..", ".git") for part in parts):
+        raise UsageError(f"--since {since_shown(ref)}: the commit holds a file named {named(path)}, which pnp does not read")
+    if "\\" in path or (os.name == "nt" and ":" in path):
+        # Windows takes a backslash for a folder's end (and 'C:' for a drive): a received commit's file
+        # 'cards/g/..\\..\\..\\x' was written there outside the scratch folder. Refused on every system alike,
+        # as git for Windows refuses to check such a file out
+        raise UsageError(f"--since {since_shown(ref)}: the commit's file {named(path)} holds a backslash"
+                         + (" or a colon" if os.name == "nt" else "") + ", which Windows takes for a folder's "
+                         "end or a drive; pnp does not write it out")
+    if len(parts) > MAX_COMMIT_DEPTH:  # (said before any is written: see MAX_COMMIT_DEPTH)
+        raise UsageError(f"--since {since_shown(ref)}: the commit holds a file {len(parts):,} folders deep, at "
+                         f"{named(path)}; pnp writes out at most {MAX_COMMIT_DEPTH} deep")
 
 
 def _object_file(project: "Project", oid: str) -> Mark | None:
