@@ -623,6 +623,8 @@ def test_a_manifest_of_a_pnp_that_recorded_no_faces_is_refused_at_its_place(tmp_
      "link 'cards/mini/sub' cannot be made: "),
     # a name past the system's 255 bytes: "git cat-file failed ([Errno 36] File name too long: '/tmp/…')"
     (lambda blob, tree: f"100644 blob {blob('x')}\t{'n' * 300}.png\n", "file 'cards/mini/nnnn"),
+    # a name Windows takes for folders: written there, it left the scratch folder
+    (lambda blob, tree: f"100644 blob {blob('x')}\t..\\..\\..\\x.yaml\n", "file 'cards/mini/..\\..\\..\\x.yaml' holds a "),
 ])
 def test_a_commits_link_the_system_cannot_make_is_refused_by_name(tmp_path, entries, said):
     """A hostile repository's link of a 5,000-byte or NUL-holding target, or one where a folder of the commit
@@ -1287,6 +1289,8 @@ def _damaged_object(root, name):
     ("object HEAD", "HEAD", "git cannot read this file of the repository"),
     ("shallow garbage", "HEAD", "git cannot read this file of the repository (git: fatal: bad shallow line"),
     ("config [core] repositoryformatversion = 1\n[extensions] frobnicate = 1", "HEAD", "unknown repository extension"),
+    ("config [core] repositoryformatversion = 0\n[core] packedGitLimit = 1e400", "HEAD",
+     "git cannot read this file of the repository"),
     ("object HEAD:cards", "HEAD", "git ls-tree could not list the files of the commit"),
     ("object HEAD:cards/mini/cards.yaml", "HEAD", "the commit's file 'cards/mini/cards.yaml' cannot be read"),
 ])
@@ -1311,6 +1315,71 @@ def test_a_damaged_file_of_a_received_repository_is_named_where_since_is_refused
     assert f"{named}" in result.output and f"error: --since {ref}: " in result.output and said in result.output, \
         result.output
     assert result.output.startswith(named), result.output
+
+
+@pytest.mark.parametrize("damage, said", [
+    ("HEAD is a folder", ".git/HEAD: error: --since: the project's git repository cannot be read safely: the git "
+                         "folder's HEAD is not a file"),
+    ("no objects", ".git: error: --since: the project's git repository cannot be read safely: the git folder's "
+                   "objects is missing"),
+    ("a link to nowhere", ".git: error: --since: the project's git repository cannot be read safely: the git folder "
+                          "it names, 'nowhere', is missing"),
+    ("a bad config line", ".git/config:{line}:1: error: --since: the project's git repository cannot be read safely: "
+                          "git cannot parse this line of the config"),
+])
+def test_a_received_git_folder_git_takes_for_none_is_refused_at_the_file_at_fault(tmp_path, damage, said):
+    """A .git whose HEAD is a folder, or without objects/, was said as git's "not a git repository: '/abs/.git'";
+    a .git link to nowhere at the missing target's name; a config line git cannot parse in git's words with its
+    absolute path, at the file alone. Each is said at the file (and line) at fault."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_project(tmp_path / "proj")
+    _committed(root)
+    git_dir = root / ".git"
+    if damage == "HEAD is a folder":
+        (git_dir / "HEAD").unlink()
+        (git_dir / "HEAD").mkdir()
+    elif damage == "no objects":
+        shutil.rmtree(git_dir / "objects")
+    elif damage == "a link to nowhere":
+        shutil.rmtree(git_dir)
+        git_dir.symlink_to("nowhere")
+    else:
+        text = (git_dir / "config").read_text(encoding="utf-8")
+        (git_dir / "config").write_text(text + "[core\n", encoding="utf-8")
+        said = said.format(line=text.count("\n") + 1)
+    result = run(root, "changes", "--since", "HEAD")
+    assert result.exit_code == 2 and result.output.startswith(said), result.output
+
+
+@pytest.mark.parametrize("trusted", [False, True])
+def test_a_repository_another_user_owns_is_not_read_unless_the_users_git_config_trusts_it(tmp_path, monkeypatch,
+                                                                                          trusted):
+    """git refuses a repository another user of the machine owns ("dubious ownership"); pinned with --git-dir, it
+    ran on a /tmp/.git another user made above a game unpacked in /tmp, and that commit was compared with. (Here
+    the user is made another, as this test's files cannot be given to one.)"""
+    if shutil.which("git") is None or not hasattr(os, "geteuid"):
+        pytest.skip("git is not installed, or the system has no owners of files")
+    outer = tmp_path / "outer"
+    root = make_project(outer / "proj")
+    _committed(outer)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    if trusted:
+        (home / ".gitconfig").write_text(f"[safe]\n\tdirectory = {outer}\n", encoding="utf-8")
+    monkeypatch.setattr(os, "geteuid", lambda: os.stat(outer).st_uid + 1)
+    monkeypatch.delenv("SUDO_UID", raising=False)
+    if trusted:  # (the repository's checks alone: a whole comparison takes a second)
+        from pnp.kit.changes import _own_repository
+        from pnp.project import Project
+
+        _own_repository(Project(root.resolve()))
+        return
+    result = run(root, "changes", "--since", "HEAD")
+    assert result.exit_code == 2 and result.output.startswith(f"{outer}: error: --since: "), result.output
+    assert "belongs to another user of this machine" in result.output
 
 
 def test_a_since_naming_a_file_of_the_git_folder_git_never_reads_as_a_ref_is_not_blamed_on_it(tmp_path):

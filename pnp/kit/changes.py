@@ -479,7 +479,12 @@ def _own_repository(project: "Project") -> None:
         git_dir = _git_folder(project, dotgit, work_tree)
         real = project.inside(git_dir, Mark(project.rel(dotgit)), "git folder", hidden=True) if work_tree == project.root \
             else _held_by(project, dotgit, git_dir, work_tree)  # the project's own is kept inside it; one above holds the project
-        _links_inside(project, real)
+        _owned(project, dotgit, real, work_tree)
+        if not real.is_dir():  # (a .git link to nowhere was said at its target's name, as a folder pnp cannot read)
+            raise DataError(f"the git folder it names, {named(project.rel(real))}, is missing or no folder",
+                            Mark(project.rel(dotgit)))
+        _links_inside(project, real)  # (before the layout is looked at: a link out of the folder is not followed)
+        _laid_out(project, real)
         for name in _ELSEWHERE:
             if (real / name).exists():
                 raise DataError(f"{project.rel(real / name)} makes git read another folder; pnp reads only "
@@ -491,6 +496,50 @@ def _own_repository(project: "Project") -> None:
     except DataError as e:
         raise UsageError(f"--since: the project's git repository cannot be read safely: {e.message}",
                          e.mark) from None
+
+
+def _owned(project: "Project", dotgit: Path, git_dir: Path, work_tree: Path) -> None:
+    """DataError at the first of the repository's work tree, .git and git folder that another user owns, unless
+    the user's git config trusts it (safe.directory), as git refuses such a repository ("dubious ownership"):
+    pinned with --git-dir, git ran on a /tmp/.git another user of the machine made above a game unpacked in /tmp,
+    and its commit was compared with as the game's."""
+    if not hasattr(os, "geteuid"):  # (Windows: git asks who owns a folder otherwise; not checked here)
+        return
+    users = {os.geteuid()} | ({int(os.environ["SUDO_UID"])} if os.geteuid() == 0
+                              and os.environ.get("SUDO_UID", "").isdigit() else set())  # (as git does under sudo)
+    for path in (work_tree, dotgit, git_dir):
+        with contextlib.suppress(OSError):  # (one missing is said next, as such)
+            if os.stat(path).st_uid not in users and not _trusted(work_tree, git_dir):
+                raise DataError("it belongs to another user of this machine; git runs on no such repository "
+                                "(unless your git config's safe.directory names it), nor does pnp",
+                                Mark(project.rel(path)))
+
+
+def _trusted(work_tree: Path, git_dir: Path) -> bool:
+    """Whether the user's own git config (global) names the repository as safe.directory, or '*' (every one)."""
+    try:
+        listed = _ran(["git", "config", "--global", "--get-all", "safe.directory"], cwd="/",
+                      env={"GIT_DIR": os.devnull + "/none"})
+    except (UsageError, subprocess.TimeoutExpired):
+        return False
+    named_here = {os.path.realpath(work_tree), os.path.realpath(git_dir)}
+    return any(entry == "*" or os.path.realpath(entry) in named_here
+               for entry in listed.stdout.decode(errors="replace").splitlines() if entry)
+
+
+# what git needs in a git folder to take it for one (is_git_directory): HEAD a file, objects/ and refs/ folders
+_GIT_LAYOUT = (("HEAD", os.path.isfile, "a file"), ("objects", os.path.isdir, "a folder"),
+               ("refs", os.path.isdir, "a folder"))
+
+
+def _laid_out(project: "Project", git_dir: Path) -> None:
+    """DataError at the file at fault when the git folder lacks HEAD, objects/ or refs/ as git needs them (a HEAD
+    that is a folder, no objects/: git said only "not a git repository: '/abs/proj/.git'", naming no file)."""
+    for name, fits, kind in _GIT_LAYOUT:
+        if not fits(git_dir / name):
+            there = os.path.lexists(git_dir / name)
+            raise DataError(f"the git folder's {name} is {'not ' + kind if there else 'missing'}, so git takes it for "
+                            "no repository", Mark(project.rel(git_dir / name if there else git_dir)))
 
 
 def _held_by(project: "Project", dotgit: Path, git_dir: Path, work_tree: Path) -> Path:
@@ -538,14 +587,24 @@ def _no_setting_elsewhere(project: "Project", config: Path) -> None:
         command = ["git", "config", "--file", str(config), "--no-includes", "--name-only", "--get-regexp",
                    f"^({pattern})$"]
         try:
-            found = _ran(command, cwd="/", env={"GIT_DIR": os.devnull + "/none"})
+            # (in git's own words, whatever the user's language: the line it could not parse is read from them)
+            found = _ran(command, cwd="/", env={"GIT_DIR": os.devnull + "/none", "LC_ALL": "C", "LANGUAGE": "C"})
         except subprocess.TimeoutExpired:
             raise DataError("git cannot read it", Mark(project.rel(config))) from None
         if found.returncode == 0:
             raise DataError(f"{why}; pnp reads only the project", Mark(project.rel(config)))
         if found.returncode != 1:  # 1: none; else git cannot parse it, and would refuse the repository
-            raise DataError(f"git cannot read it: {found.stderr.decode(errors='replace').strip()[:200]}",
-                            Mark(project.rel(config)))
+            raise _unparsed(project, config, found.stderr.decode(errors="replace"))
+
+
+def _unparsed(project: "Project", config: Path, said: str) -> DataError:
+    """The DataError for a config file git cannot parse, at the line git names ('bad config line 6 in file
+    /abs/path', which was said in git's words at the file alone); in git's words when it names none."""
+    line = re.search(r"bad config line (\d+) in file ", said)
+    if line is not None:
+        return DataError("git cannot parse this line of the config (no section header, nor a name and value as "
+                         "git writes them)", Mark(project.rel(config), int(line.group(1)), 1))
+    return DataError(f"git cannot read it: {printable(said.strip()[:200])}", Mark(project.rel(config)))
 
 
 # entries of the git folder looked at before git runs: a repository's own are thousands (objects are packed;
@@ -708,6 +767,25 @@ def _named_by_git(project: "Project", said: str) -> Mark | None:
     for words, name in _SAID_OF_FILES:  # (git's words for a file it reads whole, whose path it leaves out)
         if words in said and os.path.isfile(os.path.join(git_dir, name)):
             return Mark(project.rel(os.path.join(git_dir, name)))
+    return _config_of_bad_value(project, Path(git_dir), said)
+
+
+def _config_of_bad_value(project: "Project", git_dir: Path, said: str) -> Mark | None:
+    """The config file of the repository holding the setting git refused as of the wrong type ("bad numeric config
+    value '1e400' for 'core.packedgitlimit'", naming no file: said as the --since's fault); None when none of its
+    config files holds it (the user's own config may)."""
+    bad = re.search(r"bad (?:numeric|boolean) config value '.*' for '([\w.-]+)'", said)
+    if bad is None:
+        return None
+    for config in (git_dir / name for name in _CONFIGS):
+        try:
+            held = os.path.isfile(config) and _ran(["git", "config", "--file", str(config), "--no-includes",
+                                                     "--get-all", bad.group(1)], cwd="/",
+                                                    env={"GIT_DIR": os.devnull + "/none"}).returncode == 0
+        except (UsageError, subprocess.TimeoutExpired):
+            held = False
+        if held:
+            return Mark(project.rel(config))
     return None
 
 
@@ -921,12 +999,7 @@ def _tree(project: "Project", ref: str, commit: str, prefix: str, wanted: list[s
         if size == "BAD":  # (a damaged object was said as "git ls-tree: cannot read '100644 blob ... BAD...'")
             raise UsageError(f"--since {since_shown(ref)}: the commit's file {named(path)} cannot be read: git finds its "
                              "object missing or damaged", _object_file(project, oid))
-        parts = path.split("/")
-        if path.startswith("/") or any(part in ("", ".", "..", ".git") for part in parts):
-            raise UsageError(f"--since {since_shown(ref)}: the commit holds a file named {named(path)}, which pnp does not read")
-        if len(parts) > MAX_COMMIT_DEPTH:  # (said before any is written: see MAX_COMMIT_DEPTH)
-            raise UsageError(f"--since {since_shown(ref)}: the commit holds a file {len(parts):,} folders deep, at "
-                             f"{named(path)}; pnp writes out at most {MAX_COMMIT_DEPTH} deep")
+        _writable(ref, path)
         if mode == "120000" and int(size) > MAX_LINK_TARGET:  # (never read: a 250 MB target took 570 MB)
             raise UsageError(f"--since {since_shown(ref)}: the commit's link {named(path)} cannot be made: its target is "
                              "longer than any system allows")
@@ -937,6 +1010,24 @@ def _tree(project: "Project", ref: str, commit: str, prefix: str, wanted: list[s
                              "instead")
         entries.append((mode, oid, path, int(size)))
     return entries
+
+
+def _writable(ref: str, path: str) -> None:
+    """UsageError when the commit's file at `path` would not be written within the scratch folder as it names it:
+    a path leaving it, naming a .git, Windows' folders or drives, or nested past MAX_COMMIT_DEPTH."""
+    parts = path.split("/")
+    if path.startswith("/") or any(part in ("", ".", "..", ".git") for part in parts):
+        raise UsageError(f"--since {since_shown(ref)}: the commit holds a file named {named(path)}, which pnp does not read")
+    if "\\" in path or (os.name == "nt" and ":" in path):
+        # Windows takes a backslash for a folder's end (and 'C:' for a drive): a received commit's file
+        # 'cards/g/..\\..\\..\\x' was written there outside the scratch folder. Refused on every system alike,
+        # as git for Windows refuses to check such a file out
+        raise UsageError(f"--since {since_shown(ref)}: the commit's file {named(path)} holds a backslash"
+                         + (" or a colon" if os.name == "nt" else "") + ", which Windows takes for a folder's "
+                         "end or a drive; pnp does not write it out")
+    if len(parts) > MAX_COMMIT_DEPTH:  # (said before any is written: see MAX_COMMIT_DEPTH)
+        raise UsageError(f"--since {since_shown(ref)}: the commit holds a file {len(parts):,} folders deep, at "
+                         f"{named(path)}; pnp writes out at most {MAX_COMMIT_DEPTH} deep")
 
 
 def _object_file(project: "Project", oid: str) -> Mark | None:
