@@ -3131,10 +3131,12 @@ class _Compiler(CodeGenerator):
 
 
 def _no_other_file(name: Any) -> NoReturn:
-    """The refusal of a template's include, import or extends of `name` (a text, a list, anything)."""
+    """The refusal of a template's include, import or extends of `name` (a text, a list, anything). Not Jinja's
+    TemplateNotFound: `{% include 'part.md.j2' ignore missing %}` took that as a file missing and printed nothing
+    in its place, exit 0, the part's rules left out of the rulebook though the file is there."""
     named = shown(name) if isinstance(name, str) else _describe_value(name)
-    raise jinja2.TemplateNotFound(str(name)[:200], f"{named}: a pnp template includes, imports and extends no "
-                                  "other file (the macros of macros.j2 are there already)")
+    raise TemplateRuntimeError(f"{named}: a pnp template includes, imports and extends no other file (the macros "
+                               "of macros.j2 are there already)")
 
 
 class _Env(ImmutableSandboxedEnvironment):
