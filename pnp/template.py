@@ -2792,8 +2792,11 @@ def _numbers_checked(tokens: Iterable[tuple[int, str, str]]) -> Iterator[tuple[i
     for lineno, kind, value in tokens:
         if kind in ("integer", "float"):
             digits = value.replace("_", "")
+            # (a decimal's leading zeros count: Python's limit on reading one counts every digit, and 5,000
+            # zeros were refused in its words, "Exceeds the limit (4300 digits) for integer string conversion")
+            base_bits = _BITS_PER_DIGIT.get(digits[1:2].lower())
             too_large = not math.isfinite(float(digits)) if kind == "float" else \
-                len(digits.lstrip("0")) * _BITS_PER_DIGIT.get(digits[1:2].lower(), 10 / 3) > MAX_NUMBER_BITS
+                len(digits if base_bits is None else digits.lstrip("0")) * (base_bits or 10 / 3) > MAX_NUMBER_BITS
             if too_large:
                 raise _TooBig(f"the number {_short(value)} is too large (at most about 1,200 digits)", lineno)
             if kind == "float" and too_close_to_zero(float(digits), digits):  # (1e-400 printed 0.0, as data may not)
