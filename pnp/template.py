@@ -2792,8 +2792,11 @@ def _numbers_checked(tokens: Iterable[tuple[int, str, str]]) -> Iterator[tuple[i
     for lineno, kind, value in tokens:
         if kind in ("integer", "float"):
             digits = value.replace("_", "")
+            # (a decimal's leading zeros count: Python's limit on reading one counts every digit, and 5,000
+            # zeros were refused in its words, "Exceeds the limit (4300 digits) for integer string conversion")
+            base_bits = _BITS_PER_DIGIT.get(digits[1:2].lower())
             too_large = not math.isfinite(float(digits)) if kind == "float" else \
-                len(digits.lstrip("0")) * _BITS_PER_DIGIT.get(digits[1:2].lower(), 10 / 3) > MAX_NUMBER_BITS
+                len(digits if base_bits is None else digits.lstrip("0")) * (base_bits or 10 / 3) > MAX_NUMBER_BITS
             if too_large:
                 raise _TooBig(f"the number {_short(value)} is too large (at most about 1,200 digits)", lineno)
             if kind == "float" and too_close_to_zero(float(digits), digits):  # (1e-400 printed 0.0, as data may not)
@@ -3131,10 +3134,12 @@ class _Compiler(CodeGenerator):
 
 
 def _no_other_file(name: Any) -> NoReturn:
-    """The refusal of a template's include, import or extends of `name` (a text, a list, anything)."""
+    """The refusal of a template's include, import or extends of `name` (a text, a list, anything). Not Jinja's
+    TemplateNotFound: `{% include 'part.md.j2' ignore missing %}` took that as a file missing and printed nothing
+    in its place, exit 0, the part's rules left out of the rulebook though the file is there."""
     named = shown(name) if isinstance(name, str) else _describe_value(name)
-    raise jinja2.TemplateNotFound(str(name)[:200], f"{named}: a pnp template includes, imports and extends no "
-                                  "other file (the macros of macros.j2 are there already)")
+    raise TemplateRuntimeError(f"{named}: a pnp template includes, imports and extends no other file (the macros "
+                               "of macros.j2 are there already)")
 
 
 class _Env(ImmutableSandboxedEnvironment):
