@@ -1435,3 +1435,24 @@ def test_a_damaged_packed_object_is_refused_at_its_pack(tmp_path):
     with pytest.raises(UsageError, match="could not read 'cards/a.yaml': it ended before its size") as refused:
         _write_tree(Project(root.resolve()), "HEAD", [("100644", oid, "cards/a.yaml", 42)], tmp_path / "out")
     assert refused.value.mark.file == named
+
+
+
+
+def test_a_card_saved_between_the_kit_and_its_reprint_is_not_reprinted_as_the_kit_does_not_print_it(proj,
+                                                                                                   monkeypatch):
+    """The reprint draws the faces the new kit's manifest names as changed from the files as they are: a card
+    saved between the two (an editor's save while pnp built) was reprinted as the kit does not print it, exit 0."""
+    import pnp.check
+    from pnp.errors import UsageError
+    from pnp.kit.changes import State, write_reprint
+    from pnp.project import Project
+    from pnp.units import PrintOptions
+
+    edit_facts(proj)  # (saved after the kit was drawn: its manifest says the cards as they were)
+    monkeypatch.setattr(pnp.check, "validate", lambda *args: (None, None))  # (the game as it is: not needed here)
+    with pytest.raises(UsageError, match="changed since the kit was drawn from it") as refused:
+        write_reprint(Project(proj.resolve()), GAME, proj / "output" / GAME, State({}, "manifest", "x.json"),
+                      PrintOptions())  # (since a state of no face: every card is reprinted)
+    assert refused.value.mark.file == FILE
+    assert not list((proj / "output" / GAME).glob("*reprint*"))

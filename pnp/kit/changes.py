@@ -23,7 +23,7 @@ from ..errors import DataError, UsageError
 from ..project import locked_scratch, not_regular, on_another_machine, output_lock, program, refuse_unmarked_pdf, read_project_file, repository, special_file
 from ..report import Mark, Report, counted, named, pasted, printable, shell_word, shortened, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
-from .inputs import manifest_name, refuse_foreign_record
+from .inputs import BuildStart, build_start, manifest_name, refuse_foreign_record
 from .manifest import Manifest, record_bytes, sealed, sealing
 
 if TYPE_CHECKING:
@@ -1304,6 +1304,22 @@ def states_before(project: "Project", games: list[str], since: str, options: "Pr
         raise UsageError("--changed-since" + e.message.removeprefix("--since"), e.mark) from None
 
 
+def _refuse_changed_since_kit(project: "Project", game_id: str, kit: Path, start: "BuildStart") -> None:
+    """UsageError, at the file, when the game's files the reprint was just drawn from (read since `start`) are not
+    those its kit, whose manifest is `kit`, was drawn from: the reprint draws the faces that manifest names as
+    changed from the files as they are, so a card saved between the kit and its reprint (an editor's save while
+    pnp built) was reprinted as the kit does not print it (or as it was before its change), exit 0."""
+    from .inputs import record
+
+    drawn_from = Manifest.read(kit, project.rel(kit)).inputs.get("files") or {}
+    now = record(project, game_id, start, [project.root / name for name in drawn_from if name not in start.digests])
+    differ = sorted(name for name in drawn_from.keys() | now["files"].keys()
+                    if drawn_from.get(name) != now["files"].get(name))
+    if differ:
+        raise UsageError("changed since the kit was drawn from it, so a reprint would not print what "
+                         "the kit does; build again", Mark(printable(differ[0])))
+
+
 @dataclass
 class Reprint:
     """What a reprint of the changed faces wrote beside a game's kit: `path` (None when nothing changed), its
@@ -1326,17 +1342,21 @@ def write_reprint(project: "Project", game_id: str, folder: Path, state: State, 
     what = f"reprint-{state.key()}"
     target = folder / f"{game_id}-{what}-{options.paper}{options.variant}.pdf"
     recorded = folder / manifest_name(options, what)  # what the reprint holds and since when
-    changes = compare(state.faces, read_faces(project, folder / manifest_name(options), game_id), state.label)
-    keys = changes.reprinted()
+    kit = folder / manifest_name(options)
     pages = 0
     # with the folder's lock, as the kit was written: the reprint was written beside another build's kit as
-    # it wrote, and no manifest said what it held or since when
+    # it wrote, and no manifest said what it held or since when (the kit's manifest read within it too: read
+    # before, another build's kit could replace it before the reprint was drawn)
     with output_lock(folder, project.rel(folder)):
+        changes = compare(state.faces, read_faces(project, kit, game_id), state.label)
+        keys = changes.reprinted()
         refuse_unmarked_pdf(target, "the reprint", project.rel)  # (replaced, or removed when nothing changed)
         refuse_foreign_record(recorded, game_id, "the reprint", project.rel)  # (so is its manifest)
         if keys:
             checked = Report(project.root)
+            start = build_start(project, game_id)
             _, studio = validate(project, game_id, checked, options)
+            _refuse_changed_since_kit(project, game_id, kit, start)
             if studio is not None:  # a draft's reprint marks its items' errors, as the draft kit does
                 studio.mark_data_errors(checked.diagnostics)
             def record(_: Path, pages: int) -> bytes:
