@@ -280,7 +280,8 @@ def test_a_name_or_hover_text_shows_tabletop_simulators_tags_as_typed(typed, sav
     from pnp.export.tts import _with_transform
 
     state = {"Nickname": typed, "Description": typed, "ContainedObjects": [{"Nickname": typed, "Name": "Card"}]}
-    done = _with_transform(state, SimpleNamespace(x=0.0, z=0.0, facing_north=True, flip=False, scale=1.0))
+    done = _with_transform(state, SimpleNamespace(x=0.0, z=0.0, facing_north=True, flip=False, scale=1.0,
+                                                      scale_x=None))
     assert done["Nickname"] == done["Description"] == done["ContainedObjects"][0]["Nickname"] == saved
 
 
@@ -479,3 +480,25 @@ def test_a_dies_name_on_the_table_is_cut_short_on_every_copy(monkeypatch, tmp_pa
                              context=lambda item: {})
     dice = tts._dice(faces, tmp_path, lambda rel: rel, studio, tts.Guids(), tts.TablePlan(folder=tmp_path))
     assert len(dice) == 50 and {len(d.state["Nickname"]) for d in dice} == {tts.MAX_NAME}
+
+
+@pytest.mark.parametrize("size, copies", [((70, 70), 30), ((70, 120), 30), ((63, 88), 30), ((70, 70), 1)])
+def test_a_card_of_another_shape_than_tabletop_simulators_is_scaled_across_apart(monkeypatch, tmp_path, size, copies):
+    # a card is drawn on the table's one card shape (2.5 x 3.5 in at scale 1) whatever its image: scaled alike
+    # each way, a square card showed as a poker card, its picture squeezed, and a tarot card 3.4 in wide, not 2.8
+    from types import SimpleNamespace
+
+    from pnp.export import tts
+    from pnp.export.table import transform
+    from pnp.units import MM
+
+    monkeypatch.setattr(tts, "_hover", lambda face, studio: "text")
+    face = SimpleNamespace(stem="001-scout-front", name="Scout", trim=(size[0] * MM, size[1] * MM))
+    component = SimpleNamespace(id="deck", name="Cards", description="the deck")
+    deck = {"component": component, "cards": [(100, face, "1")] * copies, "custom": {"1": {}}}
+    piece = tts._deck_piece(deck, None, tts.Guids(), tts.TablePlan(folder=tmp_path))
+    t = transform(piece)
+    shown = (2.5 * t["scaleX"], DEPTH_AT_1["card"] * t["scaleZ"])  # the card shape's width at scale 1: 2.5 in
+    assert shown == pytest.approx(object_footprint({"Name": piece.state["Name"], "Transform": t}, None))
+    assert shown == pytest.approx((size[0] / UNIT_MM, size[1] / UNIT_MM), abs=0.01)
+    assert shown == pytest.approx(piece.size, abs=0.01)  # where the packer made room for it

@@ -9,7 +9,7 @@ from typing import Callable
 from PIL import Image, ImageDraw
 
 from ..project import open_file, opened_picture
-from .table import footprint, kind_of
+from .table import CARD_WIDTH_AT_1, DEPTH_AT_1, footprint, kind_of
 
 
 def _rgb(path: Path) -> Image.Image:
@@ -118,9 +118,12 @@ def _pdf_page(path: Path) -> Image.Image:
 def object_footprint(state: dict, image: Image.Image | tuple[int, int] | None) -> tuple[float, float]:
     """(width, depth) on the table from the object's scale and its image's aspect (or its pixel size), by the
     export's one rule."""
+    kind, transform = kind_of(state["Name"]), state["Transform"]
+    if kind == "card":  # drawn on the table's one card shape, scaled across apart (table.CARD_WIDTH_AT_1)
+        return CARD_WIDTH_AT_1 * transform["scaleX"], DEPTH_AT_1[kind] * transform["scaleZ"]
     size = image.size if isinstance(image, Image.Image) else image
-    aspect = size[0] / size[1] if size is not None else 1.0  # a card's back is a card's shape
-    return footprint(kind_of(state["Name"]), state["Transform"]["scaleZ"], aspect)
+    aspect = size[0] / size[1] if size is not None else 1.0
+    return footprint(kind, transform["scaleZ"], aspect)
 
 
 def render_preview(save: dict, resolve: Callable[[str], Path | None]) -> Image.Image:

@@ -14,6 +14,10 @@ from typing import Any
 # the depth of each kind at scale 1, in units. Dice and bags are as wide as they are deep.
 UNIT_MM = 25.4
 DEPTH_AT_1 = {"card": 3.5, "tile": 1.31, "die": 1.0, "bag": 2.0}
+# A card is drawn on Tabletop Simulator's one card shape, 2.5 in wide at scale 1 whatever its image (which is
+# stretched to it): a card of another shape is scaled across apart (scaleX), or a square card showed as a
+# poker card, its picture squeezed, and a tarot card 3.4 in wide instead of 2.8
+CARD_WIDTH_AT_1 = 2.5
 GAP = 0.6  # units between neighbouring objects
 BLOCK_GAP = 2.0  # units between the centre, the supply and the seats
 
@@ -32,6 +36,11 @@ def kind_of(name: str) -> str:
 def scale_for(kind: str, depth_mm: float) -> float:
     """The uniform scale that makes an object of `kind` `depth_mm` deep (its height as printed)."""
     return round(depth_mm / UNIT_MM / DEPTH_AT_1[kind], 4)
+
+
+def card_scale_x(width_mm: float) -> float:
+    """The scale across (scaleX) that makes a card `width_mm` wide on the table (CARD_WIDTH_AT_1)."""
+    return round(width_mm / UNIT_MM / CARD_WIDTH_AT_1, 4)
 
 
 def footprint(kind: str, scale: float, aspect: float = 1.0) -> tuple[float, float]:
@@ -69,6 +78,7 @@ class Placed:
     z: float = 0.0
     facing_north: bool = False  # turned to face a seat across the table
     scale: float = 1.0
+    scale_x: float | None = None  # across, when not `scale` (a card of another shape than the table's own)
 
 
 def _shelves(pieces: list[Placed], width: float) -> tuple[float, float, list[tuple[Placed, float, float]]]:
@@ -153,4 +163,4 @@ def _seat_row(seat_rows: list[list[Placed]], edge: float, north: bool) -> None:
 def transform(p: Placed) -> dict:
     """The saved object's Transform: its place on the table, turned to its seat, face down when a deck."""
     return {"posX": p.x, "posY": 1.0, "posZ": p.z, "rotX": 0.0, "rotY": 0.0 if p.facing_north else 180.0,
-            "rotZ": 180.0 if p.flip else 0.0, "scaleX": p.scale, "scaleY": p.scale, "scaleZ": p.scale}
+            "rotZ": 180.0 if p.flip else 0.0, "scaleX": p.scale if p.scale_x is None else p.scale_x, "scaleY": p.scale, "scaleZ": p.scale}

@@ -21,7 +21,7 @@ from ..units import MM
 from .formats import INCH, Plan, _px, _shot
 from .registry import ExportFormat, register
 from .services import SERVICE_BLEED
-from .table import Guids, Placed, footprint, pack, scale_for, transform
+from .table import Guids, Placed, card_scale_x, footprint, pack, scale_for, transform
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -389,13 +389,14 @@ def _deck_piece(deck: Deck, studio: "Studio", guids: Guids, plan: "TablePlan") -
     first = deck["cards"][0][1]
     scale = scale_for("card", first.trim[1] / MM)
     size = footprint("card", scale, first.trim[0] / first.trim[1])
+    across = card_scale_x(first.trim[0] / MM)
     if len(cards) == 1:
-        return Placed(cards[0], size, "supply", flip=True, scale=scale)
+        return Placed(cards[0], size, "supply", flip=True, scale=scale, scale_x=across)
     state = {"GUID": guids.take(f"deck/{component.id}"), "Name": "DeckCustom",
              "Nickname": shortened(component.name, MAX_NAME),
              "Description": _markup_free(component.description), "Hands": False,
              "DeckIDs": [c["CardID"] for c in cards], "CustomDeck": deck["custom"], "ContainedObjects": cards}
-    return Placed(state, size, "supply", flip=True, scale=scale)
+    return Placed(state, size, "supply", flip=True, scale=scale, scale_x=across)
 
 
 def _other_pieces(faces_of: list["Face"], out: Path, url: Url, studio: "Studio", guids: Guids, seats: int,
