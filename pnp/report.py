@@ -11,7 +11,7 @@ import math
 import re
 import shlex
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sized
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 from pathlib import Path
@@ -315,7 +315,9 @@ def look_alike_letters(word: object) -> str:
 
 # names compared with unknown words for suggestions in one text's check (under a second's work): a rulebook of
 # 6,000 lines each naming another unknown icon took 15 s (170 icons), and 600 unknown terms of 3,000 took a minute
-MAX_COMPARED = 50_000
+# (each counted 1 for a short id, but 10,000 ids alike but for their digits pass difflib's quick checks and cost
+# 130 us each: 50,000 took 7.5 s)
+MAX_COMPARED = 20_000
 
 
 def _comparing_cost(word: str, names: Iterable[object]) -> int:
@@ -345,6 +347,9 @@ class Suggestions:
         known = self.said.get(key)
         if known is not None:
             return known[1]
+        if isinstance(choices, Sized) and len(choices) > self.left:  # (without copying names it cannot afford)
+            self.said[key] = (choices, "")
+            return ""
         names = choices if isinstance(choices, (tuple, list)) else tuple(choices)
         cost = self._cost(str(word), names, kept=isinstance(choices, tuple))
         if cost > self.left:

@@ -3593,6 +3593,22 @@ def _count_by(items: Iterable[Any], attribute: str) -> dict[Any, int]:
     return counts
 
 
+# mappings lookup looked in -> (the mapping, kept so its id is not reused; its size; its ids as text)
+_IDS_AS_TEXT: dict[int, tuple[Mapping[Any, Any], int, tuple[str, ...]]] = {}
+
+
+def _ids_as_text(mapping: Mapping[Any, Any]) -> tuple[str, ...]:
+    """The ids of `mapping` as text, made once per mapping: each card of a 10,000-card deck looking up a missing
+    id made a list of the 10,000 for its did-you-mean (24 s), and the same tuple each time lets the suggestions'
+    bound count its cost once."""
+    found = _IDS_AS_TEXT.get(id(mapping))
+    if found is None or found[0] is not mapping or found[1] != len(mapping):
+        if len(_IDS_AS_TEXT) >= 64:  # (a few tables a game looks in; bounded all the same)
+            _IDS_AS_TEXT.clear()
+        found = _IDS_AS_TEXT[id(mapping)] = (mapping, len(mapping), tuple(str(k) for k in mapping))
+    return found[2]
+
+
 def _lookup_ids(keys: Iterable[Any], mapping: Mapping[Any, Any]) -> list[Any]:
     """A list of ids as the items they name: scenario.goals | lookup(ref.goals)."""
     if isinstance(keys, str):  # (its letters were looked up one by one, and a missing one said "in the value
@@ -3609,7 +3625,7 @@ def _lookup_ids(keys: Iterable[Any], mapping: Mapping[Any, Any]) -> list[Any]:
         if key not in mapping:
             named_id = "none" if key is None else _short(repr(_number_rounded(key)))
             raise ValueError(f"lookup: no id {named_id} among the {len(mapping):,} it looks in"
-                             f"{did_you_mean(str(key), [str(k) for k in mapping])}")
+                             f"{did_you_mean(str(key), _ids_as_text(mapping))}")
         found.append(mapping[key])
     return found
 

@@ -219,9 +219,9 @@ def test_suggestions_are_bounded_by_the_length_of_the_names_compared(monkeypatch
     compared: list[int] = []
     monkeypatch.setattr(report, "get_close_matches", lambda word, names, **kw: compared.append(len(names)) or [])
     report._closest.cache_clear()
-    ids = [f"{'x' * 90}-{i:05d}" for i in range(700)]
+    ids = [f"{'x' * 90}-{i:05d}" for i in range(500)]  # (700 of them now outnumber the budget)
     suggest = report.Suggestions()
-    for i in range(700):
+    for i in range(500):
         suggest(f"{ids[i]}z", ids)
     assert 0 < sum(compared) <= report.MAX_COMPARED // 30
     short = report.Suggestions()
@@ -289,3 +289,40 @@ def test_a_rulebook_pictures_unknown_names_are_compared_with_one_tuple_of_the_na
     assert said[0] == " (did you mean 'c0'?)", said[0]
     held = {id(names) for names, _ in rulebook._PICTURE_SUGGESTIONS[studio].said.values()}  # type: ignore[index]
     assert len(held) == 1, len(held)
+
+
+def test_lookup_names_a_tables_ids_once_for_its_suggestions(monkeypatch):
+    """Each card of a 10,000-card deck looking up a missing id (`['cadr-' ~ ...] | lookup(ref.cards)`) made a
+    list of every id as text for its did-you-mean (24 s); and names more numerous than the suggestions' budget
+    has left were copied all the same. Each table's ids are made text once; names it cannot afford, never."""
+    from collections.abc import Iterator
+
+    from pnp import report, template
+
+    class Id(str):  # (counts how often an id is made text)
+        made = 0
+
+        def __str__(self) -> str:
+            Id.made += 1
+            return str.__str__(self)
+
+    monkeypatch.setattr(report, "get_close_matches", lambda word, names, **kw: [])
+    report._closest.cache_clear()
+    table = {Id(f"card-{i:04d}"): i for i in range(1_000)}
+    with report.suggestions_bounded():
+        for i in range(30):
+            with pytest.raises(ValueError, match="no id 'cadr"):
+                template._lookup_ids([f"cadr-{i:04d}"], table)
+    assert Id.made <= len(table), Id.made
+
+    class Names:  # (a Sized of names, counting how often it is read through)
+        read = 0
+
+        def __len__(self) -> int:
+            return 100
+
+        def __iter__(self) -> Iterator[str]:
+            Names.read += 1
+            return iter([f"n{i}" for i in range(100)])
+
+    assert report.Suggestions(budget=10)("n1x", Names()) == "" and Names.read == 0
