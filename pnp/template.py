@@ -2682,13 +2682,14 @@ def _missing_key(name: object, mapping: Mapping[Any, Any]) -> str:
         # "no field '1' (did you mean '1'?)")
         return (f"no {kind} numbered {name}: the {kind} '{name}' is a text, and a name of digits (`x[{name}]`, "
                 f"`map(attribute='{name}')`) is read as a number: write `x['{name}']`, `map('attr', '{name}')`")
-    keys = [str(_number_rounded(k)) for k in mapping]
-    if str(_number_rounded(name)) in keys:
-        keys = [str(k) for k in mapping]
+    texts = _keys_as_text(mapping)
+    keys, listed = texts.rounded, texts.listed_rounded
+    if str(_number_rounded(name)) in texts.rounded_set:
+        keys, listed = texts.plain, texts.listed_plain
     else:
         name = _number_rounded(name)
     missed = f"no item with the id '{name}'" if kind == "id" else f"no {kind} '{name}'"
-    return f"{missed}{did_you_mean(name, keys)}; the {kind}s here are: {_listed(sorted(keys)) or 'none'}"
+    return f"{missed}{did_you_mean(name, keys)}; the {kind}s here are: {listed or 'none'}"
 
 
 def _listed(names: list[str]) -> str:
@@ -3593,20 +3594,34 @@ def _count_by(items: Iterable[Any], attribute: str) -> dict[Any, int]:
     return counts
 
 
-# mappings lookup looked in -> (the mapping, kept so its id is not reused; its size; its ids as text)
-_IDS_AS_TEXT: dict[int, tuple[Mapping[Any, Any], int, tuple[str, ...]]] = {}
+@dataclasses.dataclass(frozen=True)
+class _KeysAsText:
+    """A mapping's keys as messages about a key it lacks name them, made once per mapping (_keys_as_text)."""
+
+    mapping: Mapping[Any, Any]  # (kept so its id is not reused)
+    size: int
+    plain: tuple[str, ...]  # each key as text
+    rounded: tuple[str, ...]  # each key as a template prints it (_number_rounded)
+    rounded_set: frozenset[str]
+    listed_plain: str  # the first dozen of `plain` in order, as _listed says them
+    listed_rounded: str
+# mappings a key was missing from -> their keys as text
+_KEYS_AS_TEXT: dict[int, _KeysAsText] = {}
 
 
-def _ids_as_text(mapping: Mapping[Any, Any]) -> tuple[str, ...]:
-    """The ids of `mapping` as text, made once per mapping: each card of a 10,000-card deck looking up a missing
-    id made a list of the 10,000 for its did-you-mean (24 s), and the same tuple each time lets the suggestions'
-    bound count its cost once."""
-    found = _IDS_AS_TEXT.get(id(mapping))
-    if found is None or found[0] is not mapping or found[1] != len(mapping):
-        if len(_IDS_AS_TEXT) >= 64:  # (a few tables a game looks in; bounded all the same)
-            _IDS_AS_TEXT.clear()
-        found = _IDS_AS_TEXT[id(mapping)] = (mapping, len(mapping), tuple(str(k) for k in mapping))
-    return found[2]
+def _keys_as_text(mapping: Mapping[Any, Any]) -> _KeysAsText:
+    """The keys of `mapping` as text, made once per mapping: each card of a 10,000-card deck naming a missing id
+    (`ref.cards[...]`, `lookup`) made a list of the 10,000 (and sorted it) for its message (24 s), and the same
+    tuple each time lets the suggestions' bound count its cost once."""
+    found = _KEYS_AS_TEXT.get(id(mapping))
+    if found is None or found.mapping is not mapping or found.size != len(mapping):
+        if len(_KEYS_AS_TEXT) >= 64:  # (a few tables a game looks in; bounded all the same)
+            _KEYS_AS_TEXT.clear()
+        rounded = tuple(str(_number_rounded(k)) for k in mapping)
+        plain = tuple(str(k) for k in mapping)
+        found = _KEYS_AS_TEXT[id(mapping)] = _KeysAsText(mapping, len(mapping), plain, rounded, frozenset(rounded),
+                                                         _listed(sorted(plain)), _listed(sorted(rounded)))
+    return found
 
 
 def _lookup_ids(keys: Iterable[Any], mapping: Mapping[Any, Any]) -> list[Any]:
@@ -3625,7 +3640,7 @@ def _lookup_ids(keys: Iterable[Any], mapping: Mapping[Any, Any]) -> list[Any]:
         if key not in mapping:
             named_id = "none" if key is None else _short(repr(_number_rounded(key)))
             raise ValueError(f"lookup: no id {named_id} among the {len(mapping):,} it looks in"
-                             f"{did_you_mean(str(key), _ids_as_text(mapping))}")
+                             f"{did_you_mean(str(key), _keys_as_text(mapping).plain)}")
         found.append(mapping[key])
     return found
 

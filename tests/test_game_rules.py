@@ -293,7 +293,8 @@ def test_a_rulebook_pictures_unknown_names_are_compared_with_one_tuple_of_the_na
 
 def test_lookup_names_a_tables_ids_once_for_its_suggestions(monkeypatch):
     """Each card of a 10,000-card deck looking up a missing id (`['cadr-' ~ ...] | lookup(ref.cards)`) made a
-    list of every id as text for its did-you-mean (24 s); and names more numerous than the suggestions' budget
+    list of every id as text for its did-you-mean (24 s), as did `ref.cards['cadr-' ~ ...]`, sorting them too
+    (24 s); and names more numerous than the suggestions' budget
     has left were copied all the same. Each table's ids are made text once; names it cannot afford, never."""
     from collections.abc import Iterator
 
@@ -313,7 +314,9 @@ def test_lookup_names_a_tables_ids_once_for_its_suggestions(monkeypatch):
         for i in range(30):
             with pytest.raises(ValueError, match="no id 'cadr"):
                 template._lookup_ids([f"cadr-{i:04d}"], table)
-    assert Id.made <= len(table), Id.made
+            said = template._missing_key(f"cadr-{i:04d}", table)  # (`ref.cards['cadr-...']`)
+            assert said.startswith(f"no field 'cadr-{i:04d}'") and "card-0000, card-0001," in said, said
+    assert Id.made <= 3 * len(table), Id.made
 
     class Names:  # (a Sized of names, counting how often it is read through)
         read = 0
