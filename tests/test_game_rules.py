@@ -329,3 +329,30 @@ def test_lookup_names_a_tables_ids_once_for_its_suggestions(monkeypatch):
             return iter([f"n{i}" for i in range(100)])
 
     assert report.Suggestions(budget=10)("n1x", Names()) == "" and Names.read == 0
+
+
+def test_missing_layouts_list_the_layout_folders_once(tmp_path, monkeypatch):
+    """200 components naming missing layouts beside 2,000 layout files listed both layout folders for each
+    'not found' (19 s, 400 MB), and the same layout was said twice, with its suggestion and without. The set
+    lists them once, and says a missing layout alike each time."""
+    from pathlib import Path
+
+    from pnp import report
+    from pnp.layout.layouts import LayoutError, LayoutSet
+    from pnp.project import Project
+
+    (tmp_path / "layouts" / "g").mkdir(parents=True)
+    for i in range(20):
+        (tmp_path / "layouts" / "g" / f"lay{i:02d}.yaml").write_text("size: poker\n")
+    listed: list[Path] = []
+    glob = Path.glob
+    monkeypatch.setattr(Path, "glob", lambda self, pattern: listed.append(self) or glob(self, pattern))
+    layouts = LayoutSet(Project(tmp_path.resolve()), "g", {})
+    said = []
+    with report.suggestions_bounded():
+        for i in [*range(20), 0]:
+            with pytest.raises(LayoutError) as refused:
+                layouts.path(f"lya{i:02d}")
+            said.append(refused.value.message)
+    assert "(did you mean 'lay00'?)" in said[0] and said[-1] == said[0], said
+    assert len(listed) <= 2, listed
