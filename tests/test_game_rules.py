@@ -356,3 +356,26 @@ def test_missing_layouts_list_the_layout_folders_once(tmp_path, monkeypatch):
             said.append(refused.value.message)
     assert "(did you mean 'lay00'?)" in said[0] and said[-1] == said[0], said
     assert len(listed) <= 2, listed
+
+
+def test_comparisons_with_an_enum_look_through_it_once(monkeypatch):
+    """2,000 `when: card.kind == '...'` naming none of an enum of 10,000 values looked through the enum, and
+    copied it for the suggestion, each (7.7 s, 244 MB). Its texts are made once per enum."""
+    from pnp import report, template
+
+    class Values(list):  # (counts how often it is read through)
+        read = 0
+
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            Values.read += 1
+            return super().__iter__()
+
+    monkeypatch.setattr(report, "get_close_matches", lambda word, names, **kw: [])
+    report._closest.cache_clear()
+    enums = {"kind": Values(f"v{i:03d}" for i in range(300))}
+    Values.read = 0
+    with report.suggestions_bounded():
+        said = [template._mistakes_of("kind", f"w{i:03d}", enums) for i in range(30)]
+    assert all(len(s) == 1 and "is none of them" in s[0][0] for s in said), said[0]
+    assert template._mistakes_of("kind", "v001", enums) == []
+    assert Values.read <= 2, Values.read
