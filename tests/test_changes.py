@@ -1471,6 +1471,38 @@ def test_a_commits_file_windows_writes_elsewhere_is_refused_on_every_system(path
     from pnp.kit import changes
 
     with pytest.raises(UsageError, match="the commit"):
-        changes._writable("hostile", path)
-    changes._writable("hostile", "cards/mini/console.yaml")  # (a device's name only as a whole or before a dot)
-    changes._writable("hostile", "cards/mini/a.b/com10.yaml")
+        changes._one_spelling("hostile", path, {})
+    changes._one_spelling("hostile", "cards/mini/console.yaml", {})  # (a device's name only as a whole or before a dot)
+    changes._one_spelling("hostile", "cards/mini/a.b/com10.yaml", {})
+
+
+def test_a_commits_files_in_more_folders_than_a_game_holds_are_refused_as_listed(monkeypatch):
+    """A tree of one folder 250 deep, named by 20,000 entries of another (a repository of 300 objects), had 5
+    million folders made (each path's parts were looked at anew: 10 s before any was made). Here the cap is 2."""
+    from pnp.errors import UsageError
+    from pnp.kit import changes
+
+    monkeypatch.setattr(changes, "MAX_COMMIT_FOLDERS", 2)
+    monkeypatch.setattr(changes, "MAX_COMMIT_FILES", 1)
+    spelt: dict[tuple[int, str], tuple[int, str]] = {}
+    changes._one_spelling("hostile", "cards/mini/a", spelt)
+    changes._one_spelling("hostile", "cards/mini/a", spelt)  # (met again: nothing new)
+    with pytest.raises(UsageError, match="more than 2 folders"):
+        changes._one_spelling("hostile", "cards/mini/b", spelt)
+
+
+@pytest.mark.parametrize("paths", [
+    ["cards/mini/Cards.yaml", "cards/mini/cards.yaml"], ["cards/mini/Art/a.png", "cards/mini/art/b.png"],
+    ["cards/mini/caf\u00e9.png", "cards/mini/cafe\u0301.png"], ["cards/mini/x", "cards/mini/X/y"],
+])
+def test_a_commits_files_alike_but_for_case_or_accents_are_refused_on_every_system(paths):
+    """A received commit's 'Cards.yaml' beside 'cards.yaml' was compared on Linux and refused on a Mac as 'File
+    exists', the system's words: both named, on every system alike."""
+    from pnp.errors import UsageError
+    from pnp.kit import changes
+
+    spelt: dict[tuple[int, str], tuple[int, str]] = {}
+    changes._one_spelling("hostile", paths[0], spelt)
+    with pytest.raises(UsageError, match="differ only in case"):
+        changes._one_spelling("hostile", paths[1], spelt)
+    changes._one_spelling("hostile", paths[0], spelt)  # (a path and its folders, spelt alike, are met again)
