@@ -616,8 +616,8 @@ def test_a_manifest_of_a_pnp_that_recorded_no_faces_is_refused_at_its_place(tmp_
 
 @pytest.mark.parametrize("entries, said", [
     (lambda blob, tree: f"120000 blob {blob('a' * 5000)}\tlong\n", "link 'cards/mini/long' cannot be made: "),
-    (lambda blob, tree: "120000 blob " + blob("a\0b") + "\tnul\n",
-     "link 'cards/mini/nul' cannot be made: its target holds a NUL"),
+    (lambda blob, tree: "120000 blob " + blob("a\0b") + "\tnulled\n",
+     "link 'cards/mini/nulled' cannot be made: its target holds a NUL"),
     # a tree git itself would not write: a link and a folder of one name
     (lambda blob, tree: f"120000 blob {blob('cards.yaml')}\tsub\n040000 tree {tree()}\tsub\n",
      "link 'cards/mini/sub' cannot be made: "),
@@ -1456,3 +1456,53 @@ def test_a_card_saved_between_the_kit_and_its_reprint_is_not_reprinted_as_the_ki
                       PrintOptions())  # (since a state of no face: every card is reprinted)
     assert refused.value.mark.file == FILE
     assert not list((proj / "output" / GAME).glob("*reprint*"))
+
+
+@pytest.mark.parametrize("path", [
+    "cards/mini/con", "cards/mini/NUL.yaml", "cards/mini/com1.png", "cards/mini/Aux .txt", "cards/mini/lpt¹",
+    "cards/mini/conin$", "cards/mini/a.yaml.", "cards/mini/a.yaml ", "cards/mini/art./x.png",
+    "cards/mini/.GIT/config", "cards/mini/.git./config", "cards/mini/git~1/config", "cards/mini/.g\u200cit/config",
+])
+def test_a_commits_file_windows_writes_elsewhere_is_refused_on_every_system(path):
+    """A received commit's file 'cards/g/com1.yaml' was written by Windows to a serial port, out of the scratch
+    folder; 'a.yaml.' over 'a.yaml'; '.GIT/config' (a disk blind to case) or 'git~1' (Windows' short name) into
+    a .git. Each is refused at its name, on every system, as git for Windows refuses to check it out."""
+    from pnp.errors import UsageError
+    from pnp.kit import changes
+
+    with pytest.raises(UsageError, match="the commit"):
+        changes._one_spelling("hostile", path, {})
+    changes._one_spelling("hostile", "cards/mini/console.yaml", {})  # (a device's name only as a whole or before a dot)
+    changes._one_spelling("hostile", "cards/mini/a.b/com10.yaml", {})
+
+
+def test_a_commits_files_in_more_folders_than_a_game_holds_are_refused_as_listed(monkeypatch):
+    """A tree of one folder 250 deep, named by 20,000 entries of another (a repository of 300 objects), had 5
+    million folders made (each path's parts were looked at anew: 10 s before any was made). Here the cap is 2."""
+    from pnp.errors import UsageError
+    from pnp.kit import changes
+
+    monkeypatch.setattr(changes, "MAX_COMMIT_FOLDERS", 2)
+    monkeypatch.setattr(changes, "MAX_COMMIT_FILES", 1)
+    spelt: dict[tuple[int, str], tuple[int, str]] = {}
+    changes._one_spelling("hostile", "cards/mini/a", spelt)
+    changes._one_spelling("hostile", "cards/mini/a", spelt)  # (met again: nothing new)
+    with pytest.raises(UsageError, match="more than 2 folders"):
+        changes._one_spelling("hostile", "cards/mini/b", spelt)
+
+
+@pytest.mark.parametrize("paths", [
+    ["cards/mini/Cards.yaml", "cards/mini/cards.yaml"], ["cards/mini/Art/a.png", "cards/mini/art/b.png"],
+    ["cards/mini/caf\u00e9.png", "cards/mini/cafe\u0301.png"], ["cards/mini/x", "cards/mini/X/y"],
+])
+def test_a_commits_files_alike_but_for_case_or_accents_are_refused_on_every_system(paths):
+    """A received commit's 'Cards.yaml' beside 'cards.yaml' was compared on Linux and refused on a Mac as 'File
+    exists', the system's words: both named, on every system alike."""
+    from pnp.errors import UsageError
+    from pnp.kit import changes
+
+    spelt: dict[tuple[int, str], tuple[int, str]] = {}
+    changes._one_spelling("hostile", paths[0], spelt)
+    with pytest.raises(UsageError, match="differ only in case"):
+        changes._one_spelling("hostile", paths[1], spelt)
+    changes._one_spelling("hostile", paths[0], spelt)  # (a path and its folders, spelt alike, are met again)

@@ -14,13 +14,14 @@ import signal
 import subprocess
 import tempfile
 import threading
+import unicodedata
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
-from ..project import locked_scratch, not_regular, on_another_machine, output_lock, program, refuse_unmarked_pdf, read_project_file, repository, special_file
+from ..project import WINDOWS_DEVICE_NAMES, locked_scratch, name_key, not_regular, on_another_machine, output_lock, program, refuse_unmarked_pdf, read_project_file, repository, special_file
 from ..report import Mark, Report, counted, named, pasted, printable, shell_word, shortened, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
 from .inputs import BuildStart, build_start, manifest_name, refuse_foreign_record
@@ -442,6 +443,9 @@ MAX_LINK_TARGET = 4096  # the longest target of a symbolic link a system makes (
 # a folder's parents and children by recursion, and a received commit's file 1,990 folders deep (its path within
 # the system's 4,096 bytes) was 'This is a bug in pnp' (RecursionError); a game's own are a few deep
 MAX_COMMIT_DEPTH = 256
+# the folders the game's files at a commit sit in, all told: a tree of one folder 250 deep, named by 20,000
+# entries of a tree (a repository of 300 objects), had 5 million folders made; a game's own are a few dozen
+MAX_COMMIT_FOLDERS = 10_000
 # one entry git ls-tree lists (its mode, kind, id, size and path): a path no system can hold is refused as it
 # is listed, at 64 KB; a tree of one name of 200 MB (200 KB compressed) was read whole, copied four times
 # over (875 MB), and only then refused as too long for the system
@@ -989,6 +993,7 @@ def _tree(project: "Project", ref: str, commit: str, prefix: str, wanted: list[s
     large to write out together."""
     listed = _listing(project, ref, "ls-tree", "-r", "-l", "-z", "--full-tree", f"{commit}:{prefix}", "--", *wanted)
     entries, total = [], 0
+    spelt: dict[tuple[int, str], tuple[int, str]] = {}  # (see _one_spelling)
     for row in filter(None, listed.decode("utf-8", errors="surrogateescape").split("\0")):
         found = _TREE_ENTRY.fullmatch(row)
         if found is None:
@@ -1000,6 +1005,7 @@ def _tree(project: "Project", ref: str, commit: str, prefix: str, wanted: list[s
             raise UsageError(f"--since {since_shown(ref)}: the commit's file {named(path)} cannot be read: git finds its "
                              "object missing or damaged", _object_file(project, oid))
         _writable(ref, path)
+        _one_spelling(ref, path, spelt)
         if mode == "120000" and int(size) > MAX_LINK_TARGET:  # (never read: a 250 MB target took 570 MB)
             raise UsageError(f"--since {since_shown(ref)}: the commit's link {named(path)} cannot be made: its target is "
                              "longer than any system allows")
@@ -1016,7 +1022,7 @@ def _writable(ref: str, path: str) -> None:
     """UsageError when the commit's file at `path` would not be written within the scratch folder as it names it:
     a path leaving it, naming a .git, Windows' folders or drives, or nested past MAX_COMMIT_DEPTH."""
     parts = path.split("/")
-    if path.startswith("/") or any(part in ("", ".", "..", ".git") for part in parts):
+    if path.startswith("/") or any(part in ("", ".", "..") for part in parts):
         raise UsageError(f"--since {since_shown(ref)}: the commit holds a file named {named(path)}, which pnp does not read")
     if "\\" in path or (os.name == "nt" and ":" in path):
         # Windows takes a backslash for a folder's end (and 'C:' for a drive): a received commit's file
@@ -1028,6 +1034,66 @@ def _writable(ref: str, path: str) -> None:
     if len(parts) > MAX_COMMIT_DEPTH:  # (said before any is written: see MAX_COMMIT_DEPTH)
         raise UsageError(f"--since {since_shown(ref)}: the commit holds a file {len(parts):,} folders deep, at "
                          f"{named(path)}; pnp writes out at most {MAX_COMMIT_DEPTH} deep")
+
+
+# characters a disk of macOS (HFS+) ignores in a name, so that '.g\u200cit' names its .git
+_IGNORED_BY_HFS = dict.fromkeys([*range(0x200C, 0x2010), *range(0x202A, 0x202F), *range(0x206A, 0x2070), 0xFEFF])
+
+
+def _one_spelling(ref: str, path: str, spelt: dict[tuple[int, str], tuple[int, str]]) -> None:
+    """UsageError when a part of the commit's file's `path` (_writable's) is no name to write on every system
+    (_part_refused), or a file or folder already listed but for case or Unicode form: one file on a disk blind to
+    those (macOS, Windows), where the second was refused as 'File exists', in the system's words, and compared
+    on Linux. `spelt` holds each folder and file listed, part by part ((its folder's number, name_key of its
+    name) -> (its own number, its name as spelt)), so a part is looked at once, not in each path it begins."""
+    parts, folder = path.split("/"), 0
+    for n, part in enumerate(parts):
+        key = (folder, name_key(part))
+        if key not in spelt:
+            _part_refused(ref, path, part, len(spelt))
+            spelt[key] = (len(spelt) + 1, part)
+        own, as_spelt = spelt[key]
+        if as_spelt != part:
+            raise UsageError(f"--since {since_shown(ref)}: the commit's {named('/'.join(parts[:n + 1]))} and "
+                             f"{named('/'.join([*parts[:n], as_spelt]))} differ only in case or in how their "
+                             "accents are stored: one file on a disk that does not tell such names apart (macOS, "
+                             "Windows); pnp does not write them out")
+        folder = own
+
+
+def _part_refused(ref: str, path: str, part: str, listed: int) -> None:
+    """UsageError when `part` of the commit's file's `path`, not met before (`listed` files and folders were),
+    is no name pnp writes: a .git by any spelling, a name Windows writes elsewhere, or one more file or folder
+    than a commit may hold."""
+    if _names_git(part):
+        raise UsageError(f"--since {since_shown(ref)}: the commit holds a file named {named(path)}, which pnp does not read")
+    if _windows_renames(part):
+        # Windows opens 'con', 'nul', 'com1.yaml'... as a device (a commit's file 'cards/g/com1.yaml' was written to
+        # a serial port, out of the scratch folder) and drops a name's final dots and spaces ('a.yaml.' was written
+        # over 'a.yaml'). Refused on every system alike, as git for Windows refuses to check such a file out
+        raise UsageError(f"--since {since_shown(ref)}: the commit's file {named(path)} holds {named(part)}, which "
+                         "Windows reads as a device's name or as another name; pnp does not write it out")
+    if listed >= MAX_COMMIT_FILES + MAX_COMMIT_FOLDERS:
+        raise UsageError(f"--since {since_shown(ref)}: the game has more than {MAX_COMMIT_FOLDERS:,} folders at that "
+                         f"commit, at {named(path)}; pnp writes out at most that many")
+
+
+def _names_git(part: str) -> bool:
+    """Whether a commit's path part names a .git folder on some system: '.GIT' where names are told apart by
+    no case (macOS, Windows), '.git.' or '.git ' (Windows drops the end), 'git~1' (Windows' short name) or
+    '.g\u200cit' (macOS ignores the character)."""
+    plain = unicodedata.normalize("NFC", part.translate(_IGNORED_BY_HFS)).casefold().rstrip(". ")
+    return plain in (".git", "git~1")
+
+
+def _windows_renames(part: str) -> bool:
+    """Whether Windows writes a commit's path part elsewhere than its name says: a device's name, with or without
+    an extension ('nul', 'COM1.yaml'), or a name ending in a dot or a space."""
+    return part.split(".")[0].rstrip(" ").casefold() in _DEVICES or part.endswith((".", " "))
+
+
+# Windows' devices: the names an id cannot take, and the console's two and the ports written with a raised digit
+_DEVICES = frozenset([*WINDOWS_DEVICE_NAMES, "conin$", "conout$", *(f"{port}{n}" for port in ("com", "lpt") for n in "¹²³")])
 
 
 def _object_file(project: "Project", oid: str) -> Mark | None:
