@@ -34,6 +34,11 @@ EXTRA = """
     copies: 2
     count: 2
     layout: die
+  - id: rune
+    name: Rune die
+    kind: die
+    count: 1
+    layout: rune
   - id: aid
     name: Player aid
     kind: aid
@@ -55,6 +60,8 @@ LAYOUTS = {
     "layouts/mini/die.yaml": "net: d6\nedge: 16mm\nsize: [16mm, 16mm]\nfaces: \"['sun', 'rain', 'wind', 'sun', "
                              "'snow', 'fog']\"\nelements:\n"
                              "  - {type: text, x: 1, y: 5, w: 14, h: 6, text: '{{ face }}', size: 8}\n",
+    "layouts/mini/rune.yaml": "net: d8\nedge: 20mm\nsize: [8mm, 8mm]\nfaces: \"['a', 'b', 'c', 'd', 'e', 'f', 'g', "
+                              "'h']\"\nelements:\n  - {type: text, x: 0, y: 2, w: 8, h: 4, text: '{{ face }}', size: 8}\n",
     "layouts/mini/aid.yaml": "size: [95mm, 130mm]\nelements:\n  - {type: rect, x: 0, y: 0, w: 95, h: 130, fill: '#eeeeaa'}\n",
 }
 
@@ -70,6 +77,9 @@ def table(tmp_path_factory):
                                           "snap: true}\n")
     result = run(root, "export", "--format", "tts")
     assert result.exit_code == 0, result.output
+    # a d8 of letters: Tabletop Simulator's custom d8 template is not published, so a plain d8 naming its faces
+    # (its letters in a grid were stretched onto a template pnp does not know), and said so
+    assert "Rune die: a plain die of 8 faces" in result.output
     folder = root / "output/mini/export/tts"
     return root, folder, json.loads((folder / "mini.json").read_text())
 
@@ -141,10 +151,21 @@ def test_tokens_in_bags_dice_rulebook_and_seats(table):
     assert tile["Stretch"] is False and tile["Type"] == 2  # a circle, at its own aspect
     with Image.open(local(token["CustomImage"]["ImageURL"])) as image:
         assert min(image.size) >= 256  # a 9 mm counter still reads on screen
+    rune = next(o for o in save["ObjectStates"] if o["Nickname"] == "Rune die")
+    assert rune["Name"] == "Die_8" and "CustomImage" not in rune and rune["Description"] == "a, b, c, d, e, f, g, h"
     dice = [o for o in save["ObjectStates"] if o["Name"] == "Custom_Dice"]
     assert len(dice) == 2 and dice[0]["CustomImage"]["CustomDice"]["Type"] == 1
     # one texture for both copies (made again for the second, it was refused as no ordinary file in its place)
     assert dice[0]["CustomImage"] == dice[1]["CustomImage"]
+    # its faces where Tabletop Simulator's d6 template reads them (a 3 x 2 grid in face order was stretched onto
+    # that template): 3 x 3 cells, the top row unused, face 1 bottom left upside down, face 4 the middle cell
+    with Image.open(local(dice[0]["CustomImage"]["ImageURL"])) as texture:
+        cell = texture.width // 3
+        assert texture.size == (3 * cell, 3 * cell) and texture.crop((0, 0, 3 * cell, cell)).getextrema() == (
+            (255, 255),) * 3
+        one, four = (texture.crop((c * cell, r * cell, (c + 1) * cell, (r + 1) * cell)) for c, r in ((0, 2), (1, 1)))
+        assert one.rotate(180).tobytes() == four.tobytes() != one.tobytes()  # both 'sun', 1 turned half round
+        assert object_image(dice[0], local).tobytes() == one.tobytes()  # the preview's die: its face 1 alone
     pdfs = [o for o in save["ObjectStates"] if o["Name"] == "Custom_PDF"]
     assert len(pdfs) == 1 and local(pdfs[0]["CustomPDF"]["PDFUrl"]).read_bytes().startswith(b"%PDF")
     from pypdf import PdfReader  # (the rulebook a player opens on the table was titled 'untitled')

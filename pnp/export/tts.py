@@ -21,7 +21,7 @@ from ..units import MM
 from .formats import INCH, Plan, _px, _shot
 from .registry import ExportFormat, register
 from .services import SERVICE_BLEED
-from .table import Guids, Placed, card_scale_x, footprint, pack, scale_for, transform
+from .table import D6_TEMPLATE, Guids, Placed, card_scale_x, footprint, pack, scale_for, transform
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -522,8 +522,8 @@ def _bag(face: "Face", back: "Face | None", url: Url, studio: "Studio", guids: G
 
 def _dice(faces_of: list["Face"], out: Path, url: Url, studio: "Studio", guids: Guids,
           plan: "TablePlan") -> list[Placed]:
-    """Each die: a standard die when its faces are the numbers 1 to n, else a custom die whose image holds its
-    faces in a row-major grid, in face order."""
+    """Each die: a standard die when its faces are the numbers 1 to n, else a custom d6 whose image holds its
+    faces where Tabletop Simulator's template puts them (D6_TEMPLATE), or a plain die naming its faces."""
     from ..products.die import face_values  # (here: as _markup_free's imports)
 
     dice: dict[int, list[Face]] = {}
@@ -545,8 +545,13 @@ def _dice(faces_of: list["Face"], out: Path, url: Url, studio: "Studio", guids: 
             continue
         # a custom die's texture made once for all its copies: made again for each, the second copy's was refused
         # as 'something that is no ordinary file' in the first's place, and 10,000 copies composed it 10,000 times
-        texture = None if values == list(range(1, n + 1)) else url(
-            _die_texture(out, first.component.id, index, die_faces, plan))
+        texture = None
+        if values != list(range(1, n + 1)) and n == len(D6_TEMPLATE):
+            texture = url(_die_texture(out, first.component.id, index, die_faces, plan))
+        elif values != list(range(1, n + 1)):
+            plan.notes.append((f"{first.component.name}: a plain die of {n} faces in Tabletop Simulator, its faces "
+                               f"named in its description: the layout of its custom d{n}'s picture is not "
+                               f"published", first.printable.mark))
         # (cut as a piece's name is: a component's name of 19,000 characters on 5,000 copies made a save of 97 MB)
         nickname = shortened(first.component.name, MAX_NAME)
         for copy in range(max(1, first.copies)):
@@ -575,15 +580,15 @@ def _loaded(path: Path) -> "Image.Image":
 
 
 def _die_texture(out: Path, cid: str, index: int, die_faces: list["Face"], plan: "TablePlan") -> str:
+    """A d6's faces, in face order, on Tabletop Simulator's custom d6 template (D6_TEMPLATE)."""
     from PIL import Image
 
-    cols = math.ceil(math.sqrt(len(die_faces)))
-    rows = math.ceil(len(die_faces) / cols)
     images = [_loaded(out / cid / f"{f.stem}.png") for f in die_faces]
     cell = images[0].size
-    sheet = Image.new("RGB", (cols * cell[0], rows * cell[1]), "white")
-    for i, image in enumerate(images):
-        sheet.paste(image.resize(cell), ((i % cols) * cell[0], (i // cols) * cell[1]))
+    sheet = Image.new("RGB", (3 * cell[0], 3 * cell[1]), "white")
+    for number, image in enumerate(images, start=1):
+        col, row, turn = D6_TEMPLATE[number]
+        sheet.paste(image.resize(cell).rotate(turn), (col * cell[0], row * cell[1]))
     rel = f"{cid}-{index + 1}-die.png"
     _saved(sheet, out / rel)
     plan.expect[str(Path(plan.folder) / rel)] = sheet.size
