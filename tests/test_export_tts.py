@@ -151,6 +151,9 @@ def test_tokens_in_bags_dice_rulebook_and_seats(table):
     assert tile["Stretch"] is False and tile["Type"] == 2  # a circle, at its own aspect
     with Image.open(local(token["CustomImage"]["ImageURL"])) as image:
         assert min(image.size) >= 256  # a 9 mm counter still reads on screen
+    # drawn from its bag, a counter is 9 mm across (it came out at the bag's scale, 33 mm), 2 mm thick on the table
+    assert DEPTH_AT_1["tile"] * token["Transform"]["scaleZ"] * UNIT_MM == pytest.approx(9, abs=0.05)
+    assert tile["Thickness"] * token["Transform"]["scaleY"] * UNIT_MM == pytest.approx(2, abs=0.05)
     rune = next(o for o in save["ObjectStates"] if o["Nickname"] == "Rune die")
     assert rune["Name"] == "Die_8" and "CustomImage" not in rune and rune["Description"] == "a, b, c, d, e, f, g, h"
     dice = [o for o in save["ObjectStates"] if o["Name"] == "Custom_Dice"]
@@ -178,6 +181,9 @@ def test_tokens_in_bags_dice_rulebook_and_seats(table):
 def test_snap_points_and_two_sided_boards(table):
     _, _, save = table
     board = next(o for o in save["ObjectStates"] if o["Nickname"] == "Board")
+    # 2 mm thick, whatever its scale (a fixed Thickness of 0.1 scaled with a 300 mm board was 23 mm)
+    thickness = board["CustomImage"]["CustomTile"]["Thickness"] * board["Transform"]["scaleY"] * UNIT_MM
+    assert thickness == pytest.approx(2, abs=0.05)
     points = board["AttachedSnapPoints"]
     assert len(points) == 41  # the track's 40 cells and the card slot
     # the card slot's centre, 131.5 mm from the left of a 400 mm board: left of the centre, so local +x (turned)
@@ -296,13 +302,11 @@ def test_hover_text_reads_as_the_card_prints_it(text, hover):
 ])
 def test_a_name_or_hover_text_shows_tabletop_simulators_tags_as_typed(typed, saved):
     # '[b]' in a card's text printed '[b]' on the card and bold in Tabletop Simulator, '[10]' near-transparent
-    from types import SimpleNamespace
-
+    from pnp.export.table import Placed
     from pnp.export.tts import _with_transform
 
     state = {"Nickname": typed, "Description": typed, "ContainedObjects": [{"Nickname": typed, "Name": "Card"}]}
-    done = _with_transform(state, SimpleNamespace(x=0.0, z=0.0, facing_north=True, flip=False, scale=1.0,
-                                                      scale_x=None))
+    done = _with_transform(state, Placed(state, (1.0, 1.0), "supply", facing_north=True))
     assert done["Nickname"] == done["Description"] == done["ContainedObjects"][0]["Nickname"] == saved
 
 
@@ -401,7 +405,8 @@ def test_the_save_holds_a_bounded_number_of_snap_points_each_face_worked_out_onc
     monkeypatch.setattr(tts, "snap_points", lambda face, studio: worked.append(face) or [point] * 400)
     monkeypatch.setattr(tts, "_hover", lambda face, studio: "a coin")
     face = SimpleNamespace(component=SimpleNamespace(id="tokens"), stem="001-coin-front", shape="circle",
-                           kind="tokens", name="Coin", index=0, copies=30, printable=SimpleNamespace(mark=None))
+                           kind="tokens", name="Coin", index=0, copies=30, printable=SimpleNamespace(mark=None),
+                           trim=(20.0, 20.0))
     plan = tts.TablePlan(folder=tmp_path)
     bag = tts._bag(face, None, lambda rel: rel, None, tts.Guids(), plan)
     held = [len(token.get("AttachedSnapPoints", ())) for token in bag.state["ContainedObjects"]]

@@ -85,6 +85,9 @@ class Placed:
     facing_north: bool = False  # turned to face a seat across the table
     scale: float = 1.0
     scale_x: float | None = None  # across, when not `scale` (a card of another shape than the table's own)
+    # the scale of what it holds, when not its own: a bag's tokens come out at their printed size (at the bag's,
+    # a 9 mm counter drawn from its bag was 33 mm across)
+    inner_scale: float | None = None
 
 
 def _shelves(pieces: list[Placed], width: float) -> tuple[float, float, list[tuple[Placed, float, float]]]:

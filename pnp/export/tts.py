@@ -2,6 +2,7 @@
 aids and tokens as images at a size that reads on screen, dice, the rulebook as a PDF; and `<game>.json`, a
 save that lays them out at their real size on a table (table.py), with `table-preview.png` drawn from it."""
 
+import dataclasses
 import functools
 import io
 import itertools
@@ -21,7 +22,7 @@ from ..units import MM
 from .formats import INCH, Plan, _px, _shot
 from .registry import ExportFormat, register
 from .services import SERVICE_BLEED
-from .table import D6_TEMPLATE, Guids, Placed, card_scale_x, footprint, pack, scale_for, transform
+from .table import D6_TEMPLATE, UNIT_MM, Guids, Placed, card_scale_x, footprint, pack, scale_for, transform
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -44,7 +45,10 @@ PLAIN_BACK_COLOUR, PLAIN_BACK_EDGE = (58, 66, 80), (120, 130, 146)
 RULEBOOK, PREVIEW = "rulebook.pdf", "table-preview.png"
 DICE_TYPES = {4: 0, 6: 1, 8: 2, 10: 3, 12: 4, 20: 5}  # Custom_Dice's Type by number of faces
 TILE_TYPES = {"square": 0, "hex": 1, "circle": 2, "rounded": 3, "none": 0}
-THICKNESS = {"board": 0.1, "aid": 0.05, "tokens": 0.1}  # units, before scaling
+# How thick a piece lies on the table, in mm: a board mounted on card, an aid on card stock, a token on card.
+# Tabletop Simulator's Thickness is in the tile's own units, which its scale multiplies: a fixed 0.1 made a
+# 300 mm deep board (scale 9) 23 mm thick and a 9 mm counter (scale 0.27) 0.7 mm
+THICKNESS_MM = {"board": 2.0, "aid": 0.5, "tokens": 2.0}
 MAX_SEATS = 12
 # What Tabletop Simulator reads as markup in a name, a hover text or the notes (its knowledge base's BB Codes
 # page: a hex colour, [-], [b] [i] [u] [s] [sub] [sup] and their ends; the NGUI labels it draws also read a
@@ -283,9 +287,9 @@ def _with_transform(state: dict[str, Any], p: Placed) -> dict[str, Any]:
     for key in SHOWN_AS_TYPED:
         if isinstance(done.get(key), str):
             done[key] = _literal(done[key])
-    for key in ("ContainedObjects",):
-        if key in done:
-            done[key] = [_with_transform(child, p) for child in done[key]]
+    if "ContainedObjects" in done:
+        inner = p if p.inner_scale is None else dataclasses.replace(p, scale=p.inner_scale, scale_x=None)
+        done["ContainedObjects"] = [_with_transform(child, inner) for child in done["ContainedObjects"]]
     if "States" in done:
         done["States"] = {k: _with_transform(v, p) for k, v in done["States"].items()}
     return done
@@ -458,7 +462,8 @@ def _tile(face: "Face", back: "Face | None", url: Url, studio: "Studio", guids: 
     if rel not in plan.tiles:
         plan.tiles[rel] = (_hover(face, studio), snap_points(face, studio))
     hover, points = plan.tiles[rel]
-    tile = {"Type": TILE_TYPES.get(face.shape, 0), "Thickness": THICKNESS.get(face.kind, 0.1),
+    thickness = THICKNESS_MM.get(face.kind, THICKNESS_MM["board"]) / UNIT_MM / scale_for("tile", face.trim[1] / MM)
+    tile = {"Type": TILE_TYPES.get(face.shape, 0), "Thickness": round(thickness, 4),
             "Stackable": face.kind == "tokens", "Stretch": False}
     state = {"GUID": guids.take(key), "Name": "Custom_Tile", "Nickname": _named(face),
              "Description": _within_text_budget(hover, face, plan), "Locked": face.kind == "board",
@@ -517,7 +522,8 @@ def _bag(face: "Face", back: "Face | None", url: Url, studio: "Studio", guids: G
     state = {"GUID": guids.take(f"bag/{key}"), "Name": "Bag", "Nickname": _named(face),
              "Description": f"{len(tokens)} × {_named(face)}", "ContainedObjects": tokens}
     scale = 1.0
-    return Placed(state, footprint("bag", scale), "supply", scale=scale,)
+    return Placed(state, footprint("bag", scale), "supply", scale=scale,
+                  inner_scale=scale_for("tile", face.trim[1] / MM))
 
 
 def _dice(faces_of: list["Face"], out: Path, url: Url, studio: "Studio", guids: Guids,
