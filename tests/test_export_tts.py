@@ -528,3 +528,18 @@ def test_a_card_of_another_shape_than_tabletop_simulators_is_scaled_across_apart
     assert shown == pytest.approx(object_footprint({"Name": piece.state["Name"], "Transform": t}, None))
     assert shown == pytest.approx((size[0] / UNIT_MM, size[1] / UNIT_MM), abs=0.01)
     assert shown == pytest.approx(piece.size, abs=0.01)  # where the packer made room for it
+
+
+@pytest.mark.parametrize("values, slots", [
+    ([6, 5, 4, 3, 2, 1], [1, 2, 3, 4, 5, 6]),  # in face order, the face printed 6 lay in slot 1, reported as 1
+    ([2, 1, 3, 4, 6, 5], [1, 2, 3, 4, 5, 6]),
+    (["sun", "rain", "wind", "sun", "snow", "fog"], ["sun", "rain", "wind", "sun", "snow", "fog"]),
+    ([1.0, 2, 3, 4, 5, 6], [1.0, 2, 3, 4, 5, 6]),  # not whole numbers: face order
+])
+def test_a_custom_die_s_numbers_lie_in_the_slots_tabletop_simulator_reports(values, slots):
+    from types import SimpleNamespace
+
+    from pnp.export.tts import _slotted
+
+    faces = [SimpleNamespace(printable=SimpleNamespace(extra=(("face", v),))) for v in values]
+    assert [dict(f.printable.extra)["face"] for f in _slotted(faces, values)] == slots  # type: ignore[arg-type]

@@ -540,8 +540,7 @@ def _dice(faces_of: list["Face"], out: Path, url: Url, studio: "Studio", guids: 
         first = die_faces[0]
         layout = studio.layouts.get(first.printable.layout)
         values = face_values(layout, studio.context(item=first.item))  # a value on two faces is drawn once
-        by_value = {dict(f.printable.extra).get("face"): f for f in die_faces}
-        die_faces = [by_value[v] for v in values if v in by_value]
+        die_faces = _slotted(die_faces, values)
         n = len(die_faces)
         edge = layout.options.get("edge") or 20 * MM
         scale = scale_for("die", edge / MM)
@@ -570,6 +569,15 @@ def _dice(faces_of: list["Face"], out: Path, url: Url, studio: "Studio", guids: 
                                         "WidthScale": 0.0, "CustomDice": {"Type": DICE_TYPES[n]}}
             pieces.append(Placed(state, footprint("die", scale), "supply", scale=scale))
     return pieces
+
+
+def _slotted(die_faces: list["Face"], values: list[Any]) -> list["Face"]:
+    """A die's faces in the order of its template's slots: in face order (a value on two faces drawn once), or,
+    when they are the numbers 1 to n in another order, each in its own number's slot: Tabletop Simulator reports
+    the number of the slot on top (in face order, a die printed 6 5 4 3 2 1 showing 6 was reported as a 1)."""
+    by_value = {dict(f.printable.extra).get("face"): f for f in die_faces}
+    numbers = sorted(values) == list(range(1, len(values) + 1)) and all(type(v) is int for v in values)
+    return [by_value[v] for v in (sorted(values) if numbers else values) if v in by_value]
 
 
 def _saved(image: "Image.Image", path: Path) -> None:
