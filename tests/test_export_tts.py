@@ -543,3 +543,24 @@ def test_a_custom_die_s_numbers_lie_in_the_slots_tabletop_simulator_reports(valu
 
     faces = [SimpleNamespace(printable=SimpleNamespace(extra=(("face", v),))) for v in values]
     assert [dict(f.printable.extra)["face"] for f in _slotted(faces, values)] == slots  # type: ignore[arg-type]
+
+
+def test_a_die_s_faces_named_on_each_copy_are_held_to_the_save_s_text_budget(tmp_path, monkeypatch):
+    # every copy of a die named its faces in full: 8 faces of 20,000 characters on 200 copies made a 32 MB save
+    from types import SimpleNamespace
+
+    from pnp.export import tts
+    from pnp.products import die
+    from pnp.units import MM
+
+    values = [letter * 2_000 for letter in "abcdefgh"]
+    monkeypatch.setattr(die, "face_values", lambda layout, context: values)
+    studio = SimpleNamespace(layouts={"d8": SimpleNamespace(options={"edge": 20 * MM})}, context=lambda item: {})
+    component = SimpleNamespace(id="die", name="Die")
+    faces = [SimpleNamespace(index=0, component=component, item=None, copies=20, name="Die",
+                             printable=SimpleNamespace(layout="d8", extra=(("face", v),), mark=None)) for v in values]
+    plan = tts.TablePlan(folder=tmp_path)
+    plan.text_left = 100_000  # (the save's budget, made small: 20 copies of 16,000 characters)
+    pieces = tts._dice(faces, tmp_path, lambda rel: rel, studio, tts.Guids(), plan)  # type: ignore[arg-type]
+    assert len(pieces) == 20 and sum(len(p.state["Description"]) for p in pieces) <= 100_000
+    assert any("hover text is left out" in note for note, _ in plan.notes)
