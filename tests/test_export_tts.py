@@ -34,6 +34,11 @@ EXTRA = """
     copies: 2
     count: 2
     layout: die
+  - id: rune
+    name: Rune die
+    kind: die
+    count: 1
+    layout: rune
   - id: aid
     name: Player aid
     kind: aid
@@ -55,6 +60,8 @@ LAYOUTS = {
     "layouts/mini/die.yaml": "net: d6\nedge: 16mm\nsize: [16mm, 16mm]\nfaces: \"['sun', 'rain', 'wind', 'sun', "
                              "'snow', 'fog']\"\nelements:\n"
                              "  - {type: text, x: 1, y: 5, w: 14, h: 6, text: '{{ face }}', size: 8}\n",
+    "layouts/mini/rune.yaml": "net: d8\nedge: 20mm\nsize: [8mm, 8mm]\nfaces: \"['a', 'b', 'c', 'd', 'e', 'f', 'g', "
+                              "'h']\"\nelements:\n  - {type: text, x: 0, y: 2, w: 8, h: 4, text: '{{ face }}', size: 8}\n",
     "layouts/mini/aid.yaml": "size: [95mm, 130mm]\nelements:\n  - {type: rect, x: 0, y: 0, w: 95, h: 130, fill: '#eeeeaa'}\n",
 }
 
@@ -70,6 +77,9 @@ def table(tmp_path_factory):
                                           "snap: true}\n")
     result = run(root, "export", "--format", "tts")
     assert result.exit_code == 0, result.output
+    # a d8 of letters: Tabletop Simulator's custom d8 template is not published, so a plain d8 naming its faces
+    # (its letters in a grid were stretched onto a template pnp does not know), and said so
+    assert "Rune die: a plain die of 8 faces" in result.output
     folder = root / "output/mini/export/tts"
     return root, folder, json.loads((folder / "mini.json").read_text())
 
@@ -141,10 +151,24 @@ def test_tokens_in_bags_dice_rulebook_and_seats(table):
     assert tile["Stretch"] is False and tile["Type"] == 2  # a circle, at its own aspect
     with Image.open(local(token["CustomImage"]["ImageURL"])) as image:
         assert min(image.size) >= 256  # a 9 mm counter still reads on screen
+    # drawn from its bag, a counter is 9 mm across (it came out at the bag's scale, 33 mm), 2 mm thick on the table
+    assert DEPTH_AT_1["tile"] * token["Transform"]["scaleZ"] * UNIT_MM == pytest.approx(9, abs=0.05)
+    assert tile["Thickness"] * token["Transform"]["scaleY"] * UNIT_MM == pytest.approx(2, abs=0.05)
+    rune = next(o for o in save["ObjectStates"] if o["Nickname"] == "Rune die")
+    assert rune["Name"] == "Die_8" and "CustomImage" not in rune and rune["Description"] == "a, b, c, d, e, f, g, h"
     dice = [o for o in save["ObjectStates"] if o["Name"] == "Custom_Dice"]
     assert len(dice) == 2 and dice[0]["CustomImage"]["CustomDice"]["Type"] == 1
     # one texture for both copies (made again for the second, it was refused as no ordinary file in its place)
     assert dice[0]["CustomImage"] == dice[1]["CustomImage"]
+    # its faces where Tabletop Simulator's d6 template reads them (a 3 x 2 grid in face order was stretched onto
+    # that template): 3 x 3 cells, the top row unused, face 1 bottom left upside down, face 4 the middle cell
+    with Image.open(local(dice[0]["CustomImage"]["ImageURL"])) as texture:
+        cell = texture.width // 3
+        assert texture.size == (3 * cell, 3 * cell) and texture.crop((0, 0, 3 * cell, cell)).getextrema() == (
+            (255, 255),) * 3
+        one, four = (texture.crop((c * cell, r * cell, (c + 1) * cell, (r + 1) * cell)) for c, r in ((0, 2), (1, 1)))
+        assert one.rotate(180).tobytes() == four.tobytes() != one.tobytes()  # both 'sun', 1 turned half round
+        assert object_image(dice[0], local).tobytes() == one.tobytes()  # the preview's die: its face 1 alone
     pdfs = [o for o in save["ObjectStates"] if o["Name"] == "Custom_PDF"]
     assert len(pdfs) == 1 and local(pdfs[0]["CustomPDF"]["PDFUrl"]).read_bytes().startswith(b"%PDF")
     from pypdf import PdfReader  # (the rulebook a player opens on the table was titled 'untitled')
@@ -157,6 +181,9 @@ def test_tokens_in_bags_dice_rulebook_and_seats(table):
 def test_snap_points_and_two_sided_boards(table):
     _, _, save = table
     board = next(o for o in save["ObjectStates"] if o["Nickname"] == "Board")
+    # 2 mm thick, whatever its scale (a fixed Thickness of 0.1 scaled with a 300 mm board was 23 mm)
+    thickness = board["CustomImage"]["CustomTile"]["Thickness"] * board["Transform"]["scaleY"] * UNIT_MM
+    assert thickness == pytest.approx(2, abs=0.05)
     points = board["AttachedSnapPoints"]
     assert len(points) == 41  # the track's 40 cells and the card slot
     # the card slot's centre, 131.5 mm from the left of a 400 mm board: left of the centre, so local +x (turned)
@@ -275,13 +302,11 @@ def test_hover_text_reads_as_the_card_prints_it(text, hover):
 ])
 def test_a_name_or_hover_text_shows_tabletop_simulators_tags_as_typed(typed, saved):
     # '[b]' in a card's text printed '[b]' on the card and bold in Tabletop Simulator, '[10]' near-transparent
-    from types import SimpleNamespace
-
+    from pnp.export.table import Placed
     from pnp.export.tts import _with_transform
 
     state = {"Nickname": typed, "Description": typed, "ContainedObjects": [{"Nickname": typed, "Name": "Card"}]}
-    done = _with_transform(state, SimpleNamespace(x=0.0, z=0.0, facing_north=True, flip=False, scale=1.0,
-                                                      scale_x=None))
+    done = _with_transform(state, Placed(state, (1.0, 1.0), "supply", facing_north=True))
     assert done["Nickname"] == done["Description"] == done["ContainedObjects"][0]["Nickname"] == saved
 
 
@@ -380,7 +405,8 @@ def test_the_save_holds_a_bounded_number_of_snap_points_each_face_worked_out_onc
     monkeypatch.setattr(tts, "snap_points", lambda face, studio: worked.append(face) or [point] * 400)
     monkeypatch.setattr(tts, "_hover", lambda face, studio: "a coin")
     face = SimpleNamespace(component=SimpleNamespace(id="tokens"), stem="001-coin-front", shape="circle",
-                           kind="tokens", name="Coin", index=0, copies=30, printable=SimpleNamespace(mark=None))
+                           kind="tokens", name="Coin", index=0, copies=30, printable=SimpleNamespace(mark=None),
+                           trim=(20.0, 20.0))
     plan = tts.TablePlan(folder=tmp_path)
     bag = tts._bag(face, None, lambda rel: rel, None, tts.Guids(), plan)
     held = [len(token.get("AttachedSnapPoints", ())) for token in bag.state["ContainedObjects"]]
@@ -502,3 +528,39 @@ def test_a_card_of_another_shape_than_tabletop_simulators_is_scaled_across_apart
     assert shown == pytest.approx(object_footprint({"Name": piece.state["Name"], "Transform": t}, None))
     assert shown == pytest.approx((size[0] / UNIT_MM, size[1] / UNIT_MM), abs=0.01)
     assert shown == pytest.approx(piece.size, abs=0.01)  # where the packer made room for it
+
+
+@pytest.mark.parametrize("values, slots", [
+    ([6, 5, 4, 3, 2, 1], [1, 2, 3, 4, 5, 6]),  # in face order, the face printed 6 lay in slot 1, reported as 1
+    ([2, 1, 3, 4, 6, 5], [1, 2, 3, 4, 5, 6]),
+    (["sun", "rain", "wind", "sun", "snow", "fog"], ["sun", "rain", "wind", "sun", "snow", "fog"]),
+    ([1.0, 2, 3, 4, 5, 6], [1.0, 2, 3, 4, 5, 6]),  # not whole numbers: face order
+])
+def test_a_custom_die_s_numbers_lie_in_the_slots_tabletop_simulator_reports(values, slots):
+    from types import SimpleNamespace
+
+    from pnp.export.tts import _slotted
+
+    faces = [SimpleNamespace(printable=SimpleNamespace(extra=(("face", v),))) for v in values]
+    assert [dict(f.printable.extra)["face"] for f in _slotted(faces, values)] == slots  # type: ignore[arg-type]
+
+
+def test_a_die_s_faces_named_on_each_copy_are_held_to_the_save_s_text_budget(tmp_path, monkeypatch):
+    # every copy of a die named its faces in full: 8 faces of 20,000 characters on 200 copies made a 32 MB save
+    from types import SimpleNamespace
+
+    from pnp.export import tts
+    from pnp.products import die
+    from pnp.units import MM
+
+    values = [letter * 2_000 for letter in "abcdefgh"]
+    monkeypatch.setattr(die, "face_values", lambda layout, context: values)
+    studio = SimpleNamespace(layouts={"d8": SimpleNamespace(options={"edge": 20 * MM})}, context=lambda item: {})
+    component = SimpleNamespace(id="die", name="Die")
+    faces = [SimpleNamespace(index=0, component=component, item=None, copies=20, name="Die",
+                             printable=SimpleNamespace(layout="d8", extra=(("face", v),), mark=None)) for v in values]
+    plan = tts.TablePlan(folder=tmp_path)
+    plan.text_left = 100_000  # (the save's budget, made small: 20 copies of 16,000 characters)
+    pieces = tts._dice(faces, tmp_path, lambda rel: rel, studio, tts.Guids(), plan)  # type: ignore[arg-type]
+    assert len(pieces) == 20 and sum(len(p.state["Description"]) for p in pieces) <= 100_000
+    assert any("hover text is left out" in note for note, _ in plan.notes)

@@ -1,7 +1,6 @@
 """A top-down picture of a Tabletop Simulator save, drawn from its objects' positions, scales and images alone
 (Tabletop Simulator cannot run here): what a group sees when it sits down at the table."""
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -9,7 +8,7 @@ from typing import Callable
 from PIL import Image, ImageDraw
 
 from ..project import open_file, opened_picture
-from .table import CARD_WIDTH_AT_1, DEPTH_AT_1, footprint, kind_of
+from .table import CARD_WIDTH_AT_1, D6_TEMPLATE, DEPTH_AT_1, footprint, kind_of
 
 
 def _rgb(path: Path) -> Image.Image:
@@ -57,10 +56,9 @@ def object_source(state: dict, resolve: Callable[[str], Path | None]) -> Source 
         path = resolve(image["ImageURL"])
         if path is None:
             return None
-        if image.get("CustomDice"):  # the first face of the grid the export writes
-            faces = {0: 4, 1: 6, 2: 8, 3: 10, 4: 12, 5: 20}.get(image["CustomDice"].get("Type"), 6)
-            cols = math.ceil(math.sqrt(faces))
-            return Source(path, (cols, math.ceil(faces / cols)))
+        if image.get("CustomDice"):  # face 1, where the d6 template (the one custom die the export writes) has it
+            col, row, _ = D6_TEMPLATE[1]
+            return Source(path, (3, 3), row * 3 + col)
         return Source(path)
     if state.get("CustomPDF"):
         path = resolve(state["CustomPDF"]["PDFUrl"])

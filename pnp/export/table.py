@@ -20,6 +20,12 @@ DEPTH_AT_1 = {"card": 3.5, "tile": 1.31, "die": 1.0, "bag": 2.0}
 CARD_WIDTH_AT_1 = 2.5
 GAP = 0.6  # units between neighbouring objects
 BLOCK_GAP = 2.0  # units between the centre, the supply and the seats
+# Where Tabletop Simulator's custom d6 reads each face (its Modding/Dice Templates, shown on its knowledge base's
+# Custom Dice page): a square image of 3 x 3 cells, the top row unused, faces 2 4 5 in the middle row and 1 3 6 in
+# the bottom one, 1 and 6 upside down: face number -> (column, row, turn in degrees). A grid of the faces in order
+# (3 x 2) was stretched onto that template, so the die showed cut and misplaced faces. The templates of the other
+# dice are not published, so those dice are left plain, their faces named in their description.
+D6_TEMPLATE = {1: (0, 2, 180), 2: (0, 1, 0), 3: (1, 2, 0), 4: (1, 1, 0), 5: (2, 1, 0), 6: (2, 2, 180)}
 
 
 def kind_of(name: str) -> str:
@@ -79,6 +85,9 @@ class Placed:
     facing_north: bool = False  # turned to face a seat across the table
     scale: float = 1.0
     scale_x: float | None = None  # across, when not `scale` (a card of another shape than the table's own)
+    # the scale of what it holds, when not its own: a bag's tokens come out at their printed size (at the bag's,
+    # a 9 mm counter drawn from its bag was 33 mm across)
+    inner_scale: float | None = None
 
 
 def _shelves(pieces: list[Placed], width: float) -> tuple[float, float, list[tuple[Placed, float, float]]]:

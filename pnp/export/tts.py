@@ -2,6 +2,7 @@
 aids and tokens as images at a size that reads on screen, dice, the rulebook as a PDF; and `<game>.json`, a
 save that lays them out at their real size on a table (table.py), with `table-preview.png` drawn from it."""
 
+import dataclasses
 import functools
 import io
 import itertools
@@ -21,7 +22,7 @@ from ..units import MM
 from .formats import INCH, Plan, _px, _shot
 from .registry import ExportFormat, register
 from .services import SERVICE_BLEED
-from .table import Guids, Placed, card_scale_x, footprint, pack, scale_for, transform
+from .table import D6_TEMPLATE, UNIT_MM, Guids, Placed, card_scale_x, footprint, pack, scale_for, transform
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -44,7 +45,10 @@ PLAIN_BACK_COLOUR, PLAIN_BACK_EDGE = (58, 66, 80), (120, 130, 146)
 RULEBOOK, PREVIEW = "rulebook.pdf", "table-preview.png"
 DICE_TYPES = {4: 0, 6: 1, 8: 2, 10: 3, 12: 4, 20: 5}  # Custom_Dice's Type by number of faces
 TILE_TYPES = {"square": 0, "hex": 1, "circle": 2, "rounded": 3, "none": 0}
-THICKNESS = {"board": 0.1, "aid": 0.05, "tokens": 0.1}  # units, before scaling
+# How thick a piece lies on the table, in mm: a board mounted on card, an aid on card stock, a token on card.
+# Tabletop Simulator's Thickness is in the tile's own units, which its scale multiplies: a fixed 0.1 made a
+# 300 mm deep board (scale 9) 23 mm thick and a 9 mm counter (scale 0.27) 0.7 mm
+THICKNESS_MM = {"board": 2.0, "aid": 0.5, "tokens": 2.0}
 MAX_SEATS = 12
 # What Tabletop Simulator reads as markup in a name, a hover text or the notes (its knowledge base's BB Codes
 # page: a hex colour, [-], [b] [i] [u] [s] [sub] [sup] and their ends; the NGUI labels it draws also read a
@@ -283,9 +287,9 @@ def _with_transform(state: dict[str, Any], p: Placed) -> dict[str, Any]:
     for key in SHOWN_AS_TYPED:
         if isinstance(done.get(key), str):
             done[key] = _literal(done[key])
-    for key in ("ContainedObjects",):
-        if key in done:
-            done[key] = [_with_transform(child, p) for child in done[key]]
+    if "ContainedObjects" in done:
+        inner = p if p.inner_scale is None else dataclasses.replace(p, scale=p.inner_scale, scale_x=None)
+        done["ContainedObjects"] = [_with_transform(child, inner) for child in done["ContainedObjects"]]
     if "States" in done:
         done["States"] = {k: _with_transform(v, p) for k, v in done["States"].items()}
     return done
@@ -458,7 +462,8 @@ def _tile(face: "Face", back: "Face | None", url: Url, studio: "Studio", guids: 
     if rel not in plan.tiles:
         plan.tiles[rel] = (_hover(face, studio), snap_points(face, studio))
     hover, points = plan.tiles[rel]
-    tile = {"Type": TILE_TYPES.get(face.shape, 0), "Thickness": THICKNESS.get(face.kind, 0.1),
+    thickness = THICKNESS_MM.get(face.kind, THICKNESS_MM["board"]) / UNIT_MM / scale_for("tile", face.trim[1] / MM)
+    tile = {"Type": TILE_TYPES.get(face.shape, 0), "Thickness": round(thickness, 4),
             "Stackable": face.kind == "tokens", "Stretch": False}
     state = {"GUID": guids.take(key), "Name": "Custom_Tile", "Nickname": _named(face),
              "Description": _within_text_budget(hover, face, plan), "Locked": face.kind == "board",
@@ -517,13 +522,14 @@ def _bag(face: "Face", back: "Face | None", url: Url, studio: "Studio", guids: G
     state = {"GUID": guids.take(f"bag/{key}"), "Name": "Bag", "Nickname": _named(face),
              "Description": f"{len(tokens)} × {_named(face)}", "ContainedObjects": tokens}
     scale = 1.0
-    return Placed(state, footprint("bag", scale), "supply", scale=scale,)
+    return Placed(state, footprint("bag", scale), "supply", scale=scale,
+                  inner_scale=scale_for("tile", face.trim[1] / MM))
 
 
 def _dice(faces_of: list["Face"], out: Path, url: Url, studio: "Studio", guids: Guids,
           plan: "TablePlan") -> list[Placed]:
-    """Each die: a standard die when its faces are the numbers 1 to n, else a custom die whose image holds its
-    faces in a row-major grid, in face order."""
+    """Each die: a standard die when its faces are the numbers 1 to n, else a custom d6 whose image holds its
+    faces where Tabletop Simulator's template puts them (D6_TEMPLATE), or a plain die naming its faces."""
     from ..products.die import face_values  # (here: as _markup_free's imports)
 
     dice: dict[int, list[Face]] = {}
@@ -534,8 +540,7 @@ def _dice(faces_of: list["Face"], out: Path, url: Url, studio: "Studio", guids: 
         first = die_faces[0]
         layout = studio.layouts.get(first.printable.layout)
         values = face_values(layout, studio.context(item=first.item))  # a value on two faces is drawn once
-        by_value = {dict(f.printable.extra).get("face"): f for f in die_faces}
-        die_faces = [by_value[v] for v in values if v in by_value]
+        die_faces = _slotted(die_faces, values)
         n = len(die_faces)
         edge = layout.options.get("edge") or 20 * MM
         scale = scale_for("die", edge / MM)
@@ -545,20 +550,36 @@ def _dice(faces_of: list["Face"], out: Path, url: Url, studio: "Studio", guids: 
             continue
         # a custom die's texture made once for all its copies: made again for each, the second copy's was refused
         # as 'something that is no ordinary file' in the first's place, and 10,000 copies composed it 10,000 times
-        texture = None if values == list(range(1, n + 1)) else url(
-            _die_texture(out, first.component.id, index, die_faces, plan))
+        texture = None
+        if values != list(range(1, n + 1)) and n == len(D6_TEMPLATE):
+            texture = url(_die_texture(out, first.component.id, index, die_faces, plan))
+        elif values != list(range(1, n + 1)):
+            plan.notes.append((f"{first.component.name}: a plain die of {n} faces in Tabletop Simulator, its faces "
+                               f"named in its description: the layout of its custom d{n}'s picture is not "
+                               f"published", first.printable.mark))
         # (cut as a piece's name is: a component's name of 19,000 characters on 5,000 copies made a save of 97 MB)
         nickname = shortened(first.component.name, MAX_NAME)
+        # (held to the save's budget of hover text: 8 faces of 20,000 characters on 200 copies made a 32 MB save)
+        faces_named = ", ".join(str(v) for v in values)
         for copy in range(max(1, first.copies)):
             key = f"{first.component.id}/{index}/{copy}"
             state: dict[str, Any] = {"GUID": guids.take(key), "Name": f"Die_{n}", "Nickname": nickname,
-                                     "Description": ", ".join(str(v) for v in values)}
+                                     "Description": _within_text_budget(faces_named, first, plan)}
             if texture is not None:
                 state["Name"] = "Custom_Dice"
                 state["CustomImage"] = {"ImageURL": texture, "ImageSecondaryURL": "", "ImageScalar": 1.0,
                                         "WidthScale": 0.0, "CustomDice": {"Type": DICE_TYPES[n]}}
             pieces.append(Placed(state, footprint("die", scale), "supply", scale=scale))
     return pieces
+
+
+def _slotted(die_faces: list["Face"], values: list[Any]) -> list["Face"]:
+    """A die's faces in the order of its template's slots: in face order (a value on two faces drawn once), or,
+    when they are the numbers 1 to n in another order, each in its own number's slot: Tabletop Simulator reports
+    the number of the slot on top (in face order, a die printed 6 5 4 3 2 1 showing 6 was reported as a 1)."""
+    by_value = {dict(f.printable.extra).get("face"): f for f in die_faces}
+    numbers = sorted(values) == list(range(1, len(values) + 1)) and all(type(v) is int for v in values)
+    return [by_value[v] for v in (sorted(values) if numbers else values) if v in by_value]
 
 
 def _saved(image: "Image.Image", path: Path) -> None:
@@ -575,15 +596,15 @@ def _loaded(path: Path) -> "Image.Image":
 
 
 def _die_texture(out: Path, cid: str, index: int, die_faces: list["Face"], plan: "TablePlan") -> str:
+    """A d6's faces, in face order, on Tabletop Simulator's custom d6 template (D6_TEMPLATE)."""
     from PIL import Image
 
-    cols = math.ceil(math.sqrt(len(die_faces)))
-    rows = math.ceil(len(die_faces) / cols)
     images = [_loaded(out / cid / f"{f.stem}.png") for f in die_faces]
     cell = images[0].size
-    sheet = Image.new("RGB", (cols * cell[0], rows * cell[1]), "white")
-    for i, image in enumerate(images):
-        sheet.paste(image.resize(cell), ((i % cols) * cell[0], (i // cols) * cell[1]))
+    sheet = Image.new("RGB", (3 * cell[0], 3 * cell[1]), "white")
+    for number, image in enumerate(images, start=1):
+        col, row, turn = D6_TEMPLATE[number]
+        sheet.paste(image.resize(cell).rotate(turn), (col * cell[0], row * cell[1]))
     rel = f"{cid}-{index + 1}-die.png"
     _saved(sheet, out / rel)
     plan.expect[str(Path(plan.folder) / rel)] = sheet.size
