@@ -419,12 +419,18 @@ def load_fonts(project: Project) -> "FontSet":
 def _families(spec: object, shown: str) -> Record:
     """fonts.yaml's `families:`, DataError at its line when it is not a mapping of at most MAX_FAMILIES, or the
     file holds another key (a key misspelt was read as nothing)."""
-    families = spec.get("families") if isinstance(spec, Record) else None
-    if not isinstance(families, Record) or not families:
-        raise DataError("fonts.yaml needs 'families:', each with regular/bold/italic/bold_italic font files",
-                        getattr(spec, "mark", None) or Mark(shown, 1, 1))
+    # a key misspelt (`x: 1`) and a `families:` written but empty or not a mapping are said as such, at their own
+    # line: all three were said the generic "needs 'families:'" at the file's start
     if isinstance(spec, Record) and (other := next((key for key in spec if key != "families"), None)) is not None:
         raise DataError(f"fonts.yaml does not take {named(spec.key_quoted(other))}; it takes families", spec.key_mark(other))
+    families = spec.get("families") if isinstance(spec, Record) else None
+    if isinstance(spec, Record) and "families" in spec and not (isinstance(families, Record) and families):
+        said = "names no family" if isinstance(families, Record) else f"expected a mapping, got {quoted(families)}"
+        raise DataError(f"fonts.yaml families: {said}; each family names its regular/bold/italic/bold_italic "
+                        "font files", spec.mark_of("families"))
+    if not isinstance(families, Record):
+        raise DataError("fonts.yaml needs 'families:', each with regular/bold/italic/bold_italic font files",
+                        getattr(spec, "mark", None) or Mark(shown, 1, 1))
     if len(families) > MAX_FAMILIES:
         raise DataError(f"fonts.yaml names {len(families):,} families; pnp takes at most {MAX_FAMILIES}",
                         families.mark_of(list(families)[MAX_FAMILIES]))
