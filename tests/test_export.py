@@ -300,7 +300,8 @@ def test_a_proof_heading_holding_characters_its_bold_font_lacks_shows_them_as_ma
     from pnp.export.registry import Plan
 
     lacks = {True: "ź", False: ""}
-    fonts = SimpleNamespace(unmapped=lambda text, family, bold=False: next((c for c in text if c in lacks[bold]), None))
+    fonts = SimpleNamespace(unmapped=lambda text, family, bold=False: next((c for c in text if c in lacks[bold]), None),
+                            styles_lacking=lambda ch, family: "bold")
     studio = SimpleNamespace(fonts=fonts, game=SimpleNamespace(title=title, meta=SimpleNamespace(mark_of=lambda k: k)))
     face = SimpleNamespace(component=SimpleNamespace(name=name, id="deck", spec=SimpleNamespace(mark_of=lambda k: k)))
     plan = Plan()

@@ -190,6 +190,16 @@ class FontSet:
                                   f"the game prints it, and it would print {printed}; use a font file that draws it")
         return [(message, mark) for mark, message in said.items()]
 
+    def styles_lacking(self, ch: str, family: str) -> str:
+        """The styles of the family without a glyph for `ch` ('bold', 'bold and bold italic'), said when its
+        regular style has one; '' when the regular lacks it too (the family lacks it)."""
+        if self.unmapped(ch, family) is not None:
+            return ""
+        lacking = [name for name, bold, italic in (("bold", True, False), ("italic", False, True),
+                                                   ("bold italic", True, True))
+                   if self.unmapped(ch, family, bold, italic) is not None]
+        return " and ".join(lacking)
+
     def maps_all(self, text: str, family: str) -> bool:
         """Whether every character of `text` has a glyph with an outline in each style of the family: one set
         test, so that a text whose characters all do (nearly every text) needs no run-by-run look (unmapped);
@@ -356,9 +366,11 @@ def _outline_less(face: TTFontFace) -> frozenset[int]:
     return frozenset(blank)
 
 
-def unmapped_message(ch: str, family: str) -> str:
+def unmapped_message(ch: str, family: str, style: str = "") -> str:
     """What is said of a character a text prints in a font that has no glyph for it, or that pnp cannot set as
-    typed (unsettable: said so whatever the font, since no font would print it as read)."""
+    typed (unsettable: said so whatever the font, since no font would print it as read). `style` names the styles
+    lacking it when the regular has it (FontSet.styles_lacking): a bold-only miss was said 'not in the font family
+    'Body'', which the designer's regular Body font plainly has."""
     shown = ch if ch.isprintable() else escaped(ch)  # (a tab as '\t')
     if _dictionary_broken(ch):
         return (f"character U+{ord(ch):04X} ('{shown}') is of a script written without spaces between words (such "
@@ -376,6 +388,10 @@ def unmapped_message(ch: str, family: str) -> str:
                 f"family {named(family)} (pnp places no mark: it sets each glyph where the font draws it), so it would "
                 "print beside that letter, or as a blank box; write the letter and its mark as one character ('é', "
                 "not 'e' and U+0301), or set the text in a family whose font draws its marks over the letter before")
+    if style:
+        return (f"character U+{ord(ch):04X} ('{shown}') is not in the {style} style of the font family {named(family)} "
+                "(its regular style has it): it would print as a blank box there; leave it out of the text in that "
+                "style, or give the family a font file for that style that has it")
     return (f"character U+{ord(ch):04X} ('{shown}') is not in the font family {named(family)}: it would print as a blank "
             "box; leave it out, or set the text in a family of fonts.yaml whose font has it")
 
