@@ -198,6 +198,8 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
     for name, n, block in terms_drawn(_tokens(studio)):  # and the terms it prints so
         if not any((f"[[{name}]]", line) in told for line in block):
             said += _unknown_terms(studio, f"[[{name}]]", n, suggest, told)
+    if CONTROL_CHARACTER.search(text):  # (said above at its line) the book is not set: Markdown sets a NUL as
+        return tuple(dict.fromkeys(said))  # U+FFFD, and that was said again, a character the designer never wrote
     return tuple(dict.fromkeys(said + _set_problems(studio, text)))
 
 
