@@ -198,8 +198,6 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
     for name, n, block in terms_drawn(_tokens(studio)):  # and the terms it prints so
         if not any((f"[[{name}]]", line) in told for line in block):
             said += _unknown_terms(studio, f"[[{name}]]", n, suggest, told)
-    if CONTROL_CHARACTER.search(text):  # (said above at its line) the book is not set: Markdown sets a NUL as
-        return tuple(dict.fromkeys(said))  # U+FFFD, and that was said again, a character the designer never wrote
     return tuple(dict.fromkeys(said + _set_problems(studio, text)))
 
 
@@ -271,6 +269,8 @@ def _set_problems(studio: Studio, text: str) -> list[tuple[str, Mark | None]]:
     """What the book of the rendered Markdown `text` cannot set, on every paper pnp prints on, the build's own
     first: a table row that fit A4 but not Letter passed validate, and `build --paper letter` refused it. A
     problem found only on another paper is said with that paper."""
+    if CONTROL_CHARACTER.search(text):  # (said at its line: _text_problems) the book is not set: Markdown sets a
+        return []  # NUL as U+FFFD, and that was said again, a character the designer never wrote
     credits = studio.game.meta.get("credits")
     if isinstance(credits, Record) and len(credits) > MAX_CREDITS:  # (the book is not set: the build would not be)
         return [(f"credits: {len(credits):,} roles, and the rulebook credits at most {MAX_CREDITS:,} (on its title "
