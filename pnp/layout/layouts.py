@@ -156,12 +156,22 @@ class LayoutSet:
                     raise LayoutError(e.message, e.mark) from None
                 return candidate
         note_files(looked)
+        folders, looked = self._looked_for(name, mark, looked)
         where = " or ".join(shortened(path, 2 * QUOTE_LIMIT) for path in looked)  # (a path holds the name)
         # a file named alike in another case or Unicode form (a game made on a Mac, where 'BACK' opens back.yaml)
-        alike = next((hint for folder in self.folders if (hint := self.project.meant(folder, f"{name}.yaml"))), "")
-        known = [p.stem for f in self.folders if f.is_dir() for p in f.glob("*.yaml") if p.stem != STYLES_FILE]
+        alike = next((hint for folder in folders if (hint := self.project.meant(folder, f"{name}.yaml"))), "")
+        known = [p.stem for f in folders if f.is_dir() for p in f.glob("*.yaml") if p.stem != STYLES_FILE]
         hint = alike or did_you_mean(name, known)
         raise LayoutError(f"layout {named(name)} not found{hint} (looked for {where})", mark)
+
+    def _looked_for(self, name: str, mark: Mark | None, looked: list[str]) -> tuple[list[Path], list[str]]:
+        """The folders a missing layout is said to be looked for in, and their files as said: for a shared
+        layout's `extends:` (each game looks in its own folder) in words alike for every game, so that it is
+        said once (it named each game's folder, and was said once per game using it)."""
+        shared = self.project.rel(self.project.shared_layouts).rstrip("/") + "/"
+        if mark is None or not mark.file.startswith(shared):
+            return self.folders, looked
+        return [self.project.shared_layouts], [f"{shared}{name}.yaml", f"the game's own layouts/<game>/{name}.yaml"]
 
     def get(self, name: str | None, mark: Mark | None = None, _stack: tuple[str, ...] = ()) -> Layout:
         """The layout, or a LayoutError listing every problem of its file (remembered: said once)."""
