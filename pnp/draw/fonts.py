@@ -1124,8 +1124,9 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
               read: "FontsRead", files: list[tuple[Path, tuple[int, ...]]], fonts: FontSet) -> dict[str, str]:
     """The registered names of a family's four styles; `read` counts the font files read so far,
     `files` gathers each font file with its status, `fonts.files` each registered name's file and line."""
-    if not isinstance(styles, Record) or "regular" not in styles:
-        raise DataError(f"font family {named(family)} needs at least a 'regular' font file", mark)
+    if not isinstance(styles, Record) or "regular" not in styles:  # (`Body: 1` was said so too, as if a mapping)
+        got = "" if isinstance(styles, Record) else f" (a mapping of its styles' files, got {quoted(styles)})"
+        raise DataError(f"font family {named(family)} needs at least a 'regular' font file{got}", mark)
     for key in styles:
         if key not in FAMILY_KEYS:
             raise DataError(f"font family {named(family)} does not take {named(styles.key_quoted(key))}; it takes {', '.join(sorted(FAMILY_KEYS))}",
