@@ -1120,13 +1120,19 @@ def _status(path: Path) -> tuple[int, ...]:
         return ()
 
 
+def _no_regular(family: str, styles: object) -> str:
+    """The refusal of a family without a regular font file: with what it got when it is no mapping of its styles
+    (`Body: 1` was said as if a mapping lacking one)."""
+    got = "" if isinstance(styles, Record) else f" (a mapping of its styles' files, got {quoted(styles)})"
+    return f"font family {named(family)} needs at least a 'regular' font file{got}"
+
+
 def _register(project: Project, path: Path, family: str, styles: object, mark: Mark | None,
               read: "FontsRead", files: list[tuple[Path, tuple[int, ...]]], fonts: FontSet) -> dict[str, str]:
     """The registered names of a family's four styles; `read` counts the font files read so far,
     `files` gathers each font file with its status, `fonts.files` each registered name's file and line."""
-    if not isinstance(styles, Record) or "regular" not in styles:  # (`Body: 1` was said so too, as if a mapping)
-        got = "" if isinstance(styles, Record) else f" (a mapping of its styles' files, got {quoted(styles)})"
-        raise DataError(f"font family {named(family)} needs at least a 'regular' font file{got}", mark)
+    if not isinstance(styles, Record) or "regular" not in styles:
+        raise DataError(_no_regular(family, styles), mark)
     for key in styles:
         if key not in FAMILY_KEYS:
             raise DataError(f"font family {named(family)} does not take {named(styles.key_quoted(key))}; it takes {', '.join(sorted(FAMILY_KEYS))}",
