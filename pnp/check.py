@@ -723,7 +723,7 @@ class Checks:
         missing = unmapped(prim.text, self.studio.fonts, font)
         if missing is not None:  # said at the item's field that writes it, else at the layout's element
             field_mark = _field_with(self.item_now, missing)
-            self.error(unmapped_message(missing, font) + (f" (laid out by {prim.mark})" if field_mark else ""),
+            self.error(unmapped_message(missing, font, self.studio.fonts.styles_lacking(missing, font)) + (f" (laid out by {prim.mark})" if field_mark else ""),
                        field_mark or prim.mark, label)
             return
         fitted = self.painter.fit_text(prim)

@@ -128,7 +128,7 @@ def cannot_write(folder: str, error: OSError, shown: Callable[[str], str] = str)
     error'."""
     at_fault, why = write_failure(folder, error, shown)
     if isinstance(error, ReadFault):
-        return OutputError(f"cannot read: {error.strerror or error}", Mark(at_fault))
+        return OutputError(f"cannot read: {why_not_read(error)}", Mark(at_fault))
     return write_refused(at_fault, why)
 
 
@@ -148,6 +148,13 @@ def write_failure(folder: str, error: OSError, shown: Callable[[str], str] = str
 def why_not_written(error: OSError) -> str:
     """Why a write failed, in pnp's words (WRITE_FAILURES) where it has some, else the system's."""
     return WRITE_FAILURES.get(error.errno or 0, error.strerror or str(error))
+
+
+def why_not_read(error: OSError) -> str:
+    """Why a read failed: the system's words, but for too many files open (EMFILE, ENFILE), which is no fault of
+    the file named and was said 'Too many open files' alone, saying nothing of the limit or what to do."""
+    return (WRITE_FAILURES[error.errno] if error.errno in (errno.EMFILE, errno.ENFILE)
+            else error.strerror or str(error))
 
 
 def in_the_way(what: str, whose: str) -> str:
@@ -175,6 +182,11 @@ WRITE_FAILURES = {errno.ENOENT: "a folder it is to be written in is not there",
                   errno.EDQUOT: "the disk space allowed to you is used up",
                   errno.EFBIG: "the file is larger than its file system holds",
                   errno.ENAMETOOLONG: "its name is longer than its file system allows",
+                  # (no fault of the file: the limit of the files a process may hold open, `ulimit -n`, was met)
+                  errno.EMFILE: "pnp may hold no more files open at once: the system's limit of open files is "
+                                "too low (raise it, as with `ulimit -n 1024`, and run pnp again)",
+                  errno.ENFILE: "the system holds as many files open as it can: close some programs and run pnp "
+                                "again",
                   # (a folder's lock that is a link, opened without following it, was "Too many levels of symbolic links")
                   errno.ELOOP: "a symbolic link is in its place (pnp never writes through one), or links on its way lead in a loop"}
 

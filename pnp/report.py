@@ -90,7 +90,28 @@ def shown(value: object, limit: int = QUOTE_LIMIT) -> str:
     """A value as a message quotes it: the data as written (no class names), cut short when long; a value left
     empty (`size:`, `~`, `null`) is 'nothing' (it was said 'None', Python's word), and one inside a list or
     mapping is null, as YAML writes it."""
-    return "nothing" if value is None else shortened(repr(_as_written(value)), limit)
+    return "nothing" if value is None else shortened(_flow(_as_written(value)), limit)
+
+
+_PLAIN_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*(?: [A-Za-z0-9_.\-]+)*")
+_YAML_WORDS = {"null", "true", "false", "yes", "no", "on", "off", "y", "n", "~"}
+
+
+def _flow(value: object) -> str:
+    """A list or mapping as YAML's flow style writes it ([fire, ice], {plant: 2}), not Python's (['fire', 'ice']):
+    a word that reads back as the same text is bare, any other text quoted (and escaped) as a scalar is."""
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_item(k)}: {_item(x)}" for k, x in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_item(x) for x in value) + "]"
+    return repr(value)
+
+
+def _item(value: object) -> str:
+    """One item of a list or mapping shown: a plain word bare, as the designer wrote it."""
+    if type(value) is str and _PLAIN_WORD.fullmatch(value) and value.lower() not in _YAML_WORDS:
+        return value
+    return _flow(value)
 
 
 def named(name: object) -> str:

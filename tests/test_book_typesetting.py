@@ -785,3 +785,16 @@ def test_the_icons_a_parse_draws_are_read_once(monkeypatch):
     first = book_module.icons_drawn(tokens)
     monkeypatch.setattr(book_module, "_inline", lambda *a: pytest.fail("read again"))
     assert book_module.icons_drawn(tokens) == first == [("coin", 3, range(3, 4)), ("star", 5, range(5, 6))]
+
+
+def test_a_character_only_the_bold_style_lacks_is_said_of_the_bold_style():
+    # Body's bold font without 'Ā', its regular with it: `**Ā**` in the rulebook was said 'not in the font family
+    # 'Body'', which the designer's regular Body plainly has
+    from pnp.draw.fonts import FontSet, unmapped_message
+
+    fonts = _fonts()
+    mixed = FontSet({"Body": {**fonts.families["Body"], "bold": fonts.name("Display", bold=True)}}, {})
+    assert (mixed.styles_lacking("Ā", "Body"), mixed.styles_lacking("A", "Body"), fonts.styles_lacking("😀", "Body")) \
+        == ("bold", "", "")
+    assert unmapped_message("Ā", "Body", "bold").startswith(
+        "character U+0100 ('Ā') is not in the bold style of the font family 'Body' (its regular style has it)")

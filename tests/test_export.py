@@ -300,7 +300,8 @@ def test_a_proof_heading_holding_characters_its_bold_font_lacks_shows_them_as_ma
     from pnp.export.registry import Plan
 
     lacks = {True: "ź", False: ""}
-    fonts = SimpleNamespace(unmapped=lambda text, family, bold=False: next((c for c in text if c in lacks[bold]), None))
+    fonts = SimpleNamespace(unmapped=lambda text, family, bold=False: next((c for c in text if c in lacks[bold]), None),
+                            styles_lacking=lambda ch, family: "bold")
     studio = SimpleNamespace(fonts=fonts, game=SimpleNamespace(title=title, meta=SimpleNamespace(mark_of=lambda k: k)))
     face = SimpleNamespace(component=SimpleNamespace(name=name, id="deck", spec=SimpleNamespace(mark_of=lambda k: k)))
     plan = Plan()
@@ -598,6 +599,13 @@ def test_drivethru_preflight_reads_the_ink_of_every_colour_and_image(tmp_path, m
     assert found == [("art.pdf", "355% total ink somewhere; the format allows 240%"),
                      ("text.pdf", "285% total ink somewhere; the format allows 240%")]
     assert checked == [1, 1, 1]  # each file's check counted on the progress bar
+    # a deck's pages known by the face each prints: said at the face's layout's line, naming it (it was said at the
+    # PDF alone, 'somewhere')
+    from pnp.report import Mark
+    plan.ink_faces[str(folder / "art.pdf")] = [("deck 'lion' front, laid out by layout 'card',", Mark("cards/g/game.yaml", 7, 5))]
+    found = list(preflight(plan, folder, work, lambda p: Path(p).name))
+    assert found[0] == (Mark("cards/g/game.yaml", 7, 5), "deck 'lion' front, laid out by layout 'card', prints 355% "
+                        "total ink on page 1 of art.pdf; the format allows 240%: lighten its darkest colours or pictures")
 
 
 def test_export_starts_no_more_processes_than_cores(monkeypatch, tmp_path):
@@ -813,7 +821,7 @@ def test_ghostscript_writes_and_reads_the_files_pnp_made_not_a_link_swapped_in_f
         ghostscript(arguments, folder, doing, handed)
 
     monkeypatch.setattr(drivethru, "_ghostscript", swapped)
-    assert drivethru._rendered_max_ink(work / "deck.pdf") == 0.0  # (the page as rendered: white)
+    assert drivethru._rendered_max_ink(work / "deck.pdf")[0] == 0.0  # (the page as rendered: white)
     drivethru._pdfx_run(work / "deck.pdf", work / "deck.x.pdf", "t")
     assert outside.read_text() == "the user's"
 

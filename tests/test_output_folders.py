@@ -455,6 +455,10 @@ def test_a_write_that_fails_is_said_in_pnps_words_naming_the_path():
     work = "out/.png.pnp-0123456789ab.tmp/.faces/faces.pdf"
     assert str(cannot_write("out", ReadFault(5, "Input/output error", work))) == "out: cannot read: Input/output error"
     assert str(cannot_write("out", OSError(28, "No space left on device", work))) == "out: cannot write: the disk is full"
+    # too many files open (`ulimit -n 7`) is no fault of the file: it was said 'Too many open files' alone
+    for error in (ReadFault(errno.EMFILE, "Too many open files", work), OSError(errno.EMFILE, "Too many open files")):
+        assert "the system's limit of open files is too low (raise it, as with `ulimit -n 1024`" in \
+            str(cannot_write("out", error))
 
 
 @pytest.mark.parametrize("name, in_the_way", [

@@ -1229,7 +1229,7 @@ class Book:
             return style
         missing = rtext.unmapped(markup.replace(own, " ") if own else markup, self.fonts, family)
         if missing is not None:
-            raise BookError(unmapped_message(missing, family), printed=missing)
+            raise BookError(unmapped_message(missing, family, self.fonts.styles_lacking(missing, family)), printed=missing)
         # a word as rtext breaks lines: between spaces and at line breaks only (str.split() also split at a
         # no-break space, so a paragraph of words joined by them was never measured and ran off the page)
         longest = max(_WORD_BREAK.split(markup), key=len, default="")

@@ -190,6 +190,16 @@ class FontSet:
                                   f"the game prints it, and it would print {printed}; use a font file that draws it")
         return [(message, mark) for mark, message in said.items()]
 
+    def styles_lacking(self, ch: str, family: str) -> str:
+        """The styles of the family without a glyph for `ch` ('bold', 'bold and bold italic'), said when its
+        regular style has one; '' when the regular lacks it too (the family lacks it)."""
+        if self.unmapped(ch, family) is not None:
+            return ""
+        lacking = [name for name, bold, italic in (("bold", True, False), ("italic", False, True),
+                                                   ("bold italic", True, True))
+                   if self.unmapped(ch, family, bold, italic) is not None]
+        return " and ".join(lacking)
+
     def maps_all(self, text: str, family: str) -> bool:
         """Whether every character of `text` has a glyph with an outline in each style of the family: one set
         test, so that a text whose characters all do (nearly every text) needs no run-by-run look (unmapped);
@@ -356,9 +366,11 @@ def _outline_less(face: TTFontFace) -> frozenset[int]:
     return frozenset(blank)
 
 
-def unmapped_message(ch: str, family: str) -> str:
+def unmapped_message(ch: str, family: str, style: str = "") -> str:
     """What is said of a character a text prints in a font that has no glyph for it, or that pnp cannot set as
-    typed (unsettable: said so whatever the font, since no font would print it as read)."""
+    typed (unsettable: said so whatever the font, since no font would print it as read). `style` names the styles
+    lacking it when the regular has it (FontSet.styles_lacking): a bold-only miss was said 'not in the font family
+    'Body'', which the designer's regular Body font plainly has."""
     shown = ch if ch.isprintable() else escaped(ch)  # (a tab as '\t')
     if _dictionary_broken(ch):
         return (f"character U+{ord(ch):04X} ('{shown}') is of a script written without spaces between words (such "
@@ -376,6 +388,10 @@ def unmapped_message(ch: str, family: str) -> str:
                 f"family {named(family)} (pnp places no mark: it sets each glyph where the font draws it), so it would "
                 "print beside that letter, or as a blank box; write the letter and its mark as one character ('é', "
                 "not 'e' and U+0301), or set the text in a family whose font draws its marks over the letter before")
+    if style:
+        return (f"character U+{ord(ch):04X} ('{shown}') is not in the {style} style of the font family {named(family)} "
+                "(its regular style has it): it would print as a blank box there; leave it out of the text in that "
+                "style, or give the family a font file for that style that has it")
     return (f"character U+{ord(ch):04X} ('{shown}') is not in the font family {named(family)}: it would print as a blank "
             "box; leave it out, or set the text in a family of fonts.yaml whose font has it")
 
@@ -419,12 +435,18 @@ def load_fonts(project: Project) -> "FontSet":
 def _families(spec: object, shown: str) -> Record:
     """fonts.yaml's `families:`, DataError at its line when it is not a mapping of at most MAX_FAMILIES, or the
     file holds another key (a key misspelt was read as nothing)."""
-    families = spec.get("families") if isinstance(spec, Record) else None
-    if not isinstance(families, Record) or not families:
-        raise DataError("fonts.yaml needs 'families:', each with regular/bold/italic/bold_italic font files",
-                        getattr(spec, "mark", None) or Mark(shown, 1, 1))
+    # a key misspelt (`x: 1`) and a `families:` written but empty or not a mapping are said as such, at their own
+    # line: all three were said the generic "needs 'families:'" at the file's start
     if isinstance(spec, Record) and (other := next((key for key in spec if key != "families"), None)) is not None:
         raise DataError(f"fonts.yaml does not take {named(spec.key_quoted(other))}; it takes families", spec.key_mark(other))
+    families = spec.get("families") if isinstance(spec, Record) else None
+    if isinstance(spec, Record) and "families" in spec and not (isinstance(families, Record) and families):
+        said = "names no family" if isinstance(families, Record) else f"expected a mapping, got {quoted(families)}"
+        raise DataError(f"fonts.yaml families: {said}; each family names its regular/bold/italic/bold_italic "
+                        "font files", spec.mark_of("families"))
+    if not isinstance(families, Record):
+        raise DataError("fonts.yaml needs 'families:', each with regular/bold/italic/bold_italic font files",
+                        getattr(spec, "mark", None) or Mark(shown, 1, 1))
     if len(families) > MAX_FAMILIES:
         raise DataError(f"fonts.yaml names {len(families):,} families; pnp takes at most {MAX_FAMILIES}",
                         families.mark_of(list(families)[MAX_FAMILIES]))
@@ -1098,12 +1120,19 @@ def _status(path: Path) -> tuple[int, ...]:
         return ()
 
 
+def _no_regular(family: str, styles: object) -> str:
+    """The refusal of a family without a regular font file: with what it got when it is no mapping of its styles
+    (`Body: 1` was said as if a mapping lacking one)."""
+    got = "" if isinstance(styles, Record) else f" (a mapping of its styles' files, got {quoted(styles)})"
+    return f"font family {named(family)} needs at least a 'regular' font file{got}"
+
+
 def _register(project: Project, path: Path, family: str, styles: object, mark: Mark | None,
               read: "FontsRead", files: list[tuple[Path, tuple[int, ...]]], fonts: FontSet) -> dict[str, str]:
     """The registered names of a family's four styles; `read` counts the font files read so far,
     `files` gathers each font file with its status, `fonts.files` each registered name's file and line."""
     if not isinstance(styles, Record) or "regular" not in styles:
-        raise DataError(f"font family {named(family)} needs at least a 'regular' font file", mark)
+        raise DataError(_no_regular(family, styles), mark)
     for key in styles:
         if key not in FAMILY_KEYS:
             raise DataError(f"font family {named(family)} does not take {named(styles.key_quoted(key))}; it takes {', '.join(sorted(FAMILY_KEYS))}",

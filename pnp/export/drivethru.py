@@ -235,16 +235,22 @@ def tools() -> dict[str, str]:
 
 
 def max_ink(path: Path) -> float:
-    """The largest total ink anywhere in the PDF, in percent: read from the colours its pages set and the pixels
-    of its images (exact, and quick: nothing is rendered), or, where a page holds something whose ink cannot be
-    read that way (a shading, a pattern, a spot colour, overprint), measured on the pages as Ghostscript renders
-    them at 72 dpi."""
+    """The largest total ink anywhere in the PDF, in percent (max_ink_at)."""
+    return max_ink_at(path)[0]
+
+
+def max_ink_at(path: Path) -> tuple[float, int | None]:
+    """The largest total ink anywhere in the PDF, in percent, and the page (from 0) it is first met on: read from
+    the colours its pages set and the pixels of its images (exact, and quick: nothing is rendered), or, where a
+    page holds something whose ink cannot be read that way (a shading, a pattern, a spot colour, overprint),
+    measured on the pages as Ghostscript renders them at 72 dpi. (The page names the face at fault: the refusal
+    named neither it nor its layout.)"""
     with opened_pdf(path) as pdf:
         try:
             inks = _Inks()
-            for page in pdf.pages:
+            for inks.page, page in enumerate(pdf.pages):
                 inks.stream(page.obj, page.obj.get("/Resources"))
-            return inks.worst * 100.0
+            return inks.worst * 100.0, inks.worst_page
         except _Unreadable:
             pass
     return _rendered_max_ink(path)
@@ -264,11 +270,17 @@ class _Inks:
 
     def __init__(self) -> None:
         self.worst = 0.0
+        self.page = 0  # the page read now, from 0
+        self.worst_page: int | None = None  # the page the worst ink was first met on
         self.seen: set[tuple[int, int]] = set()
+
+    def saw(self, ink: float) -> None:
+        if ink > self.worst:
+            self.worst, self.worst_page = ink, self.page
 
     def colour(self, components: list[Any]) -> None:
         values = [float(v) for v in components]
-        self.worst = max(self.worst, sum(values) if len(values) == 4 else 1.0 - values[0])
+        self.saw(sum(values) if len(values) == 4 else 1.0 - values[0])
 
     def stream(self, stream: pikepdf.Object, resources: PdfPart | None) -> None:
         if stream.objgen in self.seen:
@@ -330,11 +342,12 @@ class _Inks:
         pixels = pixels[:len(pixels) // components * components].reshape(-1, components)
         if len(pixels):
             total = pixels.sum(axis=1, dtype=np.uint16).max() if components == 4 else 255 - pixels.min()
-            self.worst = max(self.worst, float(total) / 255.0)
+            self.saw(float(total) / 255.0)
 
 
-def _rendered_max_ink(path: Path) -> float:
-    """The largest total ink of any pixel of the PDF, as Ghostscript renders it (72 dpi), in percent."""
+def _rendered_max_ink(path: Path) -> tuple[float, int | None]:
+    """The largest total ink of any pixel of the PDF, as Ghostscript renders it (72 dpi), in percent, and the page
+    (from 0) it is first met on."""
     import numpy as np
     from PIL import Image
 
@@ -343,20 +356,22 @@ def _rendered_max_ink(path: Path) -> float:
         with _scratch(tiff) as image_file, open_file(path) as read:
             _ghostscript(["-sDEVICE=tiff32nc", "-r72", f"-sOutputFile={_handed(image_file)}", _handed(read)],
                          tiff.parent, f"measure the ink of {Path(path).name}", (image_file, read))
-            worst = 0.0
+            worst, worst_page = 0.0, None
             try:
                 image_file.seek(0)  # (read back through the descriptor it was written into, not by name)
                 with Image.open(image_file, formats=("TIFF",)) as image:  # (what Ghostscript was asked to write)
                     for n in range(getattr(image, "n_frames", 1)):
                         image.seek(n)
                         planes = np.asarray(image.convert("CMYK"), dtype=np.float32)
-                        worst = max(worst, float(planes.sum(axis=-1).max()) / 255.0 * 100.0)
+                        ink = float(planes.sum(axis=-1).max()) / 255.0 * 100.0
+                        if ink > worst:
+                            worst, worst_page = ink, n
             except (OSError, ValueError, EOFError):
                 # Ghostscript that exits 0 yet leaves no image, or junk (a disk that filled up) was 'a bug in
                 # pnp' (PIL's UnidentifiedImageError) or a folder said missing for a file to be written in
                 raise DriveThruError(f"Ghostscript could not measure the ink of {Path(path).name}: it said it had, "
                                      "but what it wrote is not a whole TIFF image") from None
-        return worst
+        return worst, worst_page
     finally:
         tiff.unlink(missing_ok=True)
 

@@ -244,7 +244,8 @@ def _heading_in_font(studio: "Studio", face: "Face", plan: Plan) -> str:
     heading = f"{studio.game.title}: {face.component.name}"[:MAX_LABEL]
     while (missing := studio.fonts.unmapped(heading, "Body", bold=True)) is not None:
         mark = meta.mark_of("title") if missing in studio.game.title else spec.mark_of("name")
-        plan.notes.append((unmapped_message(missing, "Body") + f" (its bold style lacks it: the proof of "
+        plan.notes.append((unmapped_message(missing, "Body", studio.fonts.styles_lacking(missing, "Body"))
+                           + f" (the proof of "
                            f"{named(face.component.id)} prints it in its pages' heading as '?')", mark))
         heading = heading.replace(missing, "?")
     return heading

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..project import open_file, opened_picture
+from ..report import Mark
 
 if TYPE_CHECKING:
     from ..printables import Studio
@@ -31,6 +32,8 @@ class Plan:
     finish: Callable[[Path], None] | None = None  # function(folder) run after the images exist (sheets, saved object)
     pdfs: dict = field(default_factory=dict)  # path -> pages each PDF must have
     ink: dict = field(default_factory=dict)  # path -> the most total ink (percent) any of its pixels may have
+    # path -> for each of its pages, (the face it prints as messages name it, where its layout is asked for) or None
+    ink_faces: dict = field(default_factory=dict)
     tasks: list = field(default_factory=list)  # picklable callables run across processes, task(folder) -> None
 
 
@@ -62,7 +65,7 @@ class ExportFormat:
         raise NotImplementedError
 
     def preflight(self, plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], str],
-                  on_checked: Callable[[int], None] | None = None) -> Iterator[tuple[str, str]]:
+                  on_checked: Callable[[int], None] | None = None) -> Iterator[tuple["str | Mark", str]]:
         """The written files (under `work`, named as under `folder`) measured against the plan's rules: what is
         wrong, one (file as `shown_as` names it, message) per file and rule; said at that file, as every
         refusal is (a message beginning with the path printed `error: PATH: missing`)."""
@@ -103,7 +106,7 @@ def moved(path: str | Path, folder: Path, work: Path) -> Path:
 
 
 def preflight(plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], str],
-              on_checked: Callable[[int], None] | None = None) -> Iterator[tuple[str, str]]:
+              on_checked: Callable[[int], None] | None = None) -> Iterator[tuple["str | Mark", str]]:
     """Each image as the format needs it: its exact pixel size, RGB, and nothing missing; each PDF its page count
     and ink (`on_checked(1)` as each PDF's ink is read)."""
 
@@ -122,7 +125,7 @@ def preflight(plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], st
 
 
 def _pdf_pages(plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], str],
-               on_checked: Callable[[int], None]) -> Iterator[tuple[str, str]]:
+               on_checked: Callable[[int], None]) -> Iterator[tuple["str | Mark", str]]:
     import pypdfium2 as pdfium
 
     for path, pages in sorted(plan.pdfs.items()):
@@ -136,16 +139,22 @@ def _pdf_pages(plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], s
         document.close()
     from concurrent.futures import ThreadPoolExecutor
 
-    from .drivethru import max_ink
+    from .drivethru import max_ink_at
 
-    def worst_ink(path: str) -> float:
-        worst = max_ink(moved(path, folder, work))
+    def worst_ink(path: str) -> tuple[float, int | None]:
+        worst = max_ink_at(moved(path, folder, work))
         on_checked(1)
         return worst
 
     checked = sorted(plan.ink.items())
     with ThreadPoolExecutor(2) as pool:  # a check that cannot read the ink from the file renders it in Ghostscript
         worst_inks = list(pool.map(lambda item: worst_ink(item[0]), checked))
-    for (path, limit), worst in zip(checked, worst_inks):
+    for (path, limit), (worst, page) in zip(checked, worst_inks):
         if worst > limit + 0.5:
-            yield shown_as(path), f"{worst:.0f}% total ink somewhere; the format allows {limit:g}%"
+            faces = plan.ink_faces.get(path, [])
+            face = faces[page] if page is not None and page < len(faces) else None
+            if face is None or page is None:
+                yield shown_as(path), f"{worst:.0f}% total ink somewhere; the format allows {limit:g}%"
+            else:  # said at the face's layout's line: the file and 'somewhere' named neither it nor its layout
+                yield face[1], (f"{face[0]} prints {worst:.0f}% total ink on page {page + 1} of {shown_as(path)}; "
+                                f"the format allows {limit:g}%: lighten its darkest colours or pictures")

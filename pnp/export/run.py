@@ -346,7 +346,7 @@ def _write(project: "Project", studio: "Studio", fmt: str, folder: Path, work: P
             report.warning(message, mark)
     shutil.rmtree((work / FACES_PDF).parent)
     for shown, message in export_format.preflight(plan, folder, work, project.rel, advance):
-        report.error(message, Mark(shown))
+        report.error(message, shown if isinstance(shown, Mark) else Mark(shown))
     if report.errors:
         report.error(f"{game_id}: the {fmt} files fail their preflight; the previous export is left as it was")
         return False

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from ..project import make_folders, new_file
+from ..report import Mark, named
 from ..units import MM, length
 from .formats import INCH, BleedPx, Plan, Px, _shot
 from .registry import ExportFormat, register
@@ -70,6 +71,16 @@ def cut_off(product: tuple[float, ...], trim: tuple[float, ...]) -> str | None:
     were said 'printed as Poker Deck (63.5 x 88.9 mm) ...: the cut is 5e-15 mm and 5e-15 mm from the trim')."""
     off = [abs(a - b) / 2 / MM for a, b in zip(product, trim)]
     return None if max(off) < 0.005 else f"{off[0]:.2f} mm and {off[1]:.2f} mm"
+
+
+def _inked(face: "Face | None") -> "tuple[str, Mark] | None":
+    """A deck PDF's page as its ink refusal names it: the face it prints, said at its layout's line in game.yaml
+    (None for a plain white back, or a face whose layout is asked for nowhere)."""
+    mark = face.printable.mark if face is not None else None
+    if face is None or mark is None:
+        return None
+    printable = face.printable
+    return f"{printable.component.id}{printable.which} {printable.side}, laid out by layout {named(printable.layout)},", mark
 
 
 def _decks(service: str, faces: list["Face"], studio: "Studio", plan: Plan) -> list[Deck]:
@@ -234,4 +245,5 @@ class DriveThruCards(ServiceFormat):
                                       pairs[0][0].art_bleed))
             plan.pdfs[str(folder / name)] = len(pages)
             plan.ink[str(folder / name)] = INK_LIMIT * 100
+            plan.ink_faces[str(folder / name)] = [_inked(face) for pair in pairs for face in pair]
         return plan

@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, TYPE_CHECKING, Any
 
 from .. import __version__
-from ..errors import LoadError, UsageError, in_the_way
+from ..errors import LoadError, UsageError, in_the_way, why_not_read
 from ..project import MAX_LINK_HOPS, is_hidden, not_regular, open_project_file, open_regular
 from ..report import Mark
 
@@ -149,7 +149,7 @@ def read_manifest(path: Path, shown: str, follow: bool = False) -> dict[str, Any
         with os.fdopen(open_regular(path, follow), "rb") as f:
             data = f.read(MANIFEST_MAX_BYTES + 1)
     except OSError as e:
-        reason = "it is a symbolic link (pnp reads the manifest it wrote)" if e.errno == errno.ELOOP else e.strerror
+        reason = "it is a symbolic link (pnp reads the manifest it wrote)" if e.errno == errno.ELOOP else why_not_read(e)
         raise UsageError(f"cannot read it: {reason}", Mark(shown)) from None
     if len(data) > MANIFEST_MAX_BYTES:
         raise UsageError(f"more than {MANIFEST_MAX_BYTES >> 20} MB: not a manifest pnp wrote", Mark(shown))

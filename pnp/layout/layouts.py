@@ -133,7 +133,7 @@ class LayoutSet:
         self.styles = StyleSet(project, game_id)
         self._layouts: dict[str, Layout | LayoutError] = {}  # a file's problems are remembered too
         self._files: dict[str, tuple[str, ...]] = {}  # name -> the files reading it read (its own, its parents')
-        self._known_names: tuple[str, ...] | None = None  # (_known's, once)
+        self._known_names: dict[tuple[Path, ...], tuple[str, ...]] = {}  # (_known's, once a list of folders)
         self.kept = kept if kept is not None else KeptLayouts()
         self.elements = self.kept.elements
         self._resolvers: dict[str, Resolver] = {}
@@ -142,14 +142,16 @@ class LayoutSet:
         self.measure: Measure | None = None
 
 
-    def _known(self) -> tuple[str, ...]:
-        """The layouts of the game's folders, as 'not found' suggests one: listed once per set (200 components
-        naming missing layouts beside 2,000 layout files listed both folders for each: 19 s, 400 MB), the same
-        tuple each time so the suggestions' bound counts its cost once."""
-        if self._known_names is None:
-            self._known_names = tuple(p.stem for f in self.folders if f.is_dir() for p in f.glob("*.yaml")
-                                      if p.stem != STYLES_FILE)
-        return self._known_names
+    def _known(self, folders: tuple[Path, ...]) -> tuple[str, ...]:
+        """The layouts of `folders` (the game's, or the shared one alone), as 'not found' suggests one: listed
+        once per set (200 components naming missing layouts beside 2,000 layout files listed both folders for
+        each: 19 s, 400 MB), the same tuple each time so the suggestions' bound counts its cost once."""
+        known = self._known_names.get(folders)
+        if known is None:
+            known = self._known_names[folders] = tuple(p.stem for f in folders if f.is_dir()
+                                                       for p in f.glob("*.yaml") if p.stem != STYLES_FILE)
+        return known
+
     def path(self, name: str | None, mark: Mark | None = None) -> Path:
         name = _layout_name(name, mark)
         looked: list[str] = []
@@ -166,11 +168,21 @@ class LayoutSet:
                     raise LayoutError(e.message, e.mark) from None
                 return candidate
         note_files(looked)
+        folders, looked = self._looked_for(name, mark, looked)
         where = " or ".join(shortened(path, 2 * QUOTE_LIMIT) for path in looked)  # (a path holds the name)
         # a file named alike in another case or Unicode form (a game made on a Mac, where 'BACK' opens back.yaml)
-        alike = next((hint for folder in self.folders if (hint := self.project.meant(folder, f"{name}.yaml"))), "")
-        hint = alike or did_you_mean(name, self._known())
+        alike = next((hint for folder in folders if (hint := self.project.meant(folder, f"{name}.yaml"))), "")
+        hint = alike or did_you_mean(name, self._known(tuple(folders)))
         raise LayoutError(f"layout {named(name)} not found{hint} (looked for {where})", mark)
+
+    def _looked_for(self, name: str, mark: Mark | None, looked: list[str]) -> tuple[list[Path], list[str]]:
+        """The folders a missing layout is said to be looked for in, and their files as said: for a shared
+        layout's `extends:` (each game looks in its own folder) in words alike for every game, so that it is
+        said once (it named each game's folder, and was said once per game using it)."""
+        shared = self.project.rel(self.project.shared_layouts).rstrip("/") + "/"
+        if mark is None or not mark.file.startswith(shared):
+            return self.folders, looked
+        return [self.project.shared_layouts], [f"{shared}{name}.yaml", f"the game's own layouts/<game>/{name}.yaml"]
 
     def get(self, name: str | None, mark: Mark | None = None, _stack: tuple[str, ...] = ()) -> Layout:
         """The layout, or a LayoutError listing every problem of its file (remembered: said once)."""

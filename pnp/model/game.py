@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataError, LoadError
+from ..errors import DataError, LoadError, why_not_read
 from ..project import Project, present, read_project_file, utf8_text
 from ..report import Mark, Report, bounded_suggestions, named, shortened, suggestions_bounded
 from ..template import ExprError, MissingMacros, module
@@ -483,7 +483,7 @@ def _load_macros(game: Game, chk: CheckerShape) -> None:
     except DataError as e:
         chk.report.add(e)
     except OSError as e:  # (bytes that are not UTF-8 are refused by utf8_text, at their line)
-        chk.error(f"cannot read: {e.strerror or e}", Mark(shown))
+        chk.error(f"cannot read: {why_not_read(e)}", Mark(shown))
     except ExprError as e:
         chk.error(f"macros: {e.message}", Mark(shown, e.line or 0, 1 if e.line else 0))
 

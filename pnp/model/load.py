@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 import yaml
 
-from ..errors import LoadError, blame
+from ..errors import LoadError, blame, why_not_read
 from ..options import CONTROL_CHARACTER, PRINTS_NOTHING, control_problem
 from ..options import plain, shown  # noqa: F401  (the model's callers import them from here)
 from ..project import open_project_file, read_project_file, utf8_text
@@ -1062,7 +1062,7 @@ def load_file(path: Path, shown_as: str, beneath: Path | None = None) -> Any:
     try:
         raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown_as), beneath=beneath)
     except OSError as e:
-        raise LoadError(f"cannot read: {e.strerror}", Mark(shown_as)) from None
+        raise LoadError(f"cannot read: {why_not_read(e)}", Mark(shown_as)) from None
     return load_bytes(raw, shown_as)
 
 
@@ -1258,7 +1258,7 @@ def load_data_file(path: Path, shown_as: str, beneath: Path | None = None) -> An
     try:
         raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown_as), beneath=beneath)
     except OSError as e:
-        raise LoadError(f"cannot read: {e.strerror}", Mark(shown_as)) from None
+        raise LoadError(f"cannot read: {why_not_read(e)}", Mark(shown_as)) from None
     try:
         return PARSED.load(raw, shown_as)
     except Exception as e:

@@ -29,7 +29,7 @@ from typing import Any, BinaryIO
 
 import yaml
 
-from ..errors import DataError, LoadError
+from ..errors import DataError, LoadError, why_not_read
 from ..options import closer_to_zero, closest, control_problem, too_close_to_zero, type_name
 from ..project import open_project_file, read_project_file, utf8_text
 from ..report import QUOTE_LIMIT, Mark, named, shortened
@@ -168,7 +168,7 @@ def _csv_file_text(path: Path, shown: str, beneath: Path | None = None) -> str:
     try:
         raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown), beneath=beneath)
     except OSError as e:
-        raise LoadError(f"cannot read: {e.strerror}", Mark(shown)) from None
+        raise LoadError(f"cannot read: {why_not_read(e)}", Mark(shown)) from None
     return utf8_text(raw, shown, "; save the sheet as CSV UTF-8", "utf-8-sig")
 
 

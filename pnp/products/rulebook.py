@@ -269,6 +269,8 @@ def _set_problems(studio: Studio, text: str) -> list[tuple[str, Mark | None]]:
     """What the book of the rendered Markdown `text` cannot set, on every paper pnp prints on, the build's own
     first: a table row that fit A4 but not Letter passed validate, and `build --paper letter` refused it. A
     problem found only on another paper is said with that paper."""
+    if CONTROL_CHARACTER.search(text):  # (said at its line: _text_problems) the book is not set: Markdown sets a
+        return []  # NUL as U+FFFD, and that was said again, a character the designer never wrote
     credits = studio.game.meta.get("credits")
     if isinstance(credits, Record) and len(credits) > MAX_CREDITS:  # (the book is not set: the build would not be)
         return [(f"credits: {len(credits):,} roles, and the rulebook credits at most {MAX_CREDITS:,} (on its title "

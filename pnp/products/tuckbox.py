@@ -191,7 +191,8 @@ def _check_words(component: Component, studio: Studio, box: "Box", report: Repor
                                                     (NAME, box.label, label_mark)):
         missing = studio.fonts.unmapped(text, family, bold)
         if missing is not None:
-            report.error(unmapped_message(missing, family) + " (on the tuck box)", mark)
+            report.error(unmapped_message(missing, family, studio.fonts.styles_lacking(missing, family)) + " (on the tuck box)",
+                         mark)
         width = stringWidth(text, studio.fonts.name(family, bold), smallest)
         if width > room:
             # (the back's width as it is: its room less the padding was said of small cards' boxes as "-4 mm")
