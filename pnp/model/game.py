@@ -97,6 +97,7 @@ CONTEXT = {
 # 30,000 words took ReportLab 40 s to set as the report's heading, and six titles of 15 MB made a preview index
 # page of 94 MB (12 s to send)
 TITLE_SHOWN = 200
+RULES_BROKEN = "(rules)"  # in Game.broken: no table's name (a table is named as an id is, without brackets)
 
 
 def shown_title(title: str) -> str:
@@ -122,7 +123,7 @@ class Game:
     # layouts/<game>/macros.j2 as a Jinja module, when the game has one that loaded
     macros: Any = field(default_factory=lambda: MissingMacros("the game has no macros.j2 in its layouts folder"))
     macros_source: str = ""  # its text: what a cache of results over the data depends on besides the tables
-    # tables whose files could not be read ("*": game.yaml's tables)
+    # tables whose files could not be read ("*": game.yaml's tables; RULES_BROKEN: the rules, written but unread)
     broken: set[str] = field(default_factory=set)
     dirty: set[tuple[str, int]] = field(default_factory=set)  # (table, index) of records with schema errors
     # each table's fields of enum values, with those values (tables.table_enums), from its schema (check_tables)
@@ -427,13 +428,24 @@ def _refuse_not_finite(rules: object, chk: CheckerShape) -> None:
 
 
 def _rules_read(game: Game, meta: Record, chk: CheckerShape) -> Record:
-    """`meta` with its rules as a mapping: read from the YAML file they name, where they name one."""
+    """`meta` with its rules as a mapping: read from the YAML file they name, where they name one. Rules written
+    but unread mark the game broken, as a table that did not load does: one wrong line of rules.yaml was said,
+    then again as 19 constraints and the timings of game.yaml failing on an empty `game.rules`."""
     rules = meta.get("rules")
     if rules is None or isinstance(rules, Record):
         return meta
+    read = _rules_from(game, meta, rules, chk)
+    if read is None:
+        game.broken.add(RULES_BROKEN)
+        read = Record()
+    return meta.with_values({"rules": read})
+
+
+def _rules_from(game: Game, meta: Record, rules: object, chk: CheckerShape) -> Record | None:
+    """The rules `rules` names as a mapping, or None when they cannot be read (said)."""
     if not isinstance(rules, str):
         chk.error(f"rules is a mapping or the name of a YAML file, got {shown(rules)}", meta.mark_of("rules"))
-        return meta.with_values({"rules": Record()})
+        return None
     try:
         path = game.file(rules, meta.mark_of("rules"), "rules file")
         if not present(path):  # at the line naming it, as a table's file is: said at the missing file, of no line
@@ -442,12 +454,12 @@ def _rules_read(game: Game, meta: Record, chk: CheckerShape) -> Record:
         loaded = load_data_file(path, game.project.rel(game.folder / rules), game.project.root)
     except (LoadError, DataError) as e:
         chk.report.add(e)
-        loaded = Record()
+        return None
     if not isinstance(loaded, Record):
         chk.error("a rules file holds a mapping of rule names to values",
                   getattr(loaded, "mark", None) or Mark(game.project.rel(game.folder / rules), 1, 1))
-        loaded = Record()
-    return meta.with_values({"rules": loaded})
+        return None
+    return loaded
 
 
 # The top of macros.j2 (outside its macros) runs once per load, before the derived fields and the components are
