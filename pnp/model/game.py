@@ -2,7 +2,7 @@
 
 import math
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from .reads import (ALL, MEMBERS, FieldCache, Reaching, Read, Tables, note_all, 
                     track)
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_data_file, shown, values_allowance
 from ..options import did_you_mean
-from .schema import INVALID, Schema, repeated_value
+from .schema import INVALID, Enums, Schema, repeated_value
 from .shapes import CheckerShape
 from .tables import TABLE_FIELDS, check_tables, derive, load_tables
 from .views import VIEW_FIELDS, check_views
@@ -309,13 +309,14 @@ def _load_game(project: Project, game_id: str, report: Report, kinds: Kinds | No
         return game
     chk = Checker(game, report)
     game.icons = IconIndex(project, [game.layout_folder / "icons", project.shared_layouts / "icons"])
+    written_enums = meta.get("enums")
     game.meta = meta = _checked_meta(meta, chk, shown, game.dropped)
     if "tables" in game.dropped:
         game.broken.add("*")  # tables: was written but wrong: what depends on the tables would only repeat it
     game.icons.set_aliases(meta["icons"], chk)
     game.icons.check_credits(chk)
     game.meta = meta = _load_rules(game, meta, chk)
-    game.enums = dict(meta["enums"])
+    game.enums = _enums(meta["enums"], written_enums, "enums" in game.dropped)
     for name, values in game.enums.items():
         if isinstance(values, list) and (repeated := repeated_value(values)):
             mark = values.mark_of(repeated[0]) if isinstance(values, MarkedList) else meta.mark_of("enums")
@@ -352,6 +353,15 @@ def check_whole_game(game: Game, report: Report, cache: FieldCache | None = None
     check_colour_sets(game, meta["colour_sets"], chk)
     check_views(game, meta["report"], chk)
     check_balance_syntax(game, meta["balance"], chk)
+
+
+def _enums(kept: Mapping[str, Any], written: object, dropped: bool) -> Enums:
+    """game.yaml's enums as checked (`kept`), knowing which of those `written` were refused (all, if `dropped`):
+    a field naming one says nothing more than the error said at the enums."""
+    if dropped:
+        return Enums(kept, None)
+    names = written if isinstance(written, Mapping) else {}
+    return Enums(kept, frozenset(name for name in names if name not in kept))
 
 
 def _checked_meta(meta: Record, chk: CheckerShape, shown: str, dropped: set[str]) -> Record:
