@@ -263,7 +263,8 @@ class Checker:
         return kept[2]
 
     def icon_exists(self, name: str) -> bool:
-        return self.game.icons.exists(name)
+        # (an alias refused at game.yaml's icons is taken as there: its error was said at its line)
+        return self.game.icons.exists(name) or self.game.icons.said(name)
 
     def icon_names(self) -> list[str]:
         return self.game.icons.names()
@@ -309,14 +310,14 @@ def _load_game(project: Project, game_id: str, report: Report, kinds: Kinds | No
         return game
     chk = Checker(game, report)
     game.icons = IconIndex(project, [game.layout_folder / "icons", project.shared_layouts / "icons"])
-    written_enums = meta.get("enums")
+    written_enums, written_icons = meta.get("enums"), meta.get("icons")
     game.meta = meta = _checked_meta(meta, chk, shown, game.dropped)
     if "tables" in game.dropped:
         game.broken.add("*")  # tables: was written but wrong: what depends on the tables would only repeat it
-    game.icons.set_aliases(meta["icons"], chk)
+    game.icons.set_aliases(meta["icons"], chk, _refused(meta["icons"], written_icons, "icons" in game.dropped))
     game.icons.check_credits(chk)
     game.meta = meta = _load_rules(game, meta, chk)
-    game.enums = _enums(meta["enums"], written_enums, "enums" in game.dropped)
+    game.enums = Enums(meta["enums"], _refused(meta["enums"], written_enums, "enums" in game.dropped))
     for name, values in game.enums.items():
         if isinstance(values, list) and (repeated := repeated_value(values)):
             mark = values.mark_of(repeated[0]) if isinstance(values, MarkedList) else meta.mark_of("enums")
@@ -355,13 +356,13 @@ def check_whole_game(game: Game, report: Report, cache: FieldCache | None = None
     check_balance_syntax(game, meta["balance"], chk)
 
 
-def _enums(kept: Mapping[str, Any], written: object, dropped: bool) -> Enums:
-    """game.yaml's enums as checked (`kept`), knowing which of those `written` were refused (all, if `dropped`):
-    a field naming one says nothing more than the error said at the enums."""
+def _refused(kept: Mapping[str, Any], written: object, dropped: bool) -> frozenset[str] | None:
+    """The names of a mapping of game.yaml (enums, icons) `written` but refused, their error said: not `kept` by
+    its check, or all (None) if the whole key was `dropped`. What names one then says nothing more."""
     if dropped:
-        return Enums(kept, None)
+        return None
     names = written if isinstance(written, Mapping) else {}
-    return Enums(kept, frozenset(name for name in names if name not in kept))
+    return frozenset(name for name in names if isinstance(name, str) and name not in kept)
 
 
 def _checked_meta(meta: Record, chk: CheckerShape, shown: str, dropped: set[str]) -> Record:
