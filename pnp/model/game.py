@@ -2,7 +2,7 @@
 
 import math
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from .reads import (ALL, MEMBERS, FieldCache, Reaching, Read, Tables, note_all, 
                     track)
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_data_file, shown, values_allowance
 from ..options import did_you_mean
-from .schema import INVALID, Schema, repeated_value
+from .schema import INVALID, Enums, Schema, repeated_value
 from .shapes import CheckerShape
 from .tables import TABLE_FIELDS, check_tables, derive, load_tables
 from .views import VIEW_FIELDS, check_views
@@ -97,6 +97,7 @@ CONTEXT = {
 # 30,000 words took ReportLab 40 s to set as the report's heading, and six titles of 15 MB made a preview index
 # page of 94 MB (12 s to send)
 TITLE_SHOWN = 200
+RULES_BROKEN = "(rules)"  # in Game.broken: no table's name (a table is named as an id is, without brackets)
 
 
 def shown_title(title: str) -> str:
@@ -122,7 +123,7 @@ class Game:
     # layouts/<game>/macros.j2 as a Jinja module, when the game has one that loaded
     macros: Any = field(default_factory=lambda: MissingMacros("the game has no macros.j2 in its layouts folder"))
     macros_source: str = ""  # its text: what a cache of results over the data depends on besides the tables
-    # tables whose files could not be read ("*": game.yaml's tables)
+    # tables whose files could not be read ("*": game.yaml's tables; RULES_BROKEN: the rules, written but unread)
     broken: set[str] = field(default_factory=set)
     dirty: set[tuple[str, int]] = field(default_factory=set)  # (table, index) of records with schema errors
     # each table's fields of enum values, with those values (tables.table_enums), from its schema (check_tables)
@@ -262,7 +263,8 @@ class Checker:
         return kept[2]
 
     def icon_exists(self, name: str) -> bool:
-        return self.game.icons.exists(name)
+        # (an alias refused at game.yaml's icons is taken as there: its error was said at its line)
+        return self.game.icons.exists(name) or self.game.icons.said(name)
 
     def icon_names(self) -> list[str]:
         return self.game.icons.names()
@@ -308,13 +310,14 @@ def _load_game(project: Project, game_id: str, report: Report, kinds: Kinds | No
         return game
     chk = Checker(game, report)
     game.icons = IconIndex(project, [game.layout_folder / "icons", project.shared_layouts / "icons"])
+    written_enums, written_icons = meta.get("enums"), meta.get("icons")
     game.meta = meta = _checked_meta(meta, chk, shown, game.dropped)
     if "tables" in game.dropped:
         game.broken.add("*")  # tables: was written but wrong: what depends on the tables would only repeat it
-    game.icons.set_aliases(meta["icons"], chk)
+    game.icons.set_aliases(meta["icons"], chk, _refused(meta["icons"], written_icons, "icons" in game.dropped))
     game.icons.check_credits(chk)
     game.meta = meta = _load_rules(game, meta, chk)
-    game.enums = dict(meta["enums"])
+    game.enums = Enums(meta["enums"], _refused(meta["enums"], written_enums, "enums" in game.dropped))
     for name, values in game.enums.items():
         if isinstance(values, list) and (repeated := repeated_value(values)):
             mark = values.mark_of(repeated[0]) if isinstance(values, MarkedList) else meta.mark_of("enums")
@@ -351,6 +354,15 @@ def check_whole_game(game: Game, report: Report, cache: FieldCache | None = None
     check_colour_sets(game, meta["colour_sets"], chk)
     check_views(game, meta["report"], chk)
     check_balance_syntax(game, meta["balance"], chk)
+
+
+def _refused(kept: Mapping[str, Any], written: object, dropped: bool) -> frozenset[str] | None:
+    """The names of a mapping of game.yaml (enums, icons) `written` but refused, their error said: not `kept` by
+    its check, or all (None) if the whole key was `dropped`. What names one then says nothing more."""
+    if dropped:
+        return None
+    names = written if isinstance(written, Mapping) else {}
+    return frozenset(name for name in names if isinstance(name, str) and name not in kept)
 
 
 def _checked_meta(meta: Record, chk: CheckerShape, shown: str, dropped: set[str]) -> Record:
@@ -427,13 +439,24 @@ def _refuse_not_finite(rules: object, chk: CheckerShape) -> None:
 
 
 def _rules_read(game: Game, meta: Record, chk: CheckerShape) -> Record:
-    """`meta` with its rules as a mapping: read from the YAML file they name, where they name one."""
+    """`meta` with its rules as a mapping: read from the YAML file they name, where they name one. Rules written
+    but unread mark the game broken, as a table that did not load does: one wrong line of rules.yaml was said,
+    then again as 19 constraints and the timings of game.yaml failing on an empty `game.rules`."""
     rules = meta.get("rules")
     if rules is None or isinstance(rules, Record):
         return meta
+    read = _rules_from(game, meta, rules, chk)
+    if read is None:
+        game.broken.add(RULES_BROKEN)
+        read = Record()
+    return meta.with_values({"rules": read})
+
+
+def _rules_from(game: Game, meta: Record, rules: object, chk: CheckerShape) -> Record | None:
+    """The rules `rules` names as a mapping, or None when they cannot be read (said)."""
     if not isinstance(rules, str):
         chk.error(f"rules is a mapping or the name of a YAML file, got {shown(rules)}", meta.mark_of("rules"))
-        return meta.with_values({"rules": Record()})
+        return None
     try:
         path = game.file(rules, meta.mark_of("rules"), "rules file")
         if not present(path):  # at the line naming it, as a table's file is: said at the missing file, of no line
@@ -442,12 +465,12 @@ def _rules_read(game: Game, meta: Record, chk: CheckerShape) -> Record:
         loaded = load_data_file(path, game.project.rel(game.folder / rules), game.project.root)
     except (LoadError, DataError) as e:
         chk.report.add(e)
-        loaded = Record()
+        return None
     if not isinstance(loaded, Record):
         chk.error("a rules file holds a mapping of rule names to values",
                   getattr(loaded, "mark", None) or Mark(game.project.rel(game.folder / rules), 1, 1))
-        loaded = Record()
-    return meta.with_values({"rules": loaded})
+        return None
+    return loaded
 
 
 # The top of macros.j2 (outside its macros) runs once per load, before the derived fields and the components are

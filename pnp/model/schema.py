@@ -93,6 +93,24 @@ class SpecError(Exception):
         self.at = at
 
 
+class SaidError(SpecError):
+    """A field's spec that cannot be made for a fault said already elsewhere: the field is left unchecked, and
+    nothing more is said."""
+
+
+class Enums(dict[str, Any]):
+    """game.yaml's enums as loaded, knowing the names written there but refused (their error said): `refused`
+    None when the whole `enums:` was refused."""
+
+    def __init__(self, kept: Mapping[str, Any], refused: frozenset[str] | None = frozenset()) -> None:
+        super().__init__(kept)
+        self.refused = refused
+
+    def was_refused(self, name: object) -> bool:
+        """Whether `name` may be an enum written in game.yaml whose error was said."""
+        return self.refused is None or (isinstance(name, str) and name in self.refused)
+
+
 def _at(spec: object, key: str) -> Mark | None:
     """Where `spec` writes the value of its option `key`, or None (a spec written in code, or no such key)."""
     return spec.mark_of(key) if isinstance(spec, Record) and key in spec else None
@@ -449,6 +467,10 @@ class Enum(Field):
             self.values, self.label = list(values), "these values"
         elif isinstance(spec.get("enum"), str) and spec["enum"] in enums:
             self.values, self.label = list(enums[spec["enum"]]), spec["enum"]
+        elif isinstance(enums, Enums) and enums.was_refused(spec.get("enum")):
+            # written, but its list refused (said at game.yaml's enums): "enum 'suit' is not among game.yaml's
+            # enums (none)" was said again at every field naming it, of an enum the designer had written
+            raise SaidError(f"enum {named(spec['enum'])} was refused", _at(spec, "enum"))
         elif "enum" in spec:
             raise SpecError(f"enum {named(spec['enum'])} is not among game.yaml's enums ({_listed(enums)})"
                             f"{did_you_mean(spec['enum'], enums)}", _at(spec, "enum"))
@@ -1019,7 +1041,8 @@ class Schema:
                 self.fields[name] = make_field(spec, enums)
             except SpecError as e:
                 mark = e.at or (fields.mark_of(name) if isinstance(fields, Record) else None)
-                self.problems.append((f"field '{name}': {e}", mark))
+                if not isinstance(e, SaidError):
+                    self.problems.append((f"field '{name}': {e}", mark))
                 # keep the name known, so every record using it does not repeat the problem
                 self.fields[name] = AnyValue({"required": False}, enums)
         # the fields whose check may give up: asked after every item's check (tables._check_items)
