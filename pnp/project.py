@@ -252,6 +252,7 @@ class Project:
         default, so that every input a game names is checked alike."""
         path = Path(path)
         shown = self.rel(path) if shown is None else shown  # (a name written empty is quoted as written)
+        self._refuse_renamed(path, mark, what, shown)
         real = self._resolved(path, mark, what, named(shown))
         self.check_resolved(real, path, mark, what, shown, hidden, built)
         return real
@@ -275,6 +276,20 @@ class Project:
         if (ending := folder_ending(shown)) and real.exists() and not real.is_dir():
             raise DataError(f"{what} {said} ends in '{ending}', which names a folder, but {shortened(self.rel(real), QUOTE_LIMIT)} is a "
                             f"file: write its name without the '{ending}'", mark or Mark(self.rel(path)))
+
+    def _refuse_renamed(self, path: Path, mark: Mark | None, what: str, shown: str) -> None:
+        """DataError when a part of `path` below the project's folder is a name Windows opens otherwise than
+        it reads (windows_renames): 'art/con.png' or 'fonts/nul.ttf' opened the console or a port there, out of
+        the project, and 'com1' opened at all on Linux may be a fifo that never answers. Refused on every system
+        alike, so that a game checked on Linux is read the same on Windows."""
+        try:
+            parts = path.absolute().relative_to(self.root).parts
+        except ValueError:  # (outside, as written: _resolved and check_resolved refuse it if it is there too)
+            parts = ()
+        if odd := next((part for part in parts if windows_renames(part)), None):
+            raise DataError(f"{what} {named(shown)} holds {named(odd)}, which Windows reads as a device's name or "
+                            "as another name (its closing dot or space dropped): name the file otherwise",
+                            mark or Mark(self.rel(path)))
 
     def _resolved(self, path: Path, mark: Mark | None, what: str, said: str) -> Path:
         """`path` after following every symbolic link; DataError for a loop or a NUL character (see inside), naming
@@ -424,7 +439,8 @@ def _names_by_key(folder: str, status: tuple[int, ...]) -> dict[str, tuple[str, 
 def hidden_part(parts: Sequence[str]) -> bool:
     """Whether a path, as its parts, holds a hidden file or folder (a name starting with '.': .env, .git, an
     editor's or a tool's own, and '..'): what pnp neither reads as part of a game nor serves."""
-    return any(part.startswith(".") for part in parts)
+    # (a name begun by a character macOS's HFS+ ignores, '\u200c.env', is its .env there)
+    return any(part.translate(IGNORED_BY_HFS).startswith(".") for part in parts)
 
 
 def _is_folder(entry: "os.DirEntry[str]") -> bool:
@@ -455,6 +471,21 @@ WRITTEN_RECORDS = ("manifest.json", "export.json", SIMULATION_FILE)
 WRITTEN_RECORD_PREFIX = "manifest-"
 WINDOWS_FORBIDDEN = '<>:"\\|?*'  # what Windows refuses in a file's name ('/' no name holds anywhere)
 WINDOWS_DEVICE_NAMES = ("con", "prn", "aux", "nul", *(f"{port}{n}" for port in ("com", "lpt") for n in range(10)))
+# Windows' devices as a file's name opens them: the names above, the console's two and the ports written with a
+# raised digit
+WINDOWS_DEVICES = frozenset([*WINDOWS_DEVICE_NAMES, "conin$", "conout$",
+                             *(f"{port}{n}" for port in ("com", "lpt") for n in "\u00b9\u00b2\u00b3")])
+# characters a disk of macOS (HFS+) ignores in a name, so that '.g\u200cit' names its .git and '\u200c.env' its .env
+IGNORED_BY_HFS = dict.fromkeys([*range(0x200C, 0x2010), *range(0x202A, 0x202F), *range(0x206A, 0x2070), 0xFEFF])
+
+
+def windows_renames(part: str) -> bool:
+    """Whether Windows opens a path's part `part` as other than its name says: a device's name, with or without an
+    extension or a closing dot or space ('nul', 'COM1.yaml', 'con .png'), or a name ending in a dot or a space
+    (read as the name without them). '.' and '..' are none."""
+    if part in (".", ".."):
+        return False
+    return part.split(".")[0].rstrip(" ").casefold() in WINDOWS_DEVICES or part.endswith((".", " "))
 
 
 def calibration_name(paper: str) -> str:

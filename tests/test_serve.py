@@ -665,6 +665,9 @@ def test_links_to_hidden_files_special_files_and_linked_folders_are_resolved_bef
     root = mini.root
     (root / ".env").write_text("SECRET=1")
     (root / "cards" / ".env").write_text("SECRET=2")
+    # its .env on macOS's HFS+, which ignores U+200C; 'con.yaml' Windows opens as its console
+    for odd in ("\u200c.env", "con.yaml"):
+        (root / "cards" / odd).write_text("SECRET=5")
     (root / "cards" / ".hidden").mkdir()
     (root / "cards" / ".hidden" / "a.yaml").write_text("SECRET: 3")
     (root / ".git").mkdir()
@@ -678,7 +681,7 @@ def test_links_to_hidden_files_special_files_and_linked_folders_are_resolved_bef
         (root / rel).symlink_to(target)
     refused = ["output/env.txt", "layouts/mini/env.yaml", "cards/shown/a.yaml", "output/git/config", "output/etc/passwd",
                "output/null.png", "output/pipe.pdf", "output/loop", "cards/.env", "cards/.hidden/a.yaml", "cards/mini",
-               "cards\\.env", "cards/mini/../.env", "cards/./.env"]
+               "cards\\.env", "cards/mini/../.env", "cards/./.env", "cards/\u200c.env", "cards/con.yaml"]
     for rel in refused:
         assert project_file(mini, rel) is None, rel
     assert project_file(mini, "output/mini/cards.yaml") == root / "cards" / "mini" / "cards.yaml"  # resolved, allowed

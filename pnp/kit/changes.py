@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
-from ..project import WINDOWS_DEVICE_NAMES, locked_scratch, name_key, not_regular, on_another_machine, output_lock, program, refuse_unmarked_pdf, read_project_file, repository, special_file
+from ..project import IGNORED_BY_HFS, locked_scratch, windows_renames, name_key, not_regular, on_another_machine, output_lock, program, refuse_unmarked_pdf, read_project_file, repository, special_file
 from ..report import Mark, Report, counted, named, pasted, printable, shell_word, shortened, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
 from .inputs import BuildStart, build_start, manifest_name, refuse_foreign_record
@@ -1036,9 +1036,6 @@ def _writable(ref: str, path: str) -> None:
                          f"{named(path)}; pnp writes out at most {MAX_COMMIT_DEPTH} deep")
 
 
-# characters a disk of macOS (HFS+) ignores in a name, so that '.g\u200cit' names its .git
-_IGNORED_BY_HFS = dict.fromkeys([*range(0x200C, 0x2010), *range(0x202A, 0x202F), *range(0x206A, 0x2070), 0xFEFF])
-
 
 def _one_spelling(ref: str, path: str, spelt: dict[tuple[int, str], tuple[int, str]]) -> None:
     """UsageError when a part of the commit's file's `path` (_writable's) is no name to write on every system
@@ -1067,7 +1064,7 @@ def _part_refused(ref: str, path: str, part: str, listed: int) -> None:
     than a commit may hold."""
     if _names_git(part):
         raise UsageError(f"--since {since_shown(ref)}: the commit holds a file named {named(path)}, which pnp does not read")
-    if _windows_renames(part):
+    if windows_renames(part):
         # Windows opens 'con', 'nul', 'com1.yaml'... as a device (a commit's file 'cards/g/com1.yaml' was written to
         # a serial port, out of the scratch folder) and drops a name's final dots and spaces ('a.yaml.' was written
         # over 'a.yaml'). Refused on every system alike, as git for Windows refuses to check such a file out
@@ -1082,18 +1079,8 @@ def _names_git(part: str) -> bool:
     """Whether a commit's path part names a .git folder on some system: '.GIT' where names are told apart by
     no case (macOS, Windows), '.git.' or '.git ' (Windows drops the end), 'git~1' (Windows' short name) or
     '.g\u200cit' (macOS ignores the character)."""
-    plain = unicodedata.normalize("NFC", part.translate(_IGNORED_BY_HFS)).casefold().rstrip(". ")
+    plain = unicodedata.normalize("NFC", part.translate(IGNORED_BY_HFS)).casefold().rstrip(". ")
     return plain in (".git", "git~1")
-
-
-def _windows_renames(part: str) -> bool:
-    """Whether Windows writes a commit's path part elsewhere than its name says: a device's name, with or without
-    an extension ('nul', 'COM1.yaml'), or a name ending in a dot or a space."""
-    return part.split(".")[0].rstrip(" ").casefold() in _DEVICES or part.endswith((".", " "))
-
-
-# Windows' devices: the names an id cannot take, and the console's two and the ports written with a raised digit
-_DEVICES = frozenset([*WINDOWS_DEVICE_NAMES, "conin$", "conout$", *(f"{port}{n}" for port in ("com", "lpt") for n in "¹²³")])
 
 
 def _object_file(project: "Project", oid: str) -> Mark | None:
