@@ -266,6 +266,7 @@ class Project:
         if not real.is_relative_to(self.root):
             raise DataError(f"{what} {said} is outside the project folder (pnp reads only files inside it, "
                             "following links)", mark or Mark(self.rel(path)))
+        self._refuse_renamed_end(real, path, mark, what, said)
         if not hidden and is_hidden(self, real):
             # a game someone sent, unpacked into your project, could link to your .env and print it on its cards
             raise DataError(f"{what} {said} leads to a hidden file or folder ({named(self.rel(real))}): pnp reads "
@@ -290,6 +291,15 @@ class Project:
             raise DataError(f"{what} {named(shown)} holds {named(odd)}, which Windows reads as a device's name or "
                             "as another name (its closing dot or space dropped): name the file otherwise",
                             mark or Mark(self.rel(path)))
+
+    def _refuse_renamed_end(self, real: Path, path: Path, mark: Mark | None, what: str, said: str) -> None:
+        """DataError when the resolved path `real`, inside the project, holds a name Windows opens otherwise
+        (windows_renames): a link to 'con.png' opens the console there, as _refuse_renamed says of a name as
+        written."""
+        if odd := next((part for part in real.relative_to(self.root).parts if windows_renames(part)), None):
+            raise DataError(f"{what} {said} leads to {named(self.rel(real))}, whose {named(odd)} Windows reads as a "
+                            "device's name or as another name (its closing dot or space dropped): name the file "
+                            "otherwise", mark or Mark(self.rel(path)))
 
     def _resolved(self, path: Path, mark: Mark | None, what: str, said: str) -> Path:
         """`path` after following every symbolic link; DataError for a loop or a NUL character (see inside), naming

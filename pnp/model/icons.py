@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import DataError
 from ..options import did_you_mean
-from ..project import (MAX_LINK_HOPS, WRITTEN_RECORD_PREFIX, WRITTEN_RECORDS, Project, alike_pair, hidden_part,
+from ..project import (MAX_LINK_HOPS, WRITTEN_RECORD_PREFIX, WRITTEN_RECORDS, Project, alike_pair, hidden_part, windows_renames,
                        not_regular, present, read_project_file)
 from ..report import Mark, Suggest, character_named, named, type_name
 from .load import Record
@@ -62,7 +62,7 @@ class IconIndex:
                 # a file that is no link lies where its folder really is; only links are followed one by one
                 # (resolving each of the 167 shared icons took a tenth of a validation)
                 stem = icon_name(entry.name[:-4] if entry.name.lower() != ".svg" else entry.name)  # (as Path.stem)
-                if not entry.is_symlink():
+                if not entry.is_symlink() and not windows_renames(entry.name):  # (con.svg: refused by _linked)
                     file = self._files[stem] = real_folder / entry.name  # (made once: a Path is slow to make)
                     self._named[file] = stem
                     if not entry.is_file(follow_symlinks=False):  # (told by the listing alone: no stat)
@@ -106,9 +106,12 @@ class IconIndex:
         resolved once (_in_folder). A chain of more links than the system follows (MAX_LINK_HOPS) is
         refused before it is resolved: one of 3,000 links, each resolved through all the ones after it, ran past
         a minute, and would draw nothing (open() refuses it)."""
+        if windows_renames(name):  # (a link named con.svg: Windows opens its console, whatever the link says)
+            return self.project.inside(folder / name, what="icon file", built=False), False
         here, at = os.fspath(folder), name  # the folder the chain is in, and its name there
         for _hop in range(MAX_LINK_HOPS + 1):
-            if here == os.fspath(folder) and (end := beside.get(at)) is not None and not end.is_symlink():
+            if here == os.fspath(folder) and (end := beside.get(at)) is not None and not end.is_symlink() and \
+                    not windows_renames(at):  # (a name such as con.svg: refused by Project.inside, below)
                 if end.is_file(follow_symlinks=False):  # (told by the listing alone: an icon, no link, not hidden)
                     return real_folder / at, True
                 break
@@ -136,7 +139,7 @@ class IconIndex:
         but its folder (not hidden, no record pnp writes); else None, to be resolved whole. Checked as
         Project.inside checks it, once per folder that passes: a folder of 19,000 links to art/t.svg resolved
         each link (4.6 s), and 19,000 to one file outside the project each too."""
-        if hidden_part([at]) or at in WRITTEN_RECORDS or at.startswith(WRITTEN_RECORD_PREFIX):
+        if hidden_part([at]) or windows_renames(at) or at in WRITTEN_RECORDS or at.startswith(WRITTEN_RECORD_PREFIX):
             return None
         real_folder = self._real_folders.get(here)
         if real_folder is None:
