@@ -343,6 +343,21 @@ def test_a_decks_one_back_is_rendered_once_and_copied_for_every_card(tmp_path):
     assert {source for source, _ in plan.copies} == {str(tmp_path / "cards" / "deck" / "000-back.png")}
 
 
+def test_tokens_one_back_is_rendered_once_and_copied_for_every_token(tmp_path):
+    # each token's back was a shot of its own: 500 tokens with one back rendered and encoded it 500 times
+    from types import SimpleNamespace
+
+    from pnp.export.tts import TablePlan, _pieces
+    from pnp.units import MM
+
+    component = SimpleNamespace(id="chits")
+    face = lambda n, side, page: SimpleNamespace(side=side, index=n, trim=(20 * MM, 20 * MM), component=component,  # noqa: E731
+                                                 stem=f"{n:03}-{side}", page=page, art_bleed=0.0, kind="tokens")
+    plan = TablePlan(folder=tmp_path)
+    _pieces([f for n in range(50) for f in (face(n, "front", n), face(n, "back", 50))], tmp_path, plan)
+    assert sorted(shot.page for shot in plan.shots) == list(range(51)) and len(plan.copies) == 49
+
+
 @pytest.mark.parametrize("name, named", [("**Sc**out :coin:", "Scout coin"), ("Lion", "Lion"), ("**", "**")])
 def test_a_piece_is_named_as_the_card_prints_its_name(name, named):
     # a layout's `{{ card.name }}` reads its markup: the save named the card '**Sc**out :coin:' on the table

@@ -231,13 +231,19 @@ def piece_dpi(trim_pt: tuple) -> float:
 
 
 def _pieces(faces_of: list["Face"], folder: Path, plan: "TablePlan") -> None:
-    """Boards, aids, tokens and die faces: one image per face (a die face DIE_FACE_PX square)."""
+    """Boards, aids, tokens and die faces: one image per face (a die face DIE_FACE_PX square); faces drawn alike
+    (500 tokens' one back) rendered once, then copied, as a deck's cards (_sheets)."""
+    first: dict[tuple[int, Px, float], str] = {}
     for face in faces_of:
         dpi = DIE_FACE_PX / (min(face.trim) / INCH) if face.kind == "die" else piece_dpi(face.trim)
         rel = Path(face.component.id) / f"{face.stem}.png"
         trim_px = (_px(face.trim[0], dpi), _px(face.trim[1], dpi))
-        plan.shots.append(_shot(face, folder, rel, trim_px, (0, 0, 0, 0), dpi))
         plan.expect[str(folder / rel)] = trim_px
+        if (face.page, trim_px, dpi) in first:
+            plan.copies.append((first[face.page, trim_px, dpi], str(folder / rel)))
+            continue
+        first[face.page, trim_px, dpi] = str(folder / rel)
+        plan.shots.append(_shot(face, folder, rel, trim_px, (0, 0, 0, 0), dpi))
 
 
 def _seats(studio: "Studio") -> int:
