@@ -325,6 +325,39 @@ def test_a_deck_sheet_s_card_is_a_pixel_at_least_each_way(tmp_path):
     assert sheet[5][1] == 1 and sheet[5][0] * 8 <= 4096 and set(plan.expect.values()) == {sheet[5]}
 
 
+def test_a_decks_one_back_is_rendered_once_and_copied_for_every_card(tmp_path):
+    # each card's back was a shot of its own: a 1,000-card deck with one back rendered and encoded it 1,000 times
+    from types import SimpleNamespace
+
+    from pnp.export.tts import TablePlan, _sheets
+    from pnp.units import MM
+
+    component = SimpleNamespace(id="deck")
+    face = lambda n, side, page: SimpleNamespace(side=side, index=n, trim=(63 * MM, 88 * MM), component=component,  # noqa: E731
+                                                 stem=f"{n:03}-{side}", page=page, art_bleed=0.0)
+    faces = [f for n in range(100) for f in (face(n, "front", n), face(n, "back", 100))]
+    plan = TablePlan(folder=tmp_path)
+    sheets = list(_sheets(faces, tmp_path, plan))
+    assert len(sheets) == 2 and sorted(shot.page for shot in plan.shots) == list(range(101))
+    assert len(plan.copies) == 99 and len(plan.expect) == 200
+    assert {source for source, _ in plan.copies} == {str(tmp_path / "cards" / "deck" / "000-back.png")}
+
+
+def test_tokens_one_back_is_rendered_once_and_copied_for_every_token(tmp_path):
+    # each token's back was a shot of its own: 500 tokens with one back rendered and encoded it 500 times
+    from types import SimpleNamespace
+
+    from pnp.export.tts import TablePlan, _pieces
+    from pnp.units import MM
+
+    component = SimpleNamespace(id="chits")
+    face = lambda n, side, page: SimpleNamespace(side=side, index=n, trim=(20 * MM, 20 * MM), component=component,  # noqa: E731
+                                                 stem=f"{n:03}-{side}", page=page, art_bleed=0.0, kind="tokens")
+    plan = TablePlan(folder=tmp_path)
+    _pieces([f for n in range(50) for f in (face(n, "front", n), face(n, "back", 50))], tmp_path, plan)
+    assert sorted(shot.page for shot in plan.shots) == list(range(51)) and len(plan.copies) == 49
+
+
 @pytest.mark.parametrize("name, named", [("**Sc**out :coin:", "Scout coin"), ("Lion", "Lion"), ("**", "**")])
 def test_a_piece_is_named_as_the_card_prints_its_name(name, named):
     # a layout's `{{ card.name }}` reads its markup: the save named the card '**Sc**out :coin:' on the table

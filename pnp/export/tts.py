@@ -200,6 +200,9 @@ def _sheets(faces_of: list["Face"], folder: Path, plan: "TablePlan") -> Iterator
     fronts = [f for f in faces_of if f.side == "front"]
     backs = {f.index: f for f in faces_of if f.side == "back"}
     per_sheet = TTS_COLS * TTS_ROWS
+    # the image already planned for it: a deck's one back was rendered and encoded once per
+    # card (1,000 back renders for 1,000 cards), now once, then copied (the same pixels, the same bytes)
+    first: dict[tuple[int, Px, float], str] = {}  # (page, card px, its dpi, written into the file) -> path
     for n in range(0, len(fronts), per_sheet):
         chunk = fronts[n:n + per_sheet]
         cols = max(2, min(TTS_COLS, len(chunk)))
@@ -211,8 +214,12 @@ def _sheets(faces_of: list["Face"], folder: Path, plan: "TablePlan") -> Iterator
         chunk_backs = [backs.get(f.index) for f in chunk]
         for face in chunk + [b for b in chunk_backs if b is not None]:
             rel = Path("cards") / face.component.id / f"{face.stem}.png"
-            plan.shots.append(_shot(face, folder, rel, card, (0, 0, 0, 0), k))
             plan.expect[str(folder / rel)] = card
+            if (face.page, card, k) in first:
+                plan.copies.append((first[face.page, card, k], str(folder / rel)))
+                continue
+            first[face.page, card, k] = str(folder / rel)
+            plan.shots.append(_shot(face, folder, rel, card, (0, 0, 0, 0), k))
         yield chunk[0].component, n // per_sheet + 1, chunk, chunk_backs, (cols, rows), card
 
 
@@ -224,13 +231,19 @@ def piece_dpi(trim_pt: tuple) -> float:
 
 
 def _pieces(faces_of: list["Face"], folder: Path, plan: "TablePlan") -> None:
-    """Boards, aids, tokens and die faces: one image per face (a die face DIE_FACE_PX square)."""
+    """Boards, aids, tokens and die faces: one image per face (a die face DIE_FACE_PX square); faces drawn alike
+    (500 tokens' one back) rendered once, then copied, as a deck's cards (_sheets)."""
+    first: dict[tuple[int, Px, float], str] = {}
     for face in faces_of:
         dpi = DIE_FACE_PX / (min(face.trim) / INCH) if face.kind == "die" else piece_dpi(face.trim)
         rel = Path(face.component.id) / f"{face.stem}.png"
         trim_px = (_px(face.trim[0], dpi), _px(face.trim[1], dpi))
-        plan.shots.append(_shot(face, folder, rel, trim_px, (0, 0, 0, 0), dpi))
         plan.expect[str(folder / rel)] = trim_px
+        if (face.page, trim_px, dpi) in first:
+            plan.copies.append((first[face.page, trim_px, dpi], str(folder / rel)))
+            continue
+        first[face.page, trim_px, dpi] = str(folder / rel)
+        plan.shots.append(_shot(face, folder, rel, trim_px, (0, 0, 0, 0), dpi))
 
 
 def _seats(studio: "Studio") -> int:
@@ -347,7 +360,12 @@ def _deck_back(out: Path, component: "Component", number: int, backs: list["Face
     file for every sheet of the deck), a back sheet when they differ, a plain back when there is none."""
     from PIL import Image
 
-    pages = {_digest(out / "cards" / component.id / f"{b.stem}.png") if b else None for b in backs}
+    digests: dict[int, str] = {}  # by faces-PDF page: the backs of one page are one image, decoded once (each of
+    # 1,000 cards' backs was decoded and hashed, 1,000 decodes of the one back)
+    for b in backs:
+        if b is not None and b.page not in digests:
+            digests[b.page] = _digest(out / "cards" / component.id / f"{b.stem}.png")
+    pages = {digests[b.page] if b else None for b in backs}
     if len(pages) == 1 and backs[0] is not None:
         return deck["back"].setdefault(next(iter(pages)), f"cards/{component.id}/{backs[0].stem}.png"), False
     if len(pages) == 1:
