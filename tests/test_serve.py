@@ -24,7 +24,7 @@ from pnp.errors import LayoutError
 from pnp.printables import Studio
 from pnp.project import Project
 from pnp.report import Mark
-from pnp.serve.app import HostCheck, Latest, _title, allowed_names, create_app, exposure, project_file, served, server
+from pnp.serve.app import GUARD_HEADERS, HostCheck, Latest, _title, allowed_names, create_app, exposure, project_file, served, server
 from pnp.serve.preview import Preview, _where
 from pnp.serve.watch import InputFilter, games_of
 
@@ -751,6 +751,18 @@ def test_another_sites_page_is_answered_only_a_page_opened_whole(mini, path, hea
         "content-security-policy"]
     assert response.headers["cross-origin-resource-policy"] == "same-origin"
     assert response.headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize("headers, body, status", [
+    ({"Host": "evil.example"}, None, 400),  # a page of another site renamed to this computer (DNS rebinding)
+    ({}, b"a", 400),  # a request with a body (the preview takes none)
+])
+def test_the_outer_refusals_carry_the_guard_headers_too(mini, headers, body, status):
+    response = TestClient(create_app(mini, ["mini"]), base_url=LOCAL).request("GET", "/g/mini/", headers=headers,
+                                                                               content=body)
+    assert response.status_code == status
+    assert [response.headers.get(name.decode()) for name, _ in GUARD_HEADERS] == [
+        value.decode() for _, value in GUARD_HEADERS]
 
 
 def test_the_host_check_stays_on_when_listening_on_every_address(mini):

@@ -452,7 +452,7 @@ class OwnPagesOnly:
     core for DinoSpan's), every game of the project checked and drawn (and again at every save), and the
     pictures of cards/ told apart from missing files by their loading. Told by the browser's fetch metadata
     (Sec-Fetch-Site, -Mode, -Dest) and, where a browser sends none, by an Origin other than the preview's.
-    Every answer also carries GUARD_HEADERS."""
+    (Every answer carries GUARD_HEADERS: see Guarded.)"""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -468,6 +468,22 @@ class OwnPagesOnly:
         return origin is not None and origin.lower() != own.lower()  # ('null' too: a sandboxed frame's)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and self.refused(scope):
+            answer = PlainTextResponse("the preview answers its own pages only: another site's page asked", 403)
+            await answer(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+class Guarded:
+    """Adds GUARD_HEADERS to every answer of the app, the outermost middleware's refusals too: added by
+    OwnPagesOnly alone, the 400 of a Host header refused (DNS rebinding) and the 400/413 of a request with a body
+    went without them, framable by any page and open to the browser's type guessing."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -479,10 +495,6 @@ class OwnPagesOnly:
                                       *((name, value) for name, value in GUARD_HEADERS if name not in names)]
             await send(message)
 
-        if self.refused(scope):
-            answer = PlainTextResponse("the preview answers its own pages only: another site's page asked", 403)
-            await answer(scope, receive, guarded)
-            return
         await self.app(scope, receive, guarded)
 
 
@@ -656,7 +668,8 @@ def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1"
         Mount("/static", StaticFiles(packages=[("pnp.serve", "static")]), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(NoRequestBody),  # outermost: the body has come before any answer
+                    middleware=[Middleware(Guarded),  # every answer, refusals included
+                                Middleware(NoRequestBody),  # before all else: the body has come before any answer
                                 Middleware(HostCheck, names=allowed_names(host, allow_hosts)),
                                 Middleware(OwnPagesOnly)])
     app.state.hub = hub
