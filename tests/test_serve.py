@@ -823,6 +823,13 @@ def test_a_host_other_than_this_computer_is_warned_of(mini, monkeypatch):
     assert len(calls) == 2
 
 
+def test_an_ipv4_address_written_short_is_printed_as_a_host_check_allows_it(mini):
+    """--host 127.1 printed http://127.1:port/, whose Host header (as urllib sends it) was refused, 400."""
+    _, sock, url = server(mini, ["mini"], "0x7f.1", 0)
+    with sock:
+        assert url == f"http://127.0.0.1:{sock.getsockname()[1]}/"
+
+
 def test_an_ipv6_address_in_brackets_is_listened_on_as_the_address(mini):
     """--host [::1], as pnp prints the address, was looked up as a host name (11 s without a network), then
     refused; exposure() already took it for this computer."""

@@ -823,6 +823,7 @@ def server(project: "Project", games: Iterable[str], host: str = "127.0.0.1", po
     # a name's final dot (the DNS root, which host_name and a browser's Host header take as the name without
     # it) is not looked up by the system's hosts file: --host localhost. was refused, 'Name or service not known'
     host = (host_name(host) or host) if host.endswith(".") and not is_address(host) else host
+    host = _dotted(host)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -839,6 +840,21 @@ def server(project: "Project", games: Iterable[str], host: str = "127.0.0.1", po
     shown = f"[{host}]" if ":" in host else host
     _quiet_stops()
     return _stopping_server(uvicorn.Server)(config), sock, f"http://{shown}:{sock.getsockname()[1]}/"
+
+
+def _dotted(host: str) -> str:
+    """An IPv4 address written short (127.1, 2130706433, 0x7f.1, 0), which the system listens on as that address
+    but HostCheck reads as a name, in its usual dotted form; anything else as given. Printed as typed, the
+    preview's address was refused ('Invalid host header') to every client that sends the Host as written
+    (Python's urllib, wget; a browser and curl rewrite it)."""
+    import socket
+
+    if is_address(host) or not re.fullmatch(r"[0-9a-fA-FxX.]+", host):
+        return host
+    try:
+        return socket.inet_ntoa(socket.inet_aton(host))
+    except OSError:
+        return host
 
 
 def connection_limit() -> int:
