@@ -24,7 +24,7 @@ from pnp.errors import LayoutError
 from pnp.printables import Studio
 from pnp.project import Project
 from pnp.report import Mark
-from pnp.serve.app import HostCheck, Latest, _title, allowed_names, create_app, exposure, project_file, served, server
+from pnp.serve.app import GUARD_HEADERS, HostCheck, Latest, _title, allowed_names, create_app, exposure, project_file, served, server
 from pnp.serve.preview import Preview, _where
 from pnp.serve.watch import InputFilter, games_of
 
@@ -756,6 +756,18 @@ def test_another_sites_page_is_answered_only_a_page_opened_whole(mini, path, hea
     assert response.headers["x-content-type-options"] == "nosniff"
 
 
+@pytest.mark.parametrize("headers, body, status", [
+    ({"Host": "evil.example"}, None, 400),  # a page of another site renamed to this computer (DNS rebinding)
+    ({}, b"a", 400),  # a request with a body (the preview takes none)
+])
+def test_the_outer_refusals_carry_the_guard_headers_too(mini, headers, body, status):
+    response = TestClient(create_app(mini, ["mini"]), base_url=LOCAL).request("GET", "/g/mini/", headers=headers,
+                                                                               content=body)
+    assert response.status_code == status
+    assert [response.headers.get(name.decode()) for name, _ in GUARD_HEADERS] == [
+        value.decode() for _, value in GUARD_HEADERS]
+
+
 def test_the_host_check_stays_on_when_listening_on_every_address(mini):
     client = TestClient(create_app(mini, ["mini"], host="0.0.0.0", allow_hosts=["Preview.LAN"]), base_url=LOCAL)
     allowed = ["localhost:8000", "127.0.0.1:8000", "[::1]:8000", "preview.lan:8000", "PREVIEW.lan.", "192.168.1.5:8000"]
@@ -812,6 +824,13 @@ def test_a_host_other_than_this_computer_is_warned_of(mini, monkeypatch):
     refused = run(mini.root, "serve", "mini", "--allow-host", "m\u00fcnchen.lan")
     assert refused.exit_code == 2 and "its ASCII form (xn--" in refused.output + refused.stderr
     assert len(calls) == 2
+
+
+def test_an_ipv4_address_written_short_is_printed_as_a_host_check_allows_it(mini):
+    """--host 127.1 printed http://127.1:port/, whose Host header (as urllib sends it) was refused, 400."""
+    _, sock, url = server(mini, ["mini"], "0x7f.1", 0)
+    with sock:
+        assert url == f"http://127.0.0.1:{sock.getsockname()[1]}/"
 
 
 def test_an_ipv6_address_in_brackets_is_listened_on_as_the_address(mini):

@@ -452,7 +452,7 @@ class OwnPagesOnly:
     core for DinoSpan's), every game of the project checked and drawn (and again at every save), and the
     pictures of cards/ told apart from missing files by their loading. Told by the browser's fetch metadata
     (Sec-Fetch-Site, -Mode, -Dest) and, where a browser sends none, by an Origin other than the preview's.
-    Every answer also carries GUARD_HEADERS."""
+    (Every answer carries GUARD_HEADERS: see Guarded.)"""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -468,6 +468,22 @@ class OwnPagesOnly:
         return origin is not None and origin.lower() != own.lower()  # ('null' too: a sandboxed frame's)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and self.refused(scope):
+            answer = PlainTextResponse("the preview answers its own pages only: another site's page asked", 403)
+            await answer(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+class Guarded:
+    """Adds GUARD_HEADERS to every answer of the app, the outermost middleware's refusals too: added by
+    OwnPagesOnly alone, the 400 of a Host header refused (DNS rebinding) and the 400/413 of a request with a body
+    went without them, framable by any page and open to the browser's type guessing."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -479,10 +495,6 @@ class OwnPagesOnly:
                                       *((name, value) for name, value in GUARD_HEADERS if name not in names)]
             await send(message)
 
-        if self.refused(scope):
-            answer = PlainTextResponse("the preview answers its own pages only: another site's page asked", 403)
-            await answer(scope, receive, guarded)
-            return
         await self.app(scope, receive, guarded)
 
 
@@ -656,7 +668,8 @@ def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1"
         Mount("/static", StaticFiles(packages=[("pnp.serve", "static")]), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(NoRequestBody),  # outermost: the body has come before any answer
+                    middleware=[Middleware(Guarded),  # every answer, refusals included
+                                Middleware(NoRequestBody),  # before all else: the body has come before any answer
                                 Middleware(HostCheck, names=allowed_names(host, allow_hosts)),
                                 Middleware(OwnPagesOnly)])
     app.state.hub = hub
@@ -810,6 +823,7 @@ def server(project: "Project", games: Iterable[str], host: str = "127.0.0.1", po
     # a name's final dot (the DNS root, which host_name and a browser's Host header take as the name without
     # it) is not looked up by the system's hosts file: --host localhost. was refused, 'Name or service not known'
     host = (host_name(host) or host) if host.endswith(".") and not is_address(host) else host
+    host = _dotted(host)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -826,6 +840,21 @@ def server(project: "Project", games: Iterable[str], host: str = "127.0.0.1", po
     shown = f"[{host}]" if ":" in host else host
     _quiet_stops()
     return _stopping_server(uvicorn.Server)(config), sock, f"http://{shown}:{sock.getsockname()[1]}/"
+
+
+def _dotted(host: str) -> str:
+    """An IPv4 address written short (127.1, 2130706433, 0x7f.1, 0), which the system listens on as that address
+    but HostCheck reads as a name, in its usual dotted form; anything else as given. Printed as typed, the
+    preview's address was refused ('Invalid host header') to every client that sends the Host as written
+    (Python's urllib, wget; a browser and curl rewrite it)."""
+    import socket
+
+    if is_address(host) or not re.fullmatch(r"[0-9a-fA-FxX.]+", host):
+        return host
+    try:
+        return socket.inet_ntoa(socket.inet_aton(host))
+    except OSError:
+        return host
 
 
 def connection_limit() -> int:
