@@ -2649,7 +2649,7 @@ class _Undefined(StrictUndefined):
     @property
     def _undefined_message(self) -> str:
         if self._undefined_hint:
-            return self._undefined_hint
+            return _hint_said(self._undefined_hint)
         name: object = self._undefined_name
         obj = self._undefined_obj
         if obj is missing:
@@ -2671,6 +2671,13 @@ class _Undefined(StrictUndefined):
             # said "a list has no attribute 'None'")
             return f"{_describe_value(obj)} is read by whole numbers ([0], [1]...), not {_describe_value(name)}"
         return f"{_describe_value(obj)} has no attribute '{name}'"
+
+
+def _hint_said(hint: str) -> str:
+    """A hint Jinja gave an undefined value, in pnp's words where pnp knows it (`first`/`last`/`random` of an
+    empty list said "No first item, sequence was empty.")."""
+    said = re.fullmatch(r"No (first|last|random) item, sequence was empty\.", hint)
+    return f"`{said[1]}` of an empty list: there is no item to take" if said else hint
 
 
 def _missing_key(name: object, mapping: Mapping[Any, Any]) -> str:

@@ -568,6 +568,7 @@ def test_a_card_of_another_shape_than_tabletop_simulators_is_scaled_across_apart
     ([2, 1, 3, 4, 6, 5], [1, 2, 3, 4, 5, 6]),
     (["sun", "rain", "wind", "sun", "snow", "fog"], ["sun", "rain", "wind", "sun", "snow", "fog"]),
     ([1.0, 2, 3, 4, 5, 6], [1.0, 2, 3, 4, 5, 6]),  # not whole numbers: face order
+    ([1, "two", 3, 4, 5, 6], [1, "two", 3, 4, 5, 6]),  # numbers and words: face order (was a TypeError)
 ])
 def test_a_custom_die_s_numbers_lie_in_the_slots_tabletop_simulator_reports(values, slots):
     from types import SimpleNamespace

@@ -38,6 +38,9 @@ from pnp.errors import ExprError, LimitError
     ("{{ [1, 2].append(3) }}", "not allowed in a template"),
     ("{{ card.__class__ }}", "not allowed in a template"),
     ("{{ card.nothing }}", "no field 'nothing'; the fields here are: name"),
+    # an empty list's first or last item said in pnp's words (Jinja's "No first item, sequence was empty.")
+    ("{{ [] | first }}", "`first` of an empty list: there is no item to take"),
+    ("{{ [] | last }}", "`last` of an empty list: there is no item to take"),
     # an index past a list's end said as one ("a list has no attribute '10'")
     ("{{ [1, 2, 3, 4][10] }}", "[10]: the list has 4 items, [0] to [3] (or [-4] to [-1] from its end)"),
     ("{{ [][0] }} {{ 'abc'[-4] }}", "[0]: the list is empty"),

@@ -596,7 +596,8 @@ def _slotted(die_faces: list["Face"], values: list[Any]) -> list["Face"]:
     when they are the numbers 1 to n in another order, each in its own number's slot: Tabletop Simulator reports
     the number of the slot on top (in face order, a die printed 6 5 4 3 2 1 showing 6 was reported as a 1)."""
     by_value = {dict(f.printable.extra).get("face"): f for f in die_faces}
-    numbers = sorted(values) == list(range(1, len(values) + 1)) and all(type(v) is int for v in values)
+    # whole numbers checked first: sorting faces of numbers and words ([1, 'two', 3, ...]) raised a TypeError
+    numbers = all(type(v) is int for v in values) and sorted(values) == list(range(1, len(values) + 1))
     return [by_value[v] for v in (sorted(values) if numbers else values) if v in by_value]
 
 
