@@ -430,6 +430,14 @@ def ended_game(error: LimitError) -> bool:
     return error is _budget.stopped
 
 
+# files whose calls a metered block does not count: its own ending is calls to them (contextlib's __exit__, the
+# generators of metered, _processor_timer and this block resumed, _Evaluation.__exit__), and a step counted there
+# raised the limit before the ending's first line ran: the evaluation stayed open (every later one in the process
+# ran past a deadline long gone: a preview stopped checking the game for good) and this trace stayed set; under
+# load, one run of the suite in a few hundred
+_UNCOUNTED_FILES = frozenset({__file__, contextlib.__file__})
+
+
 @contextlib.contextmanager
 def _counted_calls() -> Iterator[None]:
     """Every Python function call made in the block (by this thread) counted as template steps, so that a
@@ -437,7 +445,9 @@ def _counted_calls() -> Iterator[None]:
     previous = sys.gettrace()
     calls = itertools.count()
 
-    def on_call(frame: object, event: str, arg: object) -> None:
+    def on_call(frame: types.FrameType, event: str, arg: object) -> None:
+        if frame.f_code.co_filename in _UNCOUNTED_FILES:
+            return  # (the block's own ending: see _UNCOUNTED_FILES)
         if not next(calls) % _CALLS_PER_STEP:
             tick()
         # returns None: nothing inside the call is traced, only its start is counted

@@ -1722,3 +1722,29 @@ def test_a_charged_block_spends_its_evaluations_once(monkeypatch):
             assert template.evaluate("1 + 1", {}) == 2
         spent = left - template._budget.seconds_left
         assert spent == next(ticks) - 1  # the block's clock readings, first to last: its evaluation's inside
+
+
+def test_the_time_running_out_as_a_metered_block_ends_leaves_no_evaluation_open(monkeypatch):
+    """A step counted at a call of the block's own ending (contextlib's __exit__) raised the limit before that
+    ending ran: the evaluation stayed open, so every later evaluation in the process ran past a deadline long gone
+    (a preview stopped checking for good; under load, a run of the suite failed unrelated tests after one). The
+    ending's calls are not counted: the block ends whole."""
+    from pnp.errors import LimitError
+
+    out_of_time = [False]
+
+    def tick(cost: int = 1) -> None:  # from `out_of_time` on, every step is over the time
+        if out_of_time[0]:
+            raise LimitError("the library took longer than 2 s of processor time; pnp stops there")
+
+    monkeypatch.setattr(template, "tick", tick)
+    monkeypatch.setattr(template, "_CALLS_PER_STEP", 1)
+    said = None
+    with template.budget():
+        try:
+            with template.metered("the library"):
+                out_of_time[0] = True  # the time runs out as the library's work ends
+        except LimitError as e:  # (kept, as a report keeps what it says: its traceback holds the block)
+            said = e
+        out_of_time[0] = False
+        assert template._budget.depth == 0, said
