@@ -848,8 +848,11 @@ def _dotted(host: str) -> str:
     preview's address was refused ('Invalid host header') to every client that sends the Host as written
     (Python's urllib, wget; a browser and curl rewrite it)."""
     import socket
+    import string
 
-    if is_address(host) or not re.fullmatch(r"[0-9a-fA-FxX.]+", host):
+    # (only the digits, dots and 0x such an address is written in: the system's inet_aton takes what follows a
+    # space for no part of it, so '127.1 evil' would pass as 127.0.0.1)
+    if is_address(host) or not host or not set(host) <= set(string.hexdigits + "xX."):
         return host
     try:
         return socket.inet_ntoa(socket.inet_aton(host))
