@@ -38,17 +38,11 @@ def _shot(face: "Face", folder: Path, rel: Path, trim_px: Px, bleed_px: BleedPx,
 
 def _per_face(faces: list["Face"], folder: Path, sizing: Sizing, plan: Plan) -> None:
     """One image per face, named <component>/<stem>.png; faces drawn alike are rendered once, then copied."""
-    first: dict[tuple[int, Px, BleedPx], str] = {}
     for face in faces:
         trim_px, bleed_px, dpi = sizing(face)
         rel = Path(face.component.id) / f"{face.stem}.png"
-        key = (face.page, trim_px, bleed_px)
         plan.expect[str(folder / rel)] = (trim_px[0] + bleed_px[0] + bleed_px[2], trim_px[1] + bleed_px[1] + bleed_px[3])
-        if key in first:
-            plan.copies.append((first[key], str(folder / rel)))
-            continue
-        first[key] = str(folder / rel)
-        plan.shots.append(_shot(face, folder, rel, trim_px, bleed_px, dpi))
+        plan.shoot(_shot(face, folder, rel, trim_px, bleed_px, dpi))
 
 
 @register

@@ -17,6 +17,7 @@ from ..report import Mark
 
 if TYPE_CHECKING:
     from ..printables import Studio
+    from .raster import Shot
 
 
 @dataclass
@@ -35,6 +36,20 @@ class Plan:
     # path -> for each of its pages, (the face it prints as messages name it, where its layout is asked for) or None
     ink_faces: dict = field(default_factory=dict)
     tasks: list = field(default_factory=list)  # picklable callables run across processes, task(folder) -> None
+    # (page, pixels, bleed, dpi) of each image planned -> its path (see shoot)
+    rendered: dict = field(default_factory=dict, repr=False)
+
+    def shoot(self, shot: "Shot") -> None:
+        """`shot` planned, or, where an image of the same drawing at the same pixels, bleed and dpi is planned
+        already (a deck's one back on every card, 500 tokens' one back), a copy of that image's file: the same
+        pixels, rendered and encoded once (a 1,000-card deck's back was rendered 1,000 times)."""
+        key = (shot.page, shot.trim_px, shot.bleed_px, shot.dpi)
+        first = self.rendered.get(key)
+        if first is not None:
+            self.copies.append((first, shot.path))
+            return
+        self.rendered[key] = shot.path
+        self.shots.append(shot)
 
 
 FORMATS: dict[str, "ExportFormat"] = {}  # --format name -> the format, in the order they registered

@@ -174,19 +174,13 @@ class ImageService(ServiceFormat):
         for component, product, pairs in _decks(service, faces, studio, plan):
             trim_px, bleed_px = _template(service, product, pairs[0][0].trim)
             size = (trim_px[0] + bleed_px[0] + bleed_px[2], trim_px[1] + bleed_px[1] + bleed_px[3])
-            rendered: dict[int, str] = {}
             for front, back in pairs:
                 for face in (front, back):
                     if face is None:
                         continue
-                    path = str(folder / component.id / f"{face.stem}.png")
-                    plan.expect[path] = size
-                    if face.page in rendered:  # drawn alike (a deck's one back): encoded once, then copied
-                        plan.copies.append((rendered[face.page], path))
-                        continue
-                    rendered[face.page] = path
-                    plan.shots.append(_shot(face, folder, Path(component.id) / f"{face.stem}.png", trim_px, bleed_px,
-                                            dpi))
+                    plan.expect[str(folder / component.id / f"{face.stem}.png")] = size
+                    # (drawn alike, a deck's one back: encoded once, then copied)
+                    plan.shoot(_shot(face, folder, Path(component.id) / f"{face.stem}.png", trim_px, bleed_px, dpi))
                 if back is None:
                     back_path = folder / component.id / f"{front.stem.removesuffix('-front')}-back.png"
                     plan.expect[str(back_path)] = size

@@ -200,9 +200,6 @@ def _sheets(faces_of: list["Face"], folder: Path, plan: "TablePlan") -> Iterator
     fronts = [f for f in faces_of if f.side == "front"]
     backs = {f.index: f for f in faces_of if f.side == "back"}
     per_sheet = TTS_COLS * TTS_ROWS
-    # the image already planned for it: a deck's one back was rendered and encoded once per
-    # card (1,000 back renders for 1,000 cards), now once, then copied (the same pixels, the same bytes)
-    first: dict[tuple[int, Px, float], str] = {}  # (page, card px, its dpi, written into the file) -> path
     for n in range(0, len(fronts), per_sheet):
         chunk = fronts[n:n + per_sheet]
         cols = max(2, min(TTS_COLS, len(chunk)))
@@ -215,11 +212,7 @@ def _sheets(faces_of: list["Face"], folder: Path, plan: "TablePlan") -> Iterator
         for face in chunk + [b for b in chunk_backs if b is not None]:
             rel = Path("cards") / face.component.id / f"{face.stem}.png"
             plan.expect[str(folder / rel)] = card
-            if (face.page, card, k) in first:
-                plan.copies.append((first[face.page, card, k], str(folder / rel)))
-                continue
-            first[face.page, card, k] = str(folder / rel)
-            plan.shots.append(_shot(face, folder, rel, card, (0, 0, 0, 0), k))
+            plan.shoot(_shot(face, folder, rel, card, (0, 0, 0, 0), k))  # (a deck's one back rendered once)
         yield chunk[0].component, n // per_sheet + 1, chunk, chunk_backs, (cols, rows), card
 
 
@@ -233,17 +226,12 @@ def piece_dpi(trim_pt: tuple) -> float:
 def _pieces(faces_of: list["Face"], folder: Path, plan: "TablePlan") -> None:
     """Boards, aids, tokens and die faces: one image per face (a die face DIE_FACE_PX square); faces drawn alike
     (500 tokens' one back) rendered once, then copied, as a deck's cards (_sheets)."""
-    first: dict[tuple[int, Px, float], str] = {}
     for face in faces_of:
         dpi = DIE_FACE_PX / (min(face.trim) / INCH) if face.kind == "die" else piece_dpi(face.trim)
         rel = Path(face.component.id) / f"{face.stem}.png"
         trim_px = (_px(face.trim[0], dpi), _px(face.trim[1], dpi))
         plan.expect[str(folder / rel)] = trim_px
-        if (face.page, trim_px, dpi) in first:
-            plan.copies.append((first[face.page, trim_px, dpi], str(folder / rel)))
-            continue
-        first[face.page, trim_px, dpi] = str(folder / rel)
-        plan.shots.append(_shot(face, folder, rel, trim_px, (0, 0, 0, 0), dpi))
+        plan.shoot(_shot(face, folder, rel, trim_px, (0, 0, 0, 0), dpi))
 
 
 def _seats(studio: "Studio") -> int:
