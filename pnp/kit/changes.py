@@ -511,12 +511,18 @@ def _owned(project: "Project", dotgit: Path, git_dir: Path, work_tree: Path) -> 
         return
     users = {os.geteuid()} | ({int(os.environ["SUDO_UID"])} if os.geteuid() == 0
                               and os.environ.get("SUDO_UID", "").isdigit() else set())  # (as git does under sudo)
-    for path in (work_tree, dotgit, git_dir):
-        with contextlib.suppress(OSError):  # (one missing is said next, as such)
-            if os.stat(path).st_uid not in users and not _trusted(work_tree, git_dir):
-                raise DataError("it belongs to another user of this machine; git runs on no such repository "
-                                "(unless your git config's safe.directory names it), nor does pnp",
-                                Mark(project.rel(path)))
+    foreign = next((path for path in (work_tree, dotgit, git_dir) if _owner(path) not in (None, *users)), None)
+    if foreign is not None and not _trusted(work_tree, git_dir):  # (git's config asked once, if at all)
+        raise DataError("it belongs to another user of this machine; git runs on no such repository "
+                        "(unless your git config's safe.directory names it), nor does pnp", Mark(project.rel(foreign)))
+
+
+def _owner(path: Path) -> int | None:
+    """The user id owning `path`, None when it cannot be looked at (one missing is said next, as such)."""
+    try:
+        return os.stat(path).st_uid
+    except OSError:
+        return None
 
 
 def _trusted(work_tree: Path, git_dir: Path) -> bool:
