@@ -3615,30 +3615,42 @@ def _count_by(items: Iterable[Any], attribute: str) -> dict[Any, int]:
 class _KeysAsText:
     """A mapping's keys as messages about a key it lacks name them, made once per mapping (_keys_as_text)."""
 
-    mapping: Mapping[Any, Any]  # (kept so its id is not reused)
-    size: int
     plain: tuple[str, ...]  # each key as text
     rounded: tuple[str, ...]  # each key as a template prints it (_number_rounded)
     rounded_set: frozenset[str]
     listed_plain: str  # the first dozen of `plain` in order, as _listed says them
     listed_rounded: str
+
+
+# an object looked through for a message -> (the object, kept so that its id is not reused; its size; what was
+# made of it): see _made_once
+_Made = dict[int, tuple[Sized, int, _T]]
+
+
+def _made_once(made: "_Made[_T]", of: Sized, make: Callable[[], _T], most: int) -> _T:
+    """What `make` makes of `of`, made once while `of` is the same object of the same size, kept in `made` (at
+    most `most` objects; a few tables or enums a game looks in, bounded all the same)."""
+    found = made.get(id(of))
+    if found is None or found[0] is not of or found[1] != len(of):
+        if len(made) >= most:
+            made.clear()
+        found = made[id(of)] = (of, len(of), make())
+    return found[2]
+
+
 # mappings a key was missing from -> their keys as text
-_KEYS_AS_TEXT: dict[int, _KeysAsText] = {}
+_KEYS_AS_TEXT: "_Made[_KeysAsText]" = {}
 
 
 def _keys_as_text(mapping: Mapping[Any, Any]) -> _KeysAsText:
     """The keys of `mapping` as text, made once per mapping: each card of a 10,000-card deck naming a missing id
     (`ref.cards[...]`, `lookup`) made a list of the 10,000 (and sorted it) for its message (24 s), and the same
     tuple each time lets the suggestions' bound count its cost once."""
-    found = _KEYS_AS_TEXT.get(id(mapping))
-    if found is None or found.mapping is not mapping or found.size != len(mapping):
-        if len(_KEYS_AS_TEXT) >= 64:  # (a few tables a game looks in; bounded all the same)
-            _KEYS_AS_TEXT.clear()
+    def make() -> _KeysAsText:
         rounded = tuple(str(_number_rounded(k)) for k in mapping)
         plain = tuple(str(k) for k in mapping)
-        found = _KEYS_AS_TEXT[id(mapping)] = _KeysAsText(mapping, len(mapping), plain, rounded, frozenset(rounded),
-                                                         _listed(sorted(plain)), _listed(sorted(rounded)))
-    return found
+        return _KeysAsText(plain, rounded, frozenset(rounded), _listed(sorted(plain)), _listed(sorted(rounded)))
+    return _made_once(_KEYS_AS_TEXT, mapping, make, 64)
 
 
 def _lookup_ids(keys: Iterable[Any], mapping: Mapping[Any, Any]) -> list[Any]:
@@ -4454,21 +4466,15 @@ def _table_name(whose: str) -> str:
     return whose.split(".", 1)[1]
 
 
-# enums' values compared with a text -> (the values, kept so their id is not reused; those plain texts, those
-# texts as a suggestion names them)
-_ENUM_TEXTS: dict[int, tuple[Sequence[object], frozenset[str], tuple[str, ...]]] = {}
+# enums' values compared with a text -> (those plain texts, those texts as a suggestion names them)
+_ENUM_TEXTS: "_Made[tuple[frozenset[str], tuple[str, ...]]]" = {}
 
 
 def _enum_texts(values: Sequence[object]) -> tuple[frozenset[str], tuple[str, ...]]:
     """The texts among an enum's `values`, made once per enum: 2,000 `when: card.kind == '...'` naming none of an
     enum of 10,000 looked through it, and copied it for the suggestion, each (7.7 s)."""
-    found = _ENUM_TEXTS.get(id(values))
-    if found is None or found[0] is not values:
-        if len(_ENUM_TEXTS) >= 256:  # (a game's enums; bounded all the same)
-            _ENUM_TEXTS.clear()
-        found = _ENUM_TEXTS[id(values)] = (values, frozenset(v for v in values if type(v) is str),
-                                           tuple(v for v in values if isinstance(v, str)))
-    return found[1], found[2]
+    return _made_once(_ENUM_TEXTS, values, lambda: (frozenset(v for v in values if type(v) is str),
+                                                    tuple(v for v in values if isinstance(v, str))), 256)
 
 
 def _mistakes_of(field: str, text: str, enums: Mapping[str, Sequence[object]], whose: str = "",
